@@ -1,0 +1,43 @@
+//! The two traits the derives implement.
+
+use contract_schema::{ContractInfo, Schema, Shape};
+
+/// A type with a static description of what serde puts on the wire.
+///
+/// Derive it with `#[derive(HandoffSchema)]` on nested types; contracts derive
+/// [`HandoffContract`], which implements this trait too. It is implemented here for the
+/// standard types serde supports (numbers, strings, `Option`, collections, smart pointers,
+/// tuples, `serde_json::Value`) and, behind features, for `uuid` and `chrono` types.
+pub trait HandoffSchema {
+    /// The static description of the type.
+    const SHAPE: &'static Shape;
+
+    /// The resolved schema of the type, with both views of every field.
+    #[must_use]
+    fn schema() -> Schema {
+        Schema::from_shape(Self::SHAPE)
+    }
+}
+
+/// A versioned handoff contract: a [`HandoffSchema`] with a name and a major version.
+///
+/// ```
+/// use contract_core::HandoffContract;
+/// # use serde::{Deserialize, Serialize};
+/// #[derive(Serialize, Deserialize, HandoffContract)]
+/// #[handoff(name = "ping", version = 1)]
+/// struct Ping {
+///     seq: u64,
+/// }
+/// assert_eq!(Ping::CONTRACT.to_string(), "ping/v1");
+/// ```
+pub trait HandoffContract: HandoffSchema {
+    /// The contract's identity, mode and snapshot folder. Displays as `name/vN`.
+    const CONTRACT: ContractInfo;
+}
+
+/// The shape of `T`, as a function: the edges of a description point at these.
+#[must_use]
+pub fn shape_of<T: HandoffSchema + ?Sized>() -> &'static Shape {
+    T::SHAPE
+}

@@ -1,0 +1,1 @@
+//! The derives (to be written).

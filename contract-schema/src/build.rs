@@ -1,0 +1,446 @@
+//! Resolving a static [`Shape`] into an owned [`Schema`], applying serde's rules once.
+//!
+//! - A field may be absent for the receiver when it has a `default`, is skipped when
+//!   deserializing, or its type is an `Option` (serde reads a missing `Option` as `None`).
+//! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys.
+//! - Named types are identified by their Rust path with generic arguments and displayed by
+//!   the shortest unambiguous name: the bare name unless two reached types share it (or it is
+//!   a keyword of the canonical text), then the module path too.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::model::Presence;
+use crate::model::{
+    Body, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type, TypeDef,
+    Unknown, VariantDef, VariantDefKind,
+};
+use crate::shape::{self, ContractInfo, Kind, Send, Shape, VariantKind};
+
+/// Words of the canonical text that a named type may not be displayed as.
+pub const RESERVED: &[&str] = &[
+    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
+    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
+];
+
+/// How deep flattened structs may nest before the builder stops inlining.
+const MAX_FLATTEN_DEPTH: usize = 32;
+
+impl Schema {
+    /// Resolves the static description of a type into a schema.
+    #[must_use]
+    pub fn from_shape(root: &'static Shape) -> Schema {
+        Builder::new(root).finish(root, None)
+    }
+
+    /// Resolves the static description of a contract's type into its schema.
+    #[must_use]
+    pub fn from_contract(root: &'static Shape, info: &ContractInfo) -> Schema {
+        Builder::new(root).finish(root, Some(info))
+    }
+}
+
+struct Builder {
+    /// Display name of every named shape, by Rust path.
+    names: HashMap<String, String>,
+    /// Named shapes still to define, by Rust path.
+    pending: Vec<&'static Shape>,
+    defined: BTreeSet<String>,
+    types: BTreeMap<String, TypeDef>,
+}
+
+/// Every named shape reachable from a root, visited once each.
+struct Collector {
+    seen: HashMap<String, &'static Shape>,
+    stack: Vec<&'static Shape>,
+}
+
+impl Collector {
+    fn visit(&mut self, shape: &'static Shape) {
+        if shape.is_named() {
+            let path = rust_path(shape);
+            if self.seen.contains_key(&path) {
+                return;
+            }
+            self.seen.insert(path, shape);
+        }
+        self.stack.push(shape);
+    }
+
+    fn run(mut self, root: &'static Shape) -> HashMap<String, &'static Shape> {
+        self.visit(root);
+        while let Some(shape) = self.stack.pop() {
+            for g in shape.generics {
+                self.visit(g());
+            }
+            for_each_child(shape, |child| self.visit(child));
+        }
+        self.seen
+    }
+}
+
+fn for_each_child(shape: &'static Shape, mut f: impl FnMut(&'static Shape)) {
+    let fields = |fields: &'static [shape::Field], f: &mut dyn FnMut(&'static Shape)| {
+        for field in fields {
+            f((field.ty)());
+        }
+    };
+    match shape.kind {
+        Kind::Unit
+        | Kind::Bool
+        | Kind::Int(_)
+        | Kind::Float(_)
+        | Kind::Char
+        | Kind::String(_)
+        | Kind::Any => {}
+        Kind::Option(inner) | Kind::Newtype(inner) => f(inner()),
+        Kind::Seq(seq) => f((seq.item)()),
+        Kind::Map { key, value } => {
+            f(key());
+            f(value());
+        }
+        Kind::Tuple(items) => items.iter().for_each(|i| f(i())),
+        Kind::Struct(s) => fields(s.fields, &mut f),
+        Kind::Enum(e) => {
+            for v in e.variants {
+                match v.kind {
+                    VariantKind::Unit => {}
+                    VariantKind::Newtype(inner) => f(inner()),
+                    VariantKind::Tuple(items) => items.iter().for_each(|i| f(i())),
+                    VariantKind::Struct(fs) => fields(fs, &mut f),
+                }
+            }
+        }
+    }
+}
+
+/// The identity of a shape: its Rust path with generic arguments.
+fn rust_path(shape: &'static Shape) -> String {
+    if shape.is_named() {
+        let mut out = String::new();
+        if !shape.module.is_empty() {
+            out.push_str(shape.module);
+            out.push_str("::");
+        }
+        out.push_str(shape.name);
+        push_generics(&mut out, shape, rust_path);
+        out
+    } else {
+        builtin_text(shape, &mut rust_path)
+    }
+}
+
+fn push_generics(
+    out: &mut String,
+    shape: &'static Shape,
+    mut f: impl FnMut(&'static Shape) -> String,
+) {
+    if !shape.generics.is_empty() {
+        out.push('<');
+        for (i, g) in shape.generics.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&f(g()));
+        }
+        out.push('>');
+    }
+}
+
+/// The canonical text of a built-in shape, naming nested shapes with `name`.
+fn builtin_text(shape: &'static Shape, name: &mut dyn FnMut(&'static Shape) -> String) -> String {
+    match shape.kind {
+        Kind::Unit => "unit".into(),
+        Kind::Bool => "bool".into(),
+        Kind::Int(k) => k.as_str().into(),
+        Kind::Float(k) => k.as_str().into(),
+        Kind::Char => "char".into(),
+        Kind::String(fmt) => match fmt.as_str() {
+            Some(f) => format!("string({f})"),
+            None => "string".into(),
+        },
+        Kind::Any => "any".into(),
+        Kind::Option(inner) => format!("option<{}>", name(inner())),
+        Kind::Seq(seq) => {
+            let item = name((seq.item)());
+            match (seq.unique, seq.len) {
+                (_, Some(n)) => format!("array<{item}; {n}>"),
+                (true, None) => format!("set<{item}>"),
+                (false, None) => format!("list<{item}>"),
+            }
+        }
+        Kind::Map { key, value } => format!("map<{}, {}>", name(key()), name(value())),
+        Kind::Tuple(items) => {
+            let parts: Vec<String> = items.iter().map(|i| name(i())).collect();
+            format!("tuple({})", parts.join(", "))
+        }
+        // A built-in shape never carries these; render through the inner type if it does.
+        Kind::Newtype(inner) => name(inner()),
+        Kind::Struct(_) | Kind::Enum(_) => "any".into(),
+    }
+}
+
+impl Builder {
+    fn new(root: &'static Shape) -> Self {
+        let named = Collector {
+            seen: HashMap::new(),
+            stack: Vec::new(),
+        }
+        .run(root);
+        // Which bare names are shared by several modules (or are keywords): those get
+        // qualified by their module path.
+        let mut modules: HashMap<&'static str, BTreeSet<&'static str>> = HashMap::new();
+        for shape in named.values() {
+            modules.entry(shape.name).or_default().insert(shape.module);
+        }
+        let qualify: BTreeSet<&'static str> = modules
+            .iter()
+            .filter(|(name, mods)| mods.len() > 1 || RESERVED.contains(name))
+            .map(|(name, _)| *name)
+            .collect();
+        let mut names = HashMap::new();
+        for (path, shape) in &named {
+            names.insert(path.clone(), display_name(shape, &qualify));
+        }
+        Builder {
+            names,
+            pending: Vec::new(),
+            defined: BTreeSet::new(),
+            types: BTreeMap::new(),
+        }
+    }
+
+    fn finish(mut self, root: &'static Shape, info: Option<&ContractInfo>) -> Schema {
+        let root_ty = self.ty(root);
+        while let Some(shape) = self.pending.pop() {
+            self.define(shape);
+        }
+        Schema {
+            contract: info.map(ContractInfo::contract_id),
+            mode: info.map(|i| i.mode).unwrap_or_default(),
+            root: root_ty,
+            types: self.types,
+        }
+    }
+
+    fn name_of(&self, shape: &'static Shape) -> String {
+        let path = rust_path(shape);
+        self.names.get(&path).cloned().unwrap_or(path)
+    }
+
+    /// The type of a shape in the schema; named shapes are queued for definition.
+    fn ty(&mut self, shape: &'static Shape) -> Type {
+        if shape.is_named() {
+            if let Kind::Unit = shape.kind {
+                return Type::Unit;
+            }
+            let name = self.name_of(shape);
+            if self.defined.insert(name.clone()) {
+                self.pending.push(shape);
+            }
+            return Type::Named(name);
+        }
+        self.kind_ty(shape.kind)
+    }
+
+    fn kind_ty(&mut self, kind: Kind) -> Type {
+        match kind {
+            Kind::Unit => Type::Unit,
+            Kind::Bool => Type::Bool,
+            Kind::Int(k) => Type::Int(k),
+            Kind::Float(k) => Type::Float(k),
+            Kind::Char => Type::Char,
+            Kind::String(f) => Type::String(f),
+            Kind::Any | Kind::Struct(_) | Kind::Enum(_) => Type::Any,
+            Kind::Option(inner) => {
+                let inner = self.ty(inner());
+                // serde cannot tell `Some(None)` from `None`: one `option` is the wire truth.
+                match inner {
+                    Type::Option(_) => inner,
+                    other => Type::Option(Box::new(other)),
+                }
+            }
+            Kind::Seq(seq) => {
+                let item = Box::new(self.ty((seq.item)()));
+                match (seq.unique, seq.len) {
+                    (_, Some(n)) => Type::Array(item, n),
+                    (true, None) => Type::Set(item),
+                    (false, None) => Type::List(item),
+                }
+            }
+            Kind::Map { key, value } => {
+                Type::Map(Box::new(self.ty(key())), Box::new(self.ty(value())))
+            }
+            Kind::Tuple(items) => Type::Tuple(items.iter().map(|i| self.ty(i())).collect()),
+            Kind::Newtype(inner) => self.ty(inner()),
+        }
+    }
+
+    fn define(&mut self, shape: &'static Shape) {
+        let body = match shape.kind {
+            Kind::Struct(s) => Body::Struct(self.struct_def(s.fields, s.deny_unknown_fields)),
+            Kind::Enum(e) => Body::Enum(self.enum_def(e)),
+            Kind::Newtype(inner) => Body::Newtype(self.ty(inner())),
+            other => Body::Newtype(self.kind_ty(other)),
+        };
+        let name = self.name_of(shape);
+        self.types.insert(
+            name,
+            TypeDef {
+                rust_path: rust_path(shape),
+                doc: shape.doc.to_owned(),
+                body,
+            },
+        );
+    }
+
+    fn struct_def(&mut self, fields: &'static [shape::Field], deny: bool) -> StructDef {
+        let mut def = StructDef {
+            fields: Vec::new(),
+            unknown: if deny { Unknown::Deny } else { Unknown::Ignore },
+            extra: None,
+        };
+        self.push_fields(&mut def, fields, "", false, 0);
+        def
+    }
+
+    fn push_fields(
+        &mut self,
+        def: &mut StructDef,
+        fields: &'static [shape::Field],
+        prefix: &str,
+        all_optional: bool,
+        depth: usize,
+    ) {
+        for field in fields {
+            if field.flatten {
+                self.flatten(def, field, prefix, all_optional, depth);
+                continue;
+            }
+            let ty = self.ty((field.ty)());
+            let sender = match field.send {
+                Send::Never => None,
+                Send::Always => Some(Presence::Always),
+                Send::IfPresent => Some(Presence::IfPresent),
+            }
+            .map(|presence| SenderField {
+                name: field.ser_name.to_owned(),
+                presence,
+            });
+            let receiver = (!field.skip_deserializing).then(|| ReceiverField {
+                name: field.de_name.to_owned(),
+                aliases: field.aliases.iter().map(|a| (*a).to_owned()).collect(),
+                required: !(all_optional || field.default || matches!(ty, Type::Option(_))),
+            });
+            def.fields.push(FieldDef {
+                rust_name: format!("{prefix}{}", field.name),
+                ty,
+                sender,
+                receiver,
+                provenance: field.provenance,
+                renamed_from: field.renamed_from.iter().map(|a| (*a).to_owned()).collect(),
+                doc: field.doc.to_owned(),
+            });
+        }
+    }
+
+    fn flatten(
+        &mut self,
+        def: &mut StructDef,
+        field: &'static shape::Field,
+        prefix: &str,
+        all_optional: bool,
+        depth: usize,
+    ) {
+        let prefix = format!("{prefix}{}.", field.name);
+        let mut shape = (field.ty)();
+        let mut optional = all_optional || field.default;
+        // Look through newtypes and one `Option` (serde flattens `Option<Struct>` too).
+        for _ in 0..MAX_FLATTEN_DEPTH {
+            match shape.kind {
+                Kind::Newtype(inner) => shape = inner(),
+                Kind::Option(inner) => {
+                    optional = true;
+                    shape = inner();
+                }
+                _ => break,
+            }
+        }
+        match shape.kind {
+            Kind::Struct(s) if depth < MAX_FLATTEN_DEPTH => {
+                if s.deny_unknown_fields {
+                    def.unknown = Unknown::Deny;
+                }
+                self.push_fields(def, s.fields, &prefix, optional, depth + 1);
+            }
+            Kind::Map { value, .. } => {
+                let value = self.ty(value());
+                def.unknown = Unknown::Capture;
+                def.extra = Some(value);
+            }
+            // The derive rejects flattening anything else at compile time; an unexpected
+            // shape here is described as capturing any further keys, never as nothing.
+            _ => {
+                def.unknown = Unknown::Capture;
+                def.extra = Some(Type::Any);
+            }
+        }
+    }
+
+    fn enum_def(&mut self, e: &'static shape::EnumShape) -> EnumDef {
+        let repr = match e.repr {
+            shape::Repr::External => Repr::External,
+            shape::Repr::Internal { tag } => Repr::Internal {
+                tag: tag.to_owned(),
+            },
+            shape::Repr::Adjacent { tag, content } => Repr::Adjacent {
+                tag: tag.to_owned(),
+                content: content.to_owned(),
+            },
+            shape::Repr::Untagged => Repr::Untagged,
+        };
+        let variants = e
+            .variants
+            .iter()
+            .map(|v| {
+                let kind = match v.kind {
+                    VariantKind::Unit => VariantDefKind::Unit,
+                    VariantKind::Newtype(inner) => VariantDefKind::Newtype(self.ty(inner())),
+                    VariantKind::Tuple(items) => {
+                        VariantDefKind::Tuple(items.iter().map(|i| self.ty(i())).collect())
+                    }
+                    VariantKind::Struct(fields) => {
+                        VariantDefKind::Struct(self.struct_def(fields, e.deny_unknown_fields))
+                    }
+                };
+                let mut receiver = Vec::new();
+                if !v.skip_deserializing {
+                    receiver.push(v.de_name.to_owned());
+                    receiver.extend(v.aliases.iter().map(|a| (*a).to_owned()));
+                }
+                VariantDef {
+                    rust_name: v.name.to_owned(),
+                    sender: (!v.skip_serializing).then(|| v.ser_name.to_owned()),
+                    receiver,
+                    other: v.other,
+                    kind,
+                    doc: v.doc.to_owned(),
+                }
+            })
+            .collect();
+        EnumDef { repr, variants }
+    }
+}
+
+fn display_name(shape: &'static Shape, qualify: &BTreeSet<&'static str>) -> String {
+    if !shape.is_named() {
+        return builtin_text(shape, &mut |inner| display_name(inner, qualify));
+    }
+    let mut out = String::new();
+    if qualify.contains(shape.name) && !shape.module.is_empty() {
+        out.push_str(shape.module);
+        out.push_str("::");
+    }
+    out.push_str(shape.name);
+    push_generics(&mut out, shape, |g| display_name(g, qualify));
+    out
+}

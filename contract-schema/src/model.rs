@@ -1,0 +1,319 @@
+//! The owned schema model: what every feature (canonical text, JSON Schema, compatibility)
+//! works on.
+//!
+//! A [`Schema`] is a resolved graph: a root [`Type`] and the named types it reaches, keyed
+//! by their display name (the shortest unambiguous one). Each field carries its two views:
+//! what the sender writes ([`SenderField`]) and what the receiver accepts
+//! ([`ReceiverField`]), computed once by [`Schema::from_shape`] with serde's own rules.
+
+use std::collections::BTreeMap;
+
+pub use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+
+/// A resolved schema: a root type and the named types it reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schema {
+    /// The contract this schema describes, when it is a contract's.
+    pub contract: Option<ContractId>,
+    /// The compatibility mode of the contract (`full` when it is not a contract).
+    pub mode: Mode,
+    /// The type on the wire.
+    pub root: Type,
+    /// The named types, by display name.
+    pub types: BTreeMap<String, TypeDef>,
+}
+
+/// A type on the wire. Named types are references into [`Schema::types`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// JSON `null` only (`()`, unit structs).
+    Unit,
+    /// `true` or `false`.
+    Bool,
+    /// An integer within the range of its kind.
+    Int(IntKind),
+    /// A number.
+    Float(FloatKind),
+    /// A string of exactly one character.
+    Char,
+    /// A string, possibly of a known format.
+    String(StringFormat),
+    /// Any JSON value.
+    Any,
+    /// `null` or the inner type.
+    Option(Box<Type>),
+    /// An array of any length.
+    List(Box<Type>),
+    /// An array without duplicate items.
+    Set(Box<Type>),
+    /// An array of exactly this many items.
+    Array(Box<Type>, usize),
+    /// An object whose keys are data.
+    Map(Box<Type>, Box<Type>),
+    /// A fixed-length array of these types.
+    Tuple(Vec<Type>),
+    /// A named type, by display name.
+    Named(String),
+}
+
+impl Type {
+    /// Whether `null` is a value of this type.
+    #[must_use]
+    pub fn is_nullable(&self) -> bool {
+        matches!(self, Type::Option(_) | Type::Unit | Type::Any)
+    }
+}
+
+/// A named type: a struct, an enum or a newtype.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeDef {
+    /// The Rust path with generic arguments (`my_crate::Handoff<my_crate::RefundRequest>`).
+    pub rust_path: String,
+    /// The doc comment.
+    pub doc: String,
+    /// What it is.
+    pub body: Body,
+}
+
+/// The body of a named type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Body {
+    /// A struct with named fields.
+    Struct(StructDef),
+    /// An enum.
+    Enum(EnumDef),
+    /// A newtype or transparent struct: the inner type on the wire.
+    Newtype(Type),
+}
+
+/// What a receiver does with fields it does not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Unknown {
+    /// Skips them (serde's default).
+    #[default]
+    Ignore,
+    /// Rejects them (`deny_unknown_fields`).
+    Deny,
+    /// Keeps them in a flattened map whose values have this type (see [`StructDef::extra`]).
+    Capture,
+}
+
+/// A struct's fields, flattened fields already inlined.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StructDef {
+    /// The fields in wire order.
+    pub fields: Vec<FieldDef>,
+    /// The receiver's policy for unknown fields.
+    pub unknown: Unknown,
+    /// With [`Unknown::Capture`]: the value type of the flattened map that keeps them
+    /// (the sender may then also write further keys of this type).
+    pub extra: Option<Type>,
+}
+
+/// Whether a sender writes a field always or only when it has a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Presence {
+    /// Always written.
+    Always,
+    /// Written only when present (`skip_serializing_if`).
+    IfPresent,
+}
+
+impl Presence {
+    /// The canonical spelling.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Presence::Always => "always",
+            Presence::IfPresent => "if-present",
+        }
+    }
+}
+
+/// The sender's view of a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SenderField {
+    /// The key it is written under.
+    pub name: String,
+    /// Always, or only when present.
+    pub presence: Presence,
+}
+
+/// The receiver's view of a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiverField {
+    /// The key it is read from.
+    pub name: String,
+    /// Further keys it is read from (`alias`).
+    pub aliases: Vec<String>,
+    /// Whether it must be present (not an `Option`, no `default`).
+    pub required: bool,
+}
+
+impl ReceiverField {
+    /// Whether the receiver reads this key into the field.
+    #[must_use]
+    pub fn accepts(&self, key: &str) -> bool {
+        self.name == key || self.aliases.iter().any(|a| a == key)
+    }
+}
+
+/// One field with both views.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldDef {
+    /// The Rust field name (for a flattened field, the path `inner.field`).
+    pub rust_name: String,
+    /// The field's type; `null` is accepted exactly when the type is nullable.
+    pub ty: Type,
+    /// How the sender writes it; `None` when it is never written.
+    pub sender: Option<SenderField>,
+    /// How the receiver reads it; `None` when it is never read.
+    pub receiver: Option<ReceiverField>,
+    /// Confirmed or assumption.
+    pub provenance: Provenance,
+    /// Names it had in earlier versions.
+    pub renamed_from: Vec<String>,
+    /// Its doc comment.
+    pub doc: String,
+}
+
+/// serde's enum representations, owned.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Repr {
+    /// `{"Variant": content}`, or `"Variant"` for a unit variant.
+    External,
+    /// `{"tag": "Variant", ...fields}`.
+    Internal {
+        /// The tag key.
+        tag: String,
+    },
+    /// `{"tag": "Variant", "content": …}`.
+    Adjacent {
+        /// The tag key.
+        tag: String,
+        /// The content key.
+        content: String,
+    },
+    /// The content alone.
+    Untagged,
+}
+
+/// An enum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnumDef {
+    /// How variants are told apart.
+    pub repr: Repr,
+    /// The variants in declaration order.
+    pub variants: Vec<VariantDef>,
+}
+
+impl EnumDef {
+    /// Whether every variant is a unit variant and the representation is external: a JSON
+    /// string enum.
+    #[must_use]
+    pub fn is_string_enum(&self) -> bool {
+        self.repr == Repr::External
+            && self
+                .variants
+                .iter()
+                .all(|v| matches!(v.kind, VariantDefKind::Unit))
+    }
+
+    /// The variant the receiver maps unknown tags to (`#[serde(other)]`).
+    #[must_use]
+    pub fn catch_all(&self) -> Option<&VariantDef> {
+        self.variants.iter().find(|v| v.other)
+    }
+}
+
+/// One variant with both views.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantDef {
+    /// The Rust variant name.
+    pub rust_name: String,
+    /// The tag the sender writes; `None` when never written.
+    pub sender: Option<String>,
+    /// The tags the receiver reads (name first, then aliases); empty when never read.
+    pub receiver: Vec<String>,
+    /// `#[serde(other)]`.
+    pub other: bool,
+    /// What it carries.
+    pub kind: VariantDefKind,
+    /// Its doc comment.
+    pub doc: String,
+}
+
+/// What a variant carries, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariantDefKind {
+    /// Nothing.
+    Unit,
+    /// One value.
+    Newtype(Type),
+    /// An array of values.
+    Tuple(Vec<Type>),
+    /// Named fields.
+    Struct(StructDef),
+}
+
+impl Schema {
+    /// The definition of a named type.
+    #[must_use]
+    pub fn def(&self, name: &str) -> Option<&TypeDef> {
+        self.types.get(name)
+    }
+
+    /// Follows newtypes from `ty` to the type on the wire (stops at cycles).
+    #[must_use]
+    pub fn resolve<'a>(&'a self, mut ty: &'a Type) -> &'a Type {
+        let mut steps = 0;
+        while let Type::Named(name) = ty {
+            match self.types.get(name) {
+                Some(TypeDef {
+                    body: Body::Newtype(inner),
+                    ..
+                }) if steps < self.types.len() => {
+                    ty = inner;
+                    steps += 1;
+                }
+                _ => break,
+            }
+        }
+        ty
+    }
+}
+
+/// The canonical text of a type: `string`, `option<u32>`, `map<string, list<Step>>`,
+/// `array<u8; 4>`, `tuple(string, i64)`, or a named type's display name.
+impl core::fmt::Display for Type {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Type::Unit => f.write_str("unit"),
+            Type::Bool => f.write_str("bool"),
+            Type::Int(k) => f.write_str(k.as_str()),
+            Type::Float(k) => f.write_str(k.as_str()),
+            Type::Char => f.write_str("char"),
+            Type::String(fmt) => match fmt.as_str() {
+                Some(name) => write!(f, "string({name})"),
+                None => f.write_str("string"),
+            },
+            Type::Any => f.write_str("any"),
+            Type::Option(inner) => write!(f, "option<{inner}>"),
+            Type::List(inner) => write!(f, "list<{inner}>"),
+            Type::Set(inner) => write!(f, "set<{inner}>"),
+            Type::Array(inner, n) => write!(f, "array<{inner}; {n}>"),
+            Type::Map(k, v) => write!(f, "map<{k}, {v}>"),
+            Type::Tuple(items) => {
+                f.write_str("tuple(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str(")")
+            }
+            Type::Named(name) => f.write_str(name),
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! The static description that `#[derive(HandoffSchema)]` emits for a type.
+//!
+//! Everything here is plain `'static` data: the derive writes one [`Shape`] per type and
+//! never any behaviour. Edges to other types are [`ShapeFn`] function pointers rather than
+//! references, so that a recursive type (a plan whose steps are plans) can point at itself
+//! without a cycle in constant evaluation.
+//!
+//! Runtime features do not walk shapes directly: they first resolve them into the owned
+//! [`Schema`](crate::Schema) with [`Schema::from_shape`](crate::Schema::from_shape), which
+//! applies serde's rules once (an `Option` may be absent, flattened fields are inlined, …).
+
+/// A function returning the shape of a type: the edge between two descriptions.
+pub type ShapeFn = fn() -> &'static Shape;
+
+/// The static description of one Rust type as serde puts it on the wire.
+#[derive(Debug)]
+pub struct Shape {
+    /// The type's own name without generic arguments (`"Handoff"`), or `""` for a built-in.
+    pub name: &'static str,
+    /// The module that declares it (`module_path!()`), or `""` for a built-in.
+    pub module: &'static str,
+    /// The shapes of its generic type arguments, in declaration order.
+    pub generics: &'static [ShapeFn],
+    /// Its doc comment, trimmed; `""` when it has none.
+    pub doc: &'static str,
+    /// What it is on the wire.
+    pub kind: Kind,
+}
+
+impl Shape {
+    /// A built-in (unnamed) shape of the given kind.
+    #[must_use]
+    pub const fn builtin(kind: Kind) -> Self {
+        Self {
+            name: "",
+            module: "",
+            generics: &[],
+            doc: "",
+            kind,
+        }
+    }
+
+    /// Whether this shape is a named type (a struct or an enum the user declared).
+    #[must_use]
+    pub const fn is_named(&self) -> bool {
+        !self.name.is_empty()
+    }
+}
+
+/// What a type is on the wire.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// `()` and unit structs: JSON `null`.
+    Unit,
+    /// `bool`.
+    Bool,
+    /// An integer of a given width and signedness.
+    Int(IntKind),
+    /// `f32` or `f64`.
+    Float(FloatKind),
+    /// `char`: a string of exactly one character.
+    Char,
+    /// A string, possibly with a known format (uuid, date-time).
+    String(StringFormat),
+    /// Any JSON value (`serde_json::Value`).
+    Any,
+    /// `Option<T>`: `null` or `T`.
+    Option(ShapeFn),
+    /// A JSON array of items.
+    Seq(SeqShape),
+    /// A JSON object whose keys are data.
+    Map {
+        /// The key type; it must serialize as a string (strings, string enums, integers).
+        key: ShapeFn,
+        /// The value type.
+        value: ShapeFn,
+    },
+    /// A fixed-length heterogeneous array: tuples and tuple structs.
+    Tuple(&'static [ShapeFn]),
+    /// A struct with named fields.
+    Struct(&'static StructShape),
+    /// An enum.
+    Enum(&'static EnumShape),
+    /// A named newtype struct (or a `transparent` one): on the wire it is its inner type.
+    Newtype(ShapeFn),
+}
+
+/// The integer types, each with its own range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum IntKind {
+    U8,
+    U16,
+    U32,
+    U64,
+    U128,
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+}
+
+impl IntKind {
+    /// Every integer kind, in the order of the canonical text.
+    pub const ALL: [IntKind; 10] = [
+        IntKind::U8,
+        IntKind::U16,
+        IntKind::U32,
+        IntKind::U64,
+        IntKind::U128,
+        IntKind::I8,
+        IntKind::I16,
+        IntKind::I32,
+        IntKind::I64,
+        IntKind::I128,
+    ];
+
+    /// The Rust spelling (`"u32"`), also the canonical text.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            IntKind::U8 => "u8",
+            IntKind::U16 => "u16",
+            IntKind::U32 => "u32",
+            IntKind::U64 => "u64",
+            IntKind::U128 => "u128",
+            IntKind::I8 => "i8",
+            IntKind::I16 => "i16",
+            IntKind::I32 => "i32",
+            IntKind::I64 => "i64",
+            IntKind::I128 => "i128",
+        }
+    }
+
+    /// The smallest value of the type.
+    #[must_use]
+    pub const fn min(self) -> i128 {
+        match self {
+            IntKind::U8 | IntKind::U16 | IntKind::U32 | IntKind::U64 | IntKind::U128 => 0,
+            IntKind::I8 => i8::MIN as i128,
+            IntKind::I16 => i16::MIN as i128,
+            IntKind::I32 => i32::MIN as i128,
+            IntKind::I64 => i64::MIN as i128,
+            IntKind::I128 => i128::MIN,
+        }
+    }
+
+    /// The largest value of the type.
+    #[must_use]
+    pub const fn max(self) -> u128 {
+        match self {
+            IntKind::U8 => u8::MAX as u128,
+            IntKind::U16 => u16::MAX as u128,
+            IntKind::U32 => u32::MAX as u128,
+            IntKind::U64 => u64::MAX as u128,
+            IntKind::U128 => u128::MAX,
+            IntKind::I8 => i8::MAX as u128,
+            IntKind::I16 => i16::MAX as u128,
+            IntKind::I32 => i32::MAX as u128,
+            IntKind::I64 => i64::MAX as u128,
+            IntKind::I128 => i128::MAX as u128,
+        }
+    }
+
+    /// Whether every value of `self` is also a value of `other`.
+    #[must_use]
+    pub const fn fits_in(self, other: IntKind) -> bool {
+        self.min() >= other.min() && self.max() <= other.max()
+    }
+}
+
+/// The floating-point types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum FloatKind {
+    F32,
+    F64,
+}
+
+impl FloatKind {
+    /// The Rust spelling (`"f64"`), also the canonical text.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FloatKind::F32 => "f32",
+            FloatKind::F64 => "f64",
+        }
+    }
+}
+
+/// A known format of a string on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StringFormat {
+    /// Any string.
+    Plain,
+    /// A hyphenated UUID (`uuid::Uuid`).
+    Uuid,
+    /// An RFC 3339 date and time with offset (`chrono::DateTime<Tz>`).
+    DateTime,
+    /// An RFC 3339 date and time without offset (`chrono::NaiveDateTime`).
+    NaiveDateTime,
+    /// A calendar date, `YYYY-MM-DD` (`chrono::NaiveDate`).
+    Date,
+    /// A time of day (`chrono::NaiveTime`).
+    Time,
+}
+
+impl StringFormat {
+    /// The JSON Schema `format` name, or `None` for a plain string.
+    #[must_use]
+    pub const fn as_str(self) -> Option<&'static str> {
+        match self {
+            StringFormat::Plain => None,
+            StringFormat::Uuid => Some("uuid"),
+            StringFormat::DateTime => Some("date-time"),
+            StringFormat::NaiveDateTime => Some("naive-date-time"),
+            StringFormat::Date => Some("date"),
+            StringFormat::Time => Some("time"),
+        }
+    }
+
+    /// Every format with a name, for parsing.
+    pub const NAMED: [StringFormat; 5] = [
+        StringFormat::Uuid,
+        StringFormat::DateTime,
+        StringFormat::NaiveDateTime,
+        StringFormat::Date,
+        StringFormat::Time,
+    ];
+}
+
+/// A JSON array type.
+#[derive(Debug, Clone, Copy)]
+pub struct SeqShape {
+    /// The item type.
+    pub item: ShapeFn,
+    /// A set: serde silently merges duplicates; the receiver rejects them.
+    pub unique: bool,
+    /// A fixed length (`[T; N]`).
+    pub len: Option<usize>,
+}
+
+/// A struct with named fields.
+#[derive(Debug)]
+pub struct StructShape {
+    /// The fields in declaration order.
+    pub fields: &'static [Field],
+    /// `#[serde(deny_unknown_fields)]`.
+    pub deny_unknown_fields: bool,
+}
+
+/// Whether and how the sender emits a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Send {
+    /// Always written.
+    Always,
+    /// Written only when present (`skip_serializing_if`).
+    IfPresent,
+    /// Never written (`skip`, `skip_serializing`).
+    Never,
+}
+
+/// Whether a value was confirmed or is a working assumption.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Provenance {
+    /// Confirmed (the default): the reader may rely on it.
+    #[default]
+    Confirmed,
+    /// An unverified working assumption, not a user requirement.
+    Assumption,
+}
+
+impl Provenance {
+    /// The canonical spelling.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Provenance::Confirmed => "confirmed",
+            Provenance::Assumption => "assumption",
+        }
+    }
+}
+
+/// One field of a struct or of a struct variant, with both of its views.
+#[derive(Debug)]
+pub struct Field {
+    /// The Rust field name.
+    pub name: &'static str,
+    /// The name the sender writes (serde's serialize name).
+    pub ser_name: &'static str,
+    /// The name the receiver reads (serde's deserialize name).
+    pub de_name: &'static str,
+    /// Further names the receiver reads (`#[serde(alias)]`).
+    pub aliases: &'static [&'static str],
+    /// Whether the sender writes it.
+    pub send: Send,
+    /// `#[serde(default)]` on the field or its container: may be absent for the receiver.
+    pub default: bool,
+    /// `#[serde(skip_deserializing)]`: the receiver never reads it.
+    pub skip_deserializing: bool,
+    /// `#[serde(flatten)]`: its fields are written inline.
+    pub flatten: bool,
+    /// The field's type.
+    pub ty: ShapeFn,
+    /// Confirmed or assumption.
+    pub provenance: Provenance,
+    /// Names this field had in earlier versions (explains; never read by serde).
+    pub renamed_from: &'static [&'static str],
+    /// Its doc comment.
+    pub doc: &'static str,
+}
+
+/// An enum and its serde representation.
+#[derive(Debug)]
+pub struct EnumShape {
+    /// How a variant is told apart on the wire.
+    pub repr: Repr,
+    /// The variants in declaration order.
+    pub variants: &'static [Variant],
+    /// `#[serde(deny_unknown_fields)]` (applies to struct variants).
+    pub deny_unknown_fields: bool,
+}
+
+/// serde's enum representations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Repr {
+    /// `{"Variant": content}`, or `"Variant"` for a unit variant (serde's default).
+    External,
+    /// `{"tag": "Variant", ...fields}` (`#[serde(tag = "…")]`).
+    Internal {
+        /// The tag key.
+        tag: &'static str,
+    },
+    /// `{"tag": "Variant", "content": …}` (`#[serde(tag = "…", content = "…")]`).
+    Adjacent {
+        /// The tag key.
+        tag: &'static str,
+        /// The content key.
+        content: &'static str,
+    },
+    /// The content alone; the first variant that fits wins (`#[serde(untagged)]`).
+    Untagged,
+}
+
+/// One enum variant.
+#[derive(Debug)]
+pub struct Variant {
+    /// The Rust variant name.
+    pub name: &'static str,
+    /// The name the sender writes.
+    pub ser_name: &'static str,
+    /// The name the receiver reads.
+    pub de_name: &'static str,
+    /// Further names the receiver reads.
+    pub aliases: &'static [&'static str],
+    /// `#[serde(skip_serializing)]`: never written.
+    pub skip_serializing: bool,
+    /// `#[serde(skip_deserializing)]`: never read.
+    pub skip_deserializing: bool,
+    /// `#[serde(other)]`: the receiver maps any unknown tag to this unit variant.
+    pub other: bool,
+    /// What the variant carries.
+    pub kind: VariantKind,
+    /// Its doc comment.
+    pub doc: &'static str,
+}
+
+/// What an enum variant carries.
+#[derive(Debug, Clone, Copy)]
+pub enum VariantKind {
+    /// Nothing.
+    Unit,
+    /// One unnamed value.
+    Newtype(ShapeFn),
+    /// Several unnamed values: an array.
+    Tuple(&'static [ShapeFn]),
+    /// Named fields.
+    Struct(&'static [Field]),
+}
+
+/// A contract's identity: `name/vN`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ContractId {
+    /// The kebab-case name.
+    pub name: String,
+    /// The major version, at least 1.
+    pub version: u32,
+}
+
+impl core::fmt::Display for ContractId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}/v{}", self.name, self.version)
+    }
+}
+
+/// The static identity and policy of a contract, as the derive emits it.
+#[derive(Debug, Clone, Copy)]
+pub struct ContractInfo {
+    /// The kebab-case name.
+    pub name: &'static str,
+    /// The major version.
+    pub version: u32,
+    /// The compatibility mode between versions of this major.
+    pub mode: Mode,
+    /// `name/vN`, precomputed.
+    pub id: &'static str,
+    /// The absolute folder of the contract's snapshot files, resolved by the derive.
+    pub snapshots_dir: &'static str,
+}
+
+impl ContractInfo {
+    /// The owned id.
+    #[must_use]
+    pub fn contract_id(&self) -> ContractId {
+        ContractId {
+            name: self.name.to_owned(),
+            version: self.version,
+        }
+    }
+
+    /// The snapshot file name, `<name>.v<N>.snap`.
+    #[must_use]
+    pub fn snapshot_file_name(&self) -> String {
+        snapshot_file_name(self.name, self.version)
+    }
+}
+
+/// The snapshot file name of a contract version, `<name>.v<N>.snap`.
+#[must_use]
+pub fn snapshot_file_name(name: &str, version: u32) -> String {
+    format!("{name}.v{version}.snap")
+}
+
+/// The snapshot name insta uses (the file name without `.snap`).
+#[must_use]
+pub fn snapshot_name(name: &str, version: u32) -> String {
+    format!("{name}.v{version}")
+}
+
+impl core::fmt::Display for ContractInfo {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// How two versions of one contract must relate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    /// New readers read data from old writers.
+    Backward,
+    /// Old readers read data from new writers.
+    Forward,
+    /// Both (the default).
+    #[default]
+    Full,
+    /// Backward against every older version.
+    BackwardTransitive,
+    /// Forward against every older version.
+    ForwardTransitive,
+    /// Full against every older version.
+    FullTransitive,
+}
+
+impl Mode {
+    /// The canonical spelling (`"full"`, `"backward-transitive"`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mode::Backward => "backward",
+            Mode::Forward => "forward",
+            Mode::Full => "full",
+            Mode::BackwardTransitive => "backward-transitive",
+            Mode::ForwardTransitive => "forward-transitive",
+            Mode::FullTransitive => "full-transitive",
+        }
+    }
+
+    /// Parses the canonical spelling.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            Mode::Backward,
+            Mode::Forward,
+            Mode::Full,
+            Mode::BackwardTransitive,
+            Mode::ForwardTransitive,
+            Mode::FullTransitive,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == s)
+    }
+}

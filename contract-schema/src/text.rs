@@ -1,0 +1,1 @@
+//! The canonical schema text (to be written).

@@ -1,0 +1,1 @@
+//! Test types shared by the integration tests.
