@@ -8,6 +8,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "proptest")]
+pub mod arbitrary;
 mod build;
 pub mod model;
 pub mod shape;

@@ -1,0 +1,919 @@
+//! proptest strategies that generate valid [`Schema`]s (feature `proptest`).
+//!
+//! The schemas look like what the derive produces for real handoff types: every named
+//! type that is referenced is defined (and every defined type is reachable from the root),
+//! types may be recursive, every [`Type`] variant occurs, fields carry realistic
+//! combinations of both views (renames, `rename(serialize, deserialize)`, aliases, skipped
+//! views, optional and required fields, `renamed_from`, assumptions), structs ignore, deny
+//! or capture unknown fields, enums use every serde representation, string enums may have a
+//! catch-all, and contracts carry ids and modes.
+//!
+//! Within one struct the Rust field names are distinct, and so are the sender names and the
+//! receiver names and aliases (as serde requires of a derived type); within one enum the
+//! variant names are distinct. `Option<Option<T>>` never occurs (serde cannot tell the two
+//! `None`s apart, so the builder collapses them).
+//!
+//! ```
+//! use contract_schema::arbitrary::arb_schema;
+//! use proptest::strategy::{Strategy, ValueTree};
+//! use proptest::test_runner::TestRunner;
+//!
+//! let mut runner = TestRunner::deterministic();
+//! let schema = arb_schema().new_tree(&mut runner).unwrap().current();
+//! for name in schema.types.keys() {
+//!     assert!(schema.def(name).is_some());
+//! }
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::{select, subsequence};
+
+use crate::model::{
+    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    TypeDef, Unknown, VariantDef, VariantDefKind,
+};
+use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+
+/// Display names the generated named types are drawn from: plain names, module-qualified
+/// names, generic instances (whose arguments are canonical type text) and a non-ASCII one.
+pub const TYPE_NAMES: &[&str] = &[
+    "RefundRequest",
+    "Category",
+    "OrderId",
+    "Plan",
+    "Step",
+    "Artifact",
+    "TaskResult",
+    "Evidence",
+    "Status",
+    "Budget",
+    "Handoff<RefundRequest>",
+    "Handoff<TaskResult>",
+    "app::v1::Step",
+    "billing::Category",
+    "Page<list<string>>",
+    "Pair<string, u32>",
+    "Grid<array<u8; 4>>",
+    "Row<tuple(string, i64)>",
+    "Lookup<map<string, option<Step>>>",
+    "Größe",
+];
+
+/// Rust field names; a dotted name is a field inlined from a flattened struct. The last
+/// segments are distinct, so every case convention maps them to distinct wire names.
+const FIELD_NAMES: &[&str] = &[
+    "order_id",
+    "category",
+    "use_case",
+    "goal",
+    "budget",
+    "status",
+    "steps",
+    "owner",
+    "context.task_id",
+    "context.session_id",
+    "attempt",
+    "retry_of",
+    "evidence",
+    "notes",
+];
+
+/// Rust variant names.
+const VARIANT_NAMES: &[&str] = &[
+    "Damaged", "Late", "Wrong", "Pending", "Ready", "Done", "Failed", "Card", "Transfer", "Cash",
+    "Nested", "Other",
+];
+
+/// Contract names (kebab-case).
+const CONTRACT_NAMES: &[&str] = &[
+    "refund-request",
+    "task-result",
+    "handoff",
+    "plan2-step",
+    "x",
+];
+
+/// Realistic doc comments, including characters the canonical text must escape.
+const DOCS: &[&str] = &[
+    "A refund the support agent hands to billing.",
+    "The order, as the customer quoted it.",
+    "Why the customer asked.\n\nSecond paragraph with `code` and a \"quote\".",
+    "Tabs\tand a backslash \\ and unicode: 退款 → ok",
+    "Ends with a backslash \\",
+];
+
+/// A case convention, as `#[serde(rename_all = "…")]` applies it.
+#[derive(Debug, Clone, Copy)]
+enum Case {
+    Snake,
+    Camel,
+    Pascal,
+    Kebab,
+    ScreamingSnake,
+}
+
+impl Case {
+    const ALL: [Case; 5] = [
+        Case::Snake,
+        Case::Camel,
+        Case::Pascal,
+        Case::Kebab,
+        Case::ScreamingSnake,
+    ];
+
+    /// Applies the convention to a snake_case or PascalCase name.
+    fn apply(self, name: &str) -> String {
+        let words = words(name);
+        match self {
+            Case::Snake => words.join("_"),
+            Case::Kebab => words.join("-"),
+            Case::ScreamingSnake => words.join("_").to_uppercase(),
+            Case::Camel | Case::Pascal => {
+                let mut out = String::new();
+                for (i, w) in words.iter().enumerate() {
+                    if i == 0 && matches!(self, Case::Camel) {
+                        out.push_str(w);
+                    } else {
+                        let mut chars = w.chars();
+                        if let Some(first) = chars.next() {
+                            out.extend(first.to_uppercase());
+                            out.push_str(chars.as_str());
+                        }
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The lowercase words of a snake_case or PascalCase name.
+fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for c in name.chars() {
+        if c == '_' {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+        } else if c.is_uppercase() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            current.extend(c.to_lowercase());
+        } else {
+            current.push(c);
+        }
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// The last segment of a possibly dotted (flattened) field name.
+fn last_segment(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// Any integer kind.
+pub fn arb_int_kind() -> impl Strategy<Value = IntKind> {
+    select(IntKind::ALL.to_vec())
+}
+
+/// Any string format, plain strings most often.
+pub fn arb_string_format() -> impl Strategy<Value = StringFormat> {
+    prop_oneof![
+        4 => Just(StringFormat::Plain),
+        1 => select(StringFormat::NAMED.to_vec()),
+    ]
+}
+
+/// A type without structure: a scalar, or one of the given named types.
+fn leaf_type(named: &[String]) -> BoxedStrategy<Type> {
+    let scalars = prop_oneof![
+        Just(Type::Unit),
+        Just(Type::Bool),
+        arb_int_kind().prop_map(Type::Int),
+        select(vec![FloatKind::F32, FloatKind::F64]).prop_map(Type::Float),
+        Just(Type::Char),
+        arb_string_format().prop_map(Type::String),
+        Just(Type::Any),
+    ];
+    if named.is_empty() {
+        scalars.boxed()
+    } else {
+        prop_oneof![
+            3 => scalars,
+            2 => select(named.to_vec()).prop_map(Type::Named),
+        ]
+        .boxed()
+    }
+}
+
+/// A map key: what serializes as a JSON object key.
+fn key_type() -> impl Strategy<Value = Type> {
+    prop_oneof![
+        4 => arb_string_format().prop_map(Type::String),
+        1 => arb_int_kind().prop_map(Type::Int),
+        1 => Just(Type::Char),
+    ]
+}
+
+/// `option<t>`, without nesting options (serde cannot tell `Some(None)` from `None`).
+fn option_of(t: Type) -> Type {
+    match t {
+        Type::Option(_) => t,
+        other => Type::Option(Box::new(other)),
+    }
+}
+
+/// Any type, up to three levels of structure, whose named types are drawn from `named`.
+pub fn arb_type(named: &[String]) -> BoxedStrategy<Type> {
+    leaf_type(named)
+        .prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                2 => inner.clone().prop_map(option_of),
+                2 => inner.clone().prop_map(|t| Type::List(Box::new(t))),
+                1 => inner.clone().prop_map(|t| Type::Set(Box::new(t))),
+                1 => (inner.clone(), 0usize..=8).prop_map(|(t, n)| Type::Array(Box::new(t), n)),
+                1 => (key_type(), inner.clone())
+                    .prop_map(|(k, v)| Type::Map(Box::new(k), Box::new(v))),
+                1 => vec(inner, 0..4).prop_map(Type::Tuple),
+            ]
+        })
+        .boxed()
+}
+
+/// A doc comment: usually none, sometimes prose, sometimes arbitrary characters (control
+/// characters, quotes, backslashes, non-ASCII).
+pub fn arb_doc() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => Just(String::new()),
+        3 => select(DOCS).prop_map(str::to_owned),
+        1 => vec(any::<char>(), 1..16).prop_map(|cs| cs.into_iter().collect()),
+    ]
+}
+
+/// A contract id with a kebab-case name and a version of at least 1.
+pub fn arb_contract_id() -> impl Strategy<Value = ContractId> {
+    (select(CONTRACT_NAMES), 1u32..=9).prop_map(|(name, version)| ContractId {
+        name: name.to_owned(),
+        version,
+    })
+}
+
+/// Any compatibility mode, `full` most often.
+pub fn arb_mode() -> impl Strategy<Value = Mode> {
+    prop_oneof![
+        3 => Just(Mode::Full),
+        1 => Just(Mode::Backward),
+        1 => Just(Mode::Forward),
+        1 => Just(Mode::BackwardTransitive),
+        1 => Just(Mode::ForwardTransitive),
+        1 => Just(Mode::FullTransitive),
+    ]
+}
+
+/// The random choices behind one field, turned into a [`FieldDef`] by [`field_def`].
+type FieldChoices = (Type, (u8, u8), (u8, bool, u8), Provenance, String);
+
+fn field_choices(named: &[String]) -> impl Strategy<Value = FieldChoices> {
+    (
+        arb_type(named),
+        // sender: never / if-present / always; receiver: never / renamed / plain
+        (0u8..10, 0u8..10),
+        // how many aliases, required (when not an option), which renamed_from
+        (0u8..=2, prop::bool::weighted(0.7), 0u8..4),
+        prop_oneof![4 => Just(Provenance::Confirmed), 1 => Just(Provenance::Assumption)],
+        arb_doc(),
+    )
+}
+
+fn field_def(rust_name: &str, case: Case, choices: FieldChoices) -> FieldDef {
+    let (ty, (send, receive), (alias_count, required, renamed_from), provenance, doc) = choices;
+    let wire = case.apply(last_segment(rust_name));
+    let sender = match send {
+        0 => None,
+        1..=3 => Some(Presence::IfPresent),
+        _ => Some(Presence::Always),
+    }
+    .map(|presence| SenderField {
+        name: wire.clone(),
+        presence,
+    });
+    let aliases: Vec<String> = (0..alias_count)
+        .map(|i| format!("{wire}Old{}", i + 1))
+        .collect();
+    let receiver = match receive {
+        0 => None,
+        // `rename(deserialize = "…")`: the receiver reads another key than the sender writes.
+        1 | 2 => Some(format!("{wire}In")),
+        _ => Some(wire.clone()),
+    }
+    .map(|name| ReceiverField {
+        name,
+        aliases: aliases.clone(),
+        required: !matches!(ty, Type::Option(_)) && required,
+    });
+    let renamed_from = match renamed_from {
+        // Declared together with the alias that still reads the old name.
+        1 if !aliases.is_empty() => aliases.iter().take(1).cloned().collect(),
+        // Declared without an alias.
+        2 => vec![format!("{wire}Ref")],
+        3 => vec![
+            format!("{wire}Ref"),
+            format!("old_{}", last_segment(rust_name)),
+        ],
+        _ => Vec::new(),
+    };
+    FieldDef {
+        rust_name: rust_name.to_owned(),
+        ty,
+        sender,
+        receiver,
+        provenance,
+        renamed_from,
+        doc,
+    }
+}
+
+/// A struct whose field types draw their named types from `named`.
+pub fn arb_struct_def(named: &[String]) -> BoxedStrategy<StructDef> {
+    let named = named.to_vec();
+    (
+        subsequence(FIELD_NAMES, 0..=6).prop_shuffle(),
+        select(Case::ALL.to_vec()),
+        prop_oneof![
+            3 => Just(Unknown::Ignore),
+            2 => Just(Unknown::Deny),
+            1 => Just(Unknown::Capture),
+        ],
+    )
+        .prop_flat_map(move |(names, case, unknown)| {
+            let fields: Vec<_> = names
+                .iter()
+                .map(|name| {
+                    let name = *name;
+                    field_choices(&named).prop_map(move |c| field_def(name, case, c))
+                })
+                .collect();
+            let extra = match unknown {
+                Unknown::Capture => arb_type(&named).prop_map(Some).boxed(),
+                Unknown::Ignore | Unknown::Deny => Just(None).boxed(),
+            };
+            (fields, extra).prop_map(move |(fields, extra)| StructDef {
+                fields,
+                unknown,
+                extra,
+            })
+        })
+        .boxed()
+}
+
+/// The wire views of a variant: its sender tag and receiver tags.
+fn variant_views(
+    rust_name: &str,
+    case: Case,
+    choice: (u8, u8, bool),
+) -> (Option<String>, Vec<String>) {
+    let (send, receive, alias) = choice;
+    let tag = case.apply(rust_name);
+    let sender = (send != 0).then(|| tag.clone());
+    let mut receiver = Vec::new();
+    if receive != 0 {
+        receiver.push(tag.clone());
+        if alias {
+            receiver.push(format!("{tag}_old"));
+        }
+    }
+    (sender, receiver)
+}
+
+fn view_choice() -> impl Strategy<Value = (u8, u8, bool)> {
+    (0u8..10, 0u8..10, prop::bool::weighted(0.2))
+}
+
+/// A string enum: externally tagged unit variants, the last one possibly a catch-all.
+fn string_enum() -> BoxedStrategy<EnumDef> {
+    (
+        subsequence(VARIANT_NAMES, 1..=5).prop_shuffle(),
+        select(Case::ALL.to_vec()),
+        any::<bool>(),
+    )
+        .prop_flat_map(|(names, case, catch_all)| {
+            let count = names.len();
+            let variants: Vec<_> = names
+                .into_iter()
+                .enumerate()
+                .map(|(i, name)| {
+                    let other = catch_all && i + 1 == count;
+                    (view_choice(), arb_doc()).prop_map(move |(choice, doc)| {
+                        let (sender, mut receiver) = variant_views(name, case, choice);
+                        if other && receiver.is_empty() {
+                            // `#[serde(other)]` on a variant that is never read is useless.
+                            receiver.push(case.apply(name));
+                        }
+                        VariantDef {
+                            rust_name: name.to_owned(),
+                            sender,
+                            receiver,
+                            other,
+                            kind: VariantDefKind::Unit,
+                            doc,
+                        }
+                    })
+                })
+                .collect();
+            variants.prop_map(|variants| EnumDef {
+                repr: Repr::External,
+                variants,
+            })
+        })
+        .boxed()
+}
+
+fn arb_repr() -> impl Strategy<Value = Repr> {
+    prop_oneof![
+        Just(Repr::External),
+        select(vec!["type", "kind", "t"]).prop_map(|tag| Repr::Internal {
+            tag: tag.to_owned()
+        }),
+        (
+            select(vec!["type", "t"]),
+            select(vec!["content", "c", "data"])
+        )
+            .prop_map(|(tag, content)| Repr::Adjacent {
+                tag: tag.to_owned(),
+                content: content.to_owned(),
+            }),
+        Just(Repr::Untagged),
+    ]
+}
+
+/// What a variant of an enum with this representation may carry (serde rejects tuple
+/// variants in internally tagged enums).
+fn variant_kind(named: &[String], repr: &Repr) -> BoxedStrategy<VariantDefKind> {
+    let unit = Just(VariantDefKind::Unit);
+    let structs = arb_struct_def(named).prop_map(VariantDefKind::Struct);
+    match repr {
+        Repr::Internal { .. } => {
+            let mut newtype_targets: Vec<Type> = named.iter().cloned().map(Type::Named).collect();
+            newtype_targets.push(Type::Map(
+                Box::new(Type::String(StringFormat::Plain)),
+                Box::new(Type::Any),
+            ));
+            prop_oneof![
+                2 => unit,
+                2 => structs,
+                1 => select(newtype_targets).prop_map(VariantDefKind::Newtype),
+            ]
+            .boxed()
+        }
+        Repr::External | Repr::Adjacent { .. } | Repr::Untagged => prop_oneof![
+            2 => unit,
+            2 => arb_type(named).prop_map(VariantDefKind::Newtype),
+            1 => vec(arb_type(named), 2..4).prop_map(VariantDefKind::Tuple),
+            2 => structs,
+        ]
+        .boxed(),
+    }
+}
+
+/// An enum carrying data, in any representation.
+fn data_enum(named: &[String]) -> BoxedStrategy<EnumDef> {
+    let named = named.to_vec();
+    (
+        arb_repr(),
+        subsequence(VARIANT_NAMES, 1..=4).prop_shuffle(),
+        select(Case::ALL.to_vec()),
+    )
+        .prop_flat_map(move |(repr, names, case)| {
+            let variants: Vec<_> = names
+                .into_iter()
+                .map(|name| {
+                    (variant_kind(&named, &repr), view_choice(), arb_doc()).prop_map(
+                        move |(kind, choice, doc)| {
+                            let (sender, receiver) = variant_views(name, case, choice);
+                            VariantDef {
+                                rust_name: name.to_owned(),
+                                sender,
+                                receiver,
+                                other: false,
+                                kind,
+                                doc,
+                            }
+                        },
+                    )
+                })
+                .collect();
+            variants.prop_map(move |variants| EnumDef {
+                repr: repr.clone(),
+                variants,
+            })
+        })
+        .boxed()
+}
+
+/// An enum: a string enum (possibly with a catch-all) or an enum carrying data.
+pub fn arb_enum_def(named: &[String]) -> BoxedStrategy<EnumDef> {
+    prop_oneof![1 => string_enum(), 1 => data_enum(named)].boxed()
+}
+
+/// The definition of the named type `name`, its body referring to `named`.
+pub fn arb_type_def(name: &str, named: &[String]) -> BoxedStrategy<TypeDef> {
+    let rust_path = if name.contains("::") {
+        name.to_owned()
+    } else {
+        format!("my_app::{name}")
+    };
+    let body = prop_oneof![
+        3 => arb_struct_def(named).prop_map(Body::Struct),
+        2 => arb_enum_def(named).prop_map(Body::Enum),
+        1 => arb_type(named).prop_map(Body::Newtype),
+    ];
+    (body, arb_doc())
+        .prop_map(move |(body, doc)| TypeDef {
+            rust_path: rust_path.clone(),
+            doc,
+            body,
+        })
+        .boxed()
+}
+
+/// A valid schema: see the [module documentation](self).
+pub fn arb_schema() -> impl Strategy<Value = Schema> {
+    subsequence(TYPE_NAMES, 0..=6)
+        .prop_flat_map(|names| {
+            let names: Vec<String> = names.into_iter().map(str::to_owned).collect();
+            let defs: Vec<_> = names.iter().map(|n| arb_type_def(n, &names)).collect();
+            let root = if names.is_empty() {
+                arb_type(&names)
+            } else {
+                prop_oneof![
+                    4 => select(names.clone()).prop_map(Type::Named),
+                    1 => arb_type(&names),
+                ]
+                .boxed()
+            };
+            let contract = prop_oneof![
+                1 => Just(None),
+                3 => arb_contract_id().prop_map(Some),
+            ];
+            (Just(names), defs, root, contract, arb_mode())
+        })
+        .prop_map(|(names, defs, root, contract, mode)| {
+            let mode = if contract.is_some() { mode } else { Mode::Full };
+            let types: BTreeMap<String, TypeDef> = names.into_iter().zip(defs).collect();
+            let mut schema = Schema {
+                contract,
+                mode,
+                root,
+                types,
+            };
+            retain_reachable(&mut schema);
+            schema
+        })
+}
+
+/// Removes the named types the root does not reach, as the builder never defines them.
+fn retain_reachable(schema: &mut Schema) {
+    let mut reached = BTreeSet::new();
+    let mut stack = Vec::new();
+    named_in(&schema.root, &mut stack);
+    while let Some(name) = stack.pop() {
+        if !reached.insert(name.clone()) {
+            continue;
+        }
+        if let Some(def) = schema.types.get(&name) {
+            named_in_body(&def.body, &mut stack);
+        }
+    }
+    schema.types.retain(|name, _| reached.contains(name));
+}
+
+/// The named types a type refers to (not the generic arguments inside a name).
+fn named_in(ty: &Type, out: &mut Vec<String>) {
+    match ty {
+        Type::Unit
+        | Type::Bool
+        | Type::Int(_)
+        | Type::Float(_)
+        | Type::Char
+        | Type::String(_)
+        | Type::Any => {}
+        Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
+            named_in(inner, out);
+        }
+        Type::Map(k, v) => {
+            named_in(k, out);
+            named_in(v, out);
+        }
+        Type::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
+        Type::Named(name) => out.push(name.clone()),
+    }
+}
+
+fn named_in_struct(def: &StructDef, out: &mut Vec<String>) {
+    def.fields.iter().for_each(|f| named_in(&f.ty, out));
+    if let Some(extra) = &def.extra {
+        named_in(extra, out);
+    }
+}
+
+fn named_in_body(body: &Body, out: &mut Vec<String>) {
+    match body {
+        Body::Struct(s) => named_in_struct(s, out),
+        Body::Newtype(t) => named_in(t, out),
+        Body::Enum(e) => {
+            for v in &e.variants {
+                match &v.kind {
+                    VariantDefKind::Unit => {}
+                    VariantDefKind::Newtype(t) => named_in(t, out),
+                    VariantDefKind::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
+                    VariantDefKind::Struct(s) => named_in_struct(s, out),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, TestRunner};
+    use std::collections::HashSet;
+
+    fn sample(count: u32) -> Vec<Schema> {
+        let mut runner = TestRunner::new(Config {
+            cases: count,
+            ..Config::default()
+        });
+        let strategy = arb_schema();
+        (0..count)
+            .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+            .collect()
+    }
+
+    #[test]
+    fn case_conventions_match_serde() {
+        assert_eq!(Case::Camel.apply("order_id"), "orderId");
+        assert_eq!(Case::Pascal.apply("order_id"), "OrderId");
+        assert_eq!(Case::Kebab.apply("order_id"), "order-id");
+        assert_eq!(Case::ScreamingSnake.apply("order_id"), "ORDER_ID");
+        assert_eq!(Case::Snake.apply("DamagedItem"), "damaged_item");
+        assert_eq!(Case::Camel.apply("DamagedItem"), "damagedItem");
+    }
+
+    proptest! {
+        #[test]
+        fn referenced_types_are_defined_and_defined_types_reached(schema in arb_schema()) {
+            let mut refs = Vec::new();
+            named_in(&schema.root, &mut refs);
+            for def in schema.types.values() {
+                named_in_body(&def.body, &mut refs);
+            }
+            for name in &refs {
+                prop_assert!(schema.types.contains_key(name), "{name} is not defined");
+            }
+            let refs: BTreeSet<&String> = refs.iter().collect();
+            for name in schema.types.keys() {
+                prop_assert!(refs.contains(name), "{name} is unreachable");
+            }
+            if schema.contract.is_none() {
+                prop_assert_eq!(schema.mode, Mode::Full);
+            }
+        }
+
+        #[test]
+        fn names_within_a_struct_or_enum_are_distinct(schema in arb_schema()) {
+            fn check_struct(s: &StructDef) -> Result<(), TestCaseError> {
+                let mut rust = HashSet::new();
+                let mut sent = HashSet::new();
+                let mut read = HashSet::new();
+                for f in &s.fields {
+                    prop_assert!(rust.insert(&f.rust_name));
+                    if let Some(sender) = &f.sender {
+                        prop_assert!(sent.insert(sender.name.clone()));
+                    }
+                    if let Some(r) = &f.receiver {
+                        prop_assert!(read.insert(r.name.clone()));
+                        for a in &r.aliases {
+                            prop_assert!(read.insert(a.clone()));
+                        }
+                        if matches!(f.ty, Type::Option(_)) {
+                            prop_assert!(!r.required);
+                        }
+                    }
+                    prop_assert!(!matches!(&f.ty, Type::Option(inner) if matches!(**inner, Type::Option(_))));
+                }
+                prop_assert_eq!(s.extra.is_some(), s.unknown == Unknown::Capture);
+                Ok(())
+            }
+            for def in schema.types.values() {
+                match &def.body {
+                    Body::Struct(s) => check_struct(s)?,
+                    Body::Newtype(_) => {}
+                    Body::Enum(e) => {
+                        let mut names = HashSet::new();
+                        for v in &e.variants {
+                            prop_assert!(names.insert(&v.rust_name));
+                            if v.other {
+                                prop_assert!(e.is_string_enum());
+                                prop_assert!(!v.receiver.is_empty());
+                            }
+                            if let VariantDefKind::Struct(s) = &v.kind {
+                                check_struct(s)?;
+                            }
+                            if matches!(e.repr, Repr::Internal { .. }) {
+                                prop_assert!(!matches!(v.kind, VariantDefKind::Tuple(_)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The generator reaches every kind of fact the model has, so properties over it
+    /// exercise them all.
+    #[test]
+    fn generated_schemas_cover_the_model() {
+        let mut seen: BTreeSet<&'static str> = BTreeSet::new();
+        fn ty(t: &Type, seen: &mut BTreeSet<&'static str>) {
+            seen.insert(match t {
+                Type::Unit => "unit",
+                Type::Bool => "bool",
+                Type::Int(_) => "int",
+                Type::Float(_) => "float",
+                Type::Char => "char",
+                Type::String(StringFormat::Plain) => "string",
+                Type::String(_) => "formatted string",
+                Type::Any => "any",
+                Type::Option(_) => "option",
+                Type::List(_) => "list",
+                Type::Set(_) => "set",
+                Type::Array(..) => "array",
+                Type::Map(..) => "map",
+                Type::Tuple(_) => "tuple",
+                Type::Named(_) => "named",
+            });
+            match t {
+                Type::Option(i) | Type::List(i) | Type::Set(i) | Type::Array(i, _) => ty(i, seen),
+                Type::Map(k, v) => {
+                    ty(k, seen);
+                    ty(v, seen);
+                }
+                Type::Tuple(items) => items.iter().for_each(|i| ty(i, seen)),
+                _ => {}
+            }
+        }
+        fn fields(s: &StructDef, seen: &mut BTreeSet<&'static str>) {
+            seen.insert(match s.unknown {
+                Unknown::Ignore => "ignore",
+                Unknown::Deny => "deny",
+                Unknown::Capture => "capture",
+            });
+            for f in &s.fields {
+                ty(&f.ty, seen);
+                match &f.sender {
+                    None => seen.insert("send never"),
+                    Some(s) if s.presence == Presence::IfPresent => seen.insert("if-present"),
+                    Some(_) => seen.insert("always"),
+                };
+                match &f.receiver {
+                    None => seen.insert("receive never"),
+                    Some(r) => {
+                        if !r.aliases.is_empty() {
+                            seen.insert("alias");
+                        }
+                        if Some(&r.name) != f.sender.as_ref().map(|s| &s.name) {
+                            seen.insert("two names");
+                        }
+                        seen.insert(if r.required { "required" } else { "optional" })
+                    }
+                };
+                if !f.renamed_from.is_empty() {
+                    seen.insert("renamed-from");
+                }
+                if f.provenance == Provenance::Assumption {
+                    seen.insert("assumption");
+                }
+                if f.rust_name.contains('.') {
+                    seen.insert("flattened");
+                }
+            }
+        }
+        for schema in sample(400) {
+            if schema.contract.is_some() {
+                seen.insert("contract");
+            }
+            if schema.mode != Mode::Full {
+                seen.insert("mode");
+            }
+            ty(&schema.root, &mut seen);
+            for def in schema.types.values() {
+                if !def.doc.is_empty() {
+                    seen.insert("doc");
+                }
+                match &def.body {
+                    Body::Struct(s) => fields(s, &mut seen),
+                    Body::Newtype(t) => {
+                        seen.insert("newtype");
+                        ty(t, &mut seen);
+                    }
+                    Body::Enum(e) => {
+                        seen.insert(match e.repr {
+                            Repr::External => "external",
+                            Repr::Internal { .. } => "internal",
+                            Repr::Adjacent { .. } => "adjacent",
+                            Repr::Untagged => "untagged",
+                        });
+                        if e.is_string_enum() {
+                            seen.insert("string enum");
+                        }
+                        if e.catch_all().is_some() {
+                            seen.insert("catch-all");
+                        }
+                        for v in &e.variants {
+                            match &v.kind {
+                                VariantDefKind::Unit => {}
+                                VariantDefKind::Newtype(t) => ty(t, &mut seen),
+                                VariantDefKind::Tuple(items) => {
+                                    seen.insert("tuple variant");
+                                    items.iter().for_each(|t| ty(t, &mut seen));
+                                }
+                                VariantDefKind::Struct(s) => {
+                                    seen.insert("struct variant");
+                                    fields(s, &mut seen);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // Recursion: a type that reaches itself.
+            for (name, def) in &schema.types {
+                let mut refs = Vec::new();
+                named_in_body(&def.body, &mut refs);
+                if refs.contains(name) {
+                    seen.insert("recursion");
+                }
+            }
+        }
+        let expected = [
+            "unit",
+            "bool",
+            "int",
+            "float",
+            "char",
+            "string",
+            "formatted string",
+            "any",
+            "option",
+            "list",
+            "set",
+            "array",
+            "map",
+            "tuple",
+            "named",
+            "ignore",
+            "deny",
+            "capture",
+            "send never",
+            "if-present",
+            "always",
+            "receive never",
+            "alias",
+            "two names",
+            "required",
+            "optional",
+            "renamed-from",
+            "assumption",
+            "flattened",
+            "contract",
+            "mode",
+            "doc",
+            "newtype",
+            "external",
+            "internal",
+            "adjacent",
+            "untagged",
+            "string enum",
+            "catch-all",
+            "tuple variant",
+            "struct variant",
+            "recursion",
+        ];
+        let missing: Vec<&str> = expected
+            .iter()
+            .copied()
+            .filter(|e| !seen.contains(e))
+            .collect();
+        assert!(missing.is_empty(), "never generated: {missing:?}");
+    }
+}
