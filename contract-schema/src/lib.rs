@@ -11,6 +11,7 @@
 #[cfg(feature = "proptest")]
 pub mod arbitrary;
 mod build;
+pub mod compat;
 pub mod model;
 pub mod shape;
 pub mod text;

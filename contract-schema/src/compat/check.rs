@@ -1,0 +1,852 @@
+//! The checker: one writer's sender view against one reader's receiver view.
+//!
+//! Named types are compared structurally, never by name. Each pair of named types
+//! (writer's, reader's) is compared once: the pair is memoized before its body is walked, so
+//! recursive types terminate and every type is visited once (the cost grows linearly with
+//! the schemas). A finding inside a shared type is reported at the first path that reaches
+//! it.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use super::report::Finding;
+use super::rules::{Direction, Rule};
+use crate::model::{
+    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    Unknown, VariantDef, VariantDefKind,
+};
+use crate::shape::{Provenance, StringFormat};
+
+/// How deep the comparison follows nested types before it stops with `SCHEMA_TOO_DEEP`.
+pub(crate) const MAX_DEPTH: usize = 256;
+
+/// How many candidate fields a missing field is compared with to spot an undeclared rename.
+const MAX_RENAME_CANDIDATES: usize = 16;
+
+/// One segment of a finding's path.
+#[derive(Debug, Clone, Copy)]
+enum Seg<'a> {
+    /// A struct field, by wire name.
+    Field(&'a str),
+    /// Any item of a list or set.
+    Item,
+    /// Any key of a map (keys are data: never shown).
+    Key,
+    /// A tuple item.
+    Index(usize),
+    /// An enum variant, by tag.
+    Variant(&'a str),
+}
+
+/// Compares one writer with one reader and collects the findings.
+pub(crate) struct Checker<'a> {
+    writer: &'a Schema,
+    reader: &'a Schema,
+    direction: Direction,
+    against: Option<usize>,
+    path: Vec<Seg<'a>>,
+    /// Pairs of named types (writer's, reader's) already compared or being compared.
+    visited: HashSet<(&'a str, &'a str)>,
+    findings: Vec<Finding>,
+    /// A trial stops at its first finding and only answers "does it fit".
+    trial: bool,
+    depth: usize,
+}
+
+impl<'a> Checker<'a> {
+    /// Compares `writer` (sender view) with `reader` (receiver view).
+    pub(crate) fn run(
+        writer: &'a Schema,
+        reader: &'a Schema,
+        direction: Direction,
+        against: Option<usize>,
+    ) -> Vec<Finding> {
+        let mut checker = Checker {
+            writer,
+            reader,
+            direction,
+            against,
+            path: Vec::new(),
+            visited: HashSet::new(),
+            findings: Vec::new(),
+            trial: false,
+            depth: 0,
+        };
+        checker.contract_names();
+        checker.ty(&writer.root, &reader.root);
+        checker.findings
+    }
+
+    fn contract_names(&mut self) {
+        if let (Some(w), Some(r)) = (&self.writer.contract, &self.reader.contract) {
+            if w.name != r.name {
+                let why = format!(
+                    "{} write contract `{}` but {} read contract `{}`",
+                    self.direction.writer(),
+                    w.name,
+                    self.direction.reader(),
+                    r.name
+                );
+                self.report(
+                    Rule::ContractNameChanged,
+                    why,
+                    "keep the contract's name; a different name is a different contract"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+
+    // ----- reporting -------------------------------------------------------------------
+
+    fn stopped(&self) -> bool {
+        self.trial && !self.findings.is_empty()
+    }
+
+    fn report(&mut self, rule: Rule, why: String, hint: String) {
+        let (path, field) = render(&self.path);
+        self.findings.push(Finding {
+            rule,
+            path,
+            field,
+            direction: self.direction,
+            against: self.against,
+            why,
+            hint,
+            allowed: None,
+        });
+    }
+
+    /// The generic fix for a change that cannot be made compatible in place.
+    fn revert_hint(&self, what: &str) -> String {
+        match self.direction {
+            Direction::Check => {
+                format!("make the producer and the consumer agree on {what} (use one contract version)")
+            }
+            Direction::Backward | Direction::Forward => {
+                format!("restore {what}, or publish the change as a new major version")
+            }
+        }
+    }
+
+    /// Runs `f` on a throw-away checker that stops at the first finding; true when none.
+    fn fits(&self, f: impl FnOnce(&mut Checker<'a>)) -> bool {
+        let mut sub = Checker {
+            writer: self.writer,
+            reader: self.reader,
+            direction: self.direction,
+            against: self.against,
+            path: Vec::new(),
+            visited: HashSet::new(),
+            findings: Vec::new(),
+            trial: true,
+            depth: self.depth,
+        };
+        f(&mut sub);
+        sub.findings.is_empty()
+    }
+
+    // ----- types -----------------------------------------------------------------------
+
+    /// Whether every value of writer type `w` is read by reader type `r`.
+    fn ty(&mut self, w: &'a Type, r: &'a Type) {
+        if self.stopped() {
+            return;
+        }
+        if self.depth >= MAX_DEPTH {
+            self.report(
+                Rule::SchemaTooDeep,
+                format!("types nest deeper than {MAX_DEPTH} levels; the rest was not compared"),
+                "flatten the nesting of this type".to_owned(),
+            );
+            return;
+        }
+        self.depth += 1;
+        self.ty_resolved(self.writer.resolve(w), self.reader.resolve(r));
+        self.depth -= 1;
+    }
+
+    fn ty_resolved(&mut self, w: &'a Type, r: &'a Type) {
+        match (w, r) {
+            (_, Type::Any)
+            | (Type::Unit, Type::Unit | Type::Option(_))
+            | (Type::Bool, Type::Bool)
+            | (Type::Int(_) | Type::Float(_), Type::Float(_))
+            | (Type::Char, Type::Char | Type::String(StringFormat::Plain)) => {}
+            (Type::Option(wi), Type::Option(ri)) => self.ty(wi, ri),
+            (Type::Option(wi), _) => {
+                if !r.is_nullable() {
+                    self.null_not_accepted(r);
+                }
+                self.ty(wi, r);
+            }
+            (_, Type::Option(ri)) => self.ty(w, ri),
+            (Type::Int(a), Type::Int(b)) => {
+                if !a.fits_in(*b) {
+                    let rule = self.direction.pick(
+                        Rule::IntOutOfRange,
+                        Rule::IntNarrowed,
+                        Rule::IntWidened,
+                    );
+                    let why = format!(
+                        "`{w}` values sent by {} do not all fit the `{r}` of {}",
+                        self.direction.writer(),
+                        self.direction.reader()
+                    );
+                    let hint = self.revert_hint(&format!("an integer type that holds `{w}`"));
+                    self.report(rule, why, hint);
+                }
+            }
+            (Type::Float(_), Type::Int(_)) => {
+                let rule = self.direction.pick(
+                    Rule::FloatIntoInteger,
+                    Rule::FloatBecameInteger,
+                    Rule::IntegerBecameFloat,
+                );
+                let why = format!(
+                    "`{w}` numbers sent by {} are rejected by the `{r}` of {} (serde reads no fraction into an integer)",
+                    self.direction.writer(),
+                    self.direction.reader()
+                );
+                let hint = self.revert_hint("a float on the reading side");
+                self.report(rule, why, hint);
+            }
+            (Type::String(_), Type::Char) => {
+                let rule = self.direction.pick(
+                    Rule::StringIntoChar,
+                    Rule::StringBecameChar,
+                    Rule::CharBecameString,
+                );
+                let why = format!(
+                    "strings sent by {} may hold more than the one `char` {} accept",
+                    self.direction.writer(),
+                    self.direction.reader()
+                );
+                let hint = self.revert_hint("`String` on the reading side");
+                self.report(rule, why, hint);
+            }
+            (Type::String(a), Type::String(b)) => {
+                if a != b && *b != StringFormat::Plain {
+                    self.format_changed(w, r);
+                }
+            }
+            (Type::Char, Type::String(_)) => self.format_changed(w, r),
+            (Type::List(a) | Type::Set(a), Type::List(b))
+            | (Type::Set(a), Type::Set(b))
+            | (Type::Array(a, _), Type::List(b)) => self.item(a, b),
+            (Type::Array(a, n), Type::Array(b, m)) if n == m => self.item(a, b),
+            (Type::Array(a, n), Type::Tuple(rs)) if rs.len() == *n => {
+                for (i, ri) in rs.iter().enumerate() {
+                    self.index(i, a, ri);
+                }
+            }
+            (Type::Tuple(ws), Type::Tuple(rs)) if ws.len() == rs.len() => {
+                for (i, (wi, ri)) in ws.iter().zip(rs).enumerate() {
+                    self.index(i, wi, ri);
+                }
+            }
+            (Type::Tuple(ws), Type::Array(b, n)) if ws.len() == *n => {
+                for (i, wi) in ws.iter().enumerate() {
+                    self.index(i, wi, b);
+                }
+            }
+            (Type::Tuple(ws), Type::List(b)) => {
+                for (i, wi) in ws.iter().enumerate() {
+                    self.index(i, wi, b);
+                }
+            }
+            (Type::Map(wk, wv), Type::Map(rk, rv)) => {
+                self.path.push(Seg::Key);
+                self.ty(wk, rk);
+                self.ty(wv, rv);
+                self.path.pop();
+            }
+            (Type::Named(a), Type::Named(b)) => self.named(a, b),
+            _ => self.type_changed(w, r),
+        }
+    }
+
+    fn item(&mut self, w: &'a Type, r: &'a Type) {
+        self.path.push(Seg::Item);
+        self.ty(w, r);
+        self.path.pop();
+    }
+
+    fn index(&mut self, i: usize, w: &'a Type, r: &'a Type) {
+        self.path.push(Seg::Index(i));
+        self.ty(w, r);
+        self.path.pop();
+    }
+
+    fn null_not_accepted(&mut self, r: &Type) {
+        let rule = self.direction.pick(
+            Rule::NullNotAccepted,
+            Rule::NullableBecameNonNullable,
+            Rule::NonNullableBecameNullable,
+        );
+        let why = format!(
+            "{} may send `null` here, which the `{r}` of {} rejects",
+            self.direction.writer(),
+            self.direction.reader()
+        );
+        let hint = match self.direction {
+            Direction::Check | Direction::Backward => {
+                format!("read it as `Option<…>` (`option<{r}>`) so `null` is accepted")
+            }
+            Direction::Forward => "keep the field non-optional for writers, or publish a new major version".to_owned(),
+        };
+        self.report(rule, why, hint);
+    }
+
+    fn format_changed(&mut self, w: &Type, r: &Type) {
+        let why = format!(
+            "`{w}` sent by {} is not promised to be the `{r}` {} expect",
+            self.direction.writer(),
+            self.direction.reader()
+        );
+        let hint = self.revert_hint(&format!("`{w}` on the reading side"));
+        self.report(Rule::StringFormatChanged, why, hint);
+    }
+
+    fn type_changed(&mut self, w: &Type, r: &Type) {
+        let why = format!(
+            "`{w}` sent by {} is not read as the `{r}` of {}",
+            self.direction.writer(),
+            self.direction.reader()
+        );
+        let hint = self.revert_hint(&format!("the type `{w}`"));
+        self.report(Rule::TypeChanged, why, hint);
+    }
+
+    /// Two named types, compared by structure. Each pair is compared once.
+    fn named(&mut self, a: &'a str, b: &'a str) {
+        if !self.visited.insert((a, b)) {
+            return;
+        }
+        let (Some(wd), Some(rd)) = (self.writer.def(a), self.reader.def(b)) else {
+            let (side, name) = if self.writer.def(a).is_none() {
+                (self.direction.writer(), a)
+            } else {
+                (self.direction.reader(), b)
+            };
+            self.report(
+                Rule::TypeChanged,
+                format!("the schema of {side} names `{name}` but does not define it"),
+                "regenerate the schema from the Rust types".to_owned(),
+            );
+            return;
+        };
+        match (&wd.body, &rd.body) {
+            (Body::Struct(ws), Body::Struct(rs)) => self.structs(ws, rs),
+            (Body::Enum(we), Body::Enum(re)) => self.enums(we, re),
+            // Only a cycle of newtypes survives `resolve`: compare what they wrap.
+            (Body::Newtype(wi), Body::Newtype(ri)) => self.ty(wi, ri),
+            _ => {
+                let why = format!(
+                    "{} send `{a}` as {} but {} read `{b}` as {}",
+                    self.direction.writer(),
+                    body_kind(&wd.body),
+                    self.direction.reader(),
+                    body_kind(&rd.body)
+                );
+                let hint = self.revert_hint(&format!("the {} `{a}`", body_kind(&wd.body)));
+                self.report(Rule::TypeChanged, why, hint);
+            }
+        }
+    }
+
+    // ----- structs ---------------------------------------------------------------------
+
+    /// The key a path shows for a field: the new side's name in an evolution.
+    fn key_for(&self, sent: &'a str, read: &'a str) -> &'a str {
+        match self.direction {
+            Direction::Forward => sent,
+            Direction::Check | Direction::Backward => read,
+        }
+    }
+
+    fn structs(&mut self, w: &'a StructDef, r: &'a StructDef) {
+        // Every key the reader reads, to the field that reads it.
+        let mut index: HashMap<&'a str, usize> = HashMap::with_capacity(r.fields.len());
+        for (i, field) in r.fields.iter().enumerate() {
+            if let Some(recv) = &field.receiver {
+                index.entry(recv.name.as_str()).or_insert(i);
+                for alias in &recv.aliases {
+                    index.entry(alias.as_str()).or_insert(i);
+                }
+            }
+        }
+        let mut matched = vec![false; r.fields.len()];
+        // Writer fields sent under a key the reader does not read.
+        let mut unknown: Vec<(&'a FieldDef, &'a SenderField)> = Vec::new();
+        for wf in &w.fields {
+            if self.stopped() {
+                return;
+            }
+            let Some(sent) = &wf.sender else { continue };
+            let hit = index.get(sent.name.as_str()).and_then(|&i| {
+                let rf = r.fields.get(i)?;
+                Some((i, rf, rf.receiver.as_ref()?))
+            });
+            match hit {
+                Some((i, rf, recv)) => {
+                    if let Some(m) = matched.get_mut(i) {
+                        *m = true;
+                    }
+                    self.field_pair(wf, sent, rf, recv);
+                }
+                None => unknown.push((wf, sent)),
+            }
+        }
+        let mut consumed = vec![false; unknown.len()];
+        for (rf, was_matched) in r.fields.iter().zip(&matched) {
+            if self.stopped() {
+                return;
+            }
+            if let (false, Some(recv)) = (*was_matched, &rf.receiver) {
+                self.field_missing(rf, recv, &unknown, &mut consumed);
+            }
+        }
+        if w.unknown == Unknown::Capture {
+            self.path.push(Seg::Key);
+            match (r.unknown, &w.extra, &r.extra) {
+                (Unknown::Deny, _, _) => self.unknown_denied("*", true),
+                (Unknown::Capture, Some(we), Some(re)) => self.ty(we, re),
+                _ => {}
+            }
+            self.path.pop();
+        }
+        for ((wf, sent), used) in unknown.iter().zip(consumed) {
+            if used {
+                continue;
+            }
+            self.path.push(Seg::Field(sent.name.as_str()));
+            match (r.unknown, &r.extra) {
+                (Unknown::Deny, _) => self.unknown_denied(&sent.name, false),
+                (Unknown::Capture, Some(extra)) => self.ty(&wf.ty, extra),
+                _ => {}
+            }
+            self.path.pop();
+        }
+    }
+
+    fn unknown_denied(&mut self, key: &str, any_key: bool) {
+        let what = if any_key {
+            "further keys (a flattened map)".to_owned()
+        } else {
+            format!("the field `{key}`")
+        };
+        let why = format!(
+            "{} send {what}, which {} do not know and deny (`deny_unknown_fields`)",
+            self.direction.writer(),
+            self.direction.reader()
+        );
+        let hint = match self.direction {
+            Direction::Check | Direction::Backward => {
+                "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the field there"
+                    .to_owned()
+            }
+            Direction::Forward => {
+                "old readers deny unknown fields: do not send new fields to them; publish a new major version"
+                    .to_owned()
+            }
+        };
+        self.report(Rule::UnknownFieldDenied, why, hint);
+    }
+
+    /// A field both sides have under one wire key.
+    fn field_pair(
+        &mut self,
+        wf: &'a FieldDef,
+        sent: &'a SenderField,
+        rf: &'a FieldDef,
+        recv: &'a ReceiverField,
+    ) {
+        self.path
+            .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+        if sent.presence == Presence::IfPresent && recv.required {
+            let rule = self.direction.pick(
+                Rule::RequiredFieldMayBeOmitted,
+                Rule::FieldBecameRequired,
+                Rule::FieldBecameOmittable,
+            );
+            let why = format!(
+                "`{}` is required by {} but sent by {} only when present (`skip_serializing_if`)",
+                recv.name,
+                self.direction.reader(),
+                self.direction.writer()
+            );
+            let hint = match self.direction {
+                Direction::Check | Direction::Backward => {
+                    "give the reader's field `#[serde(default)]` or make it an `Option`".to_owned()
+                }
+                Direction::Forward => {
+                    "remove `skip_serializing_if` so the field is always sent, or publish a new major version"
+                        .to_owned()
+                }
+            };
+            self.report(rule, why, hint);
+        }
+        if wf.provenance == Provenance::Assumption && rf.provenance == Provenance::Confirmed {
+            let why = format!(
+                "`{}` is an unconfirmed assumption for {} but {} rely on it as confirmed",
+                sent.name,
+                self.direction.writer(),
+                self.direction.reader()
+            );
+            self.report(
+                Rule::ProvenanceWeakened,
+                why,
+                "mark the reader's field `#[handoff(assumption)]`, or confirm the value before sending it"
+                    .to_owned(),
+            );
+        }
+        self.ty(&wf.ty, &rf.ty);
+        self.path.pop();
+    }
+
+    /// A reader field no writer field is sent under: a rename, or a field missing.
+    fn field_missing(
+        &mut self,
+        rf: &'a FieldDef,
+        recv: &'a ReceiverField,
+        unknown: &[(&'a FieldDef, &'a SenderField)],
+        consumed: &mut [bool],
+    ) {
+        let free = |consumed: &[bool], j: usize| !consumed.get(j).copied().unwrap_or(true);
+        // Declared by the reader: `renamed_from` names a key the writer sends.
+        for old in &rf.renamed_from {
+            let found = unknown
+                .iter()
+                .enumerate()
+                .find(|(j, (_, s))| free(consumed, *j) && s.name == *old);
+            if let Some((j, (wf, sent))) = found {
+                if let Some(c) = consumed.get_mut(j) {
+                    *c = true;
+                }
+                self.path.push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+                let why = format!(
+                    "`{}` was renamed from `{old}` but {} do not read `{old}`, which {} send",
+                    recv.name,
+                    self.direction.reader(),
+                    self.direction.writer()
+                );
+                let hint = format!(
+                    "add `#[serde(alias = \"{old}\")]` to the field so `{old}` is still read"
+                );
+                self.report(Rule::FieldRenamedWithoutAlias, why, hint);
+                // What the alias would make the reader read must still fit.
+                self.ty(&wf.ty, &rf.ty);
+                self.path.pop();
+                return;
+            }
+        }
+        // Declared by the writer: it sends under a new name what the reader reads under an
+        // old one.
+        let found = unknown.iter().enumerate().find(|(j, (wf, _))| {
+            free(consumed, *j) && wf.renamed_from.iter().any(|old| recv.accepts(old))
+        });
+        if let Some((j, (_, sent))) = found {
+            if !recv.required {
+                return;
+            }
+            if let Some(c) = consumed.get_mut(j) {
+                *c = true;
+            }
+            self.path.push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+            let why = format!(
+                "`{}` was renamed to `{}`, but {} require it as `{}`",
+                recv.name,
+                sent.name,
+                self.direction.reader(),
+                recv.name
+            );
+            let hint = format!(
+                "an alias only helps new readers; for {} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
+                self.direction.reader(),
+                recv.name,
+                recv.name,
+                sent.name
+            );
+            self.report(Rule::FieldRenamed, why, hint);
+            self.path.pop();
+            return;
+        }
+        if !recv.required {
+            return;
+        }
+        // Undeclared: a field of the same type is sent under a key the reader does not read.
+        let mut tried = 0;
+        let mut likely = None;
+        for (j, (wf, sent)) in unknown.iter().enumerate() {
+            if tried >= MAX_RENAME_CANDIDATES {
+                break;
+            }
+            if !free(consumed, j) || sent.presence != Presence::Always {
+                continue;
+            }
+            tried += 1;
+            if self.fits(|c| c.ty(&wf.ty, &rf.ty)) {
+                likely = Some((j, sent));
+                break;
+            }
+        }
+        if let Some((j, sent)) = likely {
+            if let Some(c) = consumed.get_mut(j) {
+                *c = true;
+            }
+            self.path.push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+            let (old, new) = match self.direction {
+                Direction::Forward => (recv.name.as_str(), sent.name.as_str()),
+                Direction::Check | Direction::Backward => (sent.name.as_str(), recv.name.as_str()),
+            };
+            let why = format!(
+                "`{}` is required by {} but not sent by {}, which send `{}` of the same type: likely a rename",
+                recv.name,
+                self.direction.reader(),
+                self.direction.writer(),
+                sent.name
+            );
+            let hint = format!(
+                "if `{new}` was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]`"
+            );
+            self.report(Rule::FieldLikelyRenamed, why, hint);
+            self.path.pop();
+            return;
+        }
+        self.path.push(Seg::Field(recv.name.as_str()));
+        let rule = self.direction.pick(
+            Rule::RequiredFieldNotSent,
+            Rule::FieldAddedRequired,
+            Rule::FieldRemoved,
+        );
+        let why = format!(
+            "`{}` is required by {} but never sent by {}",
+            recv.name,
+            self.direction.reader(),
+            self.direction.writer()
+        );
+        let hint = match self.direction {
+            Direction::Check => {
+                "send the field from the producer, or give the consumer's field `#[serde(default)]` or an `Option` type".to_owned()
+            }
+            Direction::Backward => {
+                "give the new field `#[serde(default)]` or an `Option` type, so data without it is still read".to_owned()
+            }
+            Direction::Forward => {
+                "restore the field (old readers require it), or publish the removal as a new major version".to_owned()
+            }
+        };
+        self.report(rule, why, hint);
+        self.path.pop();
+    }
+
+    // ----- enums -----------------------------------------------------------------------
+
+    fn enums(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        let same_kind = core::mem::discriminant(&w.repr) == core::mem::discriminant(&r.repr);
+        if !same_kind {
+            let why = format!(
+                "{} write the enum {} but {} read it {}",
+                self.direction.writer(),
+                repr_text(&w.repr),
+                self.direction.reader(),
+                repr_text(&r.repr)
+            );
+            let hint = self.revert_hint(&format!("the representation {}", repr_text(&w.repr)));
+            self.report(Rule::EnumReprChanged, why, hint);
+            return;
+        }
+        if w.repr != r.repr {
+            let why = format!(
+                "{} write the enum {} but {} read it {}",
+                self.direction.writer(),
+                repr_text(&w.repr),
+                self.direction.reader(),
+                repr_text(&r.repr)
+            );
+            let hint = self.revert_hint(&format!("the keys {}", repr_text(&w.repr)));
+            self.report(Rule::EnumTagChanged, why, hint);
+            return;
+        }
+        if w.repr == Repr::Untagged {
+            self.untagged(w, r);
+            return;
+        }
+        let string_enum = w.is_string_enum() && r.is_string_enum();
+        let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
+        for rv in &r.variants {
+            for tag in &rv.receiver {
+                index.entry(tag.as_str()).or_insert(rv);
+            }
+        }
+        for wv in &w.variants {
+            if self.stopped() {
+                return;
+            }
+            let Some(tag) = &wv.sender else { continue };
+            self.path.push(Seg::Variant(tag));
+            match index.get(tag.as_str()) {
+                Some(rv) => self.variant_pair(wv, rv),
+                None => {
+                    let caught = r.catch_all().is_some()
+                        && (matches!(wv.kind, VariantDefKind::Unit)
+                            || matches!(w.repr, Repr::Internal { .. }));
+                    if !caught {
+                        self.variant_unknown(tag, string_enum);
+                    }
+                }
+            }
+            self.path.pop();
+        }
+    }
+
+    fn variant_unknown(&mut self, tag: &str, string_enum: bool) {
+        let rule = if string_enum {
+            self.direction
+                .pick(Rule::EnumValueUnknown, Rule::EnumValueRemoved, Rule::EnumValueAdded)
+        } else {
+            self.direction.pick(
+                Rule::EnumVariantUnknown,
+                Rule::EnumVariantRemoved,
+                Rule::EnumVariantAdded,
+            )
+        };
+        let what = if string_enum { "value" } else { "variant" };
+        let why = format!(
+            "{} may send the {what} `{tag}`, which {} do not know",
+            self.direction.writer(),
+            self.direction.reader()
+        );
+        let hint = match self.direction {
+            Direction::Check => format!(
+                "add `{tag}` to the consumer's enum, or give it a catch-all `#[serde(other)]` unit variant"
+            ),
+            Direction::Backward => format!(
+                "keep the {what} `{tag}` (old data holds it), or add a catch-all `#[serde(other)]` unit variant"
+            ),
+            Direction::Forward => format!(
+                "old readers reject `{tag}`: publish it in a new major version; give future enums a catch-all `#[serde(other)]` variant"
+            ),
+        };
+        self.report(rule, why, hint);
+    }
+
+    fn variant_pair(&mut self, wv: &'a VariantDef, rv: &'a VariantDef) {
+        match (&wv.kind, &rv.kind) {
+            (VariantDefKind::Unit, VariantDefKind::Unit) => {}
+            (VariantDefKind::Newtype(a), VariantDefKind::Newtype(b)) => self.ty(a, b),
+            (VariantDefKind::Tuple(a), VariantDefKind::Tuple(b)) if a.len() == b.len() => {
+                for (i, (wi, ri)) in a.iter().zip(b).enumerate() {
+                    self.index(i, wi, ri);
+                }
+            }
+            (VariantDefKind::Struct(a), VariantDefKind::Struct(b)) => self.structs(a, b),
+            (a, b) => {
+                let why = format!(
+                    "{} send `{}` carrying {} but {} read it carrying {}",
+                    self.direction.writer(),
+                    wv.rust_name,
+                    variant_kind_text(a),
+                    self.direction.reader(),
+                    variant_kind_text(b)
+                );
+                let hint = self.revert_hint(&format!("what `{}` carries", wv.rust_name));
+                self.report(Rule::TypeChanged, why, hint);
+            }
+        }
+    }
+
+    /// Untagged enums: every variant the writer sends must fit some variant of the reader.
+    fn untagged(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        for wv in &w.variants {
+            if self.stopped() {
+                return;
+            }
+            if wv.sender.is_none() {
+                continue;
+            }
+            let fits_one = r
+                .variants
+                .iter()
+                .filter(|rv| !rv.receiver.is_empty())
+                .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
+            if !fits_one {
+                self.path.push(Seg::Variant(&wv.rust_name));
+                let why = format!(
+                    "the untagged variant `{}` sent by {} fits none of the variants of {}",
+                    wv.rust_name,
+                    self.direction.writer(),
+                    self.direction.reader()
+                );
+                let hint = self.revert_hint(&format!("a reader variant that reads `{}`", wv.rust_name));
+                self.report(Rule::UntaggedVariantUnmatched, why, hint);
+                self.path.pop();
+            }
+        }
+    }
+}
+
+fn body_kind(body: &Body) -> &'static str {
+    match body {
+        Body::Struct(_) => "a struct",
+        Body::Enum(_) => "an enum",
+        Body::Newtype(_) => "a newtype",
+    }
+}
+
+fn variant_kind_text(kind: &VariantDefKind) -> String {
+    match kind {
+        VariantDefKind::Unit => "nothing".to_owned(),
+        VariantDefKind::Newtype(t) => format!("`{t}`"),
+        VariantDefKind::Tuple(items) => format!("a tuple of {}", items.len()),
+        VariantDefKind::Struct(_) => "named fields".to_owned(),
+    }
+}
+
+fn repr_text(repr: &Repr) -> String {
+    match repr {
+        Repr::External => "externally tagged".to_owned(),
+        Repr::Internal { tag } => format!("internally tagged (tag `{tag}`)"),
+        Repr::Adjacent { tag, content } => {
+            format!("adjacently tagged (tag `{tag}`, content `{content}`)")
+        }
+        Repr::Untagged => "untagged".to_owned(),
+    }
+}
+
+/// The path text and the innermost field's wire name.
+fn render(path: &[Seg<'_>]) -> (String, Option<String>) {
+    let mut out = String::new();
+    let mut field = None;
+    for seg in path {
+        match seg {
+            Seg::Field(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+                field = Some(*name);
+            }
+            Seg::Item => out.push_str("[]"),
+            Seg::Key => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push('*');
+            }
+            Seg::Index(i) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                let _ = write!(out, "{i}");
+            }
+            Seg::Variant(tag) => {
+                out.push('(');
+                out.push_str(tag);
+                out.push(')');
+            }
+        }
+    }
+    (out, field.map(str::to_owned))
+}

@@ -1,0 +1,161 @@
+//! The compatibility engine: can what one side writes be read by the other?
+//!
+//! [`check`] compares a writer's *sender view* with a reader's *receiver view* (DESIGN.md,
+//! "Semantics that everything shares"): fields match by wire name (the writer's serialize
+//! name against the reader's deserialize name or one of its serde aliases); the writer's
+//! type must fit inside the reader's; nested types are compared by structure, never by name.
+//! [`evolve`] compares two versions of one contract in a [`Mode`]: `Backward` is
+//! `check(old, new)` (new readers read old writers), `Forward` is `check(new, old)`, `Full`
+//! both; [`evolve_history`] runs against every older version of a list and reports every
+//! failing one.
+//!
+//! Every [`Finding`] has a stable [`Rule`] id, a path in wire names (`artifacts[].version`,
+//! `*` for a map key, `(Ready)` for a variant), the [`Direction`] it breaks, a one-line why and
+//! a fix hint. No payload value ever appears: the engine sees only schemas. A finding can be
+//! accepted on purpose with an [`Allowance`] ([`check_with`], [`evolve_with`]): it stays in
+//! the report, marked allowed with its reason, and no longer makes the report incompatible.
+//!
+//! # Rule catalogue
+//!
+//! One wire problem is named after who changed: the *check* id is used by [`check`], the
+//! *backward* id when a new reader reads old data, the *forward* id when an old reader reads
+//! new data. In the examples, `old` is the writer and `new` the reader for backward, the other
+//! way round for forward.
+//!
+//! | id (check / backward / forward) | breaks when | example |
+//! |---|---|---|
+//! | `CONTRACT_NAME_CHANGED` | both schemas are contracts with different names | `refund-request/v2` read as `refund-order/v2` |
+//! | `REQUIRED_FIELD_NOT_SENT` / `FIELD_ADDED_REQUIRED` / `FIELD_REMOVED` | the reader requires a field the writer never sends | new `reason: String` without `default`; or `order_id` deleted |
+//! | `REQUIRED_FIELD_MAY_BE_OMITTED` / `FIELD_BECAME_REQUIRED` / `FIELD_BECAME_OMITTABLE` | the reader requires a field the writer sends only when present | `#[serde(default)] note: String` loses its `default` while writers keep `skip_serializing_if`; or a writer adds `skip_serializing_if` |
+//! | `NULL_NOT_ACCEPTED` / `NULLABLE_BECAME_NON_NULLABLE` / `NON_NULLABLE_BECAME_NULLABLE` | the writer may send `null` where the reader's type is not nullable | `note: Option<String>` becomes `note: String` |
+//! | `TYPE_CHANGED` | the reader expects another type (a string for a number, a list for a set, a struct for an enum, tuples of other lengths, ...) | `amount: u64` becomes `amount: String` |
+//! | `INT_OUT_OF_RANGE` / `INT_NARROWED` / `INT_WIDENED` | the writer's integer range is not inside the reader's | `u64` read as `u32`; `u8` written as `i16` |
+//! | `FLOAT_INTO_INTEGER` / `FLOAT_BECAME_INTEGER` / `INTEGER_BECAME_FLOAT` | the writer sends floats where the reader reads an integer (an integer into a float is fine) | `score: f64` read as `score: i64` |
+//! | `STRING_INTO_CHAR` / `STRING_BECAME_CHAR` / `CHAR_BECAME_STRING` | the writer sends strings where the reader reads one `char` (a `char` into a `String` is fine) | `grade: String` read as `grade: char` |
+//! | `STRING_FORMAT_CHANGED` | the reader expects a string format the writer does not promise | `String` read as `Uuid` |
+//! | `ENUM_VALUE_UNKNOWN` / `ENUM_VALUE_REMOVED` / `ENUM_VALUE_ADDED` | a string enum: the writer sends a value the reader does not know and the reader has no `#[serde(other)]` catch-all | `Status::Paused` added to a `Status` without catch-all |
+//! | `ENUM_VARIANT_UNKNOWN` / `ENUM_VARIANT_REMOVED` / `ENUM_VARIANT_ADDED` | a tagged enum: the writer sends a variant the reader does not know (a catch-all only covers unit variants, or any variant when internally tagged) | `Event::Refunded { amount }` removed from the reader |
+//! | `ENUM_REPR_CHANGED` | external, internal, adjacent or untagged representation differs | `#[serde(tag = "type")]` added |
+//! | `ENUM_TAG_CHANGED` | the same representation with another tag or content key | `tag = "type"` becomes `tag = "kind"` |
+//! | `UNTAGGED_VARIANT_UNMATCHED` | an untagged variant the writer sends fits none of the reader's variants | `Id::Number(u64)` dropped from an untagged `Id` |
+//! | `FIELD_RENAMED_WITHOUT_ALIAS` | the reader declares `renamed_from = "orderRef"` but has no `#[serde(alias = "orderRef")]`, and the writer sends `orderRef` | `order_ref` renamed `order_id` with `renamed_from` only |
+//! | `FIELD_RENAMED` | the writer declares `renamed_from` a name the reader still requires (an alias on the new side does not help old readers) | `orderRef` renamed `orderId`, read by a v1 reader |
+//! | `FIELD_LIKELY_RENAMED` | a required field is missing and the writer sends an unknown field of a fitting type: an undeclared rename | `orderRef: String` gone, `orderId: String` appeared |
+//! | `UNKNOWN_FIELD_DENIED` | the reader has `deny_unknown_fields` and the writer sends a field it does not know (`*`: a writer's flattened map) | a field added to writers of a `deny_unknown_fields` reader |
+//! | `PROVENANCE_WEAKENED` | the writer marks a field `#[handoff(assumption)]` that the reader requires `confirmed` | `use_case` becomes an assumption |
+//! | `SCHEMA_TOO_DEEP` | types nest deeper than the checker follows (256 levels); the rest is not compared | a generated `list<list<…>>` 300 levels deep |
+//!
+//! What is *not* a finding: a reader field that may be absent and that the writer does not
+//! send; a writer field the reader ignores (serde's default for unknown fields); a wider
+//! reader integer, an integer read as a float, a `char` read as a string, a set or an array
+//! read as a list; a renamed nested type with the same structure; a rename the reader
+//! declares *and* reads through an alias (backward).
+
+mod check;
+mod report;
+mod rules;
+
+pub use crate::shape::Mode;
+pub use report::{Allowance, Allowances, CompatReport, Finding};
+pub use rules::{Direction, Rule};
+
+use crate::model::Schema;
+use check::Checker;
+
+/// Whether data written by `writer` (its sender view) is read by `reader` (its receiver
+/// view): a producer against a consumer.
+#[must_use]
+pub fn check(writer: &Schema, reader: &Schema) -> CompatReport {
+    check_with(writer, reader, &Allowances::new())
+}
+
+/// [`check`], with some findings accepted on purpose.
+#[must_use]
+pub fn check_with(writer: &Schema, reader: &Schema, allowances: &Allowances) -> CompatReport {
+    let mut report = CompatReport::new(Checker::run(writer, reader, Direction::Check, None));
+    report.apply(allowances);
+    report
+}
+
+/// Whether `new` may replace `old` under `mode`: `Backward` checks old writers against new
+/// readers, `Forward` new writers against old readers, `Full` both. A transitive mode given
+/// here means its non-transitive counterpart (there is one older version).
+#[must_use]
+pub fn evolve(old: &Schema, new: &Schema, mode: Mode) -> CompatReport {
+    evolve_with(old, new, mode, &Allowances::new())
+}
+
+/// [`evolve`], with some findings accepted on purpose.
+#[must_use]
+pub fn evolve_with(old: &Schema, new: &Schema, mode: Mode, allowances: &Allowances) -> CompatReport {
+    let mut report = CompatReport::new(evolve_findings(old, new, mode, None));
+    report.apply(allowances);
+    report
+}
+
+/// Whether `new` may follow the `older` versions (oldest first) under `mode`. A transitive
+/// mode checks against every older version and reports every failing one (each finding's
+/// `against` is the index in `older`); a non-transitive mode checks against the last one
+/// only. An empty history is compatible.
+#[must_use]
+pub fn evolve_history(older: &[Schema], new: &Schema, mode: Mode) -> CompatReport {
+    evolve_history_with(older, new, mode, &Allowances::new())
+}
+
+/// [`evolve_history`], with some findings accepted on purpose.
+#[must_use]
+pub fn evolve_history_with(
+    older: &[Schema],
+    new: &Schema,
+    mode: Mode,
+    allowances: &Allowances,
+) -> CompatReport {
+    let first = if is_transitive(mode) {
+        0
+    } else {
+        older.len().saturating_sub(1)
+    };
+    let mut findings = Vec::new();
+    for (i, old) in older.iter().enumerate().skip(first) {
+        findings.extend(evolve_findings(old, new, mode, Some(i)));
+    }
+    let mut report = CompatReport::new(findings);
+    report.apply(allowances);
+    report
+}
+
+/// Whether the mode runs against every older version.
+#[must_use]
+pub const fn is_transitive(mode: Mode) -> bool {
+    matches!(
+        mode,
+        Mode::BackwardTransitive | Mode::ForwardTransitive | Mode::FullTransitive
+    )
+}
+
+/// The directions a mode checks.
+#[must_use]
+pub const fn directions(mode: Mode) -> &'static [Direction] {
+    match mode {
+        Mode::Backward | Mode::BackwardTransitive => &[Direction::Backward],
+        Mode::Forward | Mode::ForwardTransitive => &[Direction::Forward],
+        Mode::Full | Mode::FullTransitive => &[Direction::Backward, Direction::Forward],
+    }
+}
+
+fn evolve_findings(
+    old: &Schema,
+    new: &Schema,
+    mode: Mode,
+    against: Option<usize>,
+) -> Vec<report::Finding> {
+    let mut out = Vec::new();
+    for &direction in directions(mode) {
+        let (writer, reader) = match direction {
+            Direction::Forward => (new, old),
+            Direction::Check | Direction::Backward => (old, new),
+        };
+        out.extend(Checker::run(writer, reader, direction, against));
+    }
+    out
+}

@@ -1,0 +1,253 @@
+//! What the checker found: findings, the report that holds them, and the allowances that
+//! accept some of them on purpose.
+
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
+
+use super::rules::{Direction, Rule};
+
+/// One incompatibility, located and explained. It never holds a payload value: only field
+/// names, type names and rule ids.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The rule it breaks.
+    pub rule: Rule,
+    /// Where, in wire names: `artifacts[].version`; `*` stands for any map key, `(Ready)` for
+    /// an enum variant, `.0` for a tuple item; empty for the root.
+    pub path: String,
+    /// The wire name of the innermost field on the path, when there is one.
+    pub field: Option<String>,
+    /// Which pairing breaks.
+    pub direction: Direction,
+    /// With a history ([`evolve_history`](super::evolve_history)): the index in the list of
+    /// older versions this finding is against.
+    pub against: Option<usize>,
+    /// Why it breaks, in one line.
+    pub why: String,
+    /// How to fix it.
+    pub hint: String,
+    /// The reason it was accepted on purpose, when an [`Allowance`] covers it.
+    pub allowed: Option<String>,
+}
+
+impl Finding {
+    /// Whether this finding makes the change incompatible (it is not allowed).
+    #[must_use]
+    pub fn is_breaking(&self) -> bool {
+        self.allowed.is_none()
+    }
+
+    /// The path as displayed: `<root>` for the empty path.
+    #[must_use]
+    pub fn display_path(&self) -> &str {
+        if self.path.is_empty() {
+            "<root>"
+        } else {
+            &self.path
+        }
+    }
+}
+
+/// `error[FIELD_REMOVED]: …` followed by its location and its help, like rustc.
+impl core::fmt::Display for Finding {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let level = if self.is_breaking() {
+            "error"
+        } else {
+            "allowed"
+        };
+        writeln!(f, "{level}[{}]: {}", self.rule.id(), self.why)?;
+        write!(
+            f,
+            "  --> {} ({}: {}",
+            self.display_path(),
+            self.direction,
+            self.direction.pairing()
+        )?;
+        if let Some(index) = self.against {
+            write!(f, "; against older version #{index}")?;
+        }
+        writeln!(f, ")")?;
+        write!(f, "   = help: {}", self.hint)?;
+        if let Some(reason) = &self.allowed {
+            write!(f, "\n   = note: allowed on purpose: {reason}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The outcome of a compatibility check: every finding, breaking or allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CompatReport {
+    findings: Vec<Finding>,
+}
+
+impl CompatReport {
+    /// A report holding these findings.
+    #[must_use]
+    pub fn new(findings: Vec<Finding>) -> Self {
+        Self { findings }
+    }
+
+    /// Whether no finding breaks (every finding, if any, is allowed).
+    #[must_use]
+    pub fn is_compatible(&self) -> bool {
+        self.findings.iter().all(|f| !f.is_breaking())
+    }
+
+    /// Every finding, in the order found.
+    #[must_use]
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// The findings that break (not allowed).
+    pub fn breaking(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_breaking())
+    }
+
+    /// With a history: the indexes of the older versions that have a breaking finding,
+    /// ascending and without repeats.
+    #[must_use]
+    pub fn failing_versions(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self.breaking().filter_map(|f| f.against).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether some finding, breaking or allowed, is of this rule.
+    #[must_use]
+    pub fn has(&self, rule: Rule) -> bool {
+        self.findings.iter().any(|f| f.rule == rule)
+    }
+
+    /// Merges another report's findings into this one.
+    pub fn extend(&mut self, other: CompatReport) {
+        self.findings.extend(other.findings);
+    }
+
+    /// Marks every finding an allowance covers as allowed, with its reason.
+    pub fn apply(&mut self, allowances: &Allowances) {
+        for finding in &mut self.findings {
+            if let Some(a) = allowances.covering(finding) {
+                finding.allowed = Some(a.reason.clone());
+            }
+        }
+    }
+}
+
+/// Every finding, then a summary line.
+impl core::fmt::Display for CompatReport {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for finding in &self.findings {
+            writeln!(f, "{finding}")?;
+            writeln!(f)?;
+        }
+        let breaking = self.breaking().count();
+        let allowed = self.findings.len() - breaking;
+        if breaking == 0 {
+            write!(f, "compatible")?;
+        } else {
+            let s = if breaking == 1 { "" } else { "s" };
+            write!(f, "incompatible: {breaking} breaking finding{s}")?;
+        }
+        if allowed > 0 {
+            write!(f, " ({allowed} allowed on purpose)")?;
+        }
+        Ok(())
+    }
+}
+
+/// `{"compatible": bool, "findings": [...]}`.
+impl Serialize for CompatReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("CompatReport", 2)?;
+        s.serialize_field("compatible", &self.is_compatible())?;
+        s.serialize_field("findings", &self.findings)?;
+        s.end()
+    }
+}
+
+/// One finding accepted on purpose: a rule at a field, with the reason kept in the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Allowance {
+    /// The rule id (`"FIELD_REMOVED"`).
+    pub rule: String,
+    /// The finding's whole path (`artifacts[].version`) or the wire name of its innermost
+    /// field (`version`).
+    pub field: String,
+    /// Why it is accepted.
+    pub reason: String,
+}
+
+impl Allowance {
+    /// Whether this allowance covers the finding.
+    #[must_use]
+    pub fn covers(&self, finding: &Finding) -> bool {
+        finding.rule.id() == self.rule
+            && (finding.path == self.field || finding.field.as_deref() == Some(&self.field))
+    }
+}
+
+/// The findings accepted on purpose (the derive fills this from
+/// `#[handoff(allow(RULE_ID, reason = "…"))]`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Allowances {
+    list: Vec<Allowance>,
+}
+
+impl Allowances {
+    /// No allowance.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an allowance of `rule` (its id) at `field` (a path or a wire name), for `reason`.
+    #[must_use]
+    pub fn allow(
+        mut self,
+        rule: impl Into<String>,
+        field: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        self.push(Allowance {
+            rule: rule.into(),
+            field: field.into(),
+            reason: reason.into(),
+        });
+        self
+    }
+
+    /// Adds an allowance.
+    pub fn push(&mut self, allowance: Allowance) {
+        self.list.push(allowance);
+    }
+
+    /// The allowances, in the order added.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Allowance] {
+        &self.list
+    }
+
+    /// The allowances whose rule id is not in the catalogue (a typo would silently allow
+    /// nothing).
+    pub fn unknown_rules(&self) -> impl Iterator<Item = &Allowance> {
+        self.list.iter().filter(|a| Rule::from_id(&a.rule).is_none())
+    }
+
+    /// The first allowance that covers the finding.
+    #[must_use]
+    pub fn covering(&self, finding: &Finding) -> Option<&Allowance> {
+        self.list.iter().find(|a| a.covers(finding))
+    }
+}
+
+impl FromIterator<Allowance> for Allowances {
+    fn from_iter<I: IntoIterator<Item = Allowance>>(iter: I) -> Self {
+        Self {
+            list: iter.into_iter().collect(),
+        }
+    }
+}

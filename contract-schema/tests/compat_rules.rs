@@ -1,0 +1,957 @@
+//! One test per rule of the compatibility catalogue, in each direction, on hand-built schemas.
+
+use std::collections::BTreeMap;
+
+use contract_schema::compat::{
+    self, check, check_with, evolve, evolve_history, evolve_with, Allowances, CompatReport,
+    Direction, Mode, Rule,
+};
+use contract_schema::model::{
+    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    TypeDef, Unknown, VariantDef, VariantDefKind,
+};
+use contract_schema::shape::{ContractId, FloatKind, IntKind, Provenance, StringFormat};
+
+// ----- a small builder ---------------------------------------------------------------------
+
+/// A field sent always and required by the reader unless its type is an `Option`.
+fn f(name: &str, ty: Type) -> FieldDef {
+    let required = !matches!(ty, Type::Option(_));
+    FieldDef {
+        rust_name: name.to_owned(),
+        ty,
+        sender: Some(SenderField {
+            name: name.to_owned(),
+            presence: Presence::Always,
+        }),
+        receiver: Some(ReceiverField {
+            name: name.to_owned(),
+            aliases: Vec::new(),
+            required,
+        }),
+        provenance: Provenance::Confirmed,
+        renamed_from: Vec::new(),
+        doc: String::new(),
+    }
+}
+
+fn if_present(mut field: FieldDef) -> FieldDef {
+    if let Some(s) = &mut field.sender {
+        s.presence = Presence::IfPresent;
+    }
+    field
+}
+
+fn with_default(mut field: FieldDef) -> FieldDef {
+    if let Some(r) = &mut field.receiver {
+        r.required = false;
+    }
+    field
+}
+
+fn alias(mut field: FieldDef, old: &str) -> FieldDef {
+    if let Some(r) = &mut field.receiver {
+        r.aliases.push(old.to_owned());
+    }
+    field
+}
+
+fn renamed_from(mut field: FieldDef, old: &str) -> FieldDef {
+    field.renamed_from.push(old.to_owned());
+    field
+}
+
+fn assumption(mut field: FieldDef) -> FieldDef {
+    field.provenance = Provenance::Assumption;
+    field
+}
+
+fn string() -> Type {
+    Type::String(StringFormat::Plain)
+}
+
+fn int(k: IntKind) -> Type {
+    Type::Int(k)
+}
+
+fn opt(t: Type) -> Type {
+    Type::Option(Box::new(t))
+}
+
+fn named(n: &str) -> Type {
+    Type::Named(n.to_owned())
+}
+
+fn strukt(fields: Vec<FieldDef>) -> TypeDef {
+    strukt_with(fields, Unknown::Ignore, None)
+}
+
+fn strukt_with(fields: Vec<FieldDef>, unknown: Unknown, extra: Option<Type>) -> TypeDef {
+    TypeDef {
+        rust_path: String::new(),
+        doc: String::new(),
+        body: Body::Struct(StructDef {
+            fields,
+            unknown,
+            extra,
+        }),
+    }
+}
+
+fn variant(name: &str, kind: VariantDefKind) -> VariantDef {
+    VariantDef {
+        rust_name: name.to_owned(),
+        sender: Some(name.to_owned()),
+        receiver: vec![name.to_owned()],
+        other: false,
+        kind,
+        doc: String::new(),
+    }
+}
+
+fn unit(name: &str) -> VariantDef {
+    variant(name, VariantDefKind::Unit)
+}
+
+fn catch_all(name: &str) -> VariantDef {
+    VariantDef {
+        other: true,
+        ..unit(name)
+    }
+}
+
+fn enumm(repr: Repr, variants: Vec<VariantDef>) -> TypeDef {
+    TypeDef {
+        rust_path: String::new(),
+        doc: String::new(),
+        body: Body::Enum(EnumDef { repr, variants }),
+    }
+}
+
+fn internal(tag: &str) -> Repr {
+    Repr::Internal {
+        tag: tag.to_owned(),
+    }
+}
+
+/// A schema whose root is the struct `Root`, with further named types.
+fn schema(root: TypeDef, others: Vec<(&str, TypeDef)>) -> Schema {
+    let mut types = BTreeMap::new();
+    types.insert("Root".to_owned(), root);
+    for (name, def) in others {
+        types.insert(name.to_owned(), def);
+    }
+    Schema {
+        contract: None,
+        mode: Mode::Full,
+        root: named("Root"),
+        types,
+    }
+}
+
+fn fields(fields: Vec<FieldDef>) -> Schema {
+    schema(strukt(fields), Vec::new())
+}
+
+/// The rule ids of a report, in order.
+fn ids(report: &CompatReport) -> Vec<&'static str> {
+    report.findings().iter().map(|f| f.rule.id()).collect()
+}
+
+/// The (rule id, path, direction) of every finding.
+fn located(report: &CompatReport) -> Vec<(&'static str, String, Direction)> {
+    report
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.clone(), f.direction))
+        .collect()
+}
+
+fn backward(old: &Schema, new: &Schema) -> Vec<&'static str> {
+    ids(&evolve(old, new, Mode::Backward))
+}
+
+fn forward(old: &Schema, new: &Schema) -> Vec<&'static str> {
+    ids(&evolve(old, new, Mode::Forward))
+}
+
+// ----- identity --------------------------------------------------------------------------
+
+#[test]
+fn a_schema_is_compatible_with_itself() {
+    let s = schema(
+        strukt(vec![
+            f("orderId", string()),
+            f("note", opt(string())),
+            f("steps", Type::List(Box::new(named("Step")))),
+            f("status", named("Status")),
+        ]),
+        vec![
+            ("Step", strukt(vec![f("next", opt(named("Step")))])),
+            ("Status", enumm(Repr::External, vec![unit("Ready"), unit("Done")])),
+        ],
+    );
+    let report = check(&s, &s);
+    assert!(report.findings().is_empty(), "{report}");
+    assert!(evolve(&s, &s, Mode::Full).findings().is_empty());
+}
+
+// ----- fields added, removed, required -----------------------------------------------------
+
+#[test]
+fn required_field_added_breaks_backward_only() {
+    let old = fields(vec![f("a", string())]);
+    let new = fields(vec![f("a", string()), f("reason", string())]);
+    assert_eq!(backward(&old, &new), ["FIELD_ADDED_REQUIRED"]);
+    assert!(forward(&old, &new).is_empty());
+    assert_eq!(ids(&check(&old, &new)), ["REQUIRED_FIELD_NOT_SENT"]);
+    let full = evolve(&old, &new, Mode::Full);
+    assert_eq!(
+        located(&full),
+        [("FIELD_ADDED_REQUIRED", "reason".to_owned(), Direction::Backward)]
+    );
+    assert!(!full.is_compatible());
+}
+
+#[test]
+fn optional_field_added_is_compatible_both_ways() {
+    let old = fields(vec![f("a", string())]);
+    let new = fields(vec![f("a", string()), f("note", opt(string()))]);
+    assert!(evolve(&old, &new, Mode::Full).is_compatible());
+    let defaulted = fields(vec![f("a", string()), with_default(f("n", int(IntKind::U8)))]);
+    assert!(evolve(&old, &defaulted, Mode::Full).is_compatible());
+}
+
+#[test]
+fn field_added_breaks_old_readers_that_deny_unknown_fields() {
+    let old = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    let new = fields(vec![f("a", string()), f("note", opt(string()))]);
+    assert_eq!(forward(&old, &new), ["UNKNOWN_FIELD_DENIED"]);
+    assert!(backward(&old, &new).is_empty());
+}
+
+#[test]
+fn required_field_removed_breaks_forward_only() {
+    let old = fields(vec![f("a", string()), f("orderRef", string())]);
+    let new = fields(vec![f("a", string())]);
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Full)),
+        [("FIELD_REMOVED", "orderRef".to_owned(), Direction::Forward)]
+    );
+}
+
+#[test]
+fn optional_field_removed_is_compatible_unless_the_new_reader_denies_it() {
+    let old = fields(vec![f("a", string()), f("note", opt(string()))]);
+    let new = fields(vec![f("a", string())]);
+    assert!(evolve(&old, &new, Mode::Full).is_compatible());
+    let closed = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    assert_eq!(backward(&old, &closed), ["UNKNOWN_FIELD_DENIED"]);
+    assert!(forward(&old, &closed).is_empty());
+}
+
+#[test]
+fn reader_that_denies_unknown_fields_rejects_an_extra_writer_field() {
+    let writer = fields(vec![f("a", string()), f("debug", Type::Bool)]);
+    let reader = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    let report = check(&writer, &reader);
+    assert_eq!(
+        located(&report),
+        [("UNKNOWN_FIELD_DENIED", "debug".to_owned(), Direction::Check)]
+    );
+    assert!(report.findings()[0].hint.contains("deny_unknown_fields"));
+    // A reader that ignores unknown fields reads it.
+    assert!(check(&writer, &fields(vec![f("a", string())])).is_compatible());
+}
+
+#[test]
+fn writer_flattened_map_sends_keys_a_denying_reader_rejects() {
+    let writer = schema(
+        strukt_with(vec![f("a", string())], Unknown::Capture, Some(string())),
+        vec![],
+    );
+    let denying = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    assert_eq!(
+        located(&check(&writer, &denying)),
+        [("UNKNOWN_FIELD_DENIED", "*".to_owned(), Direction::Check)]
+    );
+    let capturing_ints = schema(
+        strukt_with(vec![f("a", string())], Unknown::Capture, Some(int(IntKind::U8))),
+        vec![],
+    );
+    assert_eq!(
+        located(&check(&writer, &capturing_ints)),
+        [("TYPE_CHANGED", "*".to_owned(), Direction::Check)]
+    );
+    // A capturing reader reads an unknown writer field into its map, if the type fits.
+    let plain_writer = fields(vec![f("a", string()), f("extra", Type::Bool)]);
+    assert_eq!(ids(&check(&plain_writer, &capturing_ints)), ["TYPE_CHANGED"]);
+}
+
+#[test]
+fn may_be_absent_became_required_breaks_backward() {
+    // v1: `#[serde(default, skip_serializing_if = "String::is_empty")] note: String`
+    let old = fields(vec![with_default(if_present(f("note", string())))]);
+    // v2: `note: String`, required, always sent
+    let new = fields(vec![f("note", string())]);
+    assert_eq!(backward(&old, &new), ["FIELD_BECAME_REQUIRED"]);
+    assert!(forward(&old, &new).is_empty());
+}
+
+#[test]
+fn skip_serializing_if_on_a_field_the_reader_requires_breaks() {
+    let old = fields(vec![f("note", string())]);
+    let new = fields(vec![if_present(f("note", string()))]);
+    assert_eq!(forward(&old, &new), ["FIELD_BECAME_OMITTABLE"]);
+    assert!(backward(&old, &new).is_empty());
+    assert_eq!(ids(&check(&new, &old)), ["REQUIRED_FIELD_MAY_BE_OMITTED"]);
+    // With a default on the reading side it is fine.
+    let tolerant = fields(vec![with_default(if_present(f("note", string())))]);
+    assert!(check(&new, &tolerant).is_compatible());
+}
+
+#[test]
+fn skipped_field_is_never_sent() {
+    let mut never = f("token", string());
+    never.sender = None;
+    let writer = fields(vec![f("a", string()), never]);
+    let reader = fields(vec![f("a", string()), f("token", string())]);
+    assert_eq!(ids(&check(&writer, &reader)), ["REQUIRED_FIELD_NOT_SENT"]);
+}
+
+// ----- nullability -------------------------------------------------------------------------
+
+#[test]
+fn nullable_became_non_nullable_breaks_backward() {
+    let old = fields(vec![f("note", opt(string()))]);
+    let new = fields(vec![f("note", string())]);
+    assert_eq!(backward(&old, &new), ["NULLABLE_BECAME_NON_NULLABLE"]);
+    assert!(forward(&old, &new).is_empty());
+    assert_eq!(ids(&check(&old, &new)), ["NULL_NOT_ACCEPTED"]);
+}
+
+#[test]
+fn non_nullable_became_nullable_breaks_forward() {
+    let old = fields(vec![f("note", string())]);
+    let new = fields(vec![f("note", opt(string()))]);
+    assert_eq!(forward(&old, &new), ["NON_NULLABLE_BECAME_NULLABLE"]);
+    assert!(backward(&old, &new).is_empty());
+}
+
+#[test]
+fn null_inside_a_list_is_checked_too() {
+    let writer = fields(vec![f("tags", Type::List(Box::new(opt(string()))))]);
+    let reader = fields(vec![f("tags", Type::List(Box::new(string())))]);
+    assert_eq!(
+        located(&check(&writer, &reader)),
+        [("NULL_NOT_ACCEPTED", "tags[]".to_owned(), Direction::Check)]
+    );
+}
+
+// ----- types -------------------------------------------------------------------------------
+
+#[test]
+fn type_changed_breaks_both_ways() {
+    let old = fields(vec![f("amount", int(IntKind::U64))]);
+    let new = fields(vec![f("amount", string())]);
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Full)),
+        [
+            ("TYPE_CHANGED", "amount".to_owned(), Direction::Backward),
+            ("TYPE_CHANGED", "amount".to_owned(), Direction::Forward),
+        ]
+    );
+}
+
+#[test]
+fn integer_narrowed_breaks_backward_and_widened_breaks_forward() {
+    let wide = fields(vec![f("n", int(IntKind::U64))]);
+    let narrow = fields(vec![f("n", int(IntKind::U32))]);
+    assert_eq!(backward(&wide, &narrow), ["INT_NARROWED"]);
+    assert!(forward(&wide, &narrow).is_empty());
+    assert_eq!(forward(&narrow, &wide), ["INT_WIDENED"]);
+    assert!(backward(&narrow, &wide).is_empty());
+    assert_eq!(ids(&check(&wide, &narrow)), ["INT_OUT_OF_RANGE"]);
+    // Signedness: u32 fits i64, i8 does not fit u64.
+    let signed = fields(vec![f("n", int(IntKind::I64))]);
+    assert!(check(&narrow, &signed).is_compatible());
+    let small_signed = fields(vec![f("n", int(IntKind::I8))]);
+    assert_eq!(ids(&check(&small_signed, &wide)), ["INT_OUT_OF_RANGE"]);
+}
+
+#[test]
+fn integer_into_float_is_fine_float_into_integer_breaks() {
+    let ints = fields(vec![f("score", int(IntKind::U32))]);
+    let floats = fields(vec![f("score", Type::Float(FloatKind::F64))]);
+    assert!(check(&ints, &floats).is_compatible());
+    assert_eq!(ids(&check(&floats, &ints)), ["FLOAT_INTO_INTEGER"]);
+    assert_eq!(backward(&floats, &ints), ["FLOAT_BECAME_INTEGER"]);
+    assert_eq!(forward(&ints, &floats), ["INTEGER_BECAME_FLOAT"]);
+    assert!(backward(&ints, &floats).is_empty());
+}
+
+#[test]
+fn char_into_string_is_fine_string_into_char_breaks() {
+    let chars = fields(vec![f("grade", Type::Char)]);
+    let strings = fields(vec![f("grade", string())]);
+    assert!(check(&chars, &strings).is_compatible());
+    assert_eq!(ids(&check(&strings, &chars)), ["STRING_INTO_CHAR"]);
+    assert_eq!(backward(&strings, &chars), ["STRING_BECAME_CHAR"]);
+    assert_eq!(forward(&chars, &strings), ["CHAR_BECAME_STRING"]);
+}
+
+#[test]
+fn string_format_the_writer_does_not_promise_breaks() {
+    let plain = fields(vec![f("id", string())]);
+    let uuid = fields(vec![f("id", Type::String(StringFormat::Uuid))]);
+    assert_eq!(ids(&check(&plain, &uuid)), ["STRING_FORMAT_CHANGED"]);
+    assert!(check(&uuid, &plain).is_compatible());
+    let date = fields(vec![f("id", Type::String(StringFormat::Date))]);
+    assert_eq!(ids(&check(&uuid, &date)), ["STRING_FORMAT_CHANGED"]);
+}
+
+#[test]
+fn collections_compare_element_wise() {
+    let list = |t| Type::List(Box::new(t));
+    let set = |t| Type::Set(Box::new(t));
+    let writer = fields(vec![f("xs", set(int(IntKind::U8)))]);
+    assert!(check(&writer, &fields(vec![f("xs", list(int(IntKind::U16)))])).is_compatible());
+    // A list may hold duplicates a set rejects.
+    let lists = fields(vec![f("xs", list(int(IntKind::U8)))]);
+    assert_eq!(ids(&check(&lists, &writer)), ["TYPE_CHANGED"]);
+    // Arrays: same length, or read as a list.
+    let arr = |n| fields(vec![f("xs", Type::Array(Box::new(int(IntKind::U8)), n))]);
+    assert!(check(&arr(4), &arr(4)).is_compatible());
+    assert!(check(&arr(4), &lists).is_compatible());
+    assert_eq!(ids(&check(&arr(4), &arr(3))), ["TYPE_CHANGED"]);
+    // Tuples item by item, with the index in the path.
+    let tuple = |b| fields(vec![f("t", Type::Tuple(vec![string(), int(b)]))]);
+    assert_eq!(
+        located(&check(&tuple(IntKind::I64), &tuple(IntKind::I32))),
+        [("INT_OUT_OF_RANGE", "t.1".to_owned(), Direction::Check)]
+    );
+}
+
+#[test]
+fn map_values_are_located_with_a_star_for_the_key() {
+    let map = |v| fields(vec![f("labels", Type::Map(Box::new(string()), Box::new(v)))]);
+    let report = check(&map(int(IntKind::U64)), &map(int(IntKind::U8)));
+    assert_eq!(
+        located(&report),
+        [("INT_OUT_OF_RANGE", "labels.*".to_owned(), Direction::Check)]
+    );
+    assert_eq!(report.findings()[0].field.as_deref(), Some("labels"));
+}
+
+#[test]
+fn any_reads_everything_but_is_not_read_as_something_narrower() {
+    let any = fields(vec![f("v", Type::Any)]);
+    let s = fields(vec![f("v", string())]);
+    assert!(check(&s, &any).is_compatible());
+    assert_eq!(ids(&check(&any, &s)), ["TYPE_CHANGED"]);
+}
+
+// ----- nested types ------------------------------------------------------------------------
+
+#[test]
+fn renaming_a_nested_type_alone_is_not_a_break() {
+    let old = schema(
+        strukt(vec![f("item", named("Item"))]),
+        vec![("Item", strukt(vec![f("sku", string())]))],
+    );
+    let new = schema(
+        strukt(vec![f("item", named("Article"))]),
+        vec![("Article", strukt(vec![f("sku", string())]))],
+    );
+    assert!(evolve(&old, &new, Mode::Full).findings().is_empty());
+}
+
+#[test]
+fn a_change_inside_a_nested_type_is_located_through_it() {
+    let old = schema(
+        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        vec![("Artifact", strukt(vec![f("version", int(IntKind::U32))]))],
+    );
+    let new = schema(
+        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        vec![("Artifact", strukt(vec![f("version", string())]))],
+    );
+    let report = evolve(&old, &new, Mode::Backward);
+    assert_eq!(
+        located(&report),
+        [(
+            "TYPE_CHANGED",
+            "artifacts[].version".to_owned(),
+            Direction::Backward
+        )]
+    );
+    assert_eq!(report.findings()[0].field.as_deref(), Some("version"));
+}
+
+#[test]
+fn newtypes_are_seen_through() {
+    let old = schema(
+        strukt(vec![f("id", named("OrderId"))]),
+        vec![(
+            "OrderId",
+            TypeDef {
+                rust_path: String::new(),
+                doc: String::new(),
+                body: Body::Newtype(string()),
+            },
+        )],
+    );
+    let new = fields(vec![f("id", string())]);
+    assert!(evolve(&old, &new, Mode::Full).findings().is_empty());
+}
+
+#[test]
+fn recursive_types_terminate_and_report_once() {
+    let plan = |t: Type| {
+        schema(
+            strukt(vec![f("plan", named("Plan"))]),
+            vec![(
+                "Plan",
+                strukt(vec![
+                    f("cost", t),
+                    f("steps", Type::List(Box::new(named("Plan")))),
+                ]),
+            )],
+        )
+    };
+    let same = evolve(&plan(int(IntKind::U8)), &plan(int(IntKind::U8)), Mode::Full);
+    assert!(same.findings().is_empty());
+    let narrowed = evolve(&plan(int(IntKind::U64)), &plan(int(IntKind::U8)), Mode::Backward);
+    assert_eq!(
+        located(&narrowed),
+        [("INT_NARROWED", "plan.cost".to_owned(), Direction::Backward)]
+    );
+}
+
+#[test]
+fn mutually_recursive_types_under_other_names_terminate() {
+    let s = |a: &str, b: &str| {
+        schema(
+            strukt(vec![f("x", named(a))]),
+            vec![
+                (a, strukt(vec![f("next", opt(named(b)))])),
+                (b, strukt(vec![f("back", opt(named(a)))])),
+            ],
+        )
+    };
+    assert!(evolve(&s("A", "B"), &s("C", "D"), Mode::Full).findings().is_empty());
+}
+
+#[test]
+fn struct_read_as_enum_is_a_type_change() {
+    let old = schema(
+        strukt(vec![f("x", named("X"))]),
+        vec![("X", strukt(vec![]))],
+    );
+    let new = schema(
+        strukt(vec![f("x", named("X"))]),
+        vec![("X", enumm(Repr::External, vec![unit("A")]))],
+    );
+    assert_eq!(ids(&check(&old, &new)), ["TYPE_CHANGED"]);
+}
+
+#[test]
+fn too_deep_a_nesting_stops_with_a_finding() {
+    let mut t = string();
+    for _ in 0..400 {
+        t = Type::List(Box::new(t));
+    }
+    let s = fields(vec![f("deep", t)]);
+    assert_eq!(ids(&check(&s, &s)), ["SCHEMA_TOO_DEEP"]);
+}
+
+// ----- enums -------------------------------------------------------------------------------
+
+fn status(variants: Vec<VariantDef>) -> Schema {
+    schema(
+        strukt(vec![f("status", named("Status"))]),
+        vec![("Status", enumm(Repr::External, variants))],
+    )
+}
+
+#[test]
+fn string_enum_value_added_breaks_forward_unless_old_readers_catch_all() {
+    let old = status(vec![unit("Ready"), unit("Done")]);
+    let new = status(vec![unit("Ready"), unit("Done"), unit("Paused")]);
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Full)),
+        [(
+            "ENUM_VALUE_ADDED",
+            "status(Paused)".to_owned(),
+            Direction::Forward
+        )]
+    );
+    let old_with_other = status(vec![unit("Ready"), unit("Done"), catch_all("Unknown")]);
+    assert!(forward(&old_with_other, &new).is_empty());
+}
+
+#[test]
+fn string_enum_value_removed_breaks_backward() {
+    let old = status(vec![unit("Ready"), unit("Done")]);
+    let new = status(vec![unit("Ready")]);
+    assert_eq!(backward(&old, &new), ["ENUM_VALUE_REMOVED"]);
+    assert!(forward(&old, &new).is_empty());
+    assert_eq!(ids(&check(&old, &new)), ["ENUM_VALUE_UNKNOWN"]);
+}
+
+fn event(repr: Repr, variants: Vec<VariantDef>) -> Schema {
+    schema(
+        strukt(vec![f("event", named("Event"))]),
+        vec![("Event", enumm(repr, variants))],
+    )
+}
+
+fn refunded(amount: Type) -> VariantDef {
+    variant(
+        "Refunded",
+        VariantDefKind::Struct(StructDef {
+            fields: vec![f("amount", amount)],
+            unknown: Unknown::Ignore,
+            extra: None,
+        }),
+    )
+}
+
+#[test]
+fn tagged_enum_variant_added_and_removed() {
+    let old = event(internal("type"), vec![unit("Opened")]);
+    let new = event(
+        internal("type"),
+        vec![unit("Opened"), refunded(int(IntKind::U64))],
+    );
+    assert_eq!(forward(&old, &new), ["ENUM_VARIANT_ADDED"]);
+    assert_eq!(backward(&new, &old), ["ENUM_VARIANT_REMOVED"]);
+    assert_eq!(ids(&check(&new, &old)), ["ENUM_VARIANT_UNKNOWN"]);
+    // An internally tagged catch-all reads any unknown variant.
+    let catching = event(internal("type"), vec![unit("Opened"), catch_all("Other")]);
+    assert!(check(&new, &catching).is_compatible());
+    // An externally tagged catch-all reads only unit variants.
+    let ext_new = event(Repr::External, vec![unit("Opened"), refunded(string())]);
+    let ext_catching = event(Repr::External, vec![unit("Opened"), catch_all("Other")]);
+    assert_eq!(ids(&check(&ext_new, &ext_catching)), ["ENUM_VARIANT_UNKNOWN"]);
+}
+
+#[test]
+fn tagged_enum_variants_compare_their_contents() {
+    let old = event(internal("type"), vec![refunded(int(IntKind::U64))]);
+    let new = event(internal("type"), vec![refunded(int(IntKind::U32))]);
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Backward)),
+        [(
+            "INT_NARROWED",
+            "event(Refunded).amount".to_owned(),
+            Direction::Backward
+        )]
+    );
+    let newtype = event(
+        internal("type"),
+        vec![variant("Refunded", VariantDefKind::Newtype(string()))],
+    );
+    assert_eq!(ids(&check(&old, &newtype)), ["TYPE_CHANGED"]);
+}
+
+#[test]
+fn enum_representation_and_tag_changes_break() {
+    let ext = event(Repr::External, vec![unit("Opened")]);
+    let int_type = event(internal("type"), vec![unit("Opened")]);
+    let int_kind = event(internal("kind"), vec![unit("Opened")]);
+    assert_eq!(
+        ids(&evolve(&ext, &int_type, Mode::Full)),
+        ["ENUM_REPR_CHANGED", "ENUM_REPR_CHANGED"]
+    );
+    assert_eq!(backward(&int_type, &int_kind), ["ENUM_TAG_CHANGED"]);
+    let adjacent = |content: &str| {
+        event(
+            Repr::Adjacent {
+                tag: "t".to_owned(),
+                content: content.to_owned(),
+            },
+            vec![unit("Opened")],
+        )
+    };
+    assert_eq!(forward(&adjacent("c"), &adjacent("data")), ["ENUM_TAG_CHANGED"]);
+}
+
+#[test]
+fn untagged_variants_must_fit_some_reader_variant() {
+    let id = |variants| event(Repr::Untagged, variants);
+    let num = variant("Number", VariantDefKind::Newtype(int(IntKind::U64)));
+    let text = variant("Text", VariantDefKind::Newtype(string()));
+    let old = id(vec![num.clone(), text.clone()]);
+    let new = id(vec![text]);
+    assert_eq!(backward(&old, &new), ["UNTAGGED_VARIANT_UNMATCHED"]);
+    assert!(forward(&old, &new).is_empty());
+    // Variant names do not matter, only what fits.
+    let renamed = id(vec![
+        variant("Big", VariantDefKind::Newtype(int(IntKind::U128))),
+        variant("Str", VariantDefKind::Newtype(string())),
+    ]);
+    assert!(backward(&old, &renamed).is_empty());
+}
+
+// ----- renames -----------------------------------------------------------------------------
+
+#[test]
+fn declared_rename_without_alias_is_explained_with_the_alias_hint() {
+    let old = fields(vec![f("orderRef", string())]);
+    let new = fields(vec![renamed_from(f("orderId", string()), "orderRef")]);
+    let report = evolve(&old, &new, Mode::Full);
+    assert_eq!(
+        located(&report),
+        [
+            (
+                "FIELD_RENAMED_WITHOUT_ALIAS",
+                "orderId".to_owned(),
+                Direction::Backward
+            ),
+            ("FIELD_RENAMED", "orderId".to_owned(), Direction::Forward),
+        ]
+    );
+    assert!(report.findings()[0]
+        .hint
+        .contains("add `#[serde(alias = \"orderRef\")]`"));
+}
+
+#[test]
+fn declared_rename_with_alias_reads_old_writers_but_not_old_readers() {
+    let old = fields(vec![f("orderRef", string())]);
+    let new = fields(vec![alias(
+        renamed_from(f("orderId", string()), "orderRef"),
+        "orderRef",
+    )]);
+    assert!(backward(&old, &new).is_empty());
+    let report = evolve(&old, &new, Mode::Forward);
+    assert_eq!(ids(&report), ["FIELD_RENAMED"]);
+    assert!(report.findings()[0].why.contains("renamed to `orderId`"));
+    // Old readers that had it optional lose nothing they required.
+    let old_optional = fields(vec![f("orderRef", opt(string()))]);
+    let new_optional = fields(vec![alias(
+        renamed_from(f("orderId", opt(string())), "orderRef"),
+        "orderRef",
+    )]);
+    assert!(evolve(&old_optional, &new_optional, Mode::Full).is_compatible());
+}
+
+#[test]
+fn declared_rename_of_an_optional_reader_field_without_alias_still_loses_data() {
+    let old = fields(vec![f("orderRef", opt(string()))]);
+    let new = fields(vec![renamed_from(f("orderId", opt(string())), "orderRef")]);
+    assert_eq!(backward(&old, &new), ["FIELD_RENAMED_WITHOUT_ALIAS"]);
+}
+
+#[test]
+fn undeclared_rename_is_reported_as_a_likely_rename_both_ways() {
+    let old = fields(vec![f("orderRef", string())]);
+    let new = fields(vec![f("orderId", string())]);
+    let report = evolve(&old, &new, Mode::Full);
+    assert_eq!(
+        ids(&report),
+        ["FIELD_LIKELY_RENAMED", "FIELD_LIKELY_RENAMED"]
+    );
+    for finding in report.findings() {
+        assert!(
+            finding
+                .hint
+                .contains("#[handoff(renamed_from = \"orderRef\")]"),
+            "{}",
+            finding.hint
+        );
+        assert!(finding.hint.contains("#[serde(alias = \"orderRef\")]"));
+    }
+    // A different type is no rename: a removal and an addition.
+    let retyped = fields(vec![f("orderId", int(IntKind::U64))]);
+    assert_eq!(
+        ids(&evolve(&old, &retyped, Mode::Full)),
+        ["FIELD_ADDED_REQUIRED", "FIELD_REMOVED"]
+    );
+}
+
+// ----- provenance and contract -----------------------------------------------------------
+
+#[test]
+fn provenance_weakened_breaks_where_the_reader_requires_confirmed() {
+    let confirmed = fields(vec![f("useCase", string())]);
+    let assumed = fields(vec![assumption(f("useCase", string()))]);
+    assert_eq!(ids(&check(&assumed, &confirmed)), ["PROVENANCE_WEAKENED"]);
+    assert!(check(&assumed, &assumed).is_compatible());
+    assert!(check(&confirmed, &assumed).is_compatible());
+    assert_eq!(forward(&confirmed, &assumed), ["PROVENANCE_WEAKENED"]);
+    assert!(backward(&confirmed, &assumed).is_empty());
+}
+
+#[test]
+fn contract_name_changed_breaks() {
+    let mut a = fields(vec![f("x", string())]);
+    let mut b = a.clone();
+    a.contract = Some(ContractId {
+        name: "refund-request".to_owned(),
+        version: 2,
+    });
+    b.contract = Some(ContractId {
+        name: "refund-order".to_owned(),
+        version: 2,
+    });
+    let report = check(&a, &b);
+    assert_eq!(ids(&report), ["CONTRACT_NAME_CHANGED"]);
+    assert_eq!(report.findings()[0].display_path(), "<root>");
+    // Another version of the same name is not a finding by itself.
+    let mut v3 = a.clone();
+    if let Some(c) = &mut v3.contract {
+        c.version = 3;
+    }
+    assert!(check(&a, &v3).findings().is_empty());
+}
+
+// ----- allowances --------------------------------------------------------------------------
+
+#[test]
+fn an_allowed_finding_stays_in_the_report_but_does_not_break() {
+    let old = schema(
+        strukt(vec![f("a", string())]),
+        vec![],
+    );
+    let new = fields(vec![f("a", string()), f("reason", string())]);
+    let by_name = Allowances::new().allow(
+        "FIELD_ADDED_REQUIRED",
+        "reason",
+        "every producer was upgraded on 2026-11-01",
+    );
+    let report = evolve_with(&old, &new, Mode::Full, &by_name);
+    assert!(report.is_compatible());
+    assert_eq!(report.findings().len(), 1);
+    assert_eq!(
+        report.findings()[0].allowed.as_deref(),
+        Some("every producer was upgraded on 2026-11-01")
+    );
+    assert!(report.to_string().contains("allowed[FIELD_ADDED_REQUIRED]"));
+    // Another rule or another field does not cover it.
+    let wrong_rule = Allowances::new().allow("FIELD_REMOVED", "reason", "no");
+    assert!(!evolve_with(&old, &new, Mode::Full, &wrong_rule).is_compatible());
+    let wrong_field = Allowances::new().allow("FIELD_ADDED_REQUIRED", "a", "no");
+    assert!(!evolve_with(&old, &new, Mode::Full, &wrong_field).is_compatible());
+}
+
+#[test]
+fn an_allowance_can_name_the_whole_path() {
+    let old = schema(
+        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        vec![("Artifact", strukt(vec![f("version", int(IntKind::U64))]))],
+    );
+    let new = schema(
+        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        vec![("Artifact", strukt(vec![f("version", int(IntKind::U32))]))],
+    );
+    let allow = Allowances::new().allow("INT_OUT_OF_RANGE", "artifacts[].version", "bounded");
+    assert!(check_with(&old, &new, &allow).is_compatible());
+    assert!(!check(&old, &new).is_compatible());
+}
+
+#[test]
+fn allowances_with_unknown_rule_ids_are_listed() {
+    let allow = Allowances::new()
+        .allow("FIELD_REMOVED", "a", "ok")
+        .allow("FIELD_REMOVD", "a", "typo");
+    let unknown: Vec<&str> = allow.unknown_rules().map(|a| a.rule.as_str()).collect();
+    assert_eq!(unknown, ["FIELD_REMOVD"]);
+}
+
+// ----- history -----------------------------------------------------------------------------
+
+#[test]
+fn transitive_history_reports_every_failing_version() {
+    let v0 = fields(vec![f("a", int(IntKind::U64))]);
+    let v1 = fields(vec![f("a", int(IntKind::U32))]);
+    let v2 = fields(vec![f("a", int(IntKind::U64))]);
+    let new = fields(vec![f("a", int(IntKind::U32))]);
+    let history = [v0, v1, v2];
+    let report = evolve_history(&history, &new, Mode::BackwardTransitive);
+    assert_eq!(report.failing_versions(), [0, 2]);
+    assert!(report
+        .findings()
+        .iter()
+        .all(|f| f.rule == Rule::IntNarrowed && f.direction == Direction::Backward));
+    assert!(report.to_string().contains("against older version #2"));
+    // Non-transitive: only against the latest.
+    let latest = evolve_history(&history, &new, Mode::Backward);
+    assert_eq!(latest.failing_versions(), [2]);
+    // Full transitive: v0 and v2 break backward; no version breaks forward (u32 fits u64).
+    let full = evolve_history(&history, &new, Mode::FullTransitive);
+    assert_eq!(full.failing_versions(), [0, 2]);
+    assert!(evolve_history(&[], &new, Mode::FullTransitive).is_compatible());
+}
+
+#[test]
+fn mode_directions() {
+    assert_eq!(compat::directions(Mode::Full), [Direction::Backward, Direction::Forward]);
+    assert_eq!(compat::directions(Mode::ForwardTransitive), [Direction::Forward]);
+    assert!(compat::is_transitive(Mode::FullTransitive));
+    assert!(!compat::is_transitive(Mode::Backward));
+}
+
+// ----- output ------------------------------------------------------------------------------
+
+#[test]
+fn human_text_names_the_rule_path_direction_why_and_hint() {
+    let old = fields(vec![f("a", string()), f("orderRef", string())]);
+    let new = fields(vec![f("a", string())]);
+    let text = evolve(&old, &new, Mode::Full).to_string();
+    let expected = "error[FIELD_REMOVED]: `orderRef` is required by old readers but never sent by new writers
+  --> orderRef (forward: new writers -> old readers)
+   = help: restore the field (old readers require it), or publish the removal as a new major version
+
+incompatible: 1 breaking finding";
+    assert_eq!(text, expected);
+    assert_eq!(evolve(&new, &new, Mode::Full).to_string(), "compatible");
+}
+
+#[test]
+fn json_output_has_rule_ids_paths_and_directions() {
+    let old = fields(vec![f("a", string()), f("orderRef", string())]);
+    let new = fields(vec![f("a", string())]);
+    let allow = Allowances::new().allow("FIELD_REMOVED", "orderRef", "v1 readers retired");
+    let json = serde_json::to_value(evolve_with(&old, &new, Mode::Full, &allow)).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "compatible": true,
+            "findings": [{
+                "rule": "FIELD_REMOVED",
+                "path": "orderRef",
+                "field": "orderRef",
+                "direction": "forward",
+                "against": null,
+                "why": "`orderRef` is required by old readers but never sent by new writers",
+                "hint": "restore the field (old readers require it), or publish the removal as a new major version",
+                "allowed": "v1 readers retired",
+            }]
+        })
+    );
+}
+
+// ----- the catalogue -----------------------------------------------------------------------
+
+#[test]
+fn rule_ids_are_unique_screaming_snake_and_documented() {
+    let docs = include_str!("../src/compat/mod.rs");
+    let mut seen = std::collections::BTreeSet::new();
+    for rule in Rule::ALL {
+        let id = rule.id();
+        assert!(
+            id.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+            "{id}"
+        );
+        assert!(seen.insert(id), "duplicate id {id}");
+        assert_eq!(Rule::from_id(id), Some(rule));
+        let in_table = docs
+            .lines()
+            .filter(|l| l.starts_with("//! | `"))
+            .any(|l| l.contains(&format!("`{id}`")));
+        assert!(in_table, "{id} is missing from the rule catalogue table");
+    }
+    assert_eq!(Rule::from_id("NOT_A_RULE"), None);
+}
