@@ -1,1 +1,211 @@
-//! The canonical schema text (to be written).
+//! The canonical schema text: what a contract's snapshot file holds, reviewed in pull
+//! requests and read back by the derive and the command-line tool.
+//!
+//! [`to_text`] writes a [`Schema`]; [`parse`] reads it back, so that
+//! `parse(&to_text(&s)) == Ok(s)` for every valid schema. The text is deterministic (named
+//! types sorted by display name, fields and variants in declaration order), line-oriented
+//! (one fact per line, so a diff shows exactly which fact changed) and holds both views of
+//! every field and every fact of the model:
+//!
+//! ```text
+//! contract refund-request/v2
+//! mode full
+//! root RefundRequest
+//!
+//! struct RefundRequest
+//!   rust "my_app::RefundRequest"
+//!   doc "A refund the support agent hands to billing."
+//!   unknown ignore
+//!   field category: Category
+//!     send "category" always
+//!     receive "category" required
+//!   field order_id: string
+//!     send "orderId" always
+//!     receive "orderId" alias "orderRef" required
+//!     renamed-from "orderRef"
+//!   field use_case: option<string>
+//!     send "useCase" if-present
+//!     receive "useCase" optional
+//!     assumption
+//!
+//! enum Category
+//!   rust "my_app::Category"
+//!   repr external
+//!   variant Damaged: unit
+//!     send "damaged"
+//!     receive "damaged"
+//!   variant Other: unit
+//!     send never
+//!     receive "other"
+//!     catch-all
+//! ```
+//!
+//! # Grammar
+//!
+//! Lines are indented by two spaces per level; blank lines are ignored.
+//!
+//! - Header (level 0): `contract NAME/vN` (only for a contract), `mode MODE` (for a
+//!   contract, or when the mode is not `full`), `root TYPE`.
+//! - A named type (level 0): `struct NAME`, `enum NAME` or `newtype NAME: TYPE`, then at
+//!   level 1: `rust "PATH"` and `doc "TEXT"` (omitted when empty).
+//! - A struct (and a struct variant, one level deeper): `unknown ignore|deny|capture`,
+//!   `extra TYPE` (the value type of the map that captures unknown keys), then its fields:
+//!   `field RUST_NAME: TYPE` with, one level deeper, `doc "TEXT"`,
+//!   `send "KEY" always|if-present` or `send never`,
+//!   `receive "KEY" [alias "KEY"]… required|optional` or `receive never`,
+//!   `renamed-from "KEY"` (once per earlier name) and `assumption` (omitted when confirmed).
+//! - An enum: `repr external|untagged`, `repr internal tag "KEY"` or
+//!   `repr adjacent tag "KEY" content "KEY"`, then its variants:
+//!   `variant RUST_NAME: unit|newtype TYPE|tuple(TYPE, …)|struct` with, one level deeper,
+//!   `doc "TEXT"`, `send "TAG"` or `send never`, `receive "TAG" [alias "TAG"]…` or
+//!   `receive never`, `catch-all` (`#[serde(other)]`), and for a struct variant its
+//!   `unknown`, `extra` and `field` lines.
+//! - Types use the syntax of [`Type`]'s `Display`: `unit bool u8 … i128 f32 f64 char string
+//!   string(uuid) … any option<T> list<T> set<T> array<T; N> map<K, V> tuple(A, B)`; any
+//!   other name (with `::` paths and `<…>` generic arguments, such as
+//!   `Handoff<RefundRequest>`) is a named type and must be defined in the text.
+//! - Strings are double-quoted with the escapes `\"`, `\\`, `\n`, `\r`, `\t` and `\u{…}`;
+//!   control and invisible formatting characters are always escaped, so a review sees
+//!   every character. A Rust field or variant name is written bare when it is a plain word
+//!   (letters, digits, `_`, `.`, `#`) and quoted otherwise.
+//!
+//! [`parse`] reports the first problem with its line and column, quoting at most the
+//! offending token: a misspelt keyword (with a "did you mean"), a missing or duplicate
+//! line, a type that is referenced but not defined, a type defined twice, two fields or
+//! variants of the same name.
+
+use core::fmt;
+
+use crate::model::{Schema, Type};
+
+mod parse;
+mod write;
+
+/// The canonical text of a schema.
+#[must_use]
+pub fn to_text(schema: &Schema) -> String {
+    write::schema(schema)
+}
+
+/// Reads a schema from its canonical text.
+///
+/// # Errors
+///
+/// A [`ParseError`] locating the first problem: a syntax error, an unknown keyword, a
+/// missing or duplicate line, a named type referenced but not defined or defined twice, a
+/// duplicate field or variant name.
+pub fn parse(text: &str) -> Result<Schema, ParseError> {
+    parse::schema(text, 0)
+}
+
+/// Reads a schema from the contents of an insta snapshot file: the canonical text after a
+/// header between two `---` lines (`---\nsource: …\nexpression: …\n---\n`). Contents
+/// without a header are read as plain text. Line numbers in errors count from the start
+/// of the file.
+///
+/// # Errors
+///
+/// A [`ParseError`] when the header is not closed, or as [`parse`] for the text.
+pub fn parse_snapshot(contents: &str) -> Result<Schema, ParseError> {
+    let (body, header_lines) = strip_snapshot_header(contents)?;
+    parse::schema(body, header_lines)
+}
+
+/// Splits an insta header off `contents`: the text after it and how many lines it had.
+fn strip_snapshot_header(contents: &str) -> Result<(&str, usize), ParseError> {
+    let contents = contents.strip_prefix('\u{feff}').unwrap_or(contents);
+    let mut lines = contents.split_inclusive('\n');
+    match lines.next() {
+        Some(first) if first.trim_end() == "---" => {}
+        _ => return Ok((contents, 0)),
+    }
+    let mut offset = 0;
+    for (index, line) in contents.split_inclusive('\n').enumerate() {
+        offset += line.len();
+        if index > 0 && line.trim_end() == "---" {
+            return Ok((&contents[offset..], index + 1));
+        }
+    }
+    Err(ParseError::new(
+        1,
+        1,
+        "the snapshot header opened by `---` is never closed by a second `---` line",
+    ))
+}
+
+/// Writes the canonical text (see [`to_text`]).
+impl fmt::Display for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&to_text(self))
+    }
+}
+
+/// Reads the canonical text (see [`parse`]).
+impl core::str::FromStr for Schema {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse(s)
+    }
+}
+
+/// Reads a type in the syntax of [`Type`]'s `Display` (`option<list<string>>`,
+/// `Handoff<RefundRequest>`). Named types are not checked against any schema.
+///
+/// # Errors
+///
+/// A [`ParseError`] on line 1 at the column of the problem.
+pub fn parse_type(text: &str) -> Result<Type, ParseError> {
+    parse::standalone_type(text)
+}
+
+/// Why a schema text could not be read, and where.
+///
+/// Displayed as `line 12, column 9: expected a type after ':'`. The message quotes at most
+/// the offending token, shortened when long.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
+        Self {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// The line of the problem, from 1.
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The column of the problem, in characters from 1.
+    #[must_use]
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    /// What is wrong, without the location.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}

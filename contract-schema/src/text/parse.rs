@@ -1,0 +1,1945 @@
+//! Reading the canonical text back into a [`Schema`].
+//!
+//! The text is split into lines with their indentation level; each line is read by a
+//! [`Cursor`] that knows its line and columns, so that every error points at the offending
+//! token. Named types referenced anywhere are collected with their position and checked
+//! against the definitions once the whole text is read.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::write::is_word_char;
+use super::ParseError;
+use crate::model::{
+    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    TypeDef, Unknown, VariantDef, VariantDefKind,
+};
+use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+
+/// How deeply types may nest (`option<list<…>>`) before the parser refuses: bounds the
+/// recursion on hostile input.
+const MAX_TYPE_DEPTH: usize = 64;
+
+/// How many characters of an offending token an error quotes.
+const MAX_QUOTE: usize = 32;
+
+/// Every keyword that starts a line, to tell a misplaced line from a misspelt one.
+const LINE_KEYWORDS: &[&str] = &[
+    "contract",
+    "mode",
+    "root",
+    "struct",
+    "enum",
+    "newtype",
+    "rust",
+    "doc",
+    "unknown",
+    "extra",
+    "field",
+    "repr",
+    "variant",
+    "send",
+    "receive",
+    "renamed-from",
+    "assumption",
+    "catch-all",
+];
+
+const TOP_KEYWORDS: &[&str] = &["contract", "mode", "root", "struct", "enum", "newtype"];
+const STRUCT_KEYWORDS: &[&str] = &["rust", "doc", "unknown", "extra", "field"];
+const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "variant"];
+const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
+const FIELD_KEYWORDS: &[&str] = &["doc", "send", "receive", "renamed-from", "assumption"];
+const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all"];
+const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
+    "doc",
+    "send",
+    "receive",
+    "catch-all",
+    "unknown",
+    "extra",
+    "field",
+];
+
+/// The built-in type keywords, for "did you mean" on an undefined lowercase name.
+const TYPE_KEYWORDS: &[&str] = &[
+    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
+    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
+];
+
+pub(super) fn schema(text: &str, line_offset: usize) -> Result<Schema, ParseError> {
+    let lines = split_lines(text, line_offset)?;
+    Parser {
+        lines: &lines,
+        next: 0,
+        refs: Vec::new(),
+    }
+    .schema()
+}
+
+pub(super) fn standalone_type(text: &str) -> Result<Type, ParseError> {
+    let line = Line {
+        no: 1,
+        indent: 0,
+        text,
+    };
+    let mut c = Cursor::new(&line);
+    let ty = c.ty(&mut Vec::new())?;
+    c.end()?;
+    Ok(ty)
+}
+
+/// One non-blank line.
+struct Line<'a> {
+    /// Its number in the file, from 1.
+    no: usize,
+    /// How many spaces indent it.
+    indent: usize,
+    /// The text after the indentation, trailing spaces removed.
+    text: &'a str,
+}
+
+impl Line<'_> {
+    fn level(&self) -> usize {
+        self.indent / 2
+    }
+
+    fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.no, self.indent + 1, message)
+    }
+}
+
+fn split_lines(text: &str, offset: usize) -> Result<Vec<Line<'_>>, ParseError> {
+    let mut lines = Vec::new();
+    for (index, raw) in text.split('\n').enumerate() {
+        let no = offset + index + 1;
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let raw = if index == 0 {
+            raw.strip_prefix('\u{feff}').unwrap_or(raw)
+        } else {
+            raw
+        };
+        let content = raw.trim_start_matches(' ');
+        let indent = raw.len() - content.len();
+        let content = content.trim_end_matches([' ', '\t']);
+        if content.is_empty() {
+            continue;
+        }
+        if content.starts_with('\t') {
+            return Err(ParseError::new(
+                no,
+                indent + 1,
+                "a tab in the indentation; indent with two spaces per level",
+            ));
+        }
+        if indent % 2 != 0 {
+            return Err(ParseError::new(
+                no,
+                indent + 1,
+                format!("an indentation of {indent} spaces; indent with two spaces per level"),
+            ));
+        }
+        lines.push(Line {
+            no,
+            indent,
+            text: content,
+        });
+    }
+    Ok(lines)
+}
+
+/// A named type referenced somewhere, with where.
+struct Reference {
+    name: String,
+    line: usize,
+    column: usize,
+}
+
+/// A value given by a line that may appear once, with the line that gave it.
+type Once<T> = Option<(T, usize)>;
+
+fn set_once<T>(
+    slot: &mut Once<T>,
+    value: T,
+    line: &Line<'_>,
+    keyword: &str,
+) -> Result<(), ParseError> {
+    if let Some((_, first)) = slot {
+        return Err(line.error(format!(
+            "a second `{keyword}` line (the first is at line {first})"
+        )));
+    }
+    *slot = Some((value, line.no));
+    Ok(())
+}
+
+/// The facts of a struct (or struct variant) read so far.
+#[derive(Default)]
+struct StructState {
+    unknown: Once<Unknown>,
+    extra: Once<Type>,
+    fields: Vec<FieldDef>,
+    names: HashMap<String, usize>,
+}
+
+struct Parser<'p, 'a> {
+    lines: &'p [Line<'a>],
+    next: usize,
+    refs: Vec<Reference>,
+}
+
+impl<'p, 'a> Parser<'p, 'a> {
+    /// The next line if it is indented deeper than `level`.
+    fn child(&self, level: usize) -> Option<&'p Line<'a>> {
+        let lines = self.lines;
+        lines.get(self.next).filter(|l| l.level() > level)
+    }
+
+    fn schema(mut self) -> Result<Schema, ParseError> {
+        let mut contract: Once<ContractId> = None;
+        let mut mode: Once<Mode> = None;
+        let mut root: Once<Type> = None;
+        let mut types: BTreeMap<String, TypeDef> = BTreeMap::new();
+        let mut defined_at: HashMap<String, usize> = HashMap::new();
+        let lines = self.lines;
+        while let Some(line) = lines.get(self.next) {
+            self.next += 1;
+            if line.level() != 0 {
+                return Err(line.error(
+                    "an indented line outside any struct, enum or newtype; \
+                     remove the indentation or the line",
+                ));
+            }
+            let mut c = Cursor::new(line);
+            let (keyword, at) = c.keyword()?;
+            let in_header = types.is_empty();
+            match keyword {
+                "contract" | "mode" | "root" if !in_header => {
+                    return Err(c.error_at(
+                        at,
+                        format!("`{keyword}` belongs in the header, before the first type"),
+                    ));
+                }
+                "contract" => {
+                    let id = c.contract_id()?;
+                    set_once(&mut contract, id, line, keyword)?;
+                }
+                "mode" => {
+                    let m = c.mode()?;
+                    set_once(&mut mode, m, line, keyword)?;
+                }
+                "root" => {
+                    c.spaces();
+                    let mut refs = Vec::new();
+                    let ty = c.ty(&mut refs)?;
+                    c.end()?;
+                    set_once(&mut root, ty, line, keyword)?;
+                    self.refs.extend(refs);
+                }
+                "struct" | "enum" | "newtype" => {
+                    c.spaces();
+                    let name_at = c.pos;
+                    let name = c.type_name(keyword)?;
+                    if let Some(first) = defined_at.get(&name) {
+                        return Err(c.error_at(
+                            name_at,
+                            format!(
+                                "type `{}` is defined twice (first at line {first})",
+                                shorten(&name)
+                            ),
+                        ));
+                    }
+                    defined_at.insert(name.clone(), line.no);
+                    let def = match keyword {
+                        "struct" => {
+                            c.end()?;
+                            self.struct_type(line, &name)?
+                        }
+                        "enum" => {
+                            c.end()?;
+                            self.enum_type(line, &name)?
+                        }
+                        _ => {
+                            c.expect_colon("the newtype's name")?;
+                            let mut refs = Vec::new();
+                            let inner = c.ty(&mut refs)?;
+                            c.end()?;
+                            self.refs.extend(refs);
+                            self.newtype(line, &name, inner)?
+                        }
+                    };
+                    types.insert(name, def);
+                }
+                other => return Err(unknown_keyword(&c, at, other, TOP_KEYWORDS, "the header")),
+            }
+        }
+        let Some((root, _)) = root else {
+            return Err(ParseError::new(
+                1,
+                1,
+                "no `root` line: the header names the type on the wire (`root TYPE`)",
+            ));
+        };
+        for r in &self.refs {
+            if !types.contains_key(&r.name) {
+                return Err(ParseError::new(
+                    r.line,
+                    r.column,
+                    undefined(&r.name, &types),
+                ));
+            }
+        }
+        Ok(Schema {
+            contract: contract.map(|(id, _)| id),
+            mode: mode.map(|(m, _)| m).unwrap_or_default(),
+            root,
+            types,
+        })
+    }
+
+    /// The `rust` and `doc` lines every named type has; `Ok(false)` for other keywords.
+    fn common(
+        keyword: &str,
+        c: &mut Cursor<'_, '_>,
+        rust: &mut Once<String>,
+        doc: &mut Once<String>,
+    ) -> Result<bool, ParseError> {
+        match keyword {
+            "rust" => {
+                let path = c.string("the Rust path")?;
+                c.end()?;
+                set_once(rust, path, c.line, keyword)?;
+            }
+            "doc" => {
+                let text = c.string("the doc comment")?;
+                c.end()?;
+                set_once(doc, text, c.line, keyword)?;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn finish_def(
+        header: &Line<'_>,
+        what: &str,
+        name: &str,
+        rust: Once<String>,
+        doc: Once<String>,
+        body: Body,
+    ) -> Result<TypeDef, ParseError> {
+        let Some((rust_path, _)) = rust else {
+            return Err(header.error(format!(
+                "{what} `{}` has no `rust \"PATH\"` line",
+                shorten(name)
+            )));
+        };
+        Ok(TypeDef {
+            rust_path,
+            doc: doc.map(|(d, _)| d).unwrap_or_default(),
+            body,
+        })
+    }
+
+    fn struct_type(&mut self, header: &'p Line<'a>, name: &str) -> Result<TypeDef, ParseError> {
+        let (mut rust, mut doc) = (None, None);
+        let mut state = StructState::default();
+        while let Some(line) = self.child(0) {
+            self.next += 1;
+            let line_ref: &'p Line<'a> = line;
+            let mut c = Cursor::new(line_ref);
+            if line_ref.level() != 1 {
+                return Err(misindented(line_ref, 1));
+            }
+            let (keyword, at) = c.keyword()?;
+            if Self::common(keyword, &mut c, &mut rust, &mut doc)? {
+                continue;
+            }
+            if !self.struct_line(keyword, &mut c, 1, &mut state)? {
+                return Err(unknown_keyword(
+                    &c,
+                    at,
+                    keyword,
+                    STRUCT_KEYWORDS,
+                    "a struct",
+                ));
+            }
+        }
+        let body = Body::Struct(finish_struct(header, "struct", name, state)?);
+        Self::finish_def(header, "struct", name, rust, doc, body)
+    }
+
+    fn newtype(
+        &mut self,
+        header: &'p Line<'a>,
+        name: &str,
+        inner: Type,
+    ) -> Result<TypeDef, ParseError> {
+        let (mut rust, mut doc) = (None, None);
+        while let Some(line) = self.child(0) {
+            self.next += 1;
+            let line_ref: &'p Line<'a> = line;
+            let mut c = Cursor::new(line_ref);
+            if line_ref.level() != 1 {
+                return Err(misindented(line_ref, 1));
+            }
+            let (keyword, at) = c.keyword()?;
+            if !Self::common(keyword, &mut c, &mut rust, &mut doc)? {
+                return Err(unknown_keyword(
+                    &c,
+                    at,
+                    keyword,
+                    NEWTYPE_KEYWORDS,
+                    "a newtype",
+                ));
+            }
+        }
+        Self::finish_def(header, "newtype", name, rust, doc, Body::Newtype(inner))
+    }
+
+    /// A line of a struct body at `level`: `unknown`, `extra` or `field` (with the field's
+    /// own lines). `Ok(false)` for other keywords.
+    fn struct_line(
+        &mut self,
+        keyword: &str,
+        c: &mut Cursor<'_, '_>,
+        level: usize,
+        state: &mut StructState,
+    ) -> Result<bool, ParseError> {
+        match keyword {
+            "unknown" => {
+                c.spaces();
+                let (word, at) = c.keyword()?;
+                let unknown = match word {
+                    "ignore" => Unknown::Ignore,
+                    "deny" => Unknown::Deny,
+                    "capture" => Unknown::Capture,
+                    other => {
+                        return Err(c.error_at(
+                            at,
+                            choice_message(
+                                other,
+                                &["ignore", "deny", "capture"],
+                                "after `unknown`",
+                            ),
+                        ))
+                    }
+                };
+                c.end()?;
+                set_once(&mut state.unknown, unknown, c.line, keyword)?;
+            }
+            "extra" => {
+                c.spaces();
+                let mut refs = Vec::new();
+                let ty = c.ty(&mut refs)?;
+                c.end()?;
+                set_once(&mut state.extra, ty, c.line, keyword)?;
+                self.refs.extend(refs);
+            }
+            "field" => {
+                c.spaces();
+                let name_at = c.pos;
+                let rust_name = c.rust_name("field")?;
+                if let Some(first) = state.names.get(&rust_name) {
+                    return Err(c.error_at(
+                        name_at,
+                        format!(
+                            "a second field `{}` (the first is at line {first})",
+                            shorten(&rust_name)
+                        ),
+                    ));
+                }
+                state.names.insert(rust_name.clone(), c.line.no);
+                c.expect_colon("the field name")?;
+                let mut refs = Vec::new();
+                let ty = c.ty(&mut refs)?;
+                c.end()?;
+                self.refs.extend(refs);
+                let field = self.field(c.line, level, rust_name, ty)?;
+                state.fields.push(field);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn field(
+        &mut self,
+        header: &Line<'_>,
+        level: usize,
+        rust_name: String,
+        ty: Type,
+    ) -> Result<FieldDef, ParseError> {
+        let mut doc: Once<String> = None;
+        let mut send: Once<Option<SenderField>> = None;
+        let mut receive: Once<Option<ReceiverField>> = None;
+        let mut assumption: Once<()> = None;
+        let mut renamed_from = Vec::new();
+        while let Some(line) = self.child(level) {
+            self.next += 1;
+            if line.level() != level + 1 {
+                return Err(misindented(line, level + 1));
+            }
+            let mut c = Cursor::new(line);
+            let (keyword, at) = c.keyword()?;
+            match keyword {
+                "doc" => {
+                    let text = c.string("the doc comment")?;
+                    c.end()?;
+                    set_once(&mut doc, text, line, keyword)?;
+                }
+                "send" => {
+                    let sender = match c.name_or_never("the sent key")? {
+                        None => None,
+                        Some(name) => {
+                            c.spaces();
+                            let (word, at) = c.keyword()?;
+                            let presence = match word {
+                                "always" => Presence::Always,
+                                "if-present" => Presence::IfPresent,
+                                other => {
+                                    return Err(c.error_at(
+                                        at,
+                                        choice_message(
+                                            other,
+                                            &["always", "if-present"],
+                                            "after the sent key",
+                                        ),
+                                    ))
+                                }
+                            };
+                            Some(SenderField { name, presence })
+                        }
+                    };
+                    c.end()?;
+                    set_once(&mut send, sender, line, keyword)?;
+                }
+                "receive" => {
+                    let receiver = match c.name_or_never("the received key")? {
+                        None => None,
+                        Some(name) => {
+                            let aliases = c.aliases()?;
+                            let (word, at) = c.keyword()?;
+                            let required = match word {
+                                "required" => true,
+                                "optional" => false,
+                                other => {
+                                    return Err(c.error_at(
+                                        at,
+                                        choice_message(
+                                            other,
+                                            &["alias", "required", "optional"],
+                                            "after the received key",
+                                        ),
+                                    ))
+                                }
+                            };
+                            Some(ReceiverField {
+                                name,
+                                aliases,
+                                required,
+                            })
+                        }
+                    };
+                    c.end()?;
+                    set_once(&mut receive, receiver, line, keyword)?;
+                }
+                "renamed-from" => {
+                    renamed_from.push(c.string("the earlier name")?);
+                    c.end()?;
+                }
+                "assumption" => {
+                    c.end()?;
+                    set_once(&mut assumption, (), line, keyword)?;
+                }
+                other => return Err(unknown_keyword(&c, at, other, FIELD_KEYWORDS, "a field")),
+            }
+        }
+        let name = shorten(&rust_name);
+        let Some((sender, _)) = send else {
+            return Err(header.error(format!(
+                "field `{name}` has no `send` line; write `send never` when the sender never writes it"
+            )));
+        };
+        let Some((receiver, _)) = receive else {
+            return Err(header.error(format!(
+                "field `{name}` has no `receive` line; write `receive never` when the receiver never reads it"
+            )));
+        };
+        Ok(FieldDef {
+            rust_name,
+            ty,
+            sender,
+            receiver,
+            provenance: if assumption.is_some() {
+                Provenance::Assumption
+            } else {
+                Provenance::Confirmed
+            },
+            renamed_from,
+            doc: doc.map(|(d, _)| d).unwrap_or_default(),
+        })
+    }
+
+    fn enum_type(&mut self, header: &'p Line<'a>, name: &str) -> Result<TypeDef, ParseError> {
+        let (mut rust, mut doc) = (None, None);
+        let mut repr: Once<Repr> = None;
+        let mut variants = Vec::new();
+        let mut names: HashMap<String, usize> = HashMap::new();
+        while let Some(line) = self.child(0) {
+            self.next += 1;
+            let line_ref: &'p Line<'a> = line;
+            if line_ref.level() != 1 {
+                return Err(misindented(line_ref, 1));
+            }
+            let mut c = Cursor::new(line_ref);
+            let (keyword, at) = c.keyword()?;
+            if Self::common(keyword, &mut c, &mut rust, &mut doc)? {
+                continue;
+            }
+            match keyword {
+                "repr" => {
+                    let r = c.repr()?;
+                    set_once(&mut repr, r, line_ref, keyword)?;
+                }
+                "variant" => {
+                    c.spaces();
+                    let name_at = c.pos;
+                    let rust_name = c.rust_name("variant")?;
+                    if let Some(first) = names.get(&rust_name) {
+                        return Err(c.error_at(
+                            name_at,
+                            format!(
+                                "a second variant `{}` (the first is at line {first})",
+                                shorten(&rust_name)
+                            ),
+                        ));
+                    }
+                    names.insert(rust_name.clone(), line_ref.no);
+                    c.expect_colon("the variant name")?;
+                    let mut refs = Vec::new();
+                    let kind = c.variant_kind(&mut refs)?;
+                    c.end()?;
+                    self.refs.extend(refs);
+                    variants.push(self.variant(line_ref, rust_name, kind)?);
+                }
+                other => return Err(unknown_keyword(&c, at, other, ENUM_KEYWORDS, "an enum")),
+            }
+        }
+        let Some((repr, _)) = repr else {
+            return Err(header.error(format!(
+                "enum `{}` has no `repr` line (`repr external`, `internal tag \"…\"`, \
+                 `adjacent tag \"…\" content \"…\"` or `untagged`)",
+                shorten(name)
+            )));
+        };
+        let body = Body::Enum(EnumDef { repr, variants });
+        Self::finish_def(header, "enum", name, rust, doc, body)
+    }
+
+    fn variant(
+        &mut self,
+        header: &'p Line<'a>,
+        rust_name: String,
+        kind: VariantKind,
+    ) -> Result<VariantDef, ParseError> {
+        let mut doc: Once<String> = None;
+        let mut send: Once<Option<String>> = None;
+        let mut receive: Once<Vec<String>> = None;
+        let mut catch_all: Once<()> = None;
+        let mut state = StructState::default();
+        let is_struct = matches!(kind, VariantKind::Struct);
+        while let Some(line) = self.child(1) {
+            self.next += 1;
+            let line_ref: &'p Line<'a> = line;
+            if line_ref.level() != 2 {
+                return Err(misindented(line_ref, 2));
+            }
+            let mut c = Cursor::new(line_ref);
+            let (keyword, at) = c.keyword()?;
+            match keyword {
+                "doc" => {
+                    let text = c.string("the doc comment")?;
+                    c.end()?;
+                    set_once(&mut doc, text, line_ref, keyword)?;
+                }
+                "send" => {
+                    let tag = c.name_or_never("the sent tag")?;
+                    c.end()?;
+                    set_once(&mut send, tag, line_ref, keyword)?;
+                }
+                "receive" => {
+                    let tags = match c.name_or_never("the received tag")? {
+                        None => Vec::new(),
+                        Some(first) => {
+                            let mut tags = vec![first];
+                            tags.extend(c.aliases()?);
+                            tags
+                        }
+                    };
+                    c.end()?;
+                    set_once(&mut receive, tags, line_ref, keyword)?;
+                }
+                "catch-all" => {
+                    c.end()?;
+                    set_once(&mut catch_all, (), line_ref, keyword)?;
+                }
+                "unknown" | "extra" | "field" if !is_struct => {
+                    return Err(c.error_at(
+                        at,
+                        format!(
+                            "`{keyword}` belongs only in a struct variant (`variant {}: struct`)",
+                            shorten(&rust_name)
+                        ),
+                    ));
+                }
+                other => {
+                    if !self.struct_line(other, &mut c, 2, &mut state)? {
+                        let allowed = if is_struct {
+                            STRUCT_VARIANT_KEYWORDS
+                        } else {
+                            VARIANT_KEYWORDS
+                        };
+                        return Err(unknown_keyword(&c, at, other, allowed, "a variant"));
+                    }
+                }
+            }
+        }
+        let name = shorten(&rust_name);
+        let Some((sender, _)) = send else {
+            return Err(header.error(format!(
+                "variant `{name}` has no `send` line; write `send never` when the sender never writes it"
+            )));
+        };
+        let Some((receiver, _)) = receive else {
+            return Err(header.error(format!(
+                "variant `{name}` has no `receive` line; write `receive never` when the receiver never reads it"
+            )));
+        };
+        let kind = match kind {
+            VariantKind::Unit => VariantDefKind::Unit,
+            VariantKind::Newtype(t) => VariantDefKind::Newtype(t),
+            VariantKind::Tuple(items) => VariantDefKind::Tuple(items),
+            VariantKind::Struct => {
+                VariantDefKind::Struct(finish_struct(header, "struct variant", &rust_name, state)?)
+            }
+        };
+        Ok(VariantDef {
+            rust_name,
+            sender,
+            receiver,
+            other: catch_all.is_some(),
+            kind,
+            doc: doc.map(|(d, _)| d).unwrap_or_default(),
+        })
+    }
+}
+
+fn finish_struct(
+    header: &Line<'_>,
+    what: &str,
+    name: &str,
+    state: StructState,
+) -> Result<StructDef, ParseError> {
+    let Some((unknown, _)) = state.unknown else {
+        return Err(header.error(format!(
+            "{what} `{}` has no `unknown` line (`unknown ignore`, `deny` or `capture`)",
+            shorten(name)
+        )));
+    };
+    Ok(StructDef {
+        fields: state.fields,
+        unknown,
+        extra: state.extra.map(|(t, _)| t),
+    })
+}
+
+/// What a variant line says it carries, before its struct fields are read.
+enum VariantKind {
+    Unit,
+    Newtype(Type),
+    Tuple(Vec<Type>),
+    Struct,
+}
+
+fn misindented(line: &Line<'_>, level: usize) -> ParseError {
+    line.error(format!(
+        "an indentation of {} spaces where {} are expected",
+        line.indent,
+        level * 2
+    ))
+}
+
+fn unknown_keyword(
+    c: &Cursor<'_, '_>,
+    at: usize,
+    word: &str,
+    allowed: &[&str],
+    context: &str,
+) -> ParseError {
+    let expected = allowed
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if word.is_empty() {
+        return c.error_at(
+            at,
+            format!(
+                "expected a keyword in {context}, found {}; expected one of {expected}",
+                c.token_at(at)
+            ),
+        );
+    }
+    let word = shorten(word);
+    if LINE_KEYWORDS.contains(&word.as_str()) {
+        return c.error_at(
+            at,
+            format!("`{word}` does not belong in {context}; expected one of {expected}"),
+        );
+    }
+    match did_you_mean(&word, allowed.iter().copied()) {
+        Some(s) => c.error_at(
+            at,
+            format!("unknown keyword `{word}` in {context}; did you mean `{s}`?"),
+        ),
+        None => c.error_at(
+            at,
+            format!("unknown keyword `{word}` in {context}; expected one of {expected}"),
+        ),
+    }
+}
+
+/// The message for a word that is not one of a few choices.
+fn choice_message(word: &str, choices: &[&str], place: &str) -> String {
+    let expected = choices
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    if word.is_empty() {
+        return format!("expected {expected} {place}");
+    }
+    let word = shorten(word);
+    match did_you_mean(&word, choices.iter().copied()) {
+        Some(s) => format!("unknown word `{word}` {place}; did you mean `{s}`?"),
+        None => format!("unknown word `{word}` {place}; expected {expected}"),
+    }
+}
+
+fn undefined(name: &str, types: &BTreeMap<String, TypeDef>) -> String {
+    let shown = shorten(name);
+    let lower = name.to_lowercase();
+    if TYPE_KEYWORDS.contains(&lower.as_str()) {
+        return format!("type `{shown}` is not defined; did you mean the built-in `{lower}`?");
+    }
+    match did_you_mean(name, types.keys().map(String::as_str)) {
+        Some(s) => format!(
+            "type `{shown}` is not defined; did you mean `{}`?",
+            shorten(s)
+        ),
+        None => format!("type `{shown}` is not defined in this schema"),
+    }
+}
+
+/// The closest candidate within a small edit distance.
+fn did_you_mean<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Edit distance over characters, a swap of two neighbours counting as one edit
+/// (optimal string alignment), so that `sned` suggests `send`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // Three rows: two back, one back, current.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// A name as an error quotes it: at most [`MAX_QUOTE`] characters.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= MAX_QUOTE {
+        s.to_owned()
+    } else {
+        let mut out: String = s.chars().take(MAX_QUOTE).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// A position within one line.
+struct Cursor<'l, 'a> {
+    line: &'l Line<'a>,
+    pos: usize,
+}
+
+impl<'l, 'a> Cursor<'l, 'a> {
+    fn new(line: &'l Line<'a>) -> Self {
+        Self { line, pos: 0 }
+    }
+
+    fn rest(&self) -> &'a str {
+        self.line.text.get(self.pos..).unwrap_or("")
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn spaces(&mut self) {
+        while self.eat(' ') {}
+    }
+
+    fn column(&self, at: usize) -> usize {
+        let before = self.line.text.get(..at).unwrap_or(self.line.text);
+        self.line.indent + before.chars().count() + 1
+    }
+
+    fn error_at(&self, at: usize, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.line.no, self.column(at), message)
+    }
+
+    /// The token at `at` as an error quotes it: up to the next space, shortened.
+    fn token_at(&self, at: usize) -> String {
+        let rest = self.line.text.get(at..).unwrap_or("");
+        if rest.is_empty() {
+            return "the end of the line".to_owned();
+        }
+        let token = rest.split(' ').next().unwrap_or(rest);
+        format!("`{}`", shorten(token))
+    }
+
+    /// The end of the line, or an error at whatever follows.
+    fn end(&mut self) -> Result<(), ParseError> {
+        self.spaces();
+        if self.rest().is_empty() {
+            Ok(())
+        } else {
+            Err(self.error_at(
+                self.pos,
+                format!(
+                    "unexpected {} at the end of the line",
+                    self.token_at(self.pos)
+                ),
+            ))
+        }
+    }
+
+    /// A keyword (letters, digits, `-`), possibly empty, and where it starts.
+    fn keyword(&mut self) -> Result<(&'a str, usize), ParseError> {
+        self.spaces();
+        let start = self.pos;
+        while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            self.pos += 1;
+        }
+        let word = self.line.text.get(start..self.pos).unwrap_or("");
+        Ok((word, start))
+    }
+
+    fn expect_colon(&mut self, after: &str) -> Result<(), ParseError> {
+        self.spaces();
+        if !self.eat(':') {
+            return Err(self.error_at(
+                self.pos,
+                format!(
+                    "expected `:` after {after}, found {}",
+                    self.token_at(self.pos)
+                ),
+            ));
+        }
+        self.spaces();
+        if self.rest().is_empty() {
+            return Err(self.error_at(self.pos, "expected a type after ':'"));
+        }
+        Ok(())
+    }
+
+    /// A double-quoted string with escapes.
+    fn string(&mut self, what: &str) -> Result<String, ParseError> {
+        self.spaces();
+        let start = self.pos;
+        if !self.eat('"') {
+            return Err(self.error_at(
+                start,
+                format!(
+                    "expected {what} as a quoted string, found {}",
+                    self.token_at(start)
+                ),
+            ));
+        }
+        let mut out = String::new();
+        loop {
+            let at = self.pos;
+            match self.bump() {
+                None => {
+                    return Err(self.error_at(
+                        start,
+                        format!("{what} is not closed by a `\"` on this line"),
+                    ))
+                }
+                Some('"') => return Ok(out),
+                Some('\\') => out.push(self.escape(at)?),
+                Some(c) => out.push(c),
+            }
+        }
+    }
+
+    fn escape(&mut self, at: usize) -> Result<char, ParseError> {
+        match self.bump() {
+            Some('"') => Ok('"'),
+            Some('\\') => Ok('\\'),
+            Some('n') => Ok('\n'),
+            Some('r') => Ok('\r'),
+            Some('t') => Ok('\t'),
+            Some('u') => {
+                if !self.eat('{') {
+                    return Err(self.error_at(at, "expected `{` after `\\u` (write `\\u{1f600}`)"));
+                }
+                let digits_at = self.pos;
+                while matches!(self.peek(), Some(c) if c.is_ascii_hexdigit()) {
+                    self.pos += 1;
+                }
+                let digits = self.line.text.get(digits_at..self.pos).unwrap_or("");
+                if !self.eat('}') || digits.is_empty() || digits.len() > 6 {
+                    return Err(self.error_at(
+                        at,
+                        "a `\\u{…}` escape takes one to six hexadecimal digits and a closing `}`",
+                    ));
+                }
+                u32::from_str_radix(digits, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| {
+                        self.error_at(
+                            at,
+                            format!("`\\u{{{digits}}}` is not a Unicode scalar value"),
+                        )
+                    })
+            }
+            Some(other) => Err(self.error_at(
+                at,
+                format!(
+                    "unknown escape `\\{}`; use `\\\"`, `\\\\`, `\\n`, `\\r`, `\\t` or `\\u{{…}}`",
+                    other.escape_default()
+                ),
+            )),
+            None => Err(self.error_at(at, "a `\\` at the end of the line")),
+        }
+    }
+
+    /// `never` or a quoted name.
+    fn name_or_never(&mut self, what: &str) -> Result<Option<String>, ParseError> {
+        self.spaces();
+        if self.peek() == Some('"') {
+            return self.string(what).map(Some);
+        }
+        let (word, at) = self.keyword()?;
+        if word == "never" {
+            return Ok(None);
+        }
+        Err(self.error_at(
+            at,
+            format!(
+                "expected {what} as a quoted string, or `never`; found {}",
+                self.token_at(at)
+            ),
+        ))
+    }
+
+    /// Zero or more `alias "NAME"`, leaving the cursor before the next word.
+    fn aliases(&mut self) -> Result<Vec<String>, ParseError> {
+        let mut aliases = Vec::new();
+        loop {
+            self.spaces();
+            let save = self.pos;
+            let (word, _) = self.keyword()?;
+            if word != "alias" {
+                self.pos = save;
+                return Ok(aliases);
+            }
+            aliases.push(self.string("the alias")?);
+        }
+    }
+
+    /// A Rust field or variant name: a plain word or a quoted string.
+    fn rust_name(&mut self, what: &str) -> Result<String, ParseError> {
+        self.spaces();
+        if self.peek() == Some('"') {
+            return self.string(&format!("the {what} name"));
+        }
+        let start = self.pos;
+        while matches!(self.peek(), Some(c) if is_word_char(c)) {
+            self.bump();
+        }
+        if start == self.pos {
+            return Err(self.error_at(
+                start,
+                format!("expected the {what} name, found {}", self.token_at(start)),
+            ));
+        }
+        Ok(self.line.text.get(start..self.pos).unwrap_or("").to_owned())
+    }
+
+    /// The name of a defined type: a named type, not a built-in one.
+    fn type_name(&mut self, what: &str) -> Result<String, ParseError> {
+        let at = self.pos;
+        match self.ty(&mut Vec::new())? {
+            Type::Named(name) => Ok(name),
+            builtin => Err(self.error_at(
+                at,
+                format!(
+                    "`{}` is a built-in type, not a name for a {what}",
+                    shorten(&builtin.to_string())
+                ),
+            )),
+        }
+    }
+
+    fn contract_id(&mut self) -> Result<ContractId, ParseError> {
+        self.spaces();
+        let at = self.pos;
+        let token = self.rest().split(' ').next().unwrap_or("");
+        self.pos += token.len();
+        let parsed = token.rsplit_once("/v").and_then(|(name, version)| {
+            let version: u32 = version.parse().ok()?;
+            // The canonical spelling only: no sign, no leading zeros.
+            let canonical = version.to_string() == version_text(token);
+            (is_kebab_case(name) && version >= 1 && canonical).then(|| ContractId {
+                name: name.to_owned(),
+                version,
+            })
+        });
+        let id = parsed.ok_or_else(|| {
+            self.error_at(
+                at,
+                format!(
+                    "expected a contract id `NAME/vN` (a kebab-case name and a version of at \
+                     least 1), found {}",
+                    self.token_at(at)
+                ),
+            )
+        })?;
+        self.end()?;
+        Ok(id)
+    }
+
+    fn mode(&mut self) -> Result<Mode, ParseError> {
+        let (word, at) = self.keyword()?;
+        let all = [
+            Mode::Backward,
+            Mode::Forward,
+            Mode::Full,
+            Mode::BackwardTransitive,
+            Mode::ForwardTransitive,
+            Mode::FullTransitive,
+        ];
+        let mode = Mode::parse(word).ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|m| m.as_str()).collect();
+            self.error_at(at, choice_message(word, &names, "after `mode`"))
+        })?;
+        self.end()?;
+        Ok(mode)
+    }
+
+    fn repr(&mut self) -> Result<Repr, ParseError> {
+        let (word, at) = self.keyword()?;
+        let repr = match word {
+            "external" => Repr::External,
+            "untagged" => Repr::Untagged,
+            "internal" => {
+                self.expect_word("tag", "after `internal`")?;
+                Repr::Internal {
+                    tag: self.string("the tag key")?,
+                }
+            }
+            "adjacent" => {
+                self.expect_word("tag", "after `adjacent`")?;
+                let tag = self.string("the tag key")?;
+                self.expect_word("content", "after the tag key")?;
+                let content = self.string("the content key")?;
+                Repr::Adjacent { tag, content }
+            }
+            other => {
+                return Err(self.error_at(
+                    at,
+                    choice_message(
+                        other,
+                        &["external", "internal", "adjacent", "untagged"],
+                        "after `repr`",
+                    ),
+                ))
+            }
+        };
+        self.end()?;
+        Ok(repr)
+    }
+
+    fn expect_word(&mut self, expected: &str, place: &str) -> Result<(), ParseError> {
+        let (word, at) = self.keyword()?;
+        if word == expected {
+            Ok(())
+        } else {
+            Err(self.error_at(
+                at,
+                format!("expected `{expected}` {place}, found {}", self.token_at(at)),
+            ))
+        }
+    }
+
+    fn variant_kind(&mut self, refs: &mut Vec<Reference>) -> Result<VariantKind, ParseError> {
+        let save = self.pos;
+        let (word, at) = self.keyword()?;
+        match word {
+            "unit" => Ok(VariantKind::Unit),
+            "struct" => Ok(VariantKind::Struct),
+            "newtype" => {
+                self.spaces();
+                if self.rest().is_empty() {
+                    return Err(self.error_at(self.pos, "expected a type after `newtype`"));
+                }
+                Ok(VariantKind::Newtype(self.ty(refs)?))
+            }
+            "tuple" => {
+                self.pos = save;
+                match self.ty(refs)? {
+                    Type::Tuple(items) => Ok(VariantKind::Tuple(items)),
+                    _ => Err(self.error_at(at, "expected `tuple(…)`")),
+                }
+            }
+            _ => Err(self.error_at(
+                at,
+                format!(
+                    "expected what the variant carries: `unit`, `newtype TYPE`, `tuple(…)` \
+                     or `struct`; found {}",
+                    self.token_at(at)
+                ),
+            )),
+        }
+    }
+
+    /// A type; named types outside generic arguments are recorded in `refs`.
+    fn ty(&mut self, refs: &mut Vec<Reference>) -> Result<Type, ParseError> {
+        self.ty_at_depth(refs, 0)
+    }
+
+    fn ty_at_depth(&mut self, refs: &mut Vec<Reference>, depth: usize) -> Result<Type, ParseError> {
+        self.spaces();
+        let start = self.pos;
+        if depth > MAX_TYPE_DEPTH {
+            return Err(self.error_at(
+                start,
+                format!("a type nested more than {MAX_TYPE_DEPTH} levels deep"),
+            ));
+        }
+        let path = self.path();
+        if path.is_empty() {
+            return Err(self.error_at(
+                start,
+                format!("expected a type, found {}", self.token_at(start)),
+            ));
+        }
+        let ty = if path.contains("::") {
+            None
+        } else {
+            self.builtin(path, refs, depth)?
+        };
+        if let Some(ty) = ty {
+            return Ok(ty);
+        }
+        let mut name = path.to_owned();
+        if self.eat('<') {
+            // Generic arguments are part of the name; they need no definition.
+            let mut args = Vec::new();
+            loop {
+                args.push(self.ty_at_depth(&mut Vec::new(), depth + 1)?.to_string());
+                self.spaces();
+                if self.eat('>') {
+                    break;
+                }
+                self.expect_char(',', "between generic arguments, or `>` after them")?;
+            }
+            name.push('<');
+            name.push_str(&args.join(", "));
+            name.push('>');
+        }
+        refs.push(Reference {
+            name: name.clone(),
+            line: self.line.no,
+            column: self.column(start),
+        });
+        Ok(Type::Named(name))
+    }
+
+    /// An identifier path `a::b::C` (possibly empty).
+    fn path(&mut self) -> &'a str {
+        let start = self.pos;
+        loop {
+            let seg = self.pos;
+            while matches!(self.peek(), Some(c) if c.is_alphanumeric() || c == '_') {
+                self.bump();
+            }
+            if self.pos == seg {
+                // `a::` without a segment: leave the `::` for the caller to reject.
+                if seg > start {
+                    self.pos = seg - 2;
+                }
+                break;
+            }
+            if !self.rest().starts_with("::") {
+                break;
+            }
+            self.pos += 2;
+        }
+        self.line.text.get(start..self.pos).unwrap_or("")
+    }
+
+    fn expect_char(&mut self, c: char, what: &str) -> Result<(), ParseError> {
+        self.spaces();
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(self.error_at(
+                self.pos,
+                format!("expected `{c}` {what}, found {}", self.token_at(self.pos)),
+            ))
+        }
+    }
+
+    /// A built-in type named by `word`, or `None` when `word` is not a keyword.
+    fn builtin(
+        &mut self,
+        word: &str,
+        refs: &mut Vec<Reference>,
+        depth: usize,
+    ) -> Result<Option<Type>, ParseError> {
+        if let Some(k) = IntKind::ALL.iter().find(|k| k.as_str() == word) {
+            return Ok(Some(Type::Int(*k)));
+        }
+        let ty = match word {
+            "unit" => Type::Unit,
+            "bool" => Type::Bool,
+            "f32" => Type::Float(FloatKind::F32),
+            "f64" => Type::Float(FloatKind::F64),
+            "char" => Type::Char,
+            "any" => Type::Any,
+            "string" => {
+                if self.eat('(') {
+                    let at = self.pos;
+                    while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == '-') {
+                        self.pos += 1;
+                    }
+                    let name = self.line.text.get(at..self.pos).unwrap_or("");
+                    let format = StringFormat::NAMED
+                        .iter()
+                        .find(|f| f.as_str() == Some(name))
+                        .copied()
+                        .ok_or_else(|| {
+                            let names: Vec<&str> = StringFormat::NAMED
+                                .iter()
+                                .filter_map(|f| f.as_str())
+                                .collect();
+                            self.error_at(at, choice_message(name, &names, "as a string format"))
+                        })?;
+                    self.expect_char(')', "after the string format")?;
+                    Type::String(format)
+                } else {
+                    Type::String(StringFormat::Plain)
+                }
+            }
+            "option" | "list" | "set" => {
+                self.open(word, '<')?;
+                let inner = Box::new(self.ty_at_depth(refs, depth + 1)?);
+                self.expect_char('>', &format!("to close `{word}<`"))?;
+                match word {
+                    "option" => Type::Option(inner),
+                    "list" => Type::List(inner),
+                    _ => Type::Set(inner),
+                }
+            }
+            "array" => {
+                self.open(word, '<')?;
+                let inner = Box::new(self.ty_at_depth(refs, depth + 1)?);
+                self.expect_char(';', "after the item type of `array<`")?;
+                self.spaces();
+                let at = self.pos;
+                while matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+                let len = self
+                    .line
+                    .text
+                    .get(at..self.pos)
+                    .and_then(|d| d.parse::<usize>().ok())
+                    .ok_or_else(|| {
+                        self.error_at(
+                            at,
+                            format!("expected the array's length, found {}", self.token_at(at)),
+                        )
+                    })?;
+                self.expect_char('>', "to close `array<`")?;
+                Type::Array(inner, len)
+            }
+            "map" => {
+                self.open(word, '<')?;
+                let key = Box::new(self.ty_at_depth(refs, depth + 1)?);
+                self.expect_char(',', "between the key and value types of `map<`")?;
+                let value = Box::new(self.ty_at_depth(refs, depth + 1)?);
+                self.expect_char('>', "to close `map<`")?;
+                Type::Map(key, value)
+            }
+            "tuple" => {
+                self.open(word, '(')?;
+                let mut items = Vec::new();
+                self.spaces();
+                if !self.eat(')') {
+                    loop {
+                        items.push(self.ty_at_depth(refs, depth + 1)?);
+                        self.spaces();
+                        if self.eat(')') {
+                            break;
+                        }
+                        self.expect_char(',', "between tuple items, or `)` after them")?;
+                    }
+                }
+                Type::Tuple(items)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(ty))
+    }
+
+    fn open(&mut self, word: &str, c: char) -> Result<(), ParseError> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(self.error_at(
+                self.pos,
+                format!(
+                    "expected `{c}` after `{word}`, found {}",
+                    self.token_at(self.pos)
+                ),
+            ))
+        }
+    }
+}
+
+/// The digits after the last `/v` of a contract id.
+fn version_text(token: &str) -> &str {
+    token.rsplit_once("/v").map_or("", |(_, v)| v)
+}
+
+/// Lowercase ASCII letters and digits in words joined by single hyphens.
+fn is_kebab_case(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|word| {
+            !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse, parse_snapshot, parse_type};
+    use crate::model::{Body, Type};
+
+    /// A valid schema of one struct; tests replace one of its lines.
+    const VALID: &str = "\
+root A
+
+struct A
+  rust \"app::A\"
+  unknown ignore
+  field id: string
+    send \"id\" always
+    receive \"id\" required
+";
+
+    fn error(text: &str) -> String {
+        match parse(text) {
+            Ok(schema) => panic!("expected an error, parsed {schema:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// `VALID` with one line replaced.
+    fn with(old: &str, new: &str) -> String {
+        assert!(VALID.contains(old), "{old:?} is not in the base text");
+        VALID.replacen(old, new, 1)
+    }
+
+    #[test]
+    fn edit_distance_counts_swaps_as_one_edit() {
+        assert_eq!(super::edit_distance("sned", "send"), 1);
+        assert_eq!(super::edit_distance("kitten", "sitting"), 3);
+        assert_eq!(super::edit_distance("", "abc"), 3);
+        assert_eq!(super::edit_distance("abc", "abc"), 0);
+    }
+
+    #[test]
+    fn the_base_text_is_valid() {
+        let schema = parse(VALID).unwrap();
+        assert_eq!(schema.root, Type::Named("A".into()));
+        assert!(matches!(schema.types["A"].body, Body::Struct(_)));
+    }
+
+    #[test]
+    fn a_missing_type_after_a_colon() {
+        assert_eq!(
+            error(&with("field id: string", "field id:")),
+            "line 6, column 12: expected a type after ':'"
+        );
+        assert_eq!(
+            error(&with("field id: string", "field id string")),
+            "line 6, column 12: expected `:` after the field name, found `string`"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_keyword_gets_a_suggestion() {
+        assert_eq!(
+            error(&with("send \"id\" always", "sned \"id\" always")),
+            "line 7, column 5: unknown keyword `sned` in a field; did you mean `send`?"
+        );
+        assert_eq!(
+            error(&with("unknown ignore", "unknonw ignore")),
+            "line 5, column 3: unknown keyword `unknonw` in a struct; did you mean `unknown`?"
+        );
+        assert_eq!(
+            error(&with("root A", "rooot A")),
+            "line 1, column 1: unknown keyword `rooot` in the header; did you mean `root`?"
+        );
+        assert_eq!(
+            error(&with("send \"id\" always", "send \"id\" alwyas")),
+            "line 7, column 15: unknown word `alwyas` after the sent key; did you mean `always`?"
+        );
+        assert_eq!(
+            error(&with("unknown ignore", "unknown ignroe")),
+            "line 5, column 11: unknown word `ignroe` after `unknown`; did you mean `ignore`?"
+        );
+    }
+
+    #[test]
+    fn an_unrelated_word_lists_what_is_expected() {
+        assert_eq!(
+            error(&with("send \"id\" always", "banana")),
+            "line 7, column 5: unknown keyword `banana` in a field; expected one of `doc`, \
+             `send`, `receive`, `renamed-from`, `assumption`"
+        );
+        assert_eq!(
+            error(&with("send \"id\" always", "\"id\"")),
+            "line 7, column 5: expected a keyword in a field, found `\"id\"`; expected one of \
+             `doc`, `send`, `receive`, `renamed-from`, `assumption`"
+        );
+    }
+
+    #[test]
+    fn a_keyword_in_the_wrong_place() {
+        assert_eq!(
+            error(&with("send \"id\" always", "catch-all")),
+            "line 7, column 5: `catch-all` does not belong in a field; expected one of `doc`, \
+             `send`, `receive`, `renamed-from`, `assumption`"
+        );
+        assert_eq!(
+            error(&format!("{VALID}root A\n")),
+            "line 9, column 1: `root` belongs in the header, before the first type"
+        );
+    }
+
+    #[test]
+    fn an_undefined_type_is_reported_at_the_reference() {
+        assert_eq!(
+            error(&with("field id: string", "field id: list<Categroy>")),
+            "line 6, column 18: type `Categroy` is not defined in this schema"
+        );
+        let text = format!(
+            "{}\nenum Category\n  rust \"app::Category\"\n  repr external\n",
+            with("field id: string", "field id: list<Categroy>")
+        );
+        assert_eq!(
+            error(&text),
+            "line 6, column 18: type `Categroy` is not defined; did you mean `Category`?"
+        );
+        assert_eq!(
+            error(&with("field id: string", "field id: String")),
+            "line 6, column 13: type `String` is not defined; did you mean the built-in `string`?"
+        );
+        assert_eq!(
+            error(&with("root A", "root B")),
+            "line 1, column 6: type `B` is not defined; did you mean `A`?"
+        );
+    }
+
+    #[test]
+    fn generic_arguments_of_a_name_need_no_definition() {
+        let text = VALID.replace('A', "Handoff<Refund>");
+        let schema = parse(&text).unwrap();
+        assert!(schema.types.contains_key("Handoff<Refund>"));
+        // A name is normalised to the canonical spelling of its arguments.
+        let text = VALID
+            .replace("root A", "root Pair<string,u32>")
+            .replace("struct A", "struct Pair<string , u32>");
+        assert!(parse(&text)
+            .unwrap()
+            .types
+            .contains_key("Pair<string, u32>"));
+    }
+
+    #[test]
+    fn a_type_defined_twice() {
+        let text = format!("{VALID}\nstruct A\n  rust \"app::A\"\n  unknown deny\n");
+        assert_eq!(
+            error(&text),
+            "line 10, column 8: type `A` is defined twice (first at line 3)"
+        );
+    }
+
+    #[test]
+    fn a_field_or_variant_named_twice() {
+        let text = format!("{VALID}  field id: u8\n    send never\n    receive never\n");
+        assert_eq!(
+            error(&text),
+            "line 9, column 9: a second field `id` (the first is at line 6)"
+        );
+        let text = "root E\n\nenum E\n  rust \"e\"\n  repr external\n  variant A: unit\n    \
+                    send \"a\"\n    receive \"a\"\n  variant A: unit\n    send never\n    \
+                    receive never\n";
+        assert_eq!(
+            error(text),
+            "line 9, column 11: a second variant `A` (the first is at line 6)"
+        );
+    }
+
+    #[test]
+    fn a_line_given_twice() {
+        assert_eq!(
+            error(&with(
+                "send \"id\" always\n",
+                "send \"id\" always\n    send never\n"
+            )),
+            "line 8, column 5: a second `send` line (the first is at line 7)"
+        );
+        assert_eq!(
+            error(&with("root A\n", "root A\nroot A\n")),
+            "line 2, column 1: a second `root` line (the first is at line 1)"
+        );
+    }
+
+    #[test]
+    fn missing_lines() {
+        assert_eq!(
+            error(&with("root A\n", "")),
+            "line 1, column 1: no `root` line: the header names the type on the wire (`root TYPE`)"
+        );
+        assert_eq!(
+            error(&with("    send \"id\" always\n", "")),
+            "line 6, column 3: field `id` has no `send` line; write `send never` when the \
+             sender never writes it"
+        );
+        assert_eq!(
+            error(&with("    receive \"id\" required\n", "")),
+            "line 6, column 3: field `id` has no `receive` line; write `receive never` when the \
+             receiver never reads it"
+        );
+        assert_eq!(
+            error(&with("  rust \"app::A\"\n", "")),
+            "line 3, column 1: struct `A` has no `rust \"PATH\"` line"
+        );
+        assert_eq!(
+            error(&with("  unknown ignore\n", "")),
+            "line 3, column 1: struct `A` has no `unknown` line (`unknown ignore`, `deny` or \
+             `capture`)"
+        );
+        assert_eq!(
+            error("root E\n\nenum E\n  rust \"e\"\n"),
+            "line 3, column 1: enum `E` has no `repr` line (`repr external`, `internal tag \
+             \"…\"`, `adjacent tag \"…\" content \"…\"` or `untagged`)"
+        );
+        let variant = "root E\n\nenum E\n  rust \"e\"\n  repr external\n  variant A: unit\n    \
+                       send \"a\"\n";
+        assert_eq!(
+            error(variant),
+            "line 6, column 3: variant `A` has no `receive` line; write `receive never` when \
+             the receiver never reads it"
+        );
+    }
+
+    #[test]
+    fn indentation_errors() {
+        assert_eq!(
+            error(&with("  unknown ignore", "   unknown ignore")),
+            "line 5, column 4: an indentation of 3 spaces; indent with two spaces per level"
+        );
+        assert_eq!(
+            error(&with("  unknown ignore", "  \tunknown ignore")),
+            "line 5, column 3: a tab in the indentation; indent with two spaces per level"
+        );
+        assert_eq!(
+            error(&with("  unknown ignore", "    unknown ignore")),
+            "line 5, column 5: an indentation of 4 spaces where 2 are expected"
+        );
+        assert_eq!(
+            error(&with("root A", "  root A")),
+            "line 1, column 3: an indented line outside any struct, enum or newtype; remove \
+             the indentation or the line"
+        );
+    }
+
+    #[test]
+    fn string_errors() {
+        assert_eq!(
+            error(&with("rust \"app::A\"", "rust \"app::A")),
+            "line 4, column 8: the Rust path is not closed by a `\"` on this line"
+        );
+        assert_eq!(
+            error(&with("rust \"app::A\"", "rust \"a\\qb\"")),
+            "line 4, column 10: unknown escape `\\q`; use `\\\"`, `\\\\`, `\\n`, `\\r`, `\\t` or \
+             `\\u{…}`"
+        );
+        assert_eq!(
+            error(&with("rust \"app::A\"", "rust \"\\u{d800}\"")),
+            "line 4, column 9: `\\u{d800}` is not a Unicode scalar value"
+        );
+        assert_eq!(
+            error(&with("rust \"app::A\"", "rust \"\\u{1234567}\"")),
+            "line 4, column 9: a `\\u{…}` escape takes one to six hexadecimal digits and a \
+             closing `}`"
+        );
+        assert_eq!(
+            error(&with("rust \"app::A\"", "rust app::A")),
+            "line 4, column 8: expected the Rust path as a quoted string, found `app::A`"
+        );
+        assert_eq!(
+            error(&with("send \"id\" always", "send id always")),
+            "line 7, column 10: expected the sent key as a quoted string, or `never`; found \
+             `id`"
+        );
+    }
+
+    #[test]
+    fn escapes_read_back() {
+        let text = with(
+            "rust \"app::A\"",
+            "rust \"q\\\" b\\\\ n\\n r\\r t\\t u\\u{202e}\\u{1F600}\"",
+        );
+        assert_eq!(
+            parse(&text).unwrap().types["A"].rust_path,
+            "q\" b\\ n\n r\r t\t u\u{202e}\u{1f600}"
+        );
+    }
+
+    #[test]
+    fn header_values() {
+        assert_eq!(
+            error(&format!("contract Refund_Request/v2\n{VALID}")),
+            "line 1, column 10: expected a contract id `NAME/vN` (a kebab-case name and a \
+             version of at least 1), found `Refund_Request/v2`"
+        );
+        assert_eq!(
+            error(&format!("contract refund/v0\n{VALID}")),
+            "line 1, column 10: expected a contract id `NAME/vN` (a kebab-case name and a \
+             version of at least 1), found `refund/v0`"
+        );
+        assert_eq!(
+            error(&format!("contract refund/v02\n{VALID}")),
+            "line 1, column 10: expected a contract id `NAME/vN` (a kebab-case name and a \
+             version of at least 1), found `refund/v02`"
+        );
+        assert_eq!(
+            error(&format!("mode fulll\n{VALID}")),
+            "line 1, column 6: unknown word `fulll` after `mode`; did you mean `full`?"
+        );
+        let schema = parse(&format!(
+            "contract a-b2/v10\nmode backward-transitive\n{VALID}"
+        ))
+        .unwrap();
+        assert_eq!(schema.contract.unwrap().to_string(), "a-b2/v10");
+        assert_eq!(schema.mode, crate::Mode::BackwardTransitive);
+    }
+
+    #[test]
+    fn trailing_tokens_are_rejected() {
+        assert_eq!(
+            error(&with("send \"id\" always", "send \"id\" always please")),
+            "line 7, column 22: unexpected `please` at the end of the line"
+        );
+        assert_eq!(
+            error(&with("field id: string", "field id: string>")),
+            "line 6, column 19: unexpected `>` at the end of the line"
+        );
+    }
+
+    #[test]
+    fn type_syntax_errors() {
+        assert_eq!(
+            parse_type("option<string").unwrap_err().to_string(),
+            "line 1, column 14: expected `>` to close `option<`, found the end of the line"
+        );
+        assert_eq!(
+            parse_type("map<string u8>").unwrap_err().to_string(),
+            "line 1, column 12: expected `,` between the key and value types of `map<`, found \
+             `u8>`"
+        );
+        assert_eq!(
+            parse_type("array<u8; n>").unwrap_err().to_string(),
+            "line 1, column 11: expected the array's length, found `n>`"
+        );
+        assert_eq!(
+            parse_type("array<u8; 99999999999999999999999>")
+                .unwrap_err()
+                .to_string(),
+            "line 1, column 11: expected the array's length, found `99999999999999999999999>`"
+        );
+        assert_eq!(
+            parse_type("string(uuidd)").unwrap_err().to_string(),
+            "line 1, column 8: unknown word `uuidd` as a string format; did you mean `uuid`?"
+        );
+        assert_eq!(
+            parse_type("list").unwrap_err().to_string(),
+            "line 1, column 5: expected `<` after `list`, found the end of the line"
+        );
+        assert_eq!(
+            parse_type("app::").unwrap_err().to_string(),
+            "line 1, column 4: unexpected `::` at the end of the line"
+        );
+        assert_eq!(
+            parse_type("").unwrap_err().to_string(),
+            "line 1, column 1: expected a type, found the end of the line"
+        );
+    }
+
+    #[test]
+    fn types_read_as_displayed() {
+        for text in [
+            "unit",
+            "u128",
+            "i8",
+            "f32",
+            "string(naive-date-time)",
+            "option<list<string>>",
+            "map<string, set<u8>>",
+            "array<u8; 4>",
+            "tuple()",
+            "tuple(string, i64, any)",
+            "Handoff<RefundRequest>",
+            "app::v1::Step",
+            "Page<list<string>>",
+            "app::string",
+        ] {
+            assert_eq!(parse_type(text).unwrap().to_string(), text);
+        }
+        assert_eq!(
+            parse_type("app::string").unwrap(),
+            Type::Named("app::string".into())
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("{}u8{}", "list<".repeat(10_000), ">".repeat(10_000));
+        assert_eq!(
+            parse_type(&deep).unwrap_err().message(),
+            "a type nested more than 64 levels deep"
+        );
+        let ok = format!("{}u8{}", "list<".repeat(60), ">".repeat(60));
+        assert!(parse_type(&ok).is_ok());
+    }
+
+    #[test]
+    fn a_built_in_type_cannot_be_defined() {
+        let text = VALID
+            .replace("struct A", "struct string")
+            .replace("root A", "root u8");
+        assert_eq!(
+            error(&text),
+            "line 3, column 8: `string` is a built-in type, not a name for a struct"
+        );
+    }
+
+    #[test]
+    fn struct_lines_belong_to_struct_variants_only() {
+        let text = "root E\n\nenum E\n  rust \"e\"\n  repr external\n  variant A: unit\n    \
+                    send \"a\"\n    receive \"a\"\n    field x: u8\n";
+        assert_eq!(
+            error(text),
+            "line 9, column 5: `field` belongs only in a struct variant (`variant A: struct`)"
+        );
+        let text = "root E\n\nenum E\n  rust \"e\"\n  repr external\n  variant A: string\n";
+        assert_eq!(
+            error(text),
+            "line 6, column 14: expected what the variant carries: `unit`, `newtype TYPE`, \
+             `tuple(…)` or `struct`; found `string`"
+        );
+    }
+
+    #[test]
+    fn errors_quote_at_most_a_short_token() {
+        let long = "x".repeat(10_000);
+        let message = error(&with("send \"id\" always", &long));
+        assert!(message.len() < 200, "{message}");
+        assert!(
+            message.contains(&format!("`{}…`", "x".repeat(32))),
+            "{message}"
+        );
+        let message = error(&with("field id: string", &format!("field id: {long}")));
+        assert!(message.len() < 200, "{message}");
+    }
+
+    #[test]
+    fn snapshot_headers_are_stripped_and_lines_still_counted_from_the_file() {
+        let file = format!("---\nsource: tests/contracts.rs\nexpression: text\n---\n{VALID}");
+        assert_eq!(parse_snapshot(&file), parse(VALID));
+        let broken = file
+            .replace("sned", "x")
+            .replace("send \"id\"", "sned \"id\"");
+        assert_eq!(
+            parse_snapshot(&broken).unwrap_err().to_string(),
+            "line 11, column 5: unknown keyword `sned` in a field; did you mean `send`?"
+        );
+        // Windows line endings, as git may check them out.
+        assert_eq!(parse_snapshot(&file.replace('\n', "\r\n")), parse(VALID));
+        // No header: plain text.
+        assert_eq!(parse_snapshot(VALID), parse(VALID));
+        assert_eq!(
+            parse_snapshot("---\nsource: x\n").unwrap_err().to_string(),
+            "line 1, column 1: the snapshot header opened by `---` is never closed by a second \
+             `---` line"
+        );
+    }
+}
