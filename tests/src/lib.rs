@@ -1,1 +1,3 @@
 //! Test types shared by the integration tests.
+
+pub mod types;

@@ -1,0 +1,523 @@
+//! Parsing `#[handoff(...)]` attributes and scanning the keys of `#[serde(...)]` ones.
+//!
+//! Every problem is collected (never only the first) and every value keeps the tokens it
+//! was written with, so that errors point at the narrowest tokens and quote the attribute
+//! as written.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Error, Ident, Lit, LitInt, LitStr, Token};
+
+use crate::case::did_you_mean;
+use crate::symbol::{
+    ASSUMPTION, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE, NAME, RENAMED_FROM,
+    SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
+};
+use contract_schema::Mode;
+
+/// One `key = value` (or bare `key`) as written, with its parsed value.
+pub struct Setting<T> {
+    /// The parsed value.
+    pub value: T,
+    /// The key's identifier (for errors about the key).
+    pub key: Ident,
+    /// The tokens `key = value`, for errors spanning the whole setting.
+    pub tokens: TokenStream,
+}
+
+impl<T> Setting<T> {
+    /// The setting as written, for messages: `version = 0`.
+    pub fn written(&self) -> String {
+        written(&self.tokens)
+    }
+
+    /// An error spanning the whole setting.
+    pub fn error(&self, message: impl std::fmt::Display) -> Error {
+        Error::new_spanned(&self.tokens, message)
+    }
+}
+
+/// Tokens as a user would write them (`version = 0`, `schema_as = Vec<u8>`).
+pub fn written(tokens: &TokenStream) -> String {
+    let text = tokens.to_string();
+    // `to_string` spaces every token; close up the common punctuation.
+    text.replace(" < ", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" ,", ",")
+}
+
+/// Where an attribute sits; decides which keys it accepts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// On the struct or enum.
+    Container,
+    /// On a field.
+    Field,
+    /// On an enum variant.
+    Variant,
+}
+
+impl Position {
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Position::Container => CONTAINER_KEYS,
+            Position::Field => FIELD_KEYS,
+            Position::Variant => VARIANT_KEYS,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Position::Container => "a struct or enum",
+            Position::Field => "a field",
+            Position::Variant => "an enum variant",
+        }
+    }
+}
+
+/// The `#[handoff(...)]` settings of a struct or enum.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `name = "kebab-case"`.
+    pub name: Option<Setting<LitStr>>,
+    /// `version = N`.
+    pub version: Option<Setting<u32>>,
+    /// `mode = "full"`.
+    pub mode: Option<Setting<Mode>>,
+    /// `crate = "path"`.
+    pub krate: Option<Setting<syn::Path>>,
+    /// `snapshots = "dir"`.
+    pub snapshots: Option<Setting<LitStr>>,
+    /// `schema_as = Type`.
+    pub schema_as: Option<Setting<syn::Type>>,
+    /// The first `#[handoff(...)]` attribute, to point at when a key is missing.
+    pub first_attr: Option<TokenStream>,
+}
+
+/// The `#[handoff(...)]` settings of a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `renamed_from = "old"`, in order.
+    pub renamed_from: Vec<Setting<LitStr>>,
+    /// `assumption`.
+    pub assumption: Option<Setting<()>>,
+    /// `confirmed`.
+    pub confirmed: Option<Setting<()>>,
+    /// `schema_as = Type`.
+    pub schema_as: Option<Setting<syn::Type>>,
+}
+
+/// The `#[handoff(...)]` settings of an enum variant.
+#[derive(Default)]
+pub struct VariantAttrs {
+    /// `schema_as = Type`.
+    pub schema_as: Option<Setting<syn::Type>>,
+}
+
+/// Calls `f` on each key of every `#[handoff(...)]` attribute; syntax errors are collected.
+fn for_each_key(
+    attrs: &[Attribute],
+    errors: &mut Vec<Error>,
+    mut f: impl FnMut(&Ident, &ParseNestedMeta, &mut Vec<Error>) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(HANDOFF)) {
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(key) = meta.path.get_ident() else {
+                let path = &meta.path;
+                errors.push(Error::new_spanned(
+                    path,
+                    format!(
+                        "expected a handoff attribute key, found the path `{}`",
+                        written(&path.to_token_stream())
+                    ),
+                ));
+                return skip_value(&meta);
+            };
+            let key = key.clone();
+            f(&key, &meta, errors)
+        });
+        if let Err(err) = result {
+            errors.push(err);
+        }
+    }
+}
+
+/// Consumes the value of a key that is not understood, so that parsing goes on.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.input.parse::<Token![=]>()?;
+        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+            meta.input.parse::<TokenTree>()?;
+        }
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<TokenTree>()?;
+    }
+    Ok(())
+}
+
+/// The tokens after the key up to the next comma, without consuming them.
+fn value_tokens(meta: &ParseNestedMeta) -> TokenStream {
+    let fork = meta.input.fork();
+    let mut tokens = TokenStream::new();
+    while !fork.is_empty() && !fork.peek(Token![,]) {
+        match fork.parse::<TokenTree>() {
+            Ok(tt) => tokens.extend([tt]),
+            Err(_) => break,
+        }
+    }
+    tokens
+}
+
+/// Parses the value of `key` with `parse`, recording the setting (or the error).
+fn setting<T>(
+    key: &Ident,
+    meta: &ParseNestedMeta,
+    slot: &mut Option<Setting<T>>,
+    errors: &mut Vec<Error>,
+    parse: impl FnOnce(&ParseNestedMeta) -> syn::Result<T>,
+) -> syn::Result<()> {
+    let rest = value_tokens(meta);
+    let tokens = quote!(#key #rest);
+    let value = match parse(meta) {
+        Ok(value) => value,
+        Err(err) => {
+            errors.push(err);
+            return skip_value(meta);
+        }
+    };
+    let new = Setting {
+        value,
+        key: key.clone(),
+        tokens,
+    };
+    match slot {
+        Some(first) => {
+            errors.push(Error::new_spanned(
+                &new.tokens,
+                format!(
+                    "duplicate handoff attribute `{key}`: `{}` is already given",
+                    first.written()
+                ),
+            ));
+            errors.push(Error::new_spanned(
+                &first.tokens,
+                format!("`{key}` first given here"),
+            ));
+        }
+        None => *slot = Some(new),
+    }
+    Ok(())
+}
+
+/// `key = "string"`.
+fn string_value(key: &Ident, meta: &ParseNestedMeta, example: &str) -> syn::Result<LitStr> {
+    let value = expect_value(key, meta, example)?;
+    match value.parse::<Lit>() {
+        Ok(Lit::Str(lit)) => Ok(lit),
+        Ok(other) => Err(Error::new_spanned(
+            &other,
+            format!("`{key}` takes a string literal: `{key} = {example}`"),
+        )),
+        Err(_) => Err(Error::new(
+            value.span(),
+            format!("`{key}` takes a string literal: `{key} = {example}`"),
+        )),
+    }
+}
+
+/// The `=` after `key`, with an error that shows the expected form.
+fn expect_value<'a>(
+    key: &Ident,
+    meta: &'a ParseNestedMeta,
+    example: &str,
+) -> syn::Result<syn::parse::ParseStream<'a>> {
+    if meta.input.peek(Token![=]) {
+        meta.value()
+    } else {
+        Err(Error::new_spanned(
+            key,
+            format!("`{key}` takes a value: `{key} = {example}`"),
+        ))
+    }
+}
+
+/// `version = N`.
+fn version_value(key: &Ident, meta: &ParseNestedMeta) -> syn::Result<u32> {
+    let value = expect_value(key, meta, "1")?;
+    let lit = match value.parse::<Lit>() {
+        Ok(Lit::Int(lit)) => lit,
+        Ok(Lit::Str(lit)) => {
+            return Err(Error::new_spanned(
+                &lit,
+                format!(
+                    "`{key}` takes an integer literal, not a string: `{key} = {}`",
+                    lit.value().trim()
+                ),
+            ))
+        }
+        Ok(other) => {
+            return Err(Error::new_spanned(
+                &other,
+                format!("`{key}` takes an integer literal: `{key} = 1`"),
+            ))
+        }
+        Err(_) => {
+            return Err(Error::new(
+                value.span(),
+                format!("`{key}` takes an integer literal: `{key} = 1`"),
+            ))
+        }
+    };
+    parse_version(key, &lit)
+}
+
+fn parse_version(key: &Ident, lit: &LitInt) -> syn::Result<u32> {
+    if !lit.suffix().is_empty() {
+        return Err(Error::new_spanned(
+            lit,
+            format!(
+                "`{key}` takes a plain integer without a suffix: `{key} = {}`",
+                lit.base10_digits()
+            ),
+        ));
+    }
+    lit.base10_parse::<u32>().map_err(|_| {
+        Error::new_spanned(
+            lit,
+            format!("`{key}` must be a major version between 1 and {}", u32::MAX),
+        )
+    })
+}
+
+/// `key = Type`.
+fn type_value(key: &Ident, meta: &ParseNestedMeta) -> syn::Result<syn::Type> {
+    let value = expect_value(key, meta, "WireType")?;
+    if value.peek(LitStr) {
+        let lit: LitStr = value.parse()?;
+        return Err(Error::new_spanned(
+            &lit,
+            format!(
+                "`{key}` takes a type, not a string: `{key} = {}`",
+                lit.value().trim()
+            ),
+        ));
+    }
+    value.parse::<syn::Type>()
+}
+
+/// A flag without value: `assumption`.
+fn flag_value(key: &Ident, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(Error::new_spanned(
+            key,
+            format!("`{key}` takes no value: write `#[handoff({key})]`"),
+        ));
+    }
+    Ok(())
+}
+
+/// The error for a key that `position` does not accept.
+fn unknown_key(key: &Ident, position: Position) -> Error {
+    let name = key.to_string();
+    let message = if let Some(elsewhere) = [Position::Container, Position::Field, Position::Variant]
+        .into_iter()
+        .find(|p| *p != position && p.keys().contains(&name.as_str()))
+    {
+        format!(
+            "`{name}` does not belong on {}; it is an attribute of {}",
+            position.describe(),
+            elsewhere.describe()
+        )
+    } else if let Some(close) = did_you_mean(&name, position.keys()) {
+        format!("unknown handoff attribute `{name}`: did you mean `{close}`?")
+    } else {
+        let expected: Vec<String> = position.keys().iter().map(|k| format!("`{k}`")).collect();
+        format!(
+            "unknown handoff attribute `{name}` on {}: expected {}",
+            position.describe(),
+            expected.join(", ")
+        )
+    };
+    Error::new_spanned(key, message)
+}
+
+/// Parses the container's `#[handoff(...)]` attributes.
+pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs {
+    let mut out = ContainerAttrs {
+        first_attr: attrs
+            .iter()
+            .find(|a| a.path().is_ident(HANDOFF))
+            .map(ToTokens::to_token_stream),
+        ..ContainerAttrs::default()
+    };
+    for_each_key(attrs, errors, |key, meta, errors| {
+        if key == NAME {
+            setting(key, meta, &mut out.name, errors, |m| {
+                string_value(key, m, "\"kebab-case-name\"")
+            })
+        } else if key == VERSION {
+            setting(key, meta, &mut out.version, errors, |m| {
+                version_value(key, m)
+            })
+        } else if key == MODE {
+            setting(key, meta, &mut out.mode, errors, |m| {
+                let lit = string_value(key, m, "\"full\"")?;
+                Mode::parse(&lit.value()).ok_or_else(|| {
+                    Error::new_spanned(
+                        &lit,
+                        format!(
+                            "unknown mode `{}`: expected \"full\", \"backward\", \"forward\", \
+                             \"full-transitive\", \"backward-transitive\" or \"forward-transitive\"",
+                            lit.value()
+                        ),
+                    )
+                })
+            })
+        } else if key == CRATE {
+            setting(key, meta, &mut out.krate, errors, |m| {
+                let lit = string_value(key, m, "\"::contract_core\"")?;
+                lit.parse::<syn::Path>().map_err(|_| {
+                    Error::new_spanned(
+                        &lit,
+                        format!(
+                            "`crate = {}` is not a path: write `crate = \"::contract_core\"`",
+                            lit.to_token_stream()
+                        ),
+                    )
+                })
+            })
+        } else if key == SNAPSHOTS {
+            setting(key, meta, &mut out.snapshots, errors, |m| {
+                let lit = string_value(key, m, "\"contracts\"")?;
+                if lit.value().trim().is_empty() {
+                    return Err(Error::new_spanned(
+                        &lit,
+                        "`snapshots` must name a folder, relative to the crate's Cargo.toml",
+                    ));
+                }
+                Ok(lit)
+            })
+        } else if key == SCHEMA_AS {
+            setting(key, meta, &mut out.schema_as, errors, |m| {
+                type_value(key, m)
+            })
+        } else {
+            errors.push(unknown_key(key, Position::Container));
+            skip_value(meta)
+        }
+    });
+    out
+}
+
+/// Parses a field's `#[handoff(...)]` attributes.
+pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for_each_key(attrs, errors, |key, meta, errors| {
+        if key == RENAMED_FROM {
+            let mut slot = None;
+            setting(key, meta, &mut slot, errors, |m| {
+                string_value(key, m, "\"oldName\"")
+            })?;
+            if let Some(new) = slot {
+                if let Some(first) = out.renamed_from.iter().find(|s| s.value == new.value) {
+                    errors.push(new.error(format!(
+                        "duplicate `{}`: `{}` is already given",
+                        new.written(),
+                        first.written()
+                    )));
+                } else {
+                    out.renamed_from.push(new);
+                }
+            }
+            Ok(())
+        } else if key == ASSUMPTION {
+            setting(key, meta, &mut out.assumption, errors, |m| {
+                flag_value(key, m)
+            })
+        } else if key == CONFIRMED {
+            setting(key, meta, &mut out.confirmed, errors, |m| {
+                flag_value(key, m)
+            })
+        } else if key == SCHEMA_AS {
+            setting(key, meta, &mut out.schema_as, errors, |m| {
+                type_value(key, m)
+            })
+        } else {
+            errors.push(unknown_key(key, Position::Field));
+            skip_value(meta)
+        }
+    });
+    out
+}
+
+/// Parses an enum variant's `#[handoff(...)]` attributes.
+pub fn variant(attrs: &[Attribute], errors: &mut Vec<Error>) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    for_each_key(attrs, errors, |key, meta, errors| {
+        if key == SCHEMA_AS {
+            setting(key, meta, &mut out.schema_as, errors, |m| {
+                type_value(key, m)
+            })
+        } else {
+            errors.push(unknown_key(key, Position::Variant));
+            skip_value(meta)
+        }
+    });
+    out
+}
+
+/// One key of a `#[serde(...)]` attribute, as written.
+pub struct SerdeKey {
+    /// The key (`with`, `tag`, `flatten`).
+    pub key: String,
+    /// The tokens `key = value`.
+    pub tokens: TokenStream,
+}
+
+/// The keys of every `#[serde(...)]` attribute. serde itself reports malformed ones, so
+/// syntax errors here are ignored; only the keys the derive must see are looked up.
+pub fn serde_keys(attrs: &[Attribute]) -> Vec<SerdeKey> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ignored = attr.parse_nested_meta(|meta| {
+            let rest = value_tokens(&meta);
+            let path = &meta.path;
+            out.push(SerdeKey {
+                key: path
+                    .get_ident()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
+                tokens: quote!(#path #rest),
+            });
+            skip_value(&meta)
+        });
+    }
+    out
+}
+
+/// The first serde key among `keys`.
+pub fn find_serde_key<'a>(keys: &'a [SerdeKey], names: &[&str]) -> Option<&'a SerdeKey> {
+    keys.iter().find(|k| names.contains(&k.key.as_str()))
+}
+
+/// The lines of the doc comments (`#[doc = "..."]`) among `attrs`.
+pub fn doc(attrs: &[Attribute]) -> String {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: Lit::Str(s), ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    crate::case::trim_doc(&lines)
+}

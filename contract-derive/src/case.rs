@@ -1,0 +1,158 @@
+//! Small text helpers: kebab-case, "did you mean", doc comments.
+
+/// Whether `name` is kebab-case: lowercase ASCII words of letters and digits joined by
+/// single hyphens, starting with a letter.
+pub fn is_kebab_case(name: &str) -> bool {
+    !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The kebab-case spelling of `name` (`RefundRequest`, `refund_request`, `Refund Request`
+/// all become `refund-request`), keeping only ASCII letters and digits.
+pub fn to_kebab_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower_or_digit = false;
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            let next_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+            // A word starts at an uppercase letter after a lowercase one or a digit
+            // (`refundRequest`), or at the last capital of an acronym (`HTTPServer`).
+            let boundary = c.is_ascii_uppercase()
+                && (prev_lower_or_digit
+                    || (next_lower && out.chars().last().is_some_and(|p| p != '-')));
+            if boundary && !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower_or_digit = c.is_ascii_lowercase() || c.is_ascii_digit();
+        } else {
+            if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+            prev_lower_or_digit = false;
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    // A kebab name starts with a letter.
+    let start = out
+        .find(|c: char| c.is_ascii_lowercase())
+        .unwrap_or(out.len());
+    out.split_off(start)
+}
+
+/// The Levenshtein distance between two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row.first().copied().unwrap_or(0);
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
+            let left = row.get(j).copied().unwrap_or(usize::MAX);
+            let cost = diagonal + usize::from(ca != *cb);
+            let best = cost
+                .min(above.saturating_add(1))
+                .min(left.saturating_add(1));
+            diagonal = above;
+            if let Some(slot) = row.get_mut(j + 1) {
+                *slot = best;
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+/// The candidate closest to `word`, when it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .iter()
+        .map(|c| (edit_distance(word, c), *c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Joins doc-comment lines with `\n`, removing their common indentation and the blank
+/// lines around them.
+pub fn trim_doc(lines: &[String]) -> String {
+    let lines: Vec<&str> = lines.iter().flat_map(|l| l.split('\n')).collect();
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let trimmed: Vec<&str> = lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect();
+    let first = trimmed.iter().position(|l| !l.is_empty());
+    let last = trimmed.iter().rposition(|l| !l.is_empty());
+    match (first, last) {
+        (Some(first), Some(last)) => trimmed.get(first..=last).unwrap_or(&[]).join("\n"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_case_is_recognised() {
+        assert!(is_kebab_case("refund-request"));
+        assert!(is_kebab_case("task2-result"));
+        assert!(!is_kebab_case("RefundRequest"));
+        assert!(!is_kebab_case("refund_request"));
+        assert!(!is_kebab_case("refund--request"));
+        assert!(!is_kebab_case("-refund"));
+        assert!(!is_kebab_case("refund-"));
+        assert!(!is_kebab_case("2fa"));
+        assert!(!is_kebab_case(""));
+    }
+
+    #[test]
+    fn kebab_case_is_suggested() {
+        assert_eq!(to_kebab_case("RefundRequest"), "refund-request");
+        assert_eq!(to_kebab_case("refund_request"), "refund-request");
+        assert_eq!(to_kebab_case("Refund Request"), "refund-request");
+        assert_eq!(to_kebab_case("refundRequestV2"), "refund-request-v2");
+        assert_eq!(to_kebab_case("HTTPServer"), "http-server");
+        assert_eq!(to_kebab_case("__x__"), "x");
+        assert!(is_kebab_case(&to_kebab_case("Task Result 2")));
+    }
+
+    #[test]
+    fn typos_find_their_key() {
+        let keys = ["name", "version", "mode", "crate", "snapshots", "schema_as"];
+        assert_eq!(did_you_mean("verison", &keys), Some("version"));
+        assert_eq!(did_you_mean("snapshot", &keys), Some("snapshots"));
+        assert_eq!(did_you_mean("schema", &keys), None);
+        assert_eq!(did_you_mean("zzzzzz", &keys), None);
+    }
+
+    #[test]
+    fn doc_lines_are_trimmed_and_joined() {
+        let lines = vec![
+            " A refund.".to_owned(),
+            "".to_owned(),
+            "     indented".to_owned(),
+            " ".to_owned(),
+        ];
+        assert_eq!(trim_doc(&lines), "A refund.\n\n    indented");
+        assert_eq!(trim_doc(&[]), "");
+        assert_eq!(trim_doc(&["\n  one\n  two\n".to_owned()]), "one\ntwo");
+    }
+}

@@ -1,0 +1,455 @@
+//! Emission: one `'static` description per type, plus the contract's identity, and a
+//! fallback implementation when there are errors so that one mistake does not cascade.
+//!
+//! Everything is emitted inside `const _: () = { ... };` with absolute paths. Field type
+//! edges are spanned at the field's type, so a missing `HandoffSchema` implementation is
+//! reported at the field.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Error};
+
+use contract_schema::Mode;
+
+use crate::ast::{self, Data, DeriveKind, Field, Input, Repr, Style, Variant};
+use crate::symbol::DEFAULT_SNAPSHOTS;
+use crate::valid;
+
+/// Expands one derive: the description, or the errors and a fallback description.
+pub fn derive(item: &DeriveInput, kind: DeriveKind) -> TokenStream {
+    let parsed = ast::parse(item, kind);
+    let mut errors = parsed.errors;
+    let krate = parsed.krate;
+    let Some(input) = parsed.input else {
+        return fallback(item, kind, &krate, errors);
+    };
+    valid::check(&input, &mut errors);
+    let contract = match kind {
+        DeriveKind::Contract if errors.is_empty() => match contract_info(&input, &krate) {
+            Ok(tokens) => Some(tokens),
+            Err(err) => {
+                errors.push(err);
+                None
+            }
+        },
+        _ => None,
+    };
+    if !errors.is_empty() {
+        return fallback(item, kind, &krate, errors);
+    }
+    expand(&input, &krate, contract)
+}
+
+/// The generics of the impl: every type parameter gets a `HandoffSchema` bound.
+fn bounded_generics(generics: &syn::Generics, krate: &syn::Path) -> syn::Generics {
+    let mut generics = generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(syn::parse_quote!(#krate::HandoffSchema));
+    }
+    generics
+}
+
+fn expand(input: &Input, krate: &syn::Path, contract: Option<TokenStream>) -> TokenStream {
+    let item = input.original;
+    let ident = &item.ident;
+    let p = quote!(#krate::__private);
+    let generics = bounded_generics(&item.generics, krate);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    let generic_shapes = item.generics.type_params().map(|param| {
+        let id = &param.ident;
+        quote!(#p::shape_of::<#id>)
+    });
+    let doc = &input.doc;
+    let kind = kind(input, krate);
+    let assertions = flatten_assertions(input, krate);
+
+    let (schema_fn, contract_impl, snapshot_test) = match contract {
+        Some(info) => {
+            let schema_fn = quote! {
+                fn schema() -> #krate::Schema {
+                    #krate::Schema::from_contract(
+                        <Self as #krate::HandoffSchema>::SHAPE,
+                        &<Self as #krate::HandoffContract>::CONTRACT,
+                    )
+                }
+            };
+            let contract_impl = quote! {
+                #[automatically_derived]
+                impl #impl_generics #krate::HandoffContract for #ident #ty_generics #where_clause {
+                    const CONTRACT: #p::ContractInfo = #info;
+                }
+            };
+            let is_generic = item.generics.params.iter().next().is_some();
+            let snapshot_test = if is_generic {
+                TokenStream::new()
+            } else {
+                let test = format_ident!("__handoff_snapshot_{}", name);
+                quote!(#p::snapshot_test!(#krate; #ident; #test);)
+            };
+            (schema_fn, contract_impl, snapshot_test)
+        }
+        None => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
+    };
+
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::HandoffSchema for #ident #ty_generics #where_clause {
+                const SHAPE: &'static #p::Shape = &#p::Shape {
+                    name: #name,
+                    module: ::core::module_path!(),
+                    generics: &[#(#generic_shapes),*],
+                    doc: #doc,
+                    kind: #kind,
+                };
+                #schema_fn
+            }
+            #contract_impl
+            #(#assertions)*
+        };
+        #snapshot_test
+    }
+}
+
+/// The edge to a field's type, spanned at that type so that rustc reports a missing
+/// `HandoffSchema` implementation at the field.
+fn shape_fn(krate: &syn::Path, ty: &syn::Type) -> TokenStream {
+    let span = ty.span();
+    quote_spanned!(span=> #krate::__private::shape_of::<#ty>)
+}
+
+fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
+    let p = quote!(#krate::__private);
+    if let Some(schema_as) = &input.attrs.schema_as {
+        let inner = shape_fn(krate, &schema_as.value);
+        return quote!(#p::Kind::Newtype(#inner));
+    }
+    match &input.data {
+        Data::Struct(fields) => {
+            let fields = fields_tokens(fields, krate);
+            let deny = input.deny_unknown_fields;
+            quote!(#p::Kind::Struct(&#p::StructShape { fields: &[#(#fields),*], deny_unknown_fields: #deny }))
+        }
+        Data::Newtype(field) => {
+            let inner = shape_fn(krate, field.wire_type());
+            quote!(#p::Kind::Newtype(#inner))
+        }
+        Data::Tuple(fields) => {
+            let items = fields
+                .iter()
+                .filter(|f| !f.is_skipped())
+                .map(|f| shape_fn(krate, f.wire_type()));
+            quote!(#p::Kind::Tuple(&[#(#items),*]))
+        }
+        Data::Unit => quote!(#p::Kind::Unit),
+        Data::Enum(repr, variants) => {
+            let all_untagged = !variants.is_empty() && variants.iter().all(|v| v.untagged);
+            let repr = match repr {
+                _ if all_untagged => quote!(#p::Repr::Untagged),
+                Repr::External => quote!(#p::Repr::External),
+                Repr::Internal(tag) => quote!(#p::Repr::Internal { tag: #tag }),
+                Repr::Adjacent(tag, content) => {
+                    quote!(#p::Repr::Adjacent { tag: #tag, content: #content })
+                }
+                Repr::Untagged => quote!(#p::Repr::Untagged),
+            };
+            let variants = variants
+                .iter()
+                .filter(|v| !v.is_skipped())
+                .map(|v| variant_tokens(v, krate));
+            let deny = input.deny_unknown_fields;
+            quote!(#p::Kind::Enum(&#p::EnumShape { repr: #repr, variants: &[#(#variants),*], deny_unknown_fields: #deny }))
+        }
+    }
+}
+
+fn fields_tokens<'a>(
+    fields: &'a [Field],
+    krate: &'a syn::Path,
+) -> impl Iterator<Item = TokenStream> + 'a {
+    fields
+        .iter()
+        .filter(|f| !f.is_skipped())
+        .map(move |f| field_tokens(f, krate))
+}
+
+fn field_tokens(field: &Field, krate: &syn::Path) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let Field {
+        name,
+        ser_name,
+        de_name,
+        aliases,
+        default,
+        skip_deserializing,
+        flatten,
+        doc,
+        ..
+    } = field;
+    let send = if field.skip_serializing {
+        quote!(Never)
+    } else if field.skip_serializing_if {
+        quote!(IfPresent)
+    } else {
+        quote!(Always)
+    };
+    let provenance = if field.attrs.assumption.is_some() {
+        quote!(Assumption)
+    } else {
+        quote!(Confirmed)
+    };
+    let renamed_from = field.attrs.renamed_from.iter().map(|s| s.value.value());
+    let ty = shape_fn(krate, field.wire_type());
+    quote! {
+        #p::Field {
+            name: #name,
+            ser_name: #ser_name,
+            de_name: #de_name,
+            aliases: &[#(#aliases),*],
+            send: #p::Send::#send,
+            default: #default,
+            skip_deserializing: #skip_deserializing,
+            flatten: #flatten,
+            ty: #ty,
+            provenance: #p::Provenance::#provenance,
+            renamed_from: &[#(#renamed_from),*],
+            doc: #doc,
+        }
+    }
+}
+
+fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let Variant {
+        name,
+        ser_name,
+        de_name,
+        aliases,
+        skip_serializing,
+        skip_deserializing,
+        other,
+        doc,
+        ..
+    } = variant;
+    let kind = if let Some(schema_as) = &variant.attrs.schema_as {
+        let inner = shape_fn(krate, &schema_as.value);
+        quote!(#p::VariantKind::Newtype(#inner))
+    } else {
+        match variant.style {
+            Style::Unit => quote!(#p::VariantKind::Unit),
+            Style::Newtype => match variant.fields.first() {
+                Some(field) => {
+                    let inner = shape_fn(krate, field.wire_type());
+                    quote!(#p::VariantKind::Newtype(#inner))
+                }
+                None => quote!(#p::VariantKind::Unit),
+            },
+            Style::Tuple => {
+                let items = variant
+                    .fields
+                    .iter()
+                    .filter(|f| !f.is_skipped())
+                    .map(|f| shape_fn(krate, f.wire_type()));
+                quote!(#p::VariantKind::Tuple(&[#(#items),*]))
+            }
+            Style::Struct => {
+                let fields = fields_tokens(&variant.fields, krate);
+                quote!(#p::VariantKind::Struct(&[#(#fields),*]))
+            }
+        }
+    };
+    quote! {
+        #p::Variant {
+            name: #name,
+            ser_name: #ser_name,
+            de_name: #de_name,
+            aliases: &[#(#aliases),*],
+            skip_serializing: #skip_serializing,
+            skip_deserializing: #skip_deserializing,
+            other: #other,
+            kind: #kind,
+            doc: #doc,
+        }
+    }
+}
+
+/// For each flattened field whose type is known outside the impl (it mentions no generic
+/// parameter), a constant that fails to evaluate unless the type is a struct or a map.
+fn flatten_assertions(input: &Input, krate: &syn::Path) -> Vec<TokenStream> {
+    let p = quote!(#krate::__private);
+    let params: Vec<String> = input
+        .original
+        .generics
+        .params
+        .iter()
+        .map(|param| match param {
+            syn::GenericParam::Type(t) => t.ident.to_string(),
+            syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+            syn::GenericParam::Const(c) => c.ident.to_string(),
+        })
+        .chain(["Self".to_owned()])
+        .collect();
+    let fields: Vec<&Field> = match &input.data {
+        Data::Struct(fields) => fields.iter().collect(),
+        Data::Enum(_, variants) => variants
+            .iter()
+            .filter(|v| v.style == Style::Struct && v.attrs.schema_as.is_none())
+            .flat_map(|v| v.fields.iter())
+            .collect(),
+        Data::Newtype(_) | Data::Tuple(_) | Data::Unit => Vec::new(),
+    };
+    if input.attrs.schema_as.is_some() {
+        return Vec::new();
+    }
+    fields
+        .into_iter()
+        .filter(|f| f.flatten && !f.is_skipped())
+        .map(Field::wire_type)
+        .filter(|ty| !mentions(ty.to_token_stream(), &params))
+        .map(|ty| {
+            let span = ty.span();
+            let message = format!(
+                "`#[serde(flatten)]` needs a struct or a map (or an `Option` of one), and `{}` is neither",
+                crate::attr::written(&ty.to_token_stream())
+            );
+            quote_spanned! {span=>
+                const _: () = match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                    #p::Kind::Struct(_)
+                    | #p::Kind::Map { .. }
+                    | #p::Kind::Option(_)
+                    | #p::Kind::Newtype(_)
+                    | #p::Kind::Any => {}
+                    _ => ::core::panic!(#message),
+                };
+            }
+        })
+        .collect()
+}
+
+/// Whether `tokens` mention one of `names` as an identifier.
+fn mentions(tokens: TokenStream, names: &[String]) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        TokenTree::Ident(ident) => names.iter().any(|n| ident == n),
+        TokenTree::Group(group) => mentions(group.stream(), names),
+        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
+    })
+}
+
+/// The contract's `ContractInfo` literal, resolving its snapshots folder now.
+fn contract_info(input: &Input, krate: &syn::Path) -> Result<TokenStream, Error> {
+    let p = quote!(#krate::__private);
+    let attrs = &input.attrs;
+    let (Some(name), Some(version)) = (&attrs.name, &attrs.version) else {
+        return Err(Error::new_spanned(
+            &input.original.ident,
+            "a contract needs `name` and `version`",
+        ));
+    };
+    let name = name.value.value();
+    let version = version.value;
+    let mode = match attrs.mode.as_ref().map_or(Mode::default(), |m| m.value) {
+        Mode::Backward => quote!(Backward),
+        Mode::Forward => quote!(Forward),
+        Mode::Full => quote!(Full),
+        Mode::BackwardTransitive => quote!(BackwardTransitive),
+        Mode::ForwardTransitive => quote!(ForwardTransitive),
+        Mode::FullTransitive => quote!(FullTransitive),
+    };
+    let id = format!("{name}/v{version}");
+    let dir = snapshots_dir(input)?;
+    Ok(quote! {
+        #p::ContractInfo {
+            name: #name,
+            version: #version,
+            mode: #p::Mode::#mode,
+            id: #id,
+            snapshots_dir: #dir,
+        }
+    })
+}
+
+/// `CARGO_MANIFEST_DIR` joined with `snapshots = "dir"` (default `contracts`).
+fn snapshots_dir(input: &Input) -> Result<String, Error> {
+    let (relative, span) = match &input.attrs.snapshots {
+        Some(setting) => (setting.value.value(), setting.value.span()),
+        None => (DEFAULT_SNAPSHOTS.to_owned(), input.original.ident.span()),
+    };
+    let Some(manifest_dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        return Err(Error::new(
+            span,
+            "cannot resolve the contract's snapshots folder: the environment variable \
+             CARGO_MANIFEST_DIR is not set (build with cargo)",
+        ));
+    };
+    let dir = std::path::Path::new(&manifest_dir).join(relative);
+    match dir.to_str() {
+        Some(dir) => Ok(dir.to_owned()),
+        None => Err(Error::new(
+            span,
+            "the contract's snapshots folder is not valid UTF-8: move the crate or set \
+             `#[handoff(snapshots = \"...\")]`",
+        )),
+    }
+}
+
+/// The errors, and an implementation that describes the type as `any` so that uses of
+/// the type elsewhere do not add errors of their own.
+fn fallback(
+    item: &DeriveInput,
+    kind: DeriveKind,
+    krate: &syn::Path,
+    errors: Vec<Error>,
+) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let ident = &item.ident;
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    let generics = bounded_generics(&item.generics, krate);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let contract = match kind {
+        DeriveKind::Contract => quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::HandoffContract for #ident #ty_generics #where_clause {
+                const CONTRACT: #p::ContractInfo = #p::ContractInfo {
+                    name: "invalid-contract",
+                    version: 1,
+                    mode: #p::Mode::Full,
+                    id: "invalid-contract/v1",
+                    snapshots_dir: "",
+                };
+            }
+        },
+        DeriveKind::Schema => TokenStream::new(),
+    };
+    let errors = errors.into_iter().map(Error::into_compile_error);
+    quote! {
+        #(#errors)*
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #krate::HandoffSchema for #ident #ty_generics #where_clause {
+                const SHAPE: &'static #p::Shape = &#p::Shape {
+                    name: #name,
+                    module: ::core::module_path!(),
+                    generics: &[],
+                    doc: "",
+                    kind: #p::Kind::Any,
+                };
+            }
+            #contract
+        };
+    }
+}
+
+/// The default path of the runtime crate.
+pub fn default_krate() -> syn::Path {
+    syn::Path {
+        leading_colon: Some(syn::Token![::](Span::call_site())),
+        segments: [syn::PathSegment::from(syn::Ident::new(
+            "contract_core",
+            Span::call_site(),
+        ))]
+        .into_iter()
+        .collect(),
+    }
+}

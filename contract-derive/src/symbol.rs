@@ -1,0 +1,33 @@
+//! The keys of `#[handoff(...)]`, as named constants (like serde_derive's `symbol.rs`).
+
+/// The attribute namespace: `#[handoff(...)]`.
+pub const HANDOFF: &str = "handoff";
+
+/// Container: the contract's kebab-case name (`HandoffContract` only).
+pub const NAME: &str = "name";
+/// Container: the contract's major version, at least 1 (`HandoffContract` only).
+pub const VERSION: &str = "version";
+/// Container: how versions of the contract must relate (`HandoffContract` only).
+pub const MODE: &str = "mode";
+/// Container: the path of the `contract_core` crate in generated code.
+pub const CRATE: &str = "crate";
+/// Container: the folder of the snapshot files, relative to `Cargo.toml` (`HandoffContract` only).
+pub const SNAPSHOTS: &str = "snapshots";
+/// Container, field or variant: a type whose schema describes the wire form.
+pub const SCHEMA_AS: &str = "schema_as";
+/// Field: a name the field had in an earlier version (repeatable).
+pub const RENAMED_FROM: &str = "renamed_from";
+/// Field: the value is a working assumption, not confirmed.
+pub const ASSUMPTION: &str = "assumption";
+/// Field: the value is confirmed (the default, for emphasis).
+pub const CONFIRMED: &str = "confirmed";
+
+/// The keys a container accepts.
+pub const CONTAINER_KEYS: &[&str] = &[NAME, VERSION, MODE, CRATE, SNAPSHOTS, SCHEMA_AS];
+/// The keys a field accepts.
+pub const FIELD_KEYS: &[&str] = &[RENAMED_FROM, ASSUMPTION, CONFIRMED, SCHEMA_AS];
+/// The keys an enum variant accepts.
+pub const VARIANT_KEYS: &[&str] = &[SCHEMA_AS];
+
+/// The default snapshots folder, relative to the crate's `Cargo.toml`.
+pub const DEFAULT_SNAPSHOTS: &str = "contracts";

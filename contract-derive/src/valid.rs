@@ -1,0 +1,314 @@
+//! Rules across attributes, fields and variants: what is missing, contradictory or beyond
+//! what the description can say faithfully. Every problem is collected.
+
+use syn::Error;
+
+use crate::ast::{Data, DeriveKind, Field, Input, Style, Variant};
+use crate::attr::{find_serde_key, written, SerdeKey};
+use crate::case::{is_kebab_case, to_kebab_case};
+use crate::symbol::{NAME, VERSION};
+
+/// The serde keys on a field or variant that change its wire form invisibly.
+const FIELD_CODEC_KEYS: &[&str] = &["with", "serialize_with", "deserialize_with", "getter"];
+/// The serde keys on a container that change its wire form invisibly.
+const CONTAINER_CODEC_KEYS: &[&str] = &["from", "into", "try_from", "remote"];
+
+fn serde_written(key: &SerdeKey) -> String {
+    format!("#[serde({})]", written(&key.tokens))
+}
+
+/// Checks `input`, appending every problem to `errors`.
+pub fn check(input: &Input, errors: &mut Vec<Error>) {
+    check_identity(input, errors);
+    check_container_serde(input, errors);
+    let container_schema_as = input.attrs.schema_as.is_some();
+    match &input.data {
+        Data::Struct(fields) => {
+            check_flatten_deny(input, fields, errors);
+            check_fields(fields, true, container_schema_as, errors);
+        }
+        Data::Newtype(field) => {
+            check_fields(
+                std::slice::from_ref(&**field),
+                false,
+                container_schema_as,
+                errors,
+            );
+        }
+        Data::Tuple(fields) => {
+            check_fields(fields, false, container_schema_as, errors);
+            check_tuple_skips(fields, errors);
+        }
+        Data::Unit => {}
+        Data::Enum(repr, variants) => {
+            check_untagged_variants(repr, variants, errors);
+            for variant in variants.iter().filter(|v| !v.is_skipped()) {
+                check_variant(variant, container_schema_as, errors);
+            }
+        }
+    }
+}
+
+/// `name` and `version`: required, valid, and only on contracts.
+fn check_identity(input: &Input, errors: &mut Vec<Error>) {
+    let attrs = &input.attrs;
+    match input.derive {
+        DeriveKind::Contract => {
+            let missing = |key: &str, example: &str| {
+                let message = format!("missing `{key}`: a contract needs `#[handoff({example})]`");
+                match &attrs.first_attr {
+                    Some(tokens) => Error::new_spanned(tokens, message),
+                    None => Error::new_spanned(&input.original.ident, message),
+                }
+            };
+            let example = format!(
+                "name = \"{}\", version = 1",
+                to_kebab_case(&input.original.ident.to_string())
+            );
+            match &attrs.name {
+                None => errors.push(missing(NAME, &example)),
+                Some(name) => {
+                    let value = name.value.value();
+                    if !is_kebab_case(&value) {
+                        let suggestion = to_kebab_case(&value);
+                        let hint = if suggestion.is_empty() {
+                            "use lowercase words joined by hyphens, like `refund-request`"
+                                .to_owned()
+                        } else {
+                            format!("use `name = \"{suggestion}\"`")
+                        };
+                        errors.push(Error::new_spanned(
+                            &name.value,
+                            format!(
+                                "contract name `{value}` is not kebab-case \
+                                 (lowercase words joined by hyphens): {hint}"
+                            ),
+                        ));
+                    }
+                }
+            }
+            match &attrs.version {
+                None => errors.push(missing(VERSION, &example)),
+                Some(version) if version.value == 0 => errors.push(version.error(format!(
+                    "`{}`: contract versions start at 1",
+                    version.written()
+                ))),
+                Some(_) => {}
+            }
+        }
+        DeriveKind::Schema => {
+            let mut reject = |written: String, tokens: &proc_macro2::TokenStream| {
+                errors.push(Error::new_spanned(
+                    tokens,
+                    format!(
+                        "`{written}` belongs on #[derive(HandoffContract)]: \
+                         #[derive(HandoffSchema)] describes a nested type, without a name, \
+                         version or snapshots"
+                    ),
+                ));
+            };
+            if let Some(s) = &attrs.name {
+                reject(s.written(), &s.tokens);
+            }
+            if let Some(s) = &attrs.version {
+                reject(s.written(), &s.tokens);
+            }
+            if let Some(s) = &attrs.mode {
+                reject(s.written(), &s.tokens);
+            }
+            if let Some(s) = &attrs.snapshots {
+                reject(s.written(), &s.tokens);
+            }
+        }
+    }
+}
+
+/// serde container attributes that hide the wire form, or that the description cannot say.
+fn check_container_serde(input: &Input, errors: &mut Vec<Error>) {
+    if input.attrs.schema_as.is_none() {
+        for key in input
+            .serde_keys
+            .iter()
+            .filter(|k| CONTAINER_CODEC_KEYS.contains(&k.key.as_str()))
+        {
+            errors.push(Error::new_spanned(
+                &key.tokens,
+                format!(
+                    "`{}` changes the wire form in a way the derive cannot see: add \
+                     `#[handoff(schema_as = WireType)]` naming a type whose schema describes it",
+                    serde_written(key)
+                ),
+            ));
+        }
+    }
+    if !matches!(input.data, Data::Enum(..)) {
+        if let Some(key) = find_serde_key(&input.serde_keys, &["tag"]) {
+            errors.push(Error::new_spanned(
+                &key.tokens,
+                format!(
+                    "`{}` on a struct is not supported by handoff-contract: \
+                     add the tag as a field, or wrap the struct in an internally tagged enum",
+                    serde_written(key)
+                ),
+            ));
+        }
+    }
+    if let Some(key) = find_serde_key(
+        &input.serde_keys,
+        &["variant_identifier", "field_identifier"],
+    ) {
+        errors.push(Error::new_spanned(
+            &key.tokens,
+            format!(
+                "`{}` is not supported by handoff-contract: it describes identifiers, not a payload",
+                serde_written(key)
+            ),
+        ));
+    }
+}
+
+/// `flatten` inside a struct that denies unknown fields: serde cannot deserialize it.
+fn check_flatten_deny(input: &Input, fields: &[Field], errors: &mut Vec<Error>) {
+    if !input.deny_unknown_fields {
+        return;
+    }
+    let Some(deny) = find_serde_key(&input.serde_keys, &["deny_unknown_fields"]) else {
+        return;
+    };
+    for field in fields.iter().filter(|f| f.flatten) {
+        if let Some(flatten) = find_serde_key(&field.serde_keys, &["flatten"]) {
+            errors.push(Error::new_spanned(
+                &flatten.tokens,
+                "`#[serde(flatten)]` cannot be combined with `#[serde(deny_unknown_fields)]`: \
+                 serde does not support it (the flattened fields count as unknown); \
+                 remove one of them",
+            ));
+            errors.push(Error::new_spanned(
+                &deny.tokens,
+                "`#[serde(deny_unknown_fields)]` conflicts with the `#[serde(flatten)]` field",
+            ));
+        }
+    }
+}
+
+fn check_fields(fields: &[Field], named: bool, container_schema_as: bool, errors: &mut Vec<Error>) {
+    for field in fields.iter().filter(|f| !f.is_skipped()) {
+        check_field(field, named, container_schema_as, errors);
+    }
+}
+
+fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &mut Vec<Error>) {
+    let attrs = &field.attrs;
+    if container_schema_as {
+        if let Some(schema_as) = &attrs.schema_as {
+            errors.push(schema_as.error(format!(
+                "`{}` has no effect: an enclosing `schema_as` already describes the whole \
+                 wire form; remove one of them",
+                schema_as.key
+            )));
+        }
+    }
+    for renamed in &attrs.renamed_from {
+        let old = renamed.value.value();
+        if !named {
+            errors.push(renamed.error(format!(
+                "`{}` applies to named fields only: an unnamed field is matched by position",
+                renamed.written()
+            )));
+        } else if old == field.ser_name || old == field.de_name {
+            errors.push(renamed.error(format!(
+                "`{}` names the field's current wire name: `renamed_from` lists names \
+                 the field had in earlier versions",
+                renamed.written()
+            )));
+        }
+    }
+    if let (Some(assumption), Some(confirmed)) = (&attrs.assumption, &attrs.confirmed) {
+        errors.push(
+            assumption
+                .error("a field is either an `assumption` or `confirmed`, not both: remove one"),
+        );
+        errors.push(confirmed.error("`confirmed` conflicts with `assumption` on the same field"));
+    }
+    if attrs.schema_as.is_none() && !container_schema_as {
+        for key in field
+            .serde_keys
+            .iter()
+            .filter(|k| FIELD_CODEC_KEYS.contains(&k.key.as_str()))
+        {
+            errors.push(Error::new_spanned(
+                &key.tokens,
+                format!(
+                    "`{}` changes the field's wire form in a way the derive cannot see: add \
+                     `#[handoff(schema_as = WireType)]` naming a type whose schema describes it",
+                    serde_written(key)
+                ),
+            ));
+        }
+    }
+}
+
+/// A skip in one direction only would give the two views arrays of different lengths.
+fn check_tuple_skips(fields: &[Field], errors: &mut Vec<Error>) {
+    for field in fields
+        .iter()
+        .filter(|f| f.skip_serializing != f.skip_deserializing)
+    {
+        let key = find_serde_key(
+            &field.serde_keys,
+            &["skip_serializing", "skip_deserializing"],
+        );
+        let message = "skipping a tuple struct's field in one direction only is not supported: \
+                       the sender's and the receiver's arrays would differ in length; \
+                       use `#[serde(skip)]`";
+        match key {
+            Some(key) => errors.push(Error::new_spanned(&key.tokens, message)),
+            None => errors.push(Error::new_spanned(field.original, message)),
+        }
+    }
+}
+
+/// `#[serde(untagged)]` on some variants of a tagged enum.
+fn check_untagged_variants(repr: &crate::ast::Repr, variants: &[Variant], errors: &mut Vec<Error>) {
+    if matches!(repr, crate::ast::Repr::Untagged) {
+        return;
+    }
+    let untagged = variants.iter().filter(|v| v.untagged).count();
+    if untagged == 0 || untagged == variants.len() {
+        return;
+    }
+    for variant in variants.iter().filter(|v| v.untagged) {
+        let message = format!(
+            "`#[serde(untagged)]` on variant `{}` of a tagged enum is not supported by \
+             handoff-contract: mark the whole enum `#[serde(untagged)]` or none of its variants",
+            variant.name
+        );
+        match find_serde_key(&variant.serde_keys, &["untagged"]) {
+            Some(key) => errors.push(Error::new_spanned(&key.tokens, message)),
+            None => errors.push(Error::new_spanned(&variant.original.ident, message)),
+        }
+    }
+}
+
+fn check_variant(variant: &Variant, container_schema_as: bool, errors: &mut Vec<Error>) {
+    if variant.attrs.schema_as.is_none() && !container_schema_as {
+        for key in variant
+            .serde_keys
+            .iter()
+            .filter(|k| FIELD_CODEC_KEYS.contains(&k.key.as_str()))
+        {
+            errors.push(Error::new_spanned(
+                &key.tokens,
+                format!(
+                    "`{}` changes the variant's wire form in a way the derive cannot see: add \
+                     `#[handoff(schema_as = WireType)]` naming a type whose schema describes \
+                     the variant's content",
+                    serde_written(key)
+                ),
+            ));
+        }
+    }
+    let named = variant.style == Style::Struct;
+    let skip_fields = variant.attrs.schema_as.is_some() || container_schema_as;
+    check_fields(&variant.fields, named, skip_fields, errors);
+}

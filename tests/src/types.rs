@@ -1,0 +1,562 @@
+//! A catalogue of test types: every serde attribute and shape the derive supports, and the
+//! seeds' contracts. Other test suites (fidelity, JSON Schema) use them, so everything is
+//! `pub` and every type derives `Serialize`, `Deserialize`, `Debug`, `Clone`, `PartialEq`.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use contract_core::{HandoffContract, HandoffSchema};
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------------------------------
+// The seeds' contracts.
+// ---------------------------------------------------------------------------------------
+
+/// Why a refund is requested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    /// The goods arrived damaged.
+    Damaged,
+    /// The goods never arrived.
+    NotDelivered,
+    /// Charged twice.
+    DoubleCharge,
+    /// Any category this reader does not know yet.
+    #[serde(other)]
+    Other,
+}
+
+/// A refund request handed from the triage agent to the refund agent (seed 003).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "refund-request", version = 2)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundRequest {
+    /// What kind of refund.
+    pub category: Category,
+    /// The order, called `orderRef` in v1.
+    #[serde(alias = "orderRef")]
+    #[handoff(renamed_from = "orderRef")]
+    pub order_id: String,
+    /// What the customer wants to achieve; inferred, not confirmed.
+    #[handoff(assumption)]
+    pub use_case: Option<String>,
+}
+
+/// What a sub-agent may and may not touch (seed 001).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scope {
+    /// Fields the result must fill.
+    pub required_fields: Vec<String>,
+    /// Actions the sub-agent must not take.
+    #[serde(default)]
+    pub excluded_actions: Vec<String>,
+}
+
+/// A budget of tool calls and tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Budget {
+    /// At most this many tool calls.
+    pub max_tool_calls: u32,
+    /// At most this many tokens.
+    pub max_tokens: u64,
+}
+
+/// A sub-task handed to another agent (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "task-contract", version = 1, mode = "backward")]
+pub struct TaskContract {
+    /// What to achieve.
+    pub goal: String,
+    /// The input, as structured data.
+    pub input: BTreeMap<String, serde_json::Value>,
+    /// What may be touched.
+    pub scope: Scope,
+    /// How the result is judged.
+    pub acceptance: Vec<String>,
+    /// The budget.
+    pub budget: Budget,
+    /// The expected deliverable.
+    pub deliverable: String,
+    /// Bumped when the task changes: old conclusions are void, old observations are not.
+    pub task_revision: u32,
+}
+
+/// How a sub-task ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    /// Done, acceptance met.
+    Done,
+    /// Partly done: see `unresolved`.
+    Partial,
+    /// Could not be done.
+    Failed,
+}
+
+/// One observation backing a conclusion (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Evidence {
+    /// The field the evidence is about.
+    pub field: String,
+    /// The observed value.
+    pub value: serde_json::Value,
+    /// Where it was observed.
+    pub source_ref: String,
+    /// When it was observed.
+    pub observed_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The result a sub-agent hands back (seed 001).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "task-result", version = 1)]
+pub struct TaskResult {
+    /// How it ended.
+    pub status: TaskStatus,
+    /// The conclusion, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conclusion: Option<String>,
+    /// What backs the conclusion.
+    pub evidence: Vec<Evidence>,
+    /// What is still open.
+    #[serde(default)]
+    pub unresolved: Vec<String>,
+    /// What the result cannot speak to.
+    #[serde(default)]
+    pub limitations: Vec<String>,
+    /// The task revision this result answers.
+    pub task_revision: u32,
+}
+
+/// A reference to a produced artifact (seed 000).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Artifact {
+    /// Its name.
+    pub name: String,
+    /// Where it is stored.
+    pub uri: String,
+    /// Its version; accepting a handoff refuses versions that do not exist.
+    pub version: u32,
+}
+
+/// Where a handoff stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffStatus {
+    /// Being prepared.
+    Draft,
+    /// Ready to be accepted.
+    Ready,
+    /// Accepted by the next owner.
+    Accepted,
+}
+
+/// The handoff envelope around any payload (seed 000).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Handoff<T> {
+    /// The envelope's own schema version.
+    pub schema_version: u32,
+    /// Groups related tasks.
+    pub context_id: uuid::Uuid,
+    /// This piece of work.
+    pub task_id: String,
+    /// Idempotency key, with `context_id`.
+    pub handoff_id: String,
+    /// What the next owner must achieve.
+    pub goal: String,
+    /// Hard constraints.
+    pub constraints: Vec<String>,
+    /// Confirmed decisions.
+    #[handoff(confirmed)]
+    pub decisions: Vec<String>,
+    /// Unverified working assumptions, kept apart from decisions.
+    #[serde(default)]
+    #[handoff(assumption)]
+    pub assumptions: Vec<String>,
+    /// Questions still open.
+    pub open_questions: Vec<String>,
+    /// Produced artifacts, by reference.
+    pub artifacts: Vec<Artifact>,
+    /// What the next owner may spend.
+    pub budget: Budget,
+    /// Who owns the task now.
+    pub owner: String,
+    /// Where the handoff stands.
+    pub status: HandoffStatus,
+    /// The payload.
+    pub payload: T,
+}
+
+// ---------------------------------------------------------------------------------------
+// One type per serde attribute.
+// ---------------------------------------------------------------------------------------
+
+/// `rename`, `rename(serialize, deserialize)` and `alias`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Renames {
+    /// Renamed in both views.
+    #[serde(rename = "ID")]
+    pub id: String,
+    /// Two names: written as `outName`, read as `inName`.
+    #[serde(rename(serialize = "outName", deserialize = "inName"))]
+    pub split: String,
+    /// Read under two further names.
+    #[serde(alias = "fullName", alias = "full_name")]
+    pub name: String,
+    /// Only the serialize name is changed.
+    #[serde(rename(serialize = "kindOut"))]
+    pub kind: u8,
+}
+
+/// `rename_all` with different rules per view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all(serialize = "SCREAMING_SNAKE_CASE", deserialize = "camelCase"))]
+pub struct RenameAllSplit {
+    /// `USER_ID` out, `userId` in.
+    pub user_id: u64,
+    /// Keeps its explicit rename in both views.
+    #[serde(rename = "x")]
+    pub extra_field: bool,
+}
+
+/// Container-level `default`: every field may be absent for the receiver.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, HandoffSchema)]
+#[serde(default)]
+pub struct Defaults {
+    /// Defaults to 0.
+    pub retries: u32,
+    /// Defaults to empty.
+    pub label: String,
+}
+
+fn default_limit() -> u32 {
+    10
+}
+
+/// Field-level `default` (plain and with a function).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct FieldDefaults {
+    /// Required.
+    pub query: String,
+    /// May be absent: defaults to 10.
+    #[serde(default = "default_limit")]
+    pub limit: u32,
+    /// May be absent: defaults to empty.
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// `skip`, `skip_serializing`, `skip_deserializing`, `skip_serializing_if`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Skips {
+    /// Always on the wire.
+    pub kept: String,
+    /// Never on the wire.
+    #[serde(skip)]
+    pub cache: Vec<u8>,
+    /// Read, never written.
+    #[serde(skip_serializing)]
+    pub write_only: String,
+    /// Written, never read (defaulted when reading).
+    #[serde(skip_deserializing)]
+    pub computed: u32,
+    /// Written only when present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Written only when not empty; required for the receiver (no `default`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
+}
+
+/// Metadata flattened into other types.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Meta {
+    /// Who wrote it.
+    pub author: String,
+    /// Revision.
+    #[serde(default)]
+    pub revision: u32,
+}
+
+/// `flatten` of a struct.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenStruct {
+    /// The document's title.
+    pub title: String,
+    /// Inlined: `author` and `revision` sit beside `title`.
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// `flatten` of a map: unknown keys are captured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenMap {
+    /// A declared field.
+    pub id: u32,
+    /// Every other key.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// An internally tagged enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Figure {
+    /// A circle.
+    Circle {
+        /// Its radius.
+        radius: f64,
+    },
+    /// A rectangle.
+    Rect {
+        /// Width.
+        w: f64,
+        /// Height.
+        h: f64,
+    },
+    /// Its content is a struct, inlined beside the tag.
+    Labelled(Meta),
+    /// Nothing but the tag.
+    Empty,
+}
+
+/// An adjacently tagged enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c")]
+pub enum Message {
+    /// A text.
+    Text(String),
+    /// A pair.
+    Pair(u32, u32),
+    /// A struct.
+    Move {
+        /// Horizontal.
+        x: i32,
+        /// Vertical.
+        y: i32,
+    },
+    /// No content.
+    Ping,
+}
+
+/// An untagged enum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+pub enum IdOrName {
+    /// A numeric id.
+    Id(u64),
+    /// A name.
+    Name(String),
+}
+
+/// An externally tagged enum (serde's default) with every variant kind, and
+/// `rename_all_fields`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all_fields = "camelCase")]
+pub enum Command {
+    /// A unit variant: the string `"Stop"`.
+    Stop,
+    /// A newtype variant.
+    Say(String),
+    /// A tuple variant.
+    Goto(i64, i64),
+    /// A struct variant; its fields are camelCase.
+    Configure {
+        /// `maxSpeed`.
+        max_speed: f32,
+        /// May be absent.
+        #[serde(default)]
+        dry_run: bool,
+    },
+    /// Read under an alias too, written under another name.
+    #[serde(rename = "halt", alias = "abort")]
+    Halt,
+    /// Read, never written.
+    #[serde(skip_serializing)]
+    Legacy,
+    /// Never on the wire.
+    #[serde(skip)]
+    Internal,
+}
+
+/// A string enum with `rename_all`, per-variant aliases and a catch-all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Level {
+    /// `LOW`.
+    Low,
+    /// `VERY_HIGH`, also read as `CRITICAL`.
+    #[serde(alias = "CRITICAL")]
+    VeryHigh,
+    /// Any other level.
+    #[serde(other)]
+    Unknown,
+}
+
+/// A newtype struct: a string on the wire.
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, HandoffSchema,
+)]
+pub struct OrderId(pub String);
+
+/// A transparent struct: its one field on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+pub struct Meters {
+    /// The length.
+    pub value: f64,
+}
+
+/// A tuple struct: an array of two numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Point(pub i32, pub i32);
+
+/// A unit struct: `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Marker;
+
+/// A plan whose steps are plans: a recursive type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct Plan {
+    /// What this step does.
+    pub action: String,
+    /// The sub-plans.
+    #[serde(default)]
+    pub steps: Vec<Plan>,
+    /// What to do when this step fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Box<Plan>>,
+}
+
+/// Every standard type serde supports, as a field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct StdTypes {
+    /// `bool`.
+    pub flag: bool,
+    /// `u8`.
+    pub u8: u8,
+    /// `u16`.
+    pub u16: u16,
+    /// `u32`.
+    pub u32: u32,
+    /// `u64`.
+    pub u64: u64,
+    /// `u128`.
+    pub u128: u128,
+    /// `usize`.
+    pub usize: usize,
+    /// `i8`.
+    pub i8: i8,
+    /// `i16`.
+    pub i16: i16,
+    /// `i32`.
+    pub i32: i32,
+    /// `i64`.
+    pub i64: i64,
+    /// `i128`.
+    pub i128: i128,
+    /// `isize`.
+    pub isize: isize,
+    /// `f32`.
+    pub f32: f32,
+    /// `f64`.
+    pub f64: f64,
+    /// `char`.
+    pub char: char,
+    /// `String`.
+    pub string: String,
+    /// `Option`.
+    pub option: Option<u32>,
+    /// `Option<Option<_>>`: serde cannot tell the two `None`s apart.
+    pub nested_option: Option<Option<u32>>,
+    /// `Vec`.
+    pub vec: Vec<String>,
+    /// `VecDeque`.
+    pub deque: VecDeque<u16>,
+    /// An array.
+    pub array: [u8; 4],
+    /// `HashSet`.
+    pub hash_set: HashSet<String>,
+    /// `BTreeSet`.
+    pub btree_set: BTreeSet<i32>,
+    /// `HashMap` with string keys.
+    pub hash_map: HashMap<String, u32>,
+    /// `BTreeMap` with string keys.
+    pub btree_map: BTreeMap<String, Vec<bool>>,
+    /// `Box`.
+    pub boxed: Box<String>,
+    /// `Arc`.
+    pub arc: Arc<str>,
+    /// `Rc`.
+    pub rc: Rc<u32>,
+    /// `Cow`.
+    pub cow: Cow<'static, str>,
+    /// `serde_json::Value`.
+    pub any: serde_json::Value,
+    /// `()`.
+    pub unit: (),
+    /// A tuple.
+    pub tuple: (String, i64),
+}
+
+/// The uuid and chrono types.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct TimeAndIds {
+    /// A UUID.
+    pub id: uuid::Uuid,
+    /// A date-time with offset.
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// A date-time with a fixed offset.
+    pub local: chrono::DateTime<chrono::FixedOffset>,
+    /// A date-time without offset.
+    pub naive: chrono::NaiveDateTime,
+    /// A date.
+    pub day: chrono::NaiveDate,
+    /// A time of day.
+    pub time: chrono::NaiveTime,
+}
+
+/// Serializes a [`std::time::Duration`] as whole seconds.
+pub mod seconds {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes whole seconds.
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<S: Serializer>(d: &std::time::Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(d.as_secs())
+    }
+
+    /// Reads whole seconds.
+    ///
+    /// # Errors
+    /// The deserializer's.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<std::time::Duration, D::Error> {
+        u64::deserialize(d).map(std::time::Duration::from_secs)
+    }
+}
+
+/// `#[serde(with)]` described by `#[handoff(schema_as)]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+pub struct WithSchemaAs {
+    /// On the wire: a number of seconds.
+    #[serde(with = "seconds")]
+    #[handoff(schema_as = u64)]
+    pub timeout: std::time::Duration,
+}
+
+/// A struct that denies unknown fields, with a field renamed across versions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "strict-note", version = 3, mode = "forward")]
+#[serde(deny_unknown_fields)]
+pub struct StrictNote {
+    /// The text; called `body`, then `content`, in earlier versions.
+    #[handoff(renamed_from = "body", renamed_from = "content")]
+    pub text: String,
+    /// Optional.
+    pub tag: Option<String>,
+}
