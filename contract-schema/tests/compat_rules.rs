@@ -188,7 +188,10 @@ fn a_schema_is_compatible_with_itself() {
         ]),
         vec![
             ("Step", strukt(vec![f("next", opt(named("Step")))])),
-            ("Status", enumm(Repr::External, vec![unit("Ready"), unit("Done")])),
+            (
+                "Status",
+                enumm(Repr::External, vec![unit("Ready"), unit("Done")]),
+            ),
         ],
     );
     let report = check(&s, &s);
@@ -208,7 +211,11 @@ fn required_field_added_breaks_backward_only() {
     let full = evolve(&old, &new, Mode::Full);
     assert_eq!(
         located(&full),
-        [("FIELD_ADDED_REQUIRED", "reason".to_owned(), Direction::Backward)]
+        [(
+            "FIELD_ADDED_REQUIRED",
+            "reason".to_owned(),
+            Direction::Backward
+        )]
     );
     assert!(!full.is_compatible());
 }
@@ -218,13 +225,19 @@ fn optional_field_added_is_compatible_both_ways() {
     let old = fields(vec![f("a", string())]);
     let new = fields(vec![f("a", string()), f("note", opt(string()))]);
     assert!(evolve(&old, &new, Mode::Full).is_compatible());
-    let defaulted = fields(vec![f("a", string()), with_default(f("n", int(IntKind::U8)))]);
+    let defaulted = fields(vec![
+        f("a", string()),
+        with_default(f("n", int(IntKind::U8))),
+    ]);
     assert!(evolve(&old, &defaulted, Mode::Full).is_compatible());
 }
 
 #[test]
 fn field_added_breaks_old_readers_that_deny_unknown_fields() {
-    let old = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    let old = schema(
+        strukt_with(vec![f("a", string())], Unknown::Deny, None),
+        vec![],
+    );
     let new = fields(vec![f("a", string()), f("note", opt(string()))]);
     assert_eq!(forward(&old, &new), ["UNKNOWN_FIELD_DENIED"]);
     assert!(backward(&old, &new).is_empty());
@@ -245,7 +258,10 @@ fn optional_field_removed_is_compatible_unless_the_new_reader_denies_it() {
     let old = fields(vec![f("a", string()), f("note", opt(string()))]);
     let new = fields(vec![f("a", string())]);
     assert!(evolve(&old, &new, Mode::Full).is_compatible());
-    let closed = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    let closed = schema(
+        strukt_with(vec![f("a", string())], Unknown::Deny, None),
+        vec![],
+    );
     assert_eq!(backward(&old, &closed), ["UNKNOWN_FIELD_DENIED"]);
     assert!(forward(&old, &closed).is_empty());
 }
@@ -253,7 +269,10 @@ fn optional_field_removed_is_compatible_unless_the_new_reader_denies_it() {
 #[test]
 fn reader_that_denies_unknown_fields_rejects_an_extra_writer_field() {
     let writer = fields(vec![f("a", string()), f("debug", Type::Bool)]);
-    let reader = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    let reader = schema(
+        strukt_with(vec![f("a", string())], Unknown::Deny, None),
+        vec![],
+    );
     let report = check(&writer, &reader);
     assert_eq!(
         located(&report),
@@ -270,13 +289,20 @@ fn writer_flattened_map_sends_keys_a_denying_reader_rejects() {
         strukt_with(vec![f("a", string())], Unknown::Capture, Some(string())),
         vec![],
     );
-    let denying = schema(strukt_with(vec![f("a", string())], Unknown::Deny, None), vec![]);
+    let denying = schema(
+        strukt_with(vec![f("a", string())], Unknown::Deny, None),
+        vec![],
+    );
     assert_eq!(
         located(&check(&writer, &denying)),
         [("UNKNOWN_FIELD_DENIED", "*".to_owned(), Direction::Check)]
     );
     let capturing_ints = schema(
-        strukt_with(vec![f("a", string())], Unknown::Capture, Some(int(IntKind::U8))),
+        strukt_with(
+            vec![f("a", string())],
+            Unknown::Capture,
+            Some(int(IntKind::U8)),
+        ),
         vec![],
     );
     assert_eq!(
@@ -285,7 +311,10 @@ fn writer_flattened_map_sends_keys_a_denying_reader_rejects() {
     );
     // A capturing reader reads an unknown writer field into its map, if the type fits.
     let plain_writer = fields(vec![f("a", string()), f("extra", Type::Bool)]);
-    assert_eq!(ids(&check(&plain_writer, &capturing_ints)), ["TYPE_CHANGED"]);
+    assert_eq!(
+        ids(&check(&plain_writer, &capturing_ints)),
+        ["TYPE_CHANGED"]
+    );
 }
 
 #[test]
@@ -434,7 +463,12 @@ fn collections_compare_element_wise() {
 
 #[test]
 fn map_values_are_located_with_a_star_for_the_key() {
-    let map = |v| fields(vec![f("labels", Type::Map(Box::new(string()), Box::new(v)))]);
+    let map = |v| {
+        fields(vec![f(
+            "labels",
+            Type::Map(Box::new(string()), Box::new(v)),
+        )])
+    };
     let report = check(&map(int(IntKind::U64)), &map(int(IntKind::U8)));
     assert_eq!(
         located(&report),
@@ -469,11 +503,17 @@ fn renaming_a_nested_type_alone_is_not_a_break() {
 #[test]
 fn a_change_inside_a_nested_type_is_located_through_it() {
     let old = schema(
-        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        strukt(vec![f(
+            "artifacts",
+            Type::List(Box::new(named("Artifact"))),
+        )]),
         vec![("Artifact", strukt(vec![f("version", int(IntKind::U32))]))],
     );
     let new = schema(
-        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        strukt(vec![f(
+            "artifacts",
+            Type::List(Box::new(named("Artifact"))),
+        )]),
         vec![("Artifact", strukt(vec![f("version", string())]))],
     );
     let report = evolve(&old, &new, Mode::Backward);
@@ -521,7 +561,11 @@ fn recursive_types_terminate_and_report_once() {
     };
     let same = evolve(&plan(int(IntKind::U8)), &plan(int(IntKind::U8)), Mode::Full);
     assert!(same.findings().is_empty());
-    let narrowed = evolve(&plan(int(IntKind::U64)), &plan(int(IntKind::U8)), Mode::Backward);
+    let narrowed = evolve(
+        &plan(int(IntKind::U64)),
+        &plan(int(IntKind::U8)),
+        Mode::Backward,
+    );
     assert_eq!(
         located(&narrowed),
         [("INT_NARROWED", "plan.cost".to_owned(), Direction::Backward)]
@@ -539,7 +583,9 @@ fn mutually_recursive_types_under_other_names_terminate() {
             ],
         )
     };
-    assert!(evolve(&s("A", "B"), &s("C", "D"), Mode::Full).findings().is_empty());
+    assert!(evolve(&s("A", "B"), &s("C", "D"), Mode::Full)
+        .findings()
+        .is_empty());
 }
 
 #[test]
@@ -633,7 +679,10 @@ fn tagged_enum_variant_added_and_removed() {
     // An externally tagged catch-all reads only unit variants.
     let ext_new = event(Repr::External, vec![unit("Opened"), refunded(string())]);
     let ext_catching = event(Repr::External, vec![unit("Opened"), catch_all("Other")]);
-    assert_eq!(ids(&check(&ext_new, &ext_catching)), ["ENUM_VARIANT_UNKNOWN"]);
+    assert_eq!(
+        ids(&check(&ext_new, &ext_catching)),
+        ["ENUM_VARIANT_UNKNOWN"]
+    );
 }
 
 #[test]
@@ -674,7 +723,10 @@ fn enum_representation_and_tag_changes_break() {
             vec![unit("Opened")],
         )
     };
-    assert_eq!(forward(&adjacent("c"), &adjacent("data")), ["ENUM_TAG_CHANGED"]);
+    assert_eq!(
+        forward(&adjacent("c"), &adjacent("data")),
+        ["ENUM_TAG_CHANGED"]
+    );
 }
 
 #[test]
@@ -811,10 +863,7 @@ fn contract_name_changed_breaks() {
 
 #[test]
 fn an_allowed_finding_stays_in_the_report_but_does_not_break() {
-    let old = schema(
-        strukt(vec![f("a", string())]),
-        vec![],
-    );
+    let old = schema(strukt(vec![f("a", string())]), vec![]);
     let new = fields(vec![f("a", string()), f("reason", string())]);
     let by_name = Allowances::new().allow(
         "FIELD_ADDED_REQUIRED",
@@ -839,11 +888,17 @@ fn an_allowed_finding_stays_in_the_report_but_does_not_break() {
 #[test]
 fn an_allowance_can_name_the_whole_path() {
     let old = schema(
-        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        strukt(vec![f(
+            "artifacts",
+            Type::List(Box::new(named("Artifact"))),
+        )]),
         vec![("Artifact", strukt(vec![f("version", int(IntKind::U64))]))],
     );
     let new = schema(
-        strukt(vec![f("artifacts", Type::List(Box::new(named("Artifact"))))]),
+        strukt(vec![f(
+            "artifacts",
+            Type::List(Box::new(named("Artifact"))),
+        )]),
         vec![("Artifact", strukt(vec![f("version", int(IntKind::U32))]))],
     );
     let allow = Allowances::new().allow("INT_OUT_OF_RANGE", "artifacts[].version", "bounded");
@@ -853,9 +908,10 @@ fn an_allowance_can_name_the_whole_path() {
 
 #[test]
 fn allowances_with_unknown_rule_ids_are_listed() {
-    let allow = Allowances::new()
-        .allow("FIELD_REMOVED", "a", "ok")
-        .allow("FIELD_REMOVD", "a", "typo");
+    let allow =
+        Allowances::new()
+            .allow("FIELD_REMOVED", "a", "ok")
+            .allow("FIELD_REMOVD", "a", "typo");
     let unknown: Vec<&str> = allow.unknown_rules().map(|a| a.rule.as_str()).collect();
     assert_eq!(unknown, ["FIELD_REMOVD"]);
 }
@@ -887,8 +943,14 @@ fn transitive_history_reports_every_failing_version() {
 
 #[test]
 fn mode_directions() {
-    assert_eq!(compat::directions(Mode::Full), [Direction::Backward, Direction::Forward]);
-    assert_eq!(compat::directions(Mode::ForwardTransitive), [Direction::Forward]);
+    assert_eq!(
+        compat::directions(Mode::Full),
+        [Direction::Backward, Direction::Forward]
+    );
+    assert_eq!(
+        compat::directions(Mode::ForwardTransitive),
+        [Direction::Forward]
+    );
     assert!(compat::is_transitive(Mode::FullTransitive));
     assert!(!compat::is_transitive(Mode::Backward));
 }
@@ -900,7 +962,8 @@ fn human_text_names_the_rule_path_direction_why_and_hint() {
     let old = fields(vec![f("a", string()), f("orderRef", string())]);
     let new = fields(vec![f("a", string())]);
     let text = evolve(&old, &new, Mode::Full).to_string();
-    let expected = "error[FIELD_REMOVED]: `orderRef` is required by old readers but never sent by new writers
+    let expected =
+        "error[FIELD_REMOVED]: `orderRef` is required by old readers but never sent by new writers
   --> orderRef (forward: new writers -> old readers)
    = help: restore the field (old readers require it), or publish the removal as a new major version
 
@@ -954,4 +1017,58 @@ fn rule_ids_are_unique_screaming_snake_and_documented() {
         assert!(in_table, "{id} is missing from the rule catalogue table");
     }
     assert_eq!(Rule::from_id("NOT_A_RULE"), None);
+}
+
+#[test]
+fn a_newtype_that_contains_itself_terminates() {
+    // `struct Grid(Vec<(Box<Grid>, i128)>)`, under two names.
+    let grid = |name: &str, n: IntKind| {
+        schema(
+            strukt(vec![f("grid", named(name))]),
+            vec![(
+                name,
+                TypeDef {
+                    rust_path: String::new(),
+                    doc: String::new(),
+                    body: Body::Newtype(Type::List(Box::new(Type::Tuple(vec![
+                        named(name),
+                        int(n),
+                    ])))),
+                },
+            )],
+        )
+    };
+    let same = evolve(
+        &grid("Grid", IntKind::I128),
+        &grid("Mesh", IntKind::I128),
+        Mode::Full,
+    );
+    assert!(same.findings().is_empty(), "{same}");
+    let narrowed = check(&grid("Grid", IntKind::I128), &grid("Mesh", IntKind::I64));
+    assert_eq!(
+        located(&narrowed),
+        [("INT_OUT_OF_RANGE", "grid[].1".to_owned(), Direction::Check)]
+    );
+}
+
+#[test]
+fn untagged_variant_of_the_same_name_is_reported_precisely() {
+    let id = |t: Type| {
+        event(
+            Repr::Untagged,
+            vec![
+                variant("Text", VariantDefKind::Newtype(string())),
+                refunded(t),
+            ],
+        )
+    };
+    let report = check(&id(int(IntKind::U64)), &id(int(IntKind::U8)));
+    assert_eq!(
+        located(&report),
+        [(
+            "INT_OUT_OF_RANGE",
+            "event(Refunded).amount".to_owned(),
+            Direction::Check
+        )]
+    );
 }

@@ -50,6 +50,8 @@ pub(crate) struct Checker<'a> {
     findings: Vec<Finding>,
     /// A trial stops at its first finding and only answers "does it fit".
     trial: bool,
+    /// The pairs a trial added to `visited`, removed when the trial ends.
+    trial_log: Vec<(&'a str, &'a str)>,
     depth: usize,
 }
 
@@ -70,6 +72,7 @@ impl<'a> Checker<'a> {
             visited: HashSet::new(),
             findings: Vec::new(),
             trial: false,
+            trial_log: Vec::new(),
             depth: 0,
         };
         checker.contract_names();
@@ -90,8 +93,7 @@ impl<'a> Checker<'a> {
                 self.report(
                     Rule::ContractNameChanged,
                     why,
-                    "keep the contract's name; a different name is a different contract"
-                        .to_owned(),
+                    "keep the contract's name; a different name is a different contract".to_owned(),
                 );
             }
         }
@@ -121,7 +123,9 @@ impl<'a> Checker<'a> {
     fn revert_hint(&self, what: &str) -> String {
         match self.direction {
             Direction::Check => {
-                format!("make the producer and the consumer agree on {what} (use one contract version)")
+                format!(
+                    "make the producer and the consumer agree on {what} (use one contract version)"
+                )
             }
             Direction::Backward | Direction::Forward => {
                 format!("restore {what}, or publish the change as a new major version")
@@ -129,21 +133,24 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Runs `f` on a throw-away checker that stops at the first finding; true when none.
-    fn fits(&self, f: impl FnOnce(&mut Checker<'a>)) -> bool {
-        let mut sub = Checker {
-            writer: self.writer,
-            reader: self.reader,
-            direction: self.direction,
-            against: self.against,
-            path: Vec::new(),
-            visited: HashSet::new(),
-            findings: Vec::new(),
-            trial: true,
-            depth: self.depth,
-        };
-        f(&mut sub);
-        sub.findings.is_empty()
+    /// Runs `f` as a trial that stops at its first finding and keeps none; true when
+    /// nothing was found. A trial sees the pairs of named types the checker has compared
+    /// or is comparing as fitting (they are reported, or being checked, on their own), and
+    /// forgets the pairs it compared itself, so that a failed trial leaves no trace.
+    fn fits(&mut self, f: impl FnOnce(&mut Checker<'a>)) -> bool {
+        let findings = core::mem::take(&mut self.findings);
+        let trial = core::mem::replace(&mut self.trial, true);
+        let path_len = self.path.len();
+        let log_start = self.trial_log.len();
+        f(self);
+        let fits = self.findings.is_empty();
+        self.findings = findings;
+        self.trial = trial;
+        self.path.truncate(path_len);
+        for pair in self.trial_log.drain(log_start..) {
+            self.visited.remove(&pair);
+        }
+        fits
     }
 
     // ----- types -----------------------------------------------------------------------
@@ -162,7 +169,14 @@ impl<'a> Checker<'a> {
             return;
         }
         self.depth += 1;
-        self.ty_resolved(self.writer.resolve(w), self.reader.resolve(r));
+        match (w, r) {
+            // Two named types: compared once per pair, newtypes included, so that a type
+            // that contains itself (through a newtype) terminates.
+            (Type::Named(a), Type::Named(b)) => self.named(w, r, a, b),
+            // One side named: following its newtypes is bounded, and the other side's
+            // structure shrinks at every step.
+            _ => self.ty_resolved(self.writer.resolve(w), self.reader.resolve(r)),
+        }
         self.depth -= 1;
     }
 
@@ -261,7 +275,7 @@ impl<'a> Checker<'a> {
                 self.ty(wv, rv);
                 self.path.pop();
             }
-            (Type::Named(a), Type::Named(b)) => self.named(a, b),
+            (Type::Named(a), Type::Named(b)) => self.named(w, r, a, b),
             _ => self.type_changed(w, r),
         }
     }
@@ -293,7 +307,9 @@ impl<'a> Checker<'a> {
             Direction::Check | Direction::Backward => {
                 format!("read it as `Option<…>` (`option<{r}>`) so `null` is accepted")
             }
-            Direction::Forward => "keep the field non-optional for writers, or publish a new major version".to_owned(),
+            Direction::Forward => {
+                "keep the field non-optional for writers, or publish a new major version".to_owned()
+            }
         };
         self.report(rule, why, hint);
     }
@@ -319,9 +335,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Two named types, compared by structure. Each pair is compared once.
-    fn named(&mut self, a: &'a str, b: &'a str) {
+    fn named(&mut self, w: &'a Type, r: &'a Type, a: &'a str, b: &'a str) {
         if !self.visited.insert((a, b)) {
             return;
+        }
+        if self.trial {
+            self.trial_log.push((a, b));
         }
         let (Some(wd), Some(rd)) = (self.writer.def(a), self.reader.def(b)) else {
             let (side, name) = if self.writer.def(a).is_none() {
@@ -339,8 +358,9 @@ impl<'a> Checker<'a> {
         match (&wd.body, &rd.body) {
             (Body::Struct(ws), Body::Struct(rs)) => self.structs(ws, rs),
             (Body::Enum(we), Body::Enum(re)) => self.enums(we, re),
-            // Only a cycle of newtypes survives `resolve`: compare what they wrap.
             (Body::Newtype(wi), Body::Newtype(ri)) => self.ty(wi, ri),
+            (Body::Newtype(wi), _) => self.ty(wi, r),
+            (_, Body::Newtype(ri)) => self.ty(w, ri),
             _ => {
                 let why = format!(
                     "{} send `{a}` as {} but {} read `{b}` as {}",
@@ -524,7 +544,8 @@ impl<'a> Checker<'a> {
                 if let Some(c) = consumed.get_mut(j) {
                     *c = true;
                 }
-                self.path.push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+                self.path
+                    .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
                 let why = format!(
                     "`{}` was renamed from `{old}` but {} do not read `{old}`, which {} send",
                     recv.name,
@@ -553,7 +574,8 @@ impl<'a> Checker<'a> {
             if let Some(c) = consumed.get_mut(j) {
                 *c = true;
             }
-            self.path.push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+            self.path
+                .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
             let why = format!(
                 "`{}` was renamed to `{}`, but {} require it as `{}`",
                 recv.name,
@@ -595,7 +617,8 @@ impl<'a> Checker<'a> {
             if let Some(c) = consumed.get_mut(j) {
                 *c = true;
             }
-            self.path.push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+            self.path
+                .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
             let (old, new) = match self.direction {
                 Direction::Forward => (recv.name.as_str(), sent.name.as_str()),
                 Direction::Check | Direction::Backward => (sent.name.as_str(), recv.name.as_str()),
@@ -703,8 +726,11 @@ impl<'a> Checker<'a> {
 
     fn variant_unknown(&mut self, tag: &str, string_enum: bool) {
         let rule = if string_enum {
-            self.direction
-                .pick(Rule::EnumValueUnknown, Rule::EnumValueRemoved, Rule::EnumValueAdded)
+            self.direction.pick(
+                Rule::EnumValueUnknown,
+                Rule::EnumValueRemoved,
+                Rule::EnumValueAdded,
+            )
         } else {
             self.direction.pick(
                 Rule::EnumVariantUnknown,
@@ -771,18 +797,30 @@ impl<'a> Checker<'a> {
                 .iter()
                 .filter(|rv| !rv.receiver.is_empty())
                 .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
-            if !fits_one {
-                self.path.push(Seg::Variant(&wv.rust_name));
+            if fits_one {
+                continue;
+            }
+            self.path.push(Seg::Variant(&wv.rust_name));
+            // The wire carries no tag, but a reader variant of the same name is most likely
+            // the one meant: report precisely what in it does not fit.
+            let same_name = r
+                .variants
+                .iter()
+                .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
+            if let Some(rv) = same_name {
+                self.variant_pair(wv, rv);
+            } else {
                 let why = format!(
                     "the untagged variant `{}` sent by {} fits none of the variants of {}",
                     wv.rust_name,
                     self.direction.writer(),
                     self.direction.reader()
                 );
-                let hint = self.revert_hint(&format!("a reader variant that reads `{}`", wv.rust_name));
+                let hint =
+                    self.revert_hint(&format!("a reader variant that reads `{}`", wv.rust_name));
                 self.report(Rule::UntaggedVariantUnmatched, why, hint);
-                self.path.pop();
             }
+            self.path.pop();
         }
     }
 }

@@ -87,7 +87,12 @@ pub fn evolve(old: &Schema, new: &Schema, mode: Mode) -> CompatReport {
 
 /// [`evolve`], with some findings accepted on purpose.
 #[must_use]
-pub fn evolve_with(old: &Schema, new: &Schema, mode: Mode, allowances: &Allowances) -> CompatReport {
+pub fn evolve_with(
+    old: &Schema,
+    new: &Schema,
+    mode: Mode,
+    allowances: &Allowances,
+) -> CompatReport {
     let mut report = CompatReport::new(evolve_findings(old, new, mode, None));
     report.apply(allowances);
     report

@@ -234,7 +234,9 @@ impl Allowances {
     /// The allowances whose rule id is not in the catalogue (a typo would silently allow
     /// nothing).
     pub fn unknown_rules(&self) -> impl Iterator<Item = &Allowance> {
-        self.list.iter().filter(|a| Rule::from_id(&a.rule).is_none())
+        self.list
+            .iter()
+            .filter(|a| Rule::from_id(&a.rule).is_none())
     }
 
     /// The first allowance that covers the finding.

@@ -1,0 +1,415 @@
+//! Laws of the compatibility engine over generated schemas (`contract_schema::arbitrary`):
+//! a consistent schema is compatible with itself, and every single-step mutation of a
+//! generated struct is classified as the rule catalogue says, in each direction.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use contract_schema::arbitrary::{arb_int_kind, arb_schema};
+use contract_schema::compat::{check, evolve, CompatReport, Mode};
+use contract_schema::model::{
+    Body, FieldDef, Presence, ReceiverField, Schema, SenderField, StructDef, Type, Unknown,
+};
+use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+/// Makes every type read what it writes, as a serde type that round-trips does: each field
+/// is read under the name it is sent (no `rename(serialize, deserialize)`, no aliases), a
+/// field sent only when present may be absent, a field never sent is never read, and each
+/// variant is read under the tag it is sent.
+fn consistent(mut schema: Schema) -> Schema {
+    for def in schema.types.values_mut() {
+        match &mut def.body {
+            Body::Struct(s) => consistent_struct(s),
+            Body::Enum(e) => {
+                for v in &mut e.variants {
+                    if let Some(tag) = &v.sender {
+                        v.receiver = vec![tag.clone()];
+                    } else if !v.other {
+                        v.receiver.clear();
+                    }
+                    if let contract_schema::model::VariantDefKind::Struct(s) = &mut v.kind {
+                        consistent_struct(s);
+                    }
+                }
+            }
+            Body::Newtype(_) => {}
+        }
+    }
+    schema
+}
+
+fn consistent_struct(s: &mut StructDef) {
+    for f in &mut s.fields {
+        match &f.sender {
+            Some(sent) => {
+                let required = f.receiver.as_ref().is_some_and(|r| r.required)
+                    && sent.presence == Presence::Always;
+                f.receiver = Some(ReceiverField {
+                    name: sent.name.clone(),
+                    aliases: Vec::new(),
+                    required,
+                });
+            }
+            None => f.receiver = None,
+        }
+    }
+}
+
+fn ids(report: &CompatReport) -> Vec<&'static str> {
+    report.findings().iter().map(|f| f.rule.id()).collect()
+}
+
+fn backward(old: &Schema, new: &Schema) -> Vec<&'static str> {
+    ids(&evolve(old, new, Mode::Backward))
+}
+
+fn forward(old: &Schema, new: &Schema) -> Vec<&'static str> {
+    ids(&evolve(old, new, Mode::Forward))
+}
+
+/// A schema whose root is the struct `name`, consistent.
+fn rooted(schema: &Schema, name: &str) -> Schema {
+    let mut s = consistent(schema.clone());
+    s.root = Type::Named(name.to_owned());
+    s
+}
+
+fn root_struct(schema: &mut Schema) -> &mut StructDef {
+    let Type::Named(name) = &schema.root else {
+        panic!("the root is a named struct")
+    };
+    match schema.types.get_mut(name).map(|d| &mut d.body) {
+        Some(Body::Struct(s)) => s,
+        _ => panic!("the root is a named struct"),
+    }
+}
+
+/// The rules a value sent to a capturing reader may break (the key reads into its map).
+const CAPTURE_FORWARD: &[&str] = &[
+    "TYPE_CHANGED",
+    "STRING_FORMAT_CHANGED",
+    "CHAR_BECAME_STRING",
+    "NON_NULLABLE_BECAME_NULLABLE",
+    "INT_WIDENED",
+    "INTEGER_BECAME_FLOAT",
+    "ENUM_VALUE_ADDED",
+    "ENUM_VARIANT_ADDED",
+    "ENUM_REPR_CHANGED",
+    "ENUM_TAG_CHANGED",
+    "UNTAGGED_VARIANT_UNMATCHED",
+    "FIELD_REMOVED",
+    "FIELD_BECAME_OMITTABLE",
+    "FIELD_RENAMED",
+    "FIELD_LIKELY_RENAMED",
+    "FIELD_RENAMED_WITHOUT_ALIAS",
+    "UNKNOWN_FIELD_DENIED",
+    "PROVENANCE_WEAKENED",
+];
+
+const CAPTURE_BACKWARD: &[&str] = &[
+    "TYPE_CHANGED",
+    "STRING_FORMAT_CHANGED",
+    "STRING_BECAME_CHAR",
+    "NULLABLE_BECAME_NON_NULLABLE",
+    "INT_NARROWED",
+    "FLOAT_BECAME_INTEGER",
+    "ENUM_VALUE_REMOVED",
+    "ENUM_VARIANT_REMOVED",
+    "ENUM_REPR_CHANGED",
+    "ENUM_TAG_CHANGED",
+    "UNTAGGED_VARIANT_UNMATCHED",
+    "FIELD_ADDED_REQUIRED",
+    "FIELD_BECAME_REQUIRED",
+    "FIELD_RENAMED",
+    "FIELD_LIKELY_RENAMED",
+    "FIELD_RENAMED_WITHOUT_ALIAS",
+    "UNKNOWN_FIELD_DENIED",
+    "PROVENANCE_WEAKENED",
+];
+
+/// What a reader with this unknown-field policy makes of one field it does not know.
+fn unknown_field(
+    found: &[&'static str],
+    unknown: Unknown,
+    capture_rules: &[&str],
+) -> Result<(), TestCaseError> {
+    match unknown {
+        Unknown::Ignore => prop_assert!(found.is_empty(), "{found:?}"),
+        Unknown::Deny => prop_assert_eq!(found, ["UNKNOWN_FIELD_DENIED"]),
+        Unknown::Capture => prop_assert!(
+            found.iter().all(|id| capture_rules.contains(id)),
+            "{found:?}"
+        ),
+    }
+    Ok(())
+}
+
+fn plain_field(name: &str, ty: Type, required: bool) -> FieldDef {
+    FieldDef {
+        rust_name: name.to_owned(),
+        ty,
+        sender: Some(SenderField {
+            name: name.to_owned(),
+            presence: Presence::Always,
+        }),
+        receiver: Some(ReceiverField {
+            name: name.to_owned(),
+            aliases: Vec::new(),
+            required,
+        }),
+        provenance: Provenance::Confirmed,
+        renamed_from: Vec::new(),
+        doc: String::new(),
+    }
+}
+
+fn rename(field: &mut FieldDef, to: &str) {
+    if let Some(s) = &mut field.sender {
+        s.name = to.to_owned();
+    }
+    if let Some(r) = &mut field.receiver {
+        r.name = to.to_owned();
+    }
+}
+
+/// Counts how often each mutation was applied, so that a generator that stops producing
+/// applicable cases fails the test instead of passing vacuously.
+#[derive(Default)]
+struct Applied(RefCell<BTreeMap<&'static str, usize>>);
+
+impl Applied {
+    fn hit(&self, name: &'static str) {
+        *self.0.borrow_mut().entry(name).or_default() += 1;
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
+#[test]
+fn a_consistent_schema_is_compatible_with_itself() {
+    let mut runner = runner(512);
+    runner
+        .run(&arb_schema(), |schema| {
+            let s = consistent(schema);
+            let report = check(&s, &s);
+            prop_assert!(report.findings().is_empty(), "{}", report);
+            prop_assert!(evolve(&s, &s, Mode::Full).findings().is_empty());
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn single_step_mutations_are_classified_by_the_catalogue() {
+    let applied = Applied::default();
+    let strategy = (
+        arb_schema(),
+        any::<Index>(),
+        any::<Index>(),
+        (arb_int_kind(), arb_int_kind()),
+    );
+    let mut runner = runner(768);
+    runner
+        .run(
+            &strategy,
+            |(schema, pick_struct, pick_field, (int_from, int_to))| {
+                let structs: Vec<String> = schema
+                    .types
+                    .iter()
+                    .filter(|(_, d)| matches!(d.body, Body::Struct(_)))
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                if structs.is_empty() {
+                    return Ok(());
+                }
+                let name = pick_struct.get(&structs);
+                let mut base = rooted(&schema, name);
+                let unknown = root_struct(&mut base).unknown;
+                let sent: Vec<usize> = root_struct(&mut base)
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.sender.is_some())
+                    .map(|(i, _)| i)
+                    .collect();
+
+                // Adding a required field breaks old writers only.
+                let mut new = base.clone();
+                root_struct(&mut new).fields.push(plain_field(
+                    "zzAdded",
+                    Type::String(StringFormat::Plain),
+                    true,
+                ));
+                prop_assert_eq!(backward(&base, &new), ["FIELD_ADDED_REQUIRED"]);
+                unknown_field(&forward(&base, &new), unknown, CAPTURE_FORWARD)?;
+                applied.hit("add required");
+
+                // Adding an optional field breaks only old readers that deny it.
+                let mut new = base.clone();
+                root_struct(&mut new).fields.push(plain_field(
+                    "zzAdded",
+                    Type::Option(Box::new(Type::Bool)),
+                    false,
+                ));
+                prop_assert!(backward(&base, &new).is_empty());
+                unknown_field(&forward(&base, &new), unknown, CAPTURE_FORWARD)?;
+                applied.hit("add optional");
+
+                let Some(&i) = sent.get(pick_field.index(sent.len().max(1))) else {
+                    return Ok(());
+                };
+                let field = root_struct(&mut base).fields[i].clone();
+                let required = field.receiver.as_ref().is_some_and(|r| r.required);
+
+                // Removing a field breaks old readers that required it, and new readers that
+                // deny the key old writers still send.
+                let mut new = base.clone();
+                root_struct(&mut new).fields.remove(i);
+                let fw = forward(&base, &new);
+                if required {
+                    prop_assert_eq!(fw, ["FIELD_REMOVED"]);
+                } else {
+                    prop_assert!(fw.is_empty(), "{fw:?}");
+                }
+                unknown_field(&backward(&base, &new), unknown, CAPTURE_BACKWARD)?;
+                applied.hit("remove");
+
+                // Changing an integer's width: narrowed breaks backward, widened forward.
+                {
+                    let mut old = base.clone();
+                    root_struct(&mut old).fields[i].ty = Type::Int(int_from);
+                    let mut new = old.clone();
+                    root_struct(&mut new).fields[i].ty = Type::Int(int_to);
+                    let expect =
+                        |ok: bool, rule: &'static str| if ok { vec![] } else { vec![rule] };
+                    prop_assert_eq!(
+                        backward(&old, &new),
+                        expect(int_from.fits_in(int_to), "INT_NARROWED")
+                    );
+                    prop_assert_eq!(
+                        forward(&old, &new),
+                        expect(int_to.fits_in(int_from), "INT_WIDENED")
+                    );
+                    applied.hit("int width");
+
+                    // An integer replaced by a float: fine for new readers, not for old ones.
+                    let mut new = old.clone();
+                    root_struct(&mut new).fields[i].ty = Type::Float(FloatKind::F64);
+                    prop_assert!(backward(&old, &new).is_empty());
+                    prop_assert_eq!(forward(&old, &new), ["INTEGER_BECAME_FLOAT"]);
+                    prop_assert_eq!(backward(&new, &old), ["FLOAT_BECAME_INTEGER"]);
+
+                    // An integer replaced by something unrelated breaks both ways.
+                    let mut new = old.clone();
+                    root_struct(&mut new).fields[i].ty = Type::Bool;
+                    prop_assert_eq!(backward(&old, &new), ["TYPE_CHANGED"]);
+                    prop_assert_eq!(forward(&old, &new), ["TYPE_CHANGED"]);
+                    applied.hit("type");
+                }
+
+                // Making a non-nullable field nullable breaks old readers only.
+                if !base.resolve(&field.ty).is_nullable() {
+                    let mut new = base.clone();
+                    let f = &mut root_struct(&mut new).fields[i];
+                    f.ty = Type::Option(Box::new(f.ty.clone()));
+                    if let Some(r) = &mut f.receiver {
+                        r.required = false;
+                    }
+                    prop_assert!(backward(&base, &new).is_empty());
+                    prop_assert_eq!(forward(&base, &new), ["NON_NULLABLE_BECAME_NULLABLE"]);
+                    // ... and the reverse breaks new readers only.
+                    prop_assert!(forward(&new, &base).is_empty());
+                    prop_assert_eq!(backward(&new, &base), ["NULLABLE_BECAME_NON_NULLABLE"]);
+                    applied.hit("nullable");
+                }
+
+                // Weakening provenance breaks old readers that rely on it being confirmed.
+                if field.provenance == Provenance::Confirmed {
+                    let mut new = base.clone();
+                    root_struct(&mut new).fields[i].provenance = Provenance::Assumption;
+                    prop_assert!(backward(&base, &new).is_empty());
+                    prop_assert_eq!(forward(&base, &new), ["PROVENANCE_WEAKENED"]);
+                    applied.hit("provenance");
+                }
+
+                let always = field
+                    .sender
+                    .as_ref()
+                    .is_some_and(|s| s.presence == Presence::Always);
+                if required && always {
+                    let old_name = field.sender.as_ref().map(|s| s.name.clone()).unwrap();
+
+                    // An undeclared rename is reported as a likely rename, both ways.
+                    let mut new = base.clone();
+                    rename(&mut root_struct(&mut new).fields[i], "zzRenamed");
+                    prop_assert_eq!(backward(&base, &new), ["FIELD_LIKELY_RENAMED"]);
+                    prop_assert_eq!(forward(&base, &new), ["FIELD_LIKELY_RENAMED"]);
+
+                    // Declared without an alias: new readers miss the old name, old readers
+                    // the new one.
+                    root_struct(&mut new).fields[i]
+                        .renamed_from
+                        .push(old_name.clone());
+                    prop_assert_eq!(backward(&base, &new), ["FIELD_RENAMED_WITHOUT_ALIAS"]);
+                    prop_assert_eq!(forward(&base, &new), ["FIELD_RENAMED"]);
+
+                    // Declared with the alias: new readers read old writers.
+                    if let Some(r) = &mut root_struct(&mut new).fields[i].receiver {
+                        r.aliases.push(old_name);
+                    }
+                    prop_assert!(backward(&base, &new).is_empty());
+                    prop_assert_eq!(forward(&base, &new), ["FIELD_RENAMED"]);
+                    applied.hit("rename");
+                }
+
+                Ok(())
+            },
+        )
+        .unwrap();
+    let counts = applied.0.into_inner();
+    for kind in [
+        "add required",
+        "add optional",
+        "remove",
+        "int width",
+        "nullable",
+        "provenance",
+        "rename",
+        "type",
+    ] {
+        let n = counts.get(kind).copied().unwrap_or(0);
+        assert!(
+            n >= 10,
+            "mutation `{kind}` applied only {n} times: {counts:?}"
+        );
+    }
+}
+
+#[test]
+fn integer_fit_is_exactly_range_inclusion() {
+    for a in IntKind::ALL {
+        for b in IntKind::ALL {
+            let s = |k| Schema {
+                contract: None,
+                mode: Mode::Full,
+                root: Type::Int(k),
+                types: BTreeMap::new(),
+            };
+            let fits = a.min() >= b.min() && a.max() <= b.max();
+            assert_eq!(
+                check(&s(a), &s(b)).is_compatible(),
+                fits,
+                "{a:?} into {b:?}"
+            );
+        }
+    }
+}
