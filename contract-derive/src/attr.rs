@@ -96,6 +96,9 @@ pub struct ContainerAttrs {
     pub schema_as: Option<Setting<syn::Type>>,
     /// The first `#[handoff(...)]` attribute, to point at when a key is missing.
     pub first_attr: Option<TokenStream>,
+    /// Every key written (or, for a misspelt key, the key it was likely meant to be),
+    /// even when its value was rejected: a key already reported is not also "missing".
+    pub seen: Vec<String>,
 }
 
 /// The `#[handoff(...)]` settings of a field.
@@ -109,6 +112,8 @@ pub struct FieldAttrs {
     pub confirmed: Option<Setting<()>>,
     /// `schema_as = Type`.
     pub schema_as: Option<Setting<syn::Type>>,
+    /// Every key written, even when its value was rejected.
+    pub seen: Vec<String>,
 }
 
 /// The `#[handoff(...)]` settings of an enum variant.
@@ -116,6 +121,8 @@ pub struct FieldAttrs {
 pub struct VariantAttrs {
     /// `schema_as = Type`.
     pub schema_as: Option<Setting<syn::Type>>,
+    /// Every key written, even when its value was rejected.
+    pub seen: Vec<String>,
 }
 
 /// Calls `f` on each key of every `#[handoff(...)]` attribute; syntax errors are collected.
@@ -159,6 +166,14 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
+/// Consumes what is left of a setting whose value failed to parse, up to the next comma.
+fn skip_rest(meta: &ParseNestedMeta) -> syn::Result<()> {
+    while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        meta.input.parse::<TokenTree>()?;
+    }
+    Ok(())
+}
+
 /// The tokens after the key up to the next comma, without consuming them.
 fn value_tokens(meta: &ParseNestedMeta) -> TokenStream {
     let fork = meta.input.fork();
@@ -186,7 +201,7 @@ fn setting<T>(
         Ok(value) => value,
         Err(err) => {
             errors.push(err);
-            return skip_value(meta);
+            return skip_rest(meta);
         }
     };
     let new = Setting {
@@ -355,6 +370,10 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
         ..ContainerAttrs::default()
     };
     for_each_key(attrs, errors, |key, meta, errors| {
+        out.seen.push(key.to_string());
+        if let Some(close) = did_you_mean(&key.to_string(), CONTAINER_KEYS) {
+            out.seen.push(close.to_owned());
+        }
         if key == NAME {
             setting(key, meta, &mut out.name, errors, |m| {
                 string_value(key, m, "\"kebab-case-name\"")
@@ -417,6 +436,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
 pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for_each_key(attrs, errors, |key, meta, errors| {
+        out.seen.push(key.to_string());
         if key == RENAMED_FROM {
             let mut slot = None;
             setting(key, meta, &mut slot, errors, |m| {
@@ -458,6 +478,7 @@ pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> FieldAttrs {
 pub fn variant(attrs: &[Attribute], errors: &mut Vec<Error>) -> VariantAttrs {
     let mut out = VariantAttrs::default();
     for_each_key(attrs, errors, |key, meta, errors| {
+        out.seen.push(key.to_string());
         if key == SCHEMA_AS {
             setting(key, meta, &mut out.schema_as, errors, |m| {
                 type_value(key, m)
@@ -497,6 +518,11 @@ pub fn serde_keys(attrs: &[Attribute]) -> Vec<SerdeKey> {
         });
     }
     out
+}
+
+/// Whether `key` was written among `seen`.
+pub fn was_seen(seen: &[String], key: &str) -> bool {
+    seen.iter().any(|k| k == key)
 }
 
 /// The first serde key among `keys`.

@@ -4,7 +4,8 @@
 use syn::Error;
 
 use crate::ast::{Data, DeriveKind, Field, Input, Style, Variant};
-use crate::attr::{find_serde_key, written, SerdeKey};
+use crate::attr::{find_serde_key, was_seen, written, SerdeKey};
+use crate::symbol::SCHEMA_AS;
 use crate::case::{is_kebab_case, to_kebab_case};
 use crate::symbol::{NAME, VERSION};
 
@@ -21,7 +22,7 @@ fn serde_written(key: &SerdeKey) -> String {
 pub fn check(input: &Input, errors: &mut Vec<Error>) {
     check_identity(input, errors);
     check_container_serde(input, errors);
-    let container_schema_as = input.attrs.schema_as.is_some();
+    let container_schema_as = was_seen(&input.attrs.seen, SCHEMA_AS);
     match &input.data {
         Data::Struct(fields) => {
             check_flatten_deny(input, fields, errors);
@@ -66,6 +67,7 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 to_kebab_case(&input.original.ident.to_string())
             );
             match &attrs.name {
+                None if was_seen(&attrs.seen, NAME) => {}
                 None => errors.push(missing(NAME, &example)),
                 Some(name) => {
                     let value = name.value.value();
@@ -88,6 +90,7 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 }
             }
             match &attrs.version {
+                None if was_seen(&attrs.seen, VERSION) => {}
                 None => errors.push(missing(VERSION, &example)),
                 Some(version) if version.value == 0 => errors.push(version.error(format!(
                     "`{}`: contract versions start at 1",
@@ -125,7 +128,7 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
 
 /// serde container attributes that hide the wire form, or that the description cannot say.
 fn check_container_serde(input: &Input, errors: &mut Vec<Error>) {
-    if input.attrs.schema_as.is_none() {
+    if !was_seen(&input.attrs.seen, SCHEMA_AS) {
         for key in input
             .serde_keys
             .iter()
@@ -230,7 +233,7 @@ fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &m
         );
         errors.push(confirmed.error("`confirmed` conflicts with `assumption` on the same field"));
     }
-    if attrs.schema_as.is_none() && !container_schema_as {
+    if !was_seen(&attrs.seen, SCHEMA_AS) && !container_schema_as {
         for key in field
             .serde_keys
             .iter()
@@ -291,7 +294,7 @@ fn check_untagged_variants(repr: &crate::ast::Repr, variants: &[Variant], errors
 }
 
 fn check_variant(variant: &Variant, container_schema_as: bool, errors: &mut Vec<Error>) {
-    if variant.attrs.schema_as.is_none() && !container_schema_as {
+    if !was_seen(&variant.attrs.seen, SCHEMA_AS) && !container_schema_as {
         for key in variant
             .serde_keys
             .iter()

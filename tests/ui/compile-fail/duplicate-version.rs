@@ -1,0 +1,10 @@
+use contract_core::HandoffContract;
+
+#[derive(HandoffContract)]
+#[handoff(name = "refund-request", version = 1)]
+#[handoff(version = 2)]
+pub struct RefundRequest {
+    pub order_id: String,
+}
+
+fn main() {}

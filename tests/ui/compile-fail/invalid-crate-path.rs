@@ -1,0 +1,9 @@
+use contract_core::HandoffSchema;
+
+#[derive(HandoffSchema)]
+#[handoff(crate = "contract core")]
+pub struct Refund {
+    pub order_id: String,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use contract_core::HandoffContract;
+
+#[derive(HandoffContract)]
+pub struct RefundRequest {
+    pub order_id: String,
+}
+
+fn main() {}
