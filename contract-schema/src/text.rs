@@ -59,7 +59,8 @@
 //!   `variant RUST_NAME: unit|newtype TYPE|tuple(TYPE, …)|struct` with, one level deeper,
 //!   `doc "TEXT"`, `send "TAG"` or `send never`, `receive "TAG" [alias "TAG"]…` or
 //!   `receive never`, `catch-all` (`#[serde(other)]`), and for a struct variant its
-//!   `unknown`, `extra` and `field` lines.
+//!   `unknown`, `extra` and `field` lines. A field must have its `send` and `receive`
+//!   lines; a variant without one is read as `never` (the canonical text writes it).
 //! - Types use the syntax of [`Type`]'s `Display`: `unit bool u8 … i128 f32 f64 char string
 //!   string(uuid) … any option<T> list<T> set<T> array<T; N> map<K, V> tuple(A, B)`; any
 //!   other name (with `::` paths and `<…>` generic arguments, such as

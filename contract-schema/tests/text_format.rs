@@ -384,3 +384,66 @@ fn blank_lines_and_trailing_spaces_do_not_matter() {
     let no_final_newline = REFUND_TEXT.trim_end();
     assert_eq!(parse(no_final_newline), parse(REFUND_TEXT));
 }
+
+/// The form proposed in the design brief, verbatim (its `Other` variant has no `send`
+/// line: a variant's missing view line means it is never sent).
+const BRIEF_EXAMPLE: &str = r#"contract refund-request/v2
+mode full
+root RefundRequest
+
+struct RefundRequest
+  rust "my_app::RefundRequest"
+  doc "A refund the support agent hands to billing."
+  unknown ignore
+  field category: Category
+    send "category" always
+    receive "category" required
+  field order_id: string
+    send "orderId" always
+    receive "orderId" alias "orderRef" required
+    renamed-from "orderRef"
+  field use_case: option<string>
+    send "useCase" if-present
+    receive "useCase" optional
+    assumption
+
+enum Category
+  rust "my_app::Category"
+  repr external
+  variant Damaged: unit
+    send "damaged"
+    receive "damaged"
+  variant Other: unit
+    receive "other"
+    catch-all
+
+newtype OrderId: string
+  rust "my_app::OrderId"
+"#;
+
+#[test]
+fn the_briefs_example_reads_as_written() {
+    let schema = parse(BRIEF_EXAMPLE).unwrap();
+    assert_eq!(
+        schema.contract.as_ref().unwrap().to_string(),
+        "refund-request/v2"
+    );
+    assert_eq!(schema.types.len(), 3);
+    let contract_schema::Body::Enum(category) = &schema.types["Category"].body else {
+        panic!("an enum")
+    };
+    let other = category.catch_all().unwrap();
+    assert_eq!(other.sender, None);
+    assert_eq!(other.receiver, vec!["other".to_owned()]);
+    let contract_schema::Body::Struct(request) = &schema.types["RefundRequest"].body else {
+        panic!("a struct")
+    };
+    let order_id = &request.fields[1];
+    assert!(order_id.receiver.as_ref().unwrap().accepts("orderRef"));
+    assert_eq!(order_id.renamed_from, vec!["orderRef".to_owned()]);
+    assert_eq!(request.fields[2].provenance, Provenance::Assumption);
+    // The canonical text sorts the types and spells out `send never`; it reads back the same.
+    let canonical = to_text(&schema);
+    assert!(canonical.contains("  variant Other: unit\n    send never\n    receive \"other\"\n"));
+    assert_eq!(parse(&canonical), Ok(schema));
+}

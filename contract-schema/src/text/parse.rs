@@ -188,10 +188,27 @@ struct Parser<'p, 'a> {
 }
 
 impl<'p, 'a> Parser<'p, 'a> {
-    /// The next line if it is indented deeper than `level`.
-    fn child(&self, level: usize) -> Option<&'p Line<'a>> {
+    /// Takes the next line if it is indented deeper than `level` (it belongs to the item
+    /// at `level`), checks that it sits exactly one level deeper and reads its keyword.
+    fn next_child(
+        &mut self,
+        level: usize,
+    ) -> Result<Option<(Cursor<'p, 'a>, &'a str, usize)>, ParseError> {
         let lines = self.lines;
-        lines.get(self.next).filter(|l| l.level() > level)
+        let Some(line) = lines.get(self.next).filter(|l| l.level() > level) else {
+            return Ok(None);
+        };
+        self.next += 1;
+        if line.level() != level + 1 {
+            return Err(line.error(format!(
+                "an indentation of {} spaces where {} are expected",
+                line.indent,
+                (level + 1) * 2
+            )));
+        }
+        let mut c = Cursor::new(line);
+        let (keyword, at) = c.keyword();
+        Ok(Some((c, keyword, at)))
     }
 
     fn schema(mut self) -> Result<Schema, ParseError> {
@@ -210,7 +227,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                 ));
             }
             let mut c = Cursor::new(line);
-            let (keyword, at) = c.keyword()?;
+            let (keyword, at) = c.keyword();
             let in_header = types.is_empty();
             match keyword {
                 "contract" | "mode" | "root" if !in_header => {
@@ -343,14 +360,7 @@ impl<'p, 'a> Parser<'p, 'a> {
     fn struct_type(&mut self, header: &'p Line<'a>, name: &str) -> Result<TypeDef, ParseError> {
         let (mut rust, mut doc) = (None, None);
         let mut state = StructState::default();
-        while let Some(line) = self.child(0) {
-            self.next += 1;
-            let line_ref: &'p Line<'a> = line;
-            let mut c = Cursor::new(line_ref);
-            if line_ref.level() != 1 {
-                return Err(misindented(line_ref, 1));
-            }
-            let (keyword, at) = c.keyword()?;
+        while let Some((mut c, keyword, at)) = self.next_child(0)? {
             if Self::common(keyword, &mut c, &mut rust, &mut doc)? {
                 continue;
             }
@@ -375,14 +385,7 @@ impl<'p, 'a> Parser<'p, 'a> {
         inner: Type,
     ) -> Result<TypeDef, ParseError> {
         let (mut rust, mut doc) = (None, None);
-        while let Some(line) = self.child(0) {
-            self.next += 1;
-            let line_ref: &'p Line<'a> = line;
-            let mut c = Cursor::new(line_ref);
-            if line_ref.level() != 1 {
-                return Err(misindented(line_ref, 1));
-            }
-            let (keyword, at) = c.keyword()?;
+        while let Some((mut c, keyword, at)) = self.next_child(0)? {
             if !Self::common(keyword, &mut c, &mut rust, &mut doc)? {
                 return Err(unknown_keyword(
                     &c,
@@ -408,7 +411,7 @@ impl<'p, 'a> Parser<'p, 'a> {
         match keyword {
             "unknown" => {
                 c.spaces();
-                let (word, at) = c.keyword()?;
+                let (word, at) = c.keyword();
                 let unknown = match word {
                     "ignore" => Unknown::Ignore,
                     "deny" => Unknown::Deny,
@@ -474,13 +477,8 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut receive: Once<Option<ReceiverField>> = None;
         let mut assumption: Once<()> = None;
         let mut renamed_from = Vec::new();
-        while let Some(line) = self.child(level) {
-            self.next += 1;
-            if line.level() != level + 1 {
-                return Err(misindented(line, level + 1));
-            }
-            let mut c = Cursor::new(line);
-            let (keyword, at) = c.keyword()?;
+        while let Some((mut c, keyword, at)) = self.next_child(level)? {
+            let line = c.line;
             match keyword {
                 "doc" => {
                     let text = c.string("the doc comment")?;
@@ -492,7 +490,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                         None => None,
                         Some(name) => {
                             c.spaces();
-                            let (word, at) = c.keyword()?;
+                            let (word, at) = c.keyword();
                             let presence = match word {
                                 "always" => Presence::Always,
                                 "if-present" => Presence::IfPresent,
@@ -518,7 +516,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                         None => None,
                         Some(name) => {
                             let aliases = c.aliases()?;
-                            let (word, at) = c.keyword()?;
+                            let (word, at) = c.keyword();
                             let required = match word {
                                 "required" => true,
                                 "optional" => false,
@@ -585,21 +583,15 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut repr: Once<Repr> = None;
         let mut variants = Vec::new();
         let mut names: HashMap<String, usize> = HashMap::new();
-        while let Some(line) = self.child(0) {
-            self.next += 1;
-            let line_ref: &'p Line<'a> = line;
-            if line_ref.level() != 1 {
-                return Err(misindented(line_ref, 1));
-            }
-            let mut c = Cursor::new(line_ref);
-            let (keyword, at) = c.keyword()?;
+        while let Some((mut c, keyword, at)) = self.next_child(0)? {
+            let line = c.line;
             if Self::common(keyword, &mut c, &mut rust, &mut doc)? {
                 continue;
             }
             match keyword {
                 "repr" => {
                     let r = c.repr()?;
-                    set_once(&mut repr, r, line_ref, keyword)?;
+                    set_once(&mut repr, r, line, keyword)?;
                 }
                 "variant" => {
                     c.spaces();
@@ -614,13 +606,13 @@ impl<'p, 'a> Parser<'p, 'a> {
                             ),
                         ));
                     }
-                    names.insert(rust_name.clone(), line_ref.no);
+                    names.insert(rust_name.clone(), line.no);
                     c.expect_colon("the variant name")?;
                     let mut refs = Vec::new();
                     let kind = c.variant_kind(&mut refs)?;
                     c.end()?;
                     self.refs.extend(refs);
-                    variants.push(self.variant(line_ref, rust_name, kind)?);
+                    variants.push(self.variant(line, rust_name, kind)?);
                 }
                 other => return Err(unknown_keyword(&c, at, other, ENUM_KEYWORDS, "an enum")),
             }
@@ -648,24 +640,18 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut catch_all: Once<()> = None;
         let mut state = StructState::default();
         let is_struct = matches!(kind, VariantKind::Struct);
-        while let Some(line) = self.child(1) {
-            self.next += 1;
-            let line_ref: &'p Line<'a> = line;
-            if line_ref.level() != 2 {
-                return Err(misindented(line_ref, 2));
-            }
-            let mut c = Cursor::new(line_ref);
-            let (keyword, at) = c.keyword()?;
+        while let Some((mut c, keyword, at)) = self.next_child(1)? {
+            let line = c.line;
             match keyword {
                 "doc" => {
                     let text = c.string("the doc comment")?;
                     c.end()?;
-                    set_once(&mut doc, text, line_ref, keyword)?;
+                    set_once(&mut doc, text, line, keyword)?;
                 }
                 "send" => {
                     let tag = c.name_or_never("the sent tag")?;
                     c.end()?;
-                    set_once(&mut send, tag, line_ref, keyword)?;
+                    set_once(&mut send, tag, line, keyword)?;
                 }
                 "receive" => {
                     let tags = match c.name_or_never("the received tag")? {
@@ -677,11 +663,11 @@ impl<'p, 'a> Parser<'p, 'a> {
                         }
                     };
                     c.end()?;
-                    set_once(&mut receive, tags, line_ref, keyword)?;
+                    set_once(&mut receive, tags, line, keyword)?;
                 }
                 "catch-all" => {
                     c.end()?;
-                    set_once(&mut catch_all, (), line_ref, keyword)?;
+                    set_once(&mut catch_all, (), line, keyword)?;
                 }
                 "unknown" | "extra" | "field" if !is_struct => {
                     return Err(c.error_at(
@@ -704,17 +690,10 @@ impl<'p, 'a> Parser<'p, 'a> {
                 }
             }
         }
-        let name = shorten(&rust_name);
-        let Some((sender, _)) = send else {
-            return Err(header.error(format!(
-                "variant `{name}` has no `send` line; write `send never` when the sender never writes it"
-            )));
-        };
-        let Some((receiver, _)) = receive else {
-            return Err(header.error(format!(
-                "variant `{name}` has no `receive` line; write `receive never` when the receiver never reads it"
-            )));
-        };
+        // A variant without a `send` (or `receive`) line is never sent (or read): the
+        // canonical text writes `send never`, but hand-written texts often leave it out.
+        let sender = send.and_then(|(tag, _)| tag);
+        let receiver = receive.map(|(tags, _)| tags).unwrap_or_default();
         let kind = match kind {
             VariantKind::Unit => VariantDefKind::Unit,
             VariantKind::Newtype(t) => VariantDefKind::Newtype(t),
@@ -759,14 +738,6 @@ enum VariantKind {
     Newtype(Type),
     Tuple(Vec<Type>),
     Struct,
-}
-
-fn misindented(line: &Line<'_>, level: usize) -> ParseError {
-    line.error(format!(
-        "an indentation of {} spaces where {} are expected",
-        line.indent,
-        level * 2
-    ))
 }
 
 fn unknown_keyword(
@@ -961,14 +932,14 @@ impl<'l, 'a> Cursor<'l, 'a> {
     }
 
     /// A keyword (letters, digits, `-`), possibly empty, and where it starts.
-    fn keyword(&mut self) -> Result<(&'a str, usize), ParseError> {
+    fn keyword(&mut self) -> (&'a str, usize) {
         self.spaces();
         let start = self.pos;
         while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '_') {
             self.pos += 1;
         }
         let word = self.line.text.get(start..self.pos).unwrap_or("");
-        Ok((word, start))
+        (word, start)
     }
 
     fn expect_colon(&mut self, after: &str) -> Result<(), ParseError> {
@@ -1068,7 +1039,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
         if self.peek() == Some('"') {
             return self.string(what).map(Some);
         }
-        let (word, at) = self.keyword()?;
+        let (word, at) = self.keyword();
         if word == "never" {
             return Ok(None);
         }
@@ -1087,7 +1058,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
         loop {
             self.spaces();
             let save = self.pos;
-            let (word, _) = self.keyword()?;
+            let (word, _) = self.keyword();
             if word != "alias" {
                 self.pos = save;
                 return Ok(aliases);
@@ -1159,7 +1130,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
     }
 
     fn mode(&mut self) -> Result<Mode, ParseError> {
-        let (word, at) = self.keyword()?;
+        let (word, at) = self.keyword();
         let all = [
             Mode::Backward,
             Mode::Forward,
@@ -1177,7 +1148,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
     }
 
     fn repr(&mut self) -> Result<Repr, ParseError> {
-        let (word, at) = self.keyword()?;
+        let (word, at) = self.keyword();
         let repr = match word {
             "external" => Repr::External,
             "untagged" => Repr::Untagged,
@@ -1210,7 +1181,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
     }
 
     fn expect_word(&mut self, expected: &str, place: &str) -> Result<(), ParseError> {
-        let (word, at) = self.keyword()?;
+        let (word, at) = self.keyword();
         if word == expected {
             Ok(())
         } else {
@@ -1223,7 +1194,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
 
     fn variant_kind(&mut self, refs: &mut Vec<Reference>) -> Result<VariantKind, ParseError> {
         let save = self.pos;
-        let (word, at) = self.keyword()?;
+        let (word, at) = self.keyword();
         match word {
             "unit" => Ok(VariantKind::Unit),
             "struct" => Ok(VariantKind::Struct),
@@ -1691,13 +1662,13 @@ struct A
             "line 3, column 1: enum `E` has no `repr` line (`repr external`, `internal tag \
              \"…\"`, `adjacent tag \"…\" content \"…\"` or `untagged`)"
         );
-        let variant = "root E\n\nenum E\n  rust \"e\"\n  repr external\n  variant A: unit\n    \
-                       send \"a\"\n";
-        assert_eq!(
-            error(variant),
-            "line 6, column 3: variant `A` has no `receive` line; write `receive never` when \
-             the receiver never reads it"
-        );
+        // A variant's view lines may be left out: it is then never sent or read.
+        let variant = "root E\n\nenum E\n  rust \"e\"\n  repr external\n  variant A: unit\n";
+        let Body::Enum(e) = &parse(variant).unwrap().types["E"].body else {
+            panic!("an enum")
+        };
+        assert_eq!(e.variants[0].sender, None);
+        assert!(e.variants[0].receiver.is_empty());
     }
 
     #[test]
