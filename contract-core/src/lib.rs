@@ -3,10 +3,13 @@
 #![warn(missing_docs)]
 
 mod impls;
+mod json_schema;
 mod traits;
 
 pub use contract_schema as schema;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
+pub use contract_schema::json_schema::View;
+pub use json_schema::json_schema;
 pub use traits::{shape_of, HandoffContract, HandoffSchema};
 
 #[cfg(feature = "derive")]

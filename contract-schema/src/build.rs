@@ -299,7 +299,7 @@ impl Builder {
             unknown: if deny { Unknown::Deny } else { Unknown::Ignore },
             extra: None,
         };
-        self.push_fields(&mut def, fields, "", false, 0);
+        self.push_fields(&mut def, fields, "", (false, false), 0);
         def
     }
 
@@ -308,19 +308,21 @@ impl Builder {
         def: &mut StructDef,
         fields: &'static [shape::Field],
         prefix: &str,
-        all_optional: bool,
+        // (may be absent for the receiver, written only when present): set inside a
+        // flattened `Option`, whose fields serde writes only when it is `Some`.
+        (all_optional, if_present): (bool, bool),
         depth: usize,
     ) {
         for field in fields {
             if field.flatten {
-                self.flatten(def, field, prefix, all_optional, depth);
+                self.flatten(def, field, prefix, (all_optional, if_present), depth);
                 continue;
             }
             let ty = self.ty((field.ty)());
             let sender = match field.send {
                 Send::Never => None,
-                Send::Always => Some(Presence::Always),
-                Send::IfPresent => Some(Presence::IfPresent),
+                Send::Always if !if_present => Some(Presence::Always),
+                Send::Always | Send::IfPresent => Some(Presence::IfPresent),
             }
             .map(|presence| SenderField {
                 name: field.ser_name.to_owned(),
@@ -348,7 +350,7 @@ impl Builder {
         def: &mut StructDef,
         field: &'static shape::Field,
         prefix: &str,
-        all_optional: bool,
+        (all_optional, mut if_present): (bool, bool),
         depth: usize,
     ) {
         let prefix = format!("{prefix}{}.", field.name);
@@ -360,6 +362,7 @@ impl Builder {
                 Kind::Newtype(inner) => shape = inner(),
                 Kind::Option(inner) => {
                     optional = true;
+                    if_present = true;
                     shape = inner();
                 }
                 _ => break,
@@ -370,7 +373,7 @@ impl Builder {
                 if s.deny_unknown_fields {
                     def.unknown = Unknown::Deny;
                 }
-                self.push_fields(def, s.fields, &prefix, optional, depth + 1);
+                self.push_fields(def, s.fields, &prefix, (optional, if_present), depth + 1);
             }
             Kind::Map { value, .. } => {
                 let value = self.ty(value());

@@ -12,10 +12,12 @@
 pub mod arbitrary;
 mod build;
 pub mod compat;
+pub mod json_schema;
 pub mod model;
 pub mod shape;
 pub mod text;
 
 pub use build::RESERVED;
+pub use json_schema::{to_json_schema, View};
 pub use model::{Body, FieldDef, Schema, Type, TypeDef};
 pub use shape::{ContractId, ContractInfo, Mode, Provenance, Shape};

@@ -1,3 +1,4 @@
 //! Test types shared by the integration tests.
 
+pub mod strategies;
 pub mod types;

@@ -1,0 +1,785 @@
+//! JSON Schema (draft 2020-12) export of a [`Schema`], in its sender or receiver view.
+//!
+//! [`to_json_schema`] is a plain function over the model. The document it returns has:
+//!
+//! - `"$schema": "https://json-schema.org/draft/2020-12/schema"`, the root type's keywords at
+//!   the top (a `$ref` when the root is a named type), and every named type under `$defs`;
+//! - `x-handoff-contract` (`refund-request/v2`) and `x-handoff-mode` for a contract, and
+//!   `x-handoff-view` (`sender` or `receiver`);
+//! - on each named type: `title` (its display name, such as `Handoff<RefundRequest>`),
+//!   `x-handoff-rust` (its Rust path with generic arguments) and `description` (its doc comment);
+//! - on each field: `description`, `x-handoff-provenance: "assumption"` for a working assumption
+//!   (confirmed is the default and is not written), `x-handoff-renamed-from` (the names the field
+//!   had in earlier versions: an explanation, never a key the receiver reads), and on an alias
+//!   property of the receiver view, `x-handoff-alias-of` (the field's own key).
+//!
+//! `$defs` keys are derived from display names so that they are valid JSON-pointer tokens and
+//! URI fragments without escaping: `::` becomes `.`, every run of other punctuation becomes one
+//! `-`, trailing punctuation is dropped (`Handoff<RefundRequest>` is `Handoff-RefundRequest`,
+//! `app::Step` is `app.Step`), other characters are written `_uXXXX`, and a clash gets a numeric
+//! suffix. The display name stays in `title`.
+//!
+//! # The two views
+//!
+//! The **sender view** describes what `Serialize` writes: properties under their serialize
+//! names, `required` lists the fields always written (`skip_serializing_if` fields are optional,
+//! `skip`/`skip_serializing` fields are absent), and the sender writes no other key
+//! (`additionalProperties: false`, or the value schema of the flattened map whose entries it
+//! also writes). An `Option` written without `skip_serializing_if` is `null` when `None`.
+//!
+//! The **receiver view** describes what `Deserialize` accepts: properties under the deserialize
+//! name and every alias; `required` holds the fields that must be present; a field readable
+//! under several keys must appear under exactly one of them when it is required and under at
+//! most one otherwise (serde rejects two as a duplicate field); `null` is accepted only where
+//! the type is an `Option` (a `default` field may be absent but not `null`); unknown keys are
+//! allowed (serde ignores them), forbidden (`deny_unknown_fields`) or typed by the value of a
+//! flattened map that captures them.
+//!
+//! # Types
+//!
+//! | model | JSON Schema |
+//! |---|---|
+//! | unit | `{"type": "null"}` |
+//! | bool | `{"type": "boolean"}` |
+//! | integers | `{"type": "integer"}` with the kind's `minimum`/`maximum` |
+//! | floats | `{"type": "number"}` |
+//! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
+//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time` or `date`; a naive date-time or time of day has no offset, which JSON Schema's formats require, so it carries `x-handoff-format` instead |
+//! | any | `{}` |
+//! | option | the inner type or `null` |
+//! | list | `{"type": "array", "items": …}` |
+//! | set | a list with `uniqueItems: true` |
+//! | `array<T; N>` | `items` with `minItems` = `maxItems` = N (equivalent to N `prefixItems`, and short) |
+//! | tuple | `prefixItems`, `items: false`, `minItems` |
+//! | map | an object: `additionalProperties` is the value, `propertyNames` follows the key type (an integer key is a string of digits) |
+//! | named type | `{"$ref": "#/$defs/…"}` |
+//!
+//! Enums follow serde's representations. **External**: a string enum (unit variants only) is
+//! `{"type": "string", "enum": […]}` (a `oneOf` of `const`s when variants carry docs); otherwise
+//! a `oneOf` where a unit variant is its name and any other variant is an object with exactly
+//! one key, its name, holding its content. **Internal** (`tag`): a `oneOf` of objects whose tag
+//! is the variant name, with the variant's fields next to it (a newtype variant of a struct or
+//! map has the inner fields inlined). **Adjacent** (`tag`, `content`): a `oneOf` of objects with
+//! the tag and the content under its key (a unit variant has no content, or `null`).
+//! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
+//! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
+//! acceptable (for a string enum, any string: the known names are listed in `examples`).
+//!
+//! # Where the exported schema differs from serde, on purpose
+//!
+//! Each position below is pinned by a test in `tests/tests/strictness.rs`.
+//!
+//! Stricter than serde (the receiver view rejects what serde accepts):
+//! - **struct as array**: serde reads a struct from a JSON array of its fields in order; the
+//!   schema requires an object.
+//! - **internally tagged enum as array**: serde reads `["Variant", …]`; the schema requires an
+//!   object.
+//! - **unit variant as object**: serde reads `{"Unit": null}` for an externally tagged unit
+//!   variant; the schema requires the string `"Unit"`. Likewise a catch-all reads
+//!   `{"unknown": null}`, which the schema rejects.
+//! - **variant index as tag**: serde reads an internally or adjacently tagged enum whose tag is
+//!   the variant's index (`{"type": 0}`); the schema requires the variant's name.
+//! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
+//! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
+//!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
+//!   anything about duplicates; `receive` rejects them before any schema applies.
+//!
+//! Looser than serde (the schema accepts what serde rejects):
+//! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
+//!   integer type.
+//! - **128-bit extremes**: bounds are written only when a JSON number of `serde_json` can hold
+//!   them, so `u128` has `minimum: 0` and no `maximum`, and `i128` has neither.
+//! - **integer map keys**: a key is checked to be a canonical string of digits, not against the
+//!   range of the key type (`"300"` passes for a `u8` key; serde rejects it). serde_json's
+//!   `from_value` also reads `"+5"` and `"007"`, which the pattern rejects.
+//! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
+//!   receiver reads back as a number; the sender view describes finite numbers only and so
+//!   rejects such output.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Number, Value};
+
+use crate::model::{
+    Body, EnumDef, FieldDef, IntKind, Presence, Repr, Schema, StringFormat, StructDef, Type,
+    TypeDef, Unknown, VariantDef, VariantDefKind,
+};
+
+/// The JSON Schema dialect of every exported document.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Which side of a handoff a JSON Schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    /// What the producer's `Serialize` writes.
+    Sender,
+    /// What the consumer's `Deserialize` accepts.
+    Receiver,
+}
+
+impl View {
+    /// The canonical spelling, also the value of `x-handoff-view`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            View::Sender => "sender",
+            View::Receiver => "receiver",
+        }
+    }
+}
+
+/// The JSON Schema (draft 2020-12) of `schema` in the given view.
+///
+/// The function is total: every schema of the model has an export, and the result is
+/// deterministic (named types in display-name order, fields in wire order).
+#[must_use]
+pub fn to_json_schema(schema: &Schema, view: View) -> Value {
+    let keys = def_keys(schema.types.keys());
+    let exporter = Exporter {
+        schema,
+        view,
+        keys: &keys,
+    };
+    let mut doc = Map::new();
+    doc.insert("$schema".into(), DRAFT_2020_12.into());
+    if let Type::Named(name) = &schema.root {
+        doc.insert("title".into(), name.clone().into());
+    }
+    if let Some(id) = &schema.contract {
+        doc.insert("x-handoff-contract".into(), id.to_string().into());
+        doc.insert("x-handoff-mode".into(), schema.mode.as_str().into());
+    }
+    doc.insert("x-handoff-view".into(), view.as_str().into());
+    for (key, value) in exporter.ty(&schema.root) {
+        doc.insert(key, value);
+    }
+    if !schema.types.is_empty() {
+        let defs: Map<String, Value> = schema
+            .types
+            .iter()
+            .map(|(name, def)| {
+                let key = keys.get(name).cloned().unwrap_or_else(|| name.clone());
+                (key, Value::Object(exporter.def(name, def)))
+            })
+            .collect();
+        doc.insert("$defs".into(), Value::Object(defs));
+    }
+    Value::Object(doc)
+}
+
+/// The `$defs` key of every display name: a valid JSON-pointer token and URI fragment, unique.
+fn def_keys<'a>(names: impl Iterator<Item = &'a String>) -> BTreeMap<String, String> {
+    let mut used = BTreeSet::new();
+    let mut keys = BTreeMap::new();
+    for name in names {
+        let base = def_key_base(name);
+        let mut key = base.clone();
+        let mut n = 2_u32;
+        while used.contains(&key) {
+            key = format!("{base}-{n}");
+            n = n.saturating_add(1);
+        }
+        used.insert(key.clone());
+        keys.insert(name.clone(), key);
+    }
+    keys
+}
+
+/// `Handoff<app::Step>` → `Handoff-app.Step`; see the module docs.
+fn def_key_base(name: &str) -> String {
+    let mut out = String::new();
+    let mut pending_dash = false;
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            out.push('.');
+            pending_dash = false;
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            if pending_dash && !out.is_empty() && !out.ends_with('.') {
+                out.push('-');
+            }
+            pending_dash = false;
+            out.push(c);
+        } else if c.is_ascii() {
+            pending_dash = true;
+        } else {
+            if pending_dash && !out.is_empty() && !out.ends_with('.') {
+                out.push('-');
+            }
+            pending_dash = false;
+            out.push_str(&format!("_u{:04X}", u32::from(c)));
+        }
+    }
+    if out.is_empty() {
+        out.push_str("type");
+    }
+    out
+}
+
+/// Turns a `json!` object literal into its map (anything else is the empty schema).
+fn obj(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+struct Exporter<'a> {
+    schema: &'a Schema,
+    view: View,
+    keys: &'a BTreeMap<String, String>,
+}
+
+impl Exporter<'_> {
+    fn receiver(&self) -> bool {
+        self.view == View::Receiver
+    }
+
+    fn reference(&self, name: &str) -> Map<String, Value> {
+        let key = self.keys.get(name).map_or(name, String::as_str);
+        obj(json!({ "$ref": format!("#/$defs/{key}") }))
+    }
+
+    /// The schema of a named type under `$defs`.
+    fn def(&self, name: &str, def: &TypeDef) -> Map<String, Value> {
+        let mut out = Map::new();
+        out.insert("title".into(), name.into());
+        if !def.doc.is_empty() {
+            out.insert("description".into(), def.doc.clone().into());
+        }
+        out.insert("x-handoff-rust".into(), def.rust_path.clone().into());
+        let body = match &def.body {
+            Body::Struct(s) => self.struct_schema(s, None),
+            Body::Enum(e) => self.enum_schema(e),
+            Body::Newtype(inner) => self.ty(inner),
+        };
+        out.extend(body);
+        out
+    }
+
+    /// The schema of a type on the wire.
+    fn ty(&self, ty: &Type) -> Map<String, Value> {
+        match ty {
+            Type::Unit => obj(json!({ "type": "null" })),
+            Type::Bool => obj(json!({ "type": "boolean" })),
+            Type::Int(k) => int_schema(*k),
+            Type::Float(_) => obj(json!({ "type": "number" })),
+            Type::Char => obj(json!({ "type": "string", "minLength": 1, "maxLength": 1 })),
+            Type::String(fmt) => string_schema(*fmt),
+            Type::Any => Map::new(),
+            Type::Option(inner) => nullable(self.ty(inner)),
+            Type::List(item) => obj(json!({ "type": "array", "items": self.ty(item) })),
+            Type::Set(item) => {
+                obj(json!({ "type": "array", "items": self.ty(item), "uniqueItems": true }))
+            }
+            Type::Array(item, n) => obj(json!({
+                "type": "array",
+                "items": self.ty(item),
+                "minItems": n,
+                "maxItems": n,
+            })),
+            Type::Tuple(items) => {
+                let prefix: Vec<Value> = items.iter().map(|t| Value::Object(self.ty(t))).collect();
+                obj(json!({
+                    "type": "array",
+                    "prefixItems": prefix,
+                    "items": false,
+                    "minItems": items.len(),
+                }))
+            }
+            Type::Map(key, value) => {
+                let mut out = obj(json!({
+                    "type": "object",
+                    "additionalProperties": self.ty(value),
+                }));
+                if let Some(names) = self.key_schema(key) {
+                    out.insert("propertyNames".into(), Value::Object(names));
+                }
+                out
+            }
+            Type::Named(name) => self.reference(name),
+        }
+    }
+
+    /// What a map key of this type looks like as a JSON object key; `None` for any string.
+    fn key_schema(&self, key: &Type) -> Option<Map<String, Value>> {
+        match self.schema.resolve(key) {
+            Type::String(StringFormat::Plain) | Type::Any | Type::Float(_) => None,
+            Type::String(fmt) => Some(string_schema(*fmt)),
+            Type::Char => Some(obj(json!({ "minLength": 1, "maxLength": 1 }))),
+            Type::Bool => Some(obj(json!({ "enum": ["true", "false"] }))),
+            Type::Int(k) => {
+                let pattern = if IntKind::min(*k) < 0 {
+                    "^-?(0|[1-9][0-9]*)$"
+                } else {
+                    "^(0|[1-9][0-9]*)$"
+                };
+                Some(obj(json!({ "pattern": pattern })))
+            }
+            named @ Type::Named(_) => Some(self.ty(named)),
+            other => Some(self.ty(other)),
+        }
+    }
+
+    /// A field's schema with its annotations.
+    fn field_schema(&self, field: &FieldDef) -> Map<String, Value> {
+        let mut out = self.ty(&field.ty);
+        if !field.doc.is_empty() {
+            out.insert("description".into(), field.doc.clone().into());
+        }
+        if field.provenance == crate::model::Provenance::Assumption {
+            out.insert(
+                "x-handoff-provenance".into(),
+                field.provenance.as_str().into(),
+            );
+        }
+        if !field.renamed_from.is_empty() {
+            out.insert(
+                "x-handoff-renamed-from".into(),
+                field.renamed_from.clone().into(),
+            );
+        }
+        out
+    }
+
+    /// An object schema of a struct's fields, with one more required property (an internal tag).
+    fn struct_schema(
+        &self,
+        def: &StructDef,
+        tag: Option<(&str, Map<String, Value>)>,
+    ) -> Map<String, Value> {
+        let mut properties = Map::new();
+        let mut required: Vec<Value> = Vec::new();
+        let mut constraints: Vec<Value> = Vec::new();
+        if let Some((name, schema)) = &tag {
+            properties.insert((*name).to_owned(), Value::Object(schema.clone()));
+            required.push((*name).into());
+        }
+        for field in &def.fields {
+            match self.view {
+                View::Sender => {
+                    let Some(sender) = &field.sender else {
+                        continue;
+                    };
+                    properties.insert(sender.name.clone(), Value::Object(self.field_schema(field)));
+                    if sender.presence == Presence::Always {
+                        required.push(sender.name.clone().into());
+                    }
+                }
+                View::Receiver => {
+                    let Some(receiver) = &field.receiver else {
+                        continue;
+                    };
+                    let schema = self.field_schema(field);
+                    properties.insert(receiver.name.clone(), Value::Object(schema.clone()));
+                    for alias in &receiver.aliases {
+                        let mut alias_schema = schema.clone();
+                        alias_schema
+                            .insert("x-handoff-alias-of".into(), receiver.name.clone().into());
+                        properties.insert(alias.clone(), Value::Object(alias_schema));
+                    }
+                    let names: Vec<&String> = std::iter::once(&receiver.name)
+                        .chain(&receiver.aliases)
+                        .collect();
+                    if names.len() == 1 {
+                        if receiver.required {
+                            required.push(receiver.name.clone().into());
+                        }
+                    } else if receiver.required {
+                        // Exactly one of the keys: serde rejects two as a duplicate field.
+                        let one_of: Vec<Value> =
+                            names.iter().map(|n| json!({ "required": [n] })).collect();
+                        constraints.push(json!({ "oneOf": one_of }));
+                    } else {
+                        constraints.push(at_most_one(&names));
+                    }
+                }
+            }
+        }
+        let mut out = obj(json!({ "type": "object", "properties": properties }));
+        if !required.is_empty() {
+            out.insert("required".into(), required.into());
+        }
+        if !constraints.is_empty() {
+            out.insert("allOf".into(), constraints.into());
+        }
+        let extra = def.extra.as_ref().map(|t| Value::Object(self.ty(t)));
+        match (self.view, def.unknown, extra) {
+            (_, Unknown::Capture, Some(extra)) => {
+                out.insert("additionalProperties".into(), extra);
+            }
+            (View::Sender, _, _) | (View::Receiver, Unknown::Deny, _) => {
+                out.insert("additionalProperties".into(), false.into());
+            }
+            (View::Receiver, Unknown::Ignore, _) | (View::Receiver, Unknown::Capture, None) => {}
+        }
+        out
+    }
+
+    /// The tag values a variant is written (sender) or read (receiver) under; empty when never.
+    fn tags<'v>(&self, variant: &'v VariantDef) -> Vec<&'v String> {
+        match self.view {
+            View::Sender => variant.sender.iter().collect(),
+            View::Receiver => variant.receiver.iter().collect(),
+        }
+    }
+
+    fn enum_schema(&self, def: &EnumDef) -> Map<String, Value> {
+        if def.is_string_enum() {
+            return self.string_enum(def);
+        }
+        // Every name a receiver reads as a variant: a catch-all takes any other string.
+        let known: Vec<&String> = def.variants.iter().flat_map(|v| &v.receiver).collect();
+        let catch_all = def.catch_all().filter(|_| self.receiver());
+        // The model keeps `deny_unknown_fields` of an enum on its struct variants only: an
+        // adjacently tagged enum without one is read as ignoring unknown keys.
+        let deny = def
+            .variants
+            .iter()
+            .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny));
+        let mut alternatives = Vec::new();
+        for variant in &def.variants {
+            let tags = self.tags(variant);
+            if def.repr == Repr::Untagged {
+                // The untagged receiver reads every variant that is not skipped.
+                if tags.is_empty() {
+                    continue;
+                }
+                alternatives.push(self.annotated(variant, self.content(&variant.kind)));
+                continue;
+            }
+            if tags.is_empty() {
+                continue;
+            }
+            let alternative = match &def.repr {
+                Repr::External => self.external(&tags, &variant.kind),
+                Repr::Internal { tag } => self.internal(tag, tag_schema(&tags), &variant.kind),
+                Repr::Adjacent { tag, content } => {
+                    self.adjacent(tag, content, tag_schema(&tags), Some(&variant.kind), deny)
+                }
+                Repr::Untagged => self.content(&variant.kind),
+            };
+            alternatives.push(self.annotated(variant, alternative));
+        }
+        if let Some(other) = catch_all {
+            let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
+            let alternative = match &def.repr {
+                Repr::External | Repr::Untagged => unknown_tag,
+                Repr::Internal { tag } => obj(json!({
+                    "type": "object",
+                    "properties": { tag.as_str(): unknown_tag },
+                    "required": [tag],
+                })),
+                Repr::Adjacent { tag, content } => {
+                    self.adjacent(tag, content, unknown_tag, None, deny)
+                }
+            };
+            let mut alternative = self.annotated(other, alternative);
+            alternative.insert("x-handoff-catch-all".into(), true.into());
+            alternatives.push(alternative);
+        }
+        if alternatives.is_empty() {
+            // No variant is written (or read) in this view: no value fits.
+            return obj(json!({ "not": {} }));
+        }
+        let combinator = if def.repr == Repr::Untagged {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
+        let alternatives: Vec<Value> = alternatives.into_iter().map(Value::Object).collect();
+        obj(json!({ combinator: alternatives }))
+    }
+
+    /// An externally tagged enum of unit variants: a string.
+    fn string_enum(&self, def: &EnumDef) -> Map<String, Value> {
+        let names: Vec<&String> = def.variants.iter().flat_map(|v| self.tags(v)).collect();
+        if self.receiver() && def.catch_all().is_some() {
+            // serde maps every unknown string to the catch-all variant.
+            return obj(json!({ "type": "string", "examples": names }));
+        }
+        if def.variants.iter().any(|v| !v.doc.is_empty()) {
+            let one_of: Vec<Value> = def
+                .variants
+                .iter()
+                .filter_map(|v| {
+                    let tags = self.tags(v);
+                    (!tags.is_empty()).then(|| Value::Object(self.annotated(v, tag_schema(&tags))))
+                })
+                .collect();
+            if !one_of.is_empty() {
+                return obj(json!({ "type": "string", "oneOf": one_of }));
+            }
+        }
+        obj(json!({ "type": "string", "enum": names }))
+    }
+
+    /// A variant's alternative with its Rust name as `title` and its doc as `description`.
+    fn annotated(
+        &self,
+        variant: &VariantDef,
+        mut schema: Map<String, Value>,
+    ) -> Map<String, Value> {
+        schema.insert("title".into(), variant.rust_name.clone().into());
+        if !variant.doc.is_empty() {
+            schema.insert("description".into(), variant.doc.clone().into());
+        }
+        schema
+    }
+
+    /// What a variant carries, alone (untagged and externally tagged content).
+    fn content(&self, kind: &VariantDefKind) -> Map<String, Value> {
+        match kind {
+            VariantDefKind::Unit => obj(json!({ "type": "null" })),
+            VariantDefKind::Newtype(ty) => self.ty(ty),
+            VariantDefKind::Tuple(items) => self.ty(&Type::Tuple(items.clone())),
+            VariantDefKind::Struct(s) => self.struct_schema(s, None),
+        }
+    }
+
+    /// `"Unit"` or `{"Variant": content}`.
+    fn external(&self, tags: &[&String], kind: &VariantDefKind) -> Map<String, Value> {
+        if let VariantDefKind::Unit = kind {
+            return tag_schema(tags);
+        }
+        let content = Value::Object(self.content(kind));
+        let properties: Map<String, Value> = tags
+            .iter()
+            .map(|t| ((*t).clone(), content.clone()))
+            .collect();
+        let mut out = obj(json!({
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": false,
+        }));
+        if let [only] = tags {
+            out.insert("required".into(), json!([only]));
+        } else {
+            out.insert("minProperties".into(), 1.into());
+            out.insert("maxProperties".into(), 1.into());
+        }
+        out
+    }
+
+    /// `{"tag": "Variant", ...fields}`.
+    fn internal(
+        &self,
+        tag: &str,
+        tag_value: Map<String, Value>,
+        kind: &VariantDefKind,
+    ) -> Map<String, Value> {
+        let tag_only = || {
+            obj(json!({
+                "type": "object",
+                "properties": { tag: tag_value.clone() },
+                "required": [tag],
+            }))
+        };
+        match kind {
+            // serde ignores every other key of a unit variant, even under deny_unknown_fields.
+            VariantDefKind::Unit => tag_only(),
+            VariantDefKind::Struct(s) => self.struct_schema(s, Some((tag, tag_value.clone()))),
+            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
+                Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
+                    // The inner struct's fields sit next to the tag: inline them, since a
+                    // `$ref` to a closed object would reject the tag.
+                    Some(Body::Struct(s)) => self.struct_schema(s, Some((tag, tag_value.clone()))),
+                    _ => {
+                        let mut out = tag_only();
+                        out.insert("allOf".into(), json!([self.ty(ty)]));
+                        out
+                    }
+                },
+                Type::Map(_, value) => {
+                    let mut out = tag_only();
+                    out.insert("additionalProperties".into(), Value::Object(self.ty(value)));
+                    out
+                }
+                Type::Any | Type::Unit => tag_only(),
+                _ => {
+                    let mut out = tag_only();
+                    out.insert("allOf".into(), json!([self.ty(ty)]));
+                    out
+                }
+            },
+            // serde cannot represent tuple variants internally; describe the tag and content.
+            VariantDefKind::Tuple(items) => {
+                let mut out = tag_only();
+                out.insert(
+                    "allOf".into(),
+                    json!([self.ty(&Type::Tuple(items.clone()))]),
+                );
+                out
+            }
+        }
+    }
+
+    /// `{"tag": "Variant", "content": …}`; `kind` is `None` for a catch-all.
+    fn adjacent(
+        &self,
+        tag: &str,
+        content_key: &str,
+        tag_value: Map<String, Value>,
+        kind: Option<&VariantDefKind>,
+        deny_unknown: bool,
+    ) -> Map<String, Value> {
+        let mut properties = Map::new();
+        properties.insert(tag.to_owned(), Value::Object(tag_value));
+        let mut required = vec![tag.to_owned()];
+        match kind {
+            Some(VariantDefKind::Unit) | None => {
+                // The sender writes the tag alone; the receiver also reads `"content": null`.
+                if self.receiver() {
+                    properties.insert(content_key.to_owned(), json!({ "type": "null" }));
+                }
+            }
+            Some(kind) => {
+                properties.insert(content_key.to_owned(), Value::Object(self.content(kind)));
+                required.push(content_key.to_owned());
+            }
+        }
+        let mut out = obj(json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+        }));
+        if !self.receiver() || deny_unknown {
+            out.insert("additionalProperties".into(), false.into());
+        }
+        out
+    }
+}
+
+/// At most one of these keys may be present.
+fn at_most_one(names: &[&String]) -> Value {
+    let mut pairs = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        for b in names.iter().skip(i + 1) {
+            pairs.push(json!({ "required": [a, b] }));
+        }
+    }
+    json!({ "not": { "anyOf": pairs } })
+}
+
+/// One tag value (`const`) or several (`enum`).
+fn tag_schema(tags: &[&String]) -> Map<String, Value> {
+    match tags {
+        [only] => obj(json!({ "type": "string", "const": only })),
+        _ => obj(json!({ "type": "string", "enum": tags })),
+    }
+}
+
+fn int_schema(kind: IntKind) -> Map<String, Value> {
+    let mut out = obj(json!({ "type": "integer" }));
+    if let Ok(min) = i64::try_from(kind.min()) {
+        out.insert("minimum".into(), Value::Number(Number::from(min)));
+    }
+    if let Ok(max) = u64::try_from(kind.max()) {
+        out.insert("maximum".into(), Value::Number(Number::from(max)));
+    }
+    out
+}
+
+fn string_schema(format: StringFormat) -> Map<String, Value> {
+    let mut out = obj(json!({ "type": "string" }));
+    match format {
+        StringFormat::Plain => {}
+        StringFormat::Uuid | StringFormat::DateTime | StringFormat::Date => {
+            if let Some(name) = format.as_str() {
+                out.insert("format".into(), name.into());
+            }
+        }
+        // JSON Schema's `date-time` and `time` require an offset these values do not have.
+        StringFormat::NaiveDateTime | StringFormat::Time => {
+            if let Some(name) = format.as_str() {
+                out.insert("x-handoff-format".into(), name.into());
+            }
+        }
+    }
+    out
+}
+
+/// The schema or `null`.
+fn nullable(mut inner: Map<String, Value>) -> Map<String, Value> {
+    const VALUE_KEYWORDS: [&str; 7] = ["enum", "const", "anyOf", "oneOf", "allOf", "not", "$ref"];
+    if inner.is_empty() {
+        // Any value already includes null.
+        return inner;
+    }
+    let simple = VALUE_KEYWORDS.iter().all(|k| !inner.contains_key(*k));
+    if let (true, Some(Value::String(ty))) = (simple, inner.get("type")) {
+        if ty == "null" {
+            return inner;
+        }
+        let types = json!([ty, "null"]);
+        inner.insert("type".into(), types);
+        return inner;
+    }
+    obj(json!({ "anyOf": [inner, { "type": "null" }] }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn def_keys_are_pointer_and_fragment_safe_and_unique() {
+        let names: Vec<String> = [
+            "Handoff<RefundRequest>",
+            "app::Step",
+            "Foo<A, B>",
+            "Foo<A<B>>",
+            "Wrap<array<u8; 4>>",
+            "Zürich",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let keys = def_keys(names.iter());
+        assert_eq!(keys["Handoff<RefundRequest>"], "Handoff-RefundRequest");
+        assert_eq!(keys["app::Step"], "app.Step");
+        assert_eq!(keys["Foo<A, B>"], "Foo-A-B");
+        assert_eq!(keys["Foo<A<B>>"], "Foo-A-B-2");
+        assert_eq!(keys["Wrap<array<u8; 4>>"], "Wrap-array-u8-4");
+        assert_eq!(keys["Zürich"], "Z_u00FCrich");
+        for key in keys.values() {
+            assert!(key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._".contains(c)));
+        }
+    }
+
+    #[test]
+    fn nullable_widens_simple_types_and_wraps_the_rest() {
+        assert_eq!(
+            Value::Object(nullable(obj(json!({"type": "integer", "minimum": 0})))),
+            json!({"type": ["integer", "null"], "minimum": 0})
+        );
+        assert_eq!(
+            Value::Object(nullable(obj(json!({"$ref": "#/$defs/A"})))),
+            json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]})
+        );
+        assert_eq!(Value::Object(nullable(Map::new())), json!({}));
+    }
+
+    #[test]
+    fn integer_bounds_are_written_only_when_representable() {
+        assert_eq!(
+            Value::Object(int_schema(IntKind::U64)),
+            json!({"type": "integer", "minimum": 0, "maximum": u64::MAX})
+        );
+        assert_eq!(
+            Value::Object(int_schema(IntKind::I8)),
+            json!({"type": "integer", "minimum": -128, "maximum": 127})
+        );
+        assert_eq!(
+            Value::Object(int_schema(IntKind::U128)),
+            json!({"type": "integer", "minimum": 0})
+        );
+        assert_eq!(
+            Value::Object(int_schema(IntKind::I128)),
+            json!({"type": "integer"})
+        );
+    }
+}

@@ -1,0 +1,666 @@
+//! proptest strategies that generate wire instances of any type from its schema.
+//!
+//! The generator walks the *receiver view* of a [`Schema`] and writes a JSON instance that a
+//! faithful receiver must accept: every required field under its name or one of its aliases,
+//! optional fields sometimes absent, `null` sometimes for an `Option`, unknown keys where the
+//! receiver ignores them, captured keys where a flattened map keeps them, any readable variant
+//! of an enum (a catch-all under an unknown tag), integers across their whole range, strings in
+//! their format (uuid, RFC 3339 date-times, dates, times).
+//!
+//! The values of a Rust type `T` are then `serde_json::from_value::<T>` of these instances, so
+//! one generator covers every test type without a hand-written strategy per type, and the
+//! generation itself is a differential check: an instance the schema says is readable that
+//! serde refuses is a fidelity bug. Re-serializing those values gives the sender's output.
+//!
+//! Each instance records its [`Site`]s: the objects written for a struct (or a struct
+//! variant), with the struct's fields, so that mutations know which field they touch and can
+//! be judged by type.
+
+use std::sync::Arc;
+
+use contract_core::schema::model::{
+    Body, EnumDef, FieldDef, FloatKind, IntKind, Repr, StringFormat, StructDef, Type, Unknown,
+    VariantDef, VariantDefKind,
+};
+use contract_core::Schema;
+use proptest::prelude::{any, Strategy};
+use serde_json::{Map, Number, Value};
+
+/// How many named types deep an instance may nest before optional parts are left out.
+const MAX_DEPTH: usize = 4;
+/// A hard stop for pathological recursion (a required field of the type's own type).
+const HARD_DEPTH: usize = 24;
+
+/// One step of a path into a JSON instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// An object key.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// An object the generator wrote for a struct: where it is and what it holds.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The path from the instance's root to the object.
+    pub path: Vec<Step>,
+    /// The struct's fields (both views).
+    pub fields: Vec<FieldDef>,
+    /// The struct's policy for unknown keys.
+    pub unknown: Unknown,
+    /// The value type of captured unknown keys (with [`Unknown::Capture`]).
+    pub extra: Option<Type>,
+    /// The tag key of an internally or adjacently tagged variant written into the object.
+    pub tag: Option<String>,
+    /// For the object of an externally or adjacently tagged variant: the key of its content
+    /// (the variant's name, or the `content` key) and what the content is.
+    pub content: Option<(String, VariantDefKind)>,
+}
+
+/// A generated instance with the struct objects inside it.
+#[derive(Clone)]
+pub struct Instance {
+    /// The JSON instance.
+    pub value: Value,
+    /// Every object written for a struct, outermost first.
+    pub sites: Vec<Site>,
+}
+
+/// Shows the instance alone (the sites repeat the schema).
+impl std::fmt::Debug for Instance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Instance({})", self.value)
+    }
+}
+
+/// Instances of `schema`'s root type that its receiver view accepts.
+///
+/// The strategy draws a seed and generates deterministically from it, so a failure is
+/// reproduced by proptest's persisted seed.
+pub fn receiver_instances(schema: Arc<Schema>) -> impl Strategy<Value = Instance> {
+    any::<u64>().prop_map(move |seed| generate(&schema, seed))
+}
+
+/// The instance of `schema`'s root type generated from `seed`.
+#[must_use]
+pub fn generate(schema: &Schema, seed: u64) -> Instance {
+    let mut g = Generator {
+        schema,
+        rng: SplitMix(seed),
+        sites: Vec::new(),
+        path: Vec::new(),
+    };
+    let value = g.ty(&schema.root, 0);
+    Instance {
+        value,
+        sites: g.sites,
+    }
+}
+
+/// A small deterministic PRNG (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        usize::try_from(self.next_u64() % n as u64).unwrap_or(0)
+    }
+
+    /// True with probability `percent`/100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+
+    /// One item of a non-empty slice.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        items.get(self.below(items.len()))
+    }
+}
+
+struct Generator<'a> {
+    schema: &'a Schema,
+    rng: SplitMix,
+    sites: Vec<Site>,
+    path: Vec<Step>,
+}
+
+const WORDS: [&str; 12] = [
+    "",
+    "a",
+    "refund",
+    "orderRef",
+    "Zürich",
+    "日本語",
+    "emoji 𝄞 🎉",
+    "quote \" and \\ backslash",
+    "line\nbreak\ttab",
+    "\u{0}nul",
+    "  spaced  ",
+    "null",
+];
+
+impl Generator<'_> {
+    fn at<T>(&mut self, step: Step, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.path.push(step);
+        let out = f(self);
+        self.path.pop();
+        out
+    }
+
+    fn ty(&mut self, ty: &Type, depth: usize) -> Value {
+        let shallow = depth >= MAX_DEPTH;
+        match ty {
+            Type::Unit => Value::Null,
+            Type::Bool => Value::Bool(self.rng.chance(50)),
+            Type::Int(k) => Value::Number(self.int(*k)),
+            Type::Float(k) => self.float(*k),
+            Type::Char => Value::String(self.char().to_string()),
+            Type::String(fmt) => Value::String(self.string(*fmt)),
+            Type::Any => self.any(if shallow { 0 } else { 2 }),
+            Type::Option(inner) => {
+                if shallow || self.rng.chance(30) {
+                    Value::Null
+                } else {
+                    self.ty(inner, depth)
+                }
+            }
+            Type::List(item) => {
+                let n = if shallow { 0 } else { self.rng.below(4) };
+                Value::Array(
+                    (0..n)
+                        .map(|i| self.at(Step::Index(i), |g| g.ty(item, depth)))
+                        .collect(),
+                )
+            }
+            Type::Set(item) => {
+                let n = if shallow { 0 } else { self.rng.below(4) };
+                let mut items: Vec<Value> = Vec::new();
+                for _ in 0..n {
+                    let index = items.len();
+                    let sites = self.sites.len();
+                    let v = self.at(Step::Index(index), |g| g.ty(item, depth));
+                    if items.contains(&v) {
+                        // A duplicate: serde merges it and the schema rejects it; leave it out
+                        // (the strictness tests pin this point).
+                        self.sites.truncate(sites);
+                    } else {
+                        items.push(v);
+                    }
+                }
+                Value::Array(items)
+            }
+            Type::Array(item, n) => Value::Array(
+                (0..*n)
+                    .map(|i| self.at(Step::Index(i), |g| g.ty(item, depth)))
+                    .collect(),
+            ),
+            Type::Tuple(items) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| self.at(Step::Index(i), |g| g.ty(t, depth)))
+                    .collect(),
+            ),
+            Type::Map(key, value) => {
+                let n = if shallow { 0 } else { self.rng.below(4) };
+                let mut map = Map::new();
+                for _ in 0..n {
+                    let k = self.key(key);
+                    let sites = self.sites.len();
+                    let v = self.at(Step::Key(k.clone()), |g| g.ty(value, depth));
+                    if map.contains_key(&k) {
+                        self.sites.truncate(sites);
+                    } else {
+                        map.insert(k, v);
+                    }
+                }
+                Value::Object(map)
+            }
+            Type::Named(name) => {
+                if depth >= HARD_DEPTH {
+                    return Value::Null;
+                }
+                let Some(def) = self.schema.def(name) else {
+                    return Value::Null;
+                };
+                match &def.body {
+                    Body::Struct(s) => {
+                        let mut map = Map::new();
+                        self.fields(&mut map, s, None, depth + 1);
+                        Value::Object(map)
+                    }
+                    Body::Enum(e) => self.enumeration(e, depth + 1),
+                    Body::Newtype(inner) => self.ty(inner, depth),
+                }
+            }
+        }
+    }
+
+    /// Writes a struct's fields into `map` (which may already hold an internal tag).
+    fn fields(
+        &mut self,
+        map: &mut Map<String, Value>,
+        s: &StructDef,
+        tag: Option<&str>,
+        depth: usize,
+    ) {
+        let shallow = depth >= MAX_DEPTH;
+        self.sites.push(Site {
+            path: self.path.clone(),
+            fields: s.fields.clone(),
+            unknown: s.unknown,
+            extra: s.extra.clone(),
+            tag: tag.map(str::to_owned),
+            content: None,
+        });
+        for field in &s.fields {
+            let Some(receiver) = &field.receiver else {
+                continue;
+            };
+            if !receiver.required && (shallow || self.rng.chance(35)) {
+                continue;
+            }
+            let names: Vec<&String> = std::iter::once(&receiver.name)
+                .chain(&receiver.aliases)
+                .collect();
+            let key = if self.rng.chance(60) {
+                receiver.name.clone()
+            } else {
+                self.rng
+                    .pick(&names)
+                    .map_or_else(|| receiver.name.clone(), |n| (*n).clone())
+            };
+            let value = self.at(Step::Key(key.clone()), |g| g.ty(&field.ty, depth));
+            map.insert(key, value);
+        }
+        let taken = |map: &Map<String, Value>, k: &str| {
+            map.contains_key(k)
+                || tag == Some(k)
+                || s.fields.iter().any(|f| {
+                    f.receiver.as_ref().is_some_and(|r| r.accepts(k))
+                        || f.sender.as_ref().is_some_and(|snd| snd.name == k)
+                })
+        };
+        match (s.unknown, &s.extra) {
+            (Unknown::Ignore, _) => {
+                if self.rng.chance(25) {
+                    let key = fresh_key(|k| taken(map, k), "zzIgnored");
+                    let value = self.any(1);
+                    map.insert(key, value);
+                }
+            }
+            (Unknown::Capture, Some(extra)) => {
+                for i in 0..self.rng.below(3) {
+                    let key = fresh_key(|k| taken(map, k), &format!("captured{i}"));
+                    let value = self.at(Step::Key(key.clone()), |g| g.ty(extra, depth));
+                    map.insert(key, value);
+                }
+            }
+            (Unknown::Deny | Unknown::Capture, _) => {}
+        }
+    }
+
+    fn enumeration(&mut self, e: &EnumDef, depth: usize) -> Value {
+        let readable: Vec<&VariantDef> = e
+            .variants
+            .iter()
+            .filter(|v| !v.receiver.is_empty())
+            .collect();
+        let known: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
+        let catch_all = e.catch_all().is_some() && self.rng.chance(15);
+        if catch_all || readable.is_empty() {
+            let tag = fresh_key(|k| known.iter().any(|n| *n == k), "unknownVariant");
+            return match &e.repr {
+                Repr::External | Repr::Untagged => Value::String(tag),
+                Repr::Internal { tag: key } | Repr::Adjacent { tag: key, .. } => {
+                    let mut map = Map::new();
+                    map.insert(key.clone(), Value::String(tag));
+                    Value::Object(map)
+                }
+            };
+        }
+        let variant = if depth >= MAX_DEPTH {
+            // Prefer a variant that does not nest further.
+            readable
+                .iter()
+                .find(|v| shallow_kind(&v.kind))
+                .or_else(|| readable.first())
+                .copied()
+        } else {
+            self.rng.pick(&readable).copied()
+        };
+        let Some(variant) = variant else {
+            return Value::Null;
+        };
+        let tag = self
+            .rng
+            .pick(&variant.receiver)
+            .cloned()
+            .unwrap_or_default();
+        match &e.repr {
+            Repr::External => match &variant.kind {
+                VariantDefKind::Unit => Value::String(tag),
+                kind => {
+                    self.enum_site(Unknown::Deny, None, Some((tag.clone(), kind.clone())));
+                    let content = self.at(Step::Key(tag.clone()), |g| g.content(kind, depth));
+                    let mut map = Map::new();
+                    map.insert(tag, content);
+                    Value::Object(map)
+                }
+            },
+            Repr::Untagged => self.content(&variant.kind, depth),
+            Repr::Adjacent { tag: key, content } => {
+                let unknown = if denies_unknown(e) {
+                    Unknown::Deny
+                } else {
+                    Unknown::Ignore
+                };
+                self.enum_site(
+                    unknown,
+                    Some(key.clone()),
+                    Some((content.clone(), variant.kind.clone())),
+                );
+                let mut map = Map::new();
+                map.insert(key.clone(), Value::String(tag));
+                match &variant.kind {
+                    VariantDefKind::Unit => {
+                        if self.rng.chance(30) {
+                            map.insert(content.clone(), Value::Null);
+                        }
+                    }
+                    kind => {
+                        let value = self.at(Step::Key(content.clone()), |g| g.content(kind, depth));
+                        map.insert(content.clone(), value);
+                    }
+                }
+                Value::Object(map)
+            }
+            Repr::Internal { tag: key } => {
+                let mut map = Map::new();
+                map.insert(key.clone(), Value::String(tag));
+                match &variant.kind {
+                    VariantDefKind::Unit | VariantDefKind::Tuple(_) => {
+                        self.enum_site(Unknown::Ignore, Some(key.clone()), None);
+                    }
+                    VariantDefKind::Struct(s) => self.fields(&mut map, s, Some(key), depth),
+                    VariantDefKind::Newtype(ty) => {
+                        let resolved = self.schema.resolve(ty).clone();
+                        match resolved {
+                            Type::Named(name) => {
+                                if let Some(Body::Struct(s)) =
+                                    self.schema.def(&name).map(|d| d.body.clone())
+                                {
+                                    self.fields(&mut map, &s, Some(key), depth);
+                                }
+                            }
+                            Type::Map(k, v) => {
+                                for _ in 0..self.rng.below(3) {
+                                    let entry = self.key(&k);
+                                    if entry == *key || map.contains_key(&entry) {
+                                        continue;
+                                    }
+                                    let value =
+                                        self.at(Step::Key(entry.clone()), |g| g.ty(&v, depth));
+                                    map.insert(entry, value);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// Records the object of an enum variant as a site without fields.
+    fn enum_site(
+        &mut self,
+        unknown: Unknown,
+        tag: Option<String>,
+        content: Option<(String, VariantDefKind)>,
+    ) {
+        self.sites.push(Site {
+            path: self.path.clone(),
+            fields: Vec::new(),
+            unknown,
+            extra: None,
+            tag,
+            content,
+        });
+    }
+
+    fn content(&mut self, kind: &VariantDefKind, depth: usize) -> Value {
+        match kind {
+            VariantDefKind::Unit => Value::Null,
+            VariantDefKind::Newtype(ty) => self.ty(ty, depth),
+            VariantDefKind::Tuple(items) => self.ty(&Type::Tuple(items.clone()), depth),
+            VariantDefKind::Struct(s) => {
+                let mut map = Map::new();
+                self.fields(&mut map, s, None, depth);
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// A map key of the given type, as serde_json writes it.
+    fn key(&mut self, key: &Type) -> String {
+        match self.schema.resolve(key).clone() {
+            Type::Int(k) => self.int(k).to_string(),
+            Type::Char => self.char().to_string(),
+            Type::Bool => self.rng.chance(50).to_string(),
+            Type::String(fmt) => self.string(fmt),
+            Type::Named(name) => match self.schema.def(&name).map(|d| &d.body) {
+                Some(Body::Enum(e)) => {
+                    let names: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
+                    self.rng
+                        .pick(&names)
+                        .map_or_else(String::new, |n| (*n).clone())
+                }
+                _ => self.string(StringFormat::Plain),
+            },
+            _ => self.string(StringFormat::Plain),
+        }
+    }
+
+    fn int(&mut self, kind: IntKind) -> Number {
+        // serde_json numbers hold i64 and u64: 128-bit kinds are drawn within those.
+        let min = i64::try_from(kind.min()).unwrap_or(i64::MIN);
+        let max = u64::try_from(kind.max()).unwrap_or(u64::MAX);
+        let choice = self.rng.below(6);
+        if choice == 0 {
+            return Number::from(min);
+        }
+        if choice == 1 {
+            return Number::from(max);
+        }
+        if choice == 2 {
+            return Number::from(0_u8);
+        }
+        if min < 0 && self.rng.chance(50) {
+            // A negative value in min..0.
+            let span = min.unsigned_abs();
+            let offset = self.rng.next_u64() % span;
+            let v = i64::try_from(offset).map_or(-1, |o| -1 - o);
+            return Number::from(v.max(min));
+        }
+        let v = if max == u64::MAX {
+            self.rng.next_u64()
+        } else {
+            self.rng.next_u64() % (max + 1)
+        };
+        Number::from(v)
+    }
+
+    fn float(&mut self, kind: FloatKind) -> Value {
+        let special = [0.0, -0.0, 1.0, -2.5, 3.0, 1e-7, 123_456.789];
+        let raw = if self.rng.chance(40) {
+            self.rng.pick(&special).copied().unwrap_or(0.0)
+        } else {
+            let bits = self.rng.next_u64();
+            let mantissa = (bits >> 11) as f64 / (1_u64 << 53) as f64;
+            let exponent = i32::try_from(bits % 60).unwrap_or(0) - 30;
+            let sign = if bits & 1 == 0 { 1.0 } else { -1.0 };
+            sign * mantissa * 10_f64.powi(exponent)
+        };
+        let v = match kind {
+            // Stay within f32, whose out-of-range values serde reads as infinities.
+            FloatKind::F32 => f64::from(raw as f32),
+            FloatKind::F64 => raw,
+        };
+        Number::from_f64(v).map_or(Value::Null, Value::Number)
+    }
+
+    fn char(&mut self) -> char {
+        let pool = ['a', 'Z', '0', ' ', 'é', '€', '𝄞', '"', '\\', '\n'];
+        if self.rng.chance(70) {
+            return self.rng.pick(&pool).copied().unwrap_or('a');
+        }
+        let code = u32::try_from(self.rng.next_u64() % 0x11_0000).unwrap_or(0x61);
+        char::from_u32(code).unwrap_or('x')
+    }
+
+    fn string(&mut self, format: StringFormat) -> String {
+        if format == StringFormat::Plain {
+            if self.rng.chance(70) {
+                return self.rng.pick(&WORDS).copied().unwrap_or("").to_owned();
+            }
+            let len = self.rng.below(8);
+            return (0..len).map(|_| self.char()).collect();
+        }
+        let r = &mut self.rng;
+        let n = |r: &mut SplitMix, below: u64| r.next_u64() % below;
+        match format {
+            StringFormat::Plain => String::new(),
+            StringFormat::Uuid => format!(
+                "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+                n(r, 1 << 32),
+                n(r, 1 << 16),
+                n(r, 1 << 16),
+                n(r, 1 << 16),
+                n(r, 1 << 48)
+            ),
+            StringFormat::Date => format!(
+                "{:04}-{:02}-{:02}",
+                1970 + n(r, 100),
+                1 + n(r, 12),
+                1 + n(r, 28)
+            ),
+            StringFormat::Time => {
+                let base = format!("{:02}:{:02}:{:02}", n(r, 24), n(r, 60), n(r, 60));
+                if r.chance(50) {
+                    format!("{base}.{:03}", n(r, 1000))
+                } else {
+                    base
+                }
+            }
+            StringFormat::NaiveDateTime | StringFormat::DateTime => {
+                let date = format!(
+                    "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+                    1970 + n(r, 100),
+                    1 + n(r, 12),
+                    1 + n(r, 28),
+                    n(r, 24),
+                    n(r, 60),
+                    n(r, 60)
+                );
+                let frac = if r.chance(40) {
+                    format!(".{:06}", n(r, 1_000_000))
+                } else {
+                    String::new()
+                };
+                if format == StringFormat::NaiveDateTime {
+                    format!("{date}{frac}")
+                } else if r.chance(50) {
+                    format!("{date}{frac}Z")
+                } else {
+                    let sign = if r.chance(50) { '+' } else { '-' };
+                    format!("{date}{frac}{sign}{:02}:{:02}", n(r, 14), 15 * n(r, 4))
+                }
+            }
+        }
+    }
+
+    /// Any JSON value, nesting at most `depth` levels.
+    fn any(&mut self, depth: usize) -> Value {
+        let scalar_kinds = 5;
+        let kinds = if depth == 0 {
+            scalar_kinds
+        } else {
+            scalar_kinds + 2
+        };
+        match self.rng.below(kinds) {
+            0 => Value::Null,
+            1 => Value::Bool(self.rng.chance(50)),
+            2 => Value::Number(self.int(IntKind::I64)),
+            3 => self.float(FloatKind::F64),
+            4 => Value::String(self.string(StringFormat::Plain)),
+            5 => Value::Array(
+                (0..self.rng.below(3))
+                    .map(|_| self.any(depth - 1))
+                    .collect(),
+            ),
+            _ => {
+                let mut map = Map::new();
+                for i in 0..self.rng.below(3) {
+                    map.insert(format!("k{i}"), self.any(depth - 1));
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// Whether an enum denies unknown keys (the model keeps the flag on its struct variants).
+fn denies_unknown(e: &EnumDef) -> bool {
+    e.variants
+        .iter()
+        .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny))
+}
+
+/// Whether a variant's content stops nesting (no named type inside).
+fn shallow_kind(kind: &VariantDefKind) -> bool {
+    fn flat(ty: &Type) -> bool {
+        match ty {
+            Type::Named(_) => false,
+            Type::Option(_) | Type::List(_) | Type::Set(_) | Type::Map(..) => true,
+            Type::Array(inner, _) => flat(inner),
+            Type::Tuple(items) => items.iter().all(flat),
+            _ => true,
+        }
+    }
+    match kind {
+        VariantDefKind::Unit => true,
+        VariantDefKind::Newtype(ty) => flat(ty),
+        VariantDefKind::Tuple(items) => items.iter().all(flat),
+        VariantDefKind::Struct(s) => s
+            .fields
+            .iter()
+            .all(|f| f.receiver.as_ref().is_none_or(|r| !r.required) || flat(&f.ty)),
+    }
+}
+
+/// `base`, or `base2`, `base3`, … : the first that is not taken.
+fn fresh_key(taken: impl Fn(&str) -> bool, base: &str) -> String {
+    let mut key = base.to_owned();
+    let mut n = 2_u32;
+    while taken(&key) {
+        key = format!("{base}{n}");
+        n = n.saturating_add(1);
+    }
+    key
+}

@@ -1,0 +1,585 @@
+//! Differential fidelity of the exported JSON Schema against serde itself.
+//!
+//! For every test type: instances generated from its receiver view (see
+//! `contract_tests::strategies`) must validate against the receiver schema and deserialize
+//! with `serde_json::from_value::<T>`; re-serializing the value must validate against the
+//! sender schema and the receiver schema; and mutations of each instance (a field removed,
+//! renamed, retyped, nulled, duplicated through an alias, an unknown field added, a tag
+//! retyped) must be judged by the receiver schema exactly as serde judges them, apart from the
+//! documented points where the schema is stricter or looser (module docs of
+//! `contract_schema::json_schema`), each of which is counted here and pinned in
+//! `tests/strictness.rs`.
+
+use std::collections::BTreeMap;
+
+use std::fmt::Debug;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use contract_core::schema::model::{Body, FieldDef, Presence, Repr, Type, Unknown, VariantDefKind};
+use contract_core::{json_schema, HandoffSchema, Schema, View};
+use contract_tests::strategies::{receiver_instances, Instance, Site, SplitMix, Step};
+use contract_tests::types::*;
+use jsonschema::Validator;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// Instances checked against a schema, over the tests of this file that have finished.
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+/// How often each documented point explained a disagreement.
+static EXPLAINED: Mutex<BTreeMap<&'static str, usize>> = Mutex::new(BTreeMap::new());
+
+const CASES: u32 = 96;
+
+/// Values a field is retyped to.
+fn replacements() -> Vec<Value> {
+    vec![
+        json!(null),
+        json!(true),
+        json!(7),
+        json!(-3),
+        json!(0),
+        json!(2.0),
+        json!(1.5),
+        json!("x"),
+        json!(""),
+        json!([]),
+        json!([1]),
+        json!(["x"]),
+        json!({}),
+        json!({ "a": 1 }),
+    ]
+}
+
+struct Harness<T> {
+    schema: Arc<Schema>,
+    sender: Validator,
+    receiver: Validator,
+    /// Instances this harness checked against a schema.
+    checked: AtomicUsize,
+    _type: std::marker::PhantomData<fn() -> T>,
+}
+
+fn validator(schema: &Value) -> Validator {
+    jsonschema::draft202012::meta::validate(schema).expect("the export is a valid 2020-12 schema");
+    jsonschema::draft202012::new(schema).expect("the export compiles")
+}
+
+impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
+    fn new() -> Self {
+        Harness {
+            schema: Arc::new(T::schema()),
+            sender: validator(&json_schema::<T>(View::Sender)),
+            receiver: validator(&json_schema::<T>(View::Receiver)),
+            checked: AtomicUsize::new(0),
+            _type: std::marker::PhantomData,
+        }
+    }
+
+    fn serde_accepts(value: &Value) -> bool {
+        serde_json::from_value::<T>(value.clone()).is_ok()
+    }
+
+    fn receiver_accepts(&self, value: &Value) -> bool {
+        self.checked.fetch_add(1, Ordering::Relaxed);
+        self.receiver.is_valid(value)
+    }
+
+    fn sender_accepts(&self, value: &Value) -> bool {
+        self.checked.fetch_add(1, Ordering::Relaxed);
+        self.sender.is_valid(value)
+    }
+
+    fn run(&self, name: &str) {
+        let mut runner = TestRunner::new(Config {
+            cases: CASES,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let result = runner.run(&receiver_instances(self.schema.clone()), |instance| {
+            self.check(&instance)
+        });
+        if let Err(e) = result {
+            panic!("{name}: {e}");
+        }
+    }
+
+    fn check(&self, instance: &Instance) -> Result<(), TestCaseError> {
+        let value = &instance.value;
+        let receiver_errors: Vec<String> = self
+            .receiver
+            .iter_errors(value)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        self.checked.fetch_add(1, Ordering::Relaxed);
+        if !receiver_errors.is_empty() {
+            return Err(TestCaseError::fail(format!(
+                "the receiver schema rejects a generated instance {value}: {receiver_errors:?}"
+            )));
+        }
+        let decoded: T = serde_json::from_value(value.clone()).map_err(|e| {
+            TestCaseError::fail(format!(
+                "the receiver schema accepts {value} but serde rejects it: {e}"
+            ))
+        })?;
+        let sent = match serde_json::to_value(&decoded) {
+            Ok(sent) => sent,
+            // A variant read but never written (`skip_serializing`): serde refuses to write
+            // it, and the sender view has no such variant.
+            Err(e) if e.to_string().contains("cannot be serialized") => {
+                return self.mutations(instance);
+            }
+            Err(e) => {
+                return Err(TestCaseError::fail(format!(
+                    "serde cannot write {decoded:?}: {e}"
+                )))
+            }
+        };
+        if !self.sender_accepts(&sent) {
+            let errors: Vec<String> = self
+                .sender
+                .iter_errors(&sent)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            return Err(TestCaseError::fail(format!(
+                "the sender schema rejects what serde writes, {sent}: {errors:?}"
+            )));
+        }
+        // The receiver of the same type reads it back exactly when serde does (it does not
+        // when serialize and deserialize names differ, or a field is skipped one way).
+        let serde = Self::serde_accepts(&sent);
+        if self.receiver_accepts(&sent) != serde {
+            return Err(TestCaseError::fail(format!(
+                "what serde writes, {sent}, is read back by serde: {serde}, by the receiver schema: {}",
+                !serde
+            )));
+        }
+        self.mutations(instance)
+    }
+
+    /// Mutates up to three struct objects of the instance, every key of each.
+    fn mutations(&self, instance: &Instance) -> Result<(), TestCaseError> {
+        let seed = instance.value.to_string().len() as u64 ^ instance.sites.len() as u64;
+        let mut rng = SplitMix(seed.wrapping_mul(0x9E37_79B9));
+        let mut sites: Vec<&Site> = instance.sites.iter().collect();
+        while sites.len() > 3 {
+            let drop = rng.below(sites.len());
+            sites.remove(drop);
+        }
+        for site in sites {
+            for mutation in site_mutations(&instance.value, site, &mut rng) {
+                self.judge(instance, site, &mutation)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn judge(
+        &self,
+        instance: &Instance,
+        site: &Site,
+        mutation: &Mutation,
+    ) -> Result<(), TestCaseError> {
+        let Some(mutated) = mutation.apply(&instance.value, &site.path) else {
+            return Ok(());
+        };
+
+        let serde = Self::serde_accepts(&mutated);
+        let schema = self.receiver_accepts(&mutated);
+        if serde == schema {
+            return Ok(());
+        }
+        let object = site_object(&instance.value, &site.path);
+        match self.documented(site, object, mutation, serde) {
+            Some(point) => {
+                *EXPLAINED
+                    .lock()
+                    .expect("no test panics while holding the lock")
+                    .entry(point)
+                    .or_default() += 1;
+                Ok(())
+            }
+            None => {
+                let error = serde_json::from_value::<T>(mutated.clone())
+                    .err()
+                    .map(|e| e.to_string());
+                Err(TestCaseError::fail(format!(
+                    "{mutation:?} at {:?}: serde accepts = {serde} ({error:?}), receiver schema accepts = {schema}\n  instance: {}\n  mutated:  {mutated}",
+                    site.path, instance.value
+                )))
+            }
+        }
+    }
+
+    /// The documented strictness point that explains a disagreement, if one does.
+    fn documented(
+        &self,
+        site: &Site,
+        object: Option<&Value>,
+        mutation: &Mutation,
+        serde: bool,
+    ) -> Option<&'static str> {
+        let (key, value, original) = match mutation {
+            Mutation::Retype { key, to } => (key, to, key),
+            Mutation::Rename { key, to } => (to, &Value::Null, key),
+            Mutation::AddKey { key, value } => (key, value, key),
+            Mutation::Remove { .. } => return None,
+        };
+        if site.tag.as_deref() == Some(key.as_str()) {
+            // The key is an internal tag: serde also reads a variant index.
+            return (serde && value.is_u64()).then_some("variant index as tag");
+        }
+        // The value that now sits under `key`, and the type the receiver reads it as.
+        let value = match mutation {
+            Mutation::Rename { .. } => object?.get(original.as_str())?.clone(),
+            _ => value.clone(),
+        };
+        if let Some(field) = field_at(site, key).or_else(|| field_at(site, original)) {
+            // A field inlined from a flattened `Option` (a flattened field written only when
+            // present and never required): serde reads `None` when the inlined fields do not
+            // fit, whatever they hold.
+            let inlined_from_option = field.rust_name.contains('.')
+                && field
+                    .sender
+                    .as_ref()
+                    .is_some_and(|s| s.presence == Presence::IfPresent)
+                && field.receiver.as_ref().is_some_and(|r| !r.required);
+            if serde && inlined_from_option {
+                return Some("flattened option reads none");
+            }
+        }
+        let ty = match (field_at(site, key), &site.content) {
+            (Some(field), _) => field.ty.clone(),
+            (None, Some((content, kind))) if content == key => match kind {
+                VariantDefKind::Unit => Type::Unit,
+                VariantDefKind::Newtype(ty) => ty.clone(),
+                VariantDefKind::Tuple(items) => Type::Tuple(items.clone()),
+                VariantDefKind::Struct(_) => {
+                    return (serde && value.is_array()).then_some("struct as array");
+                }
+            },
+            // An externally tagged variant renamed to an unknown tag, next to a catch-all:
+            // serde reads `{"unknown": null}` as the catch-all unit variant.
+            (None, Some(_)) if serde && value.is_null() && site.tag.is_none() => {
+                return Some("unit variant as object");
+            }
+            (None, _) if site.unknown == Unknown::Capture => site.extra.clone()?,
+            (None, _) => return None,
+        };
+        let ty = self.unwrap_option(&ty);
+        match (serde, &value, ty) {
+            (true, Value::Array(_), Type::Named(name)) => {
+                match self.schema.def(name).map(|d| &d.body) {
+                    Some(Body::Struct(_)) => Some("struct as array"),
+                    Some(Body::Enum(e)) if matches!(e.repr, Repr::Internal { .. }) => {
+                        Some("internally tagged enum as array")
+                    }
+                    _ => None,
+                }
+            }
+            (false, Value::Number(n), Type::Int(_)) if n.is_f64() => n
+                .as_f64()
+                .is_some_and(|f| f.fract() == 0.0)
+                .then_some("integral float as integer"),
+            _ => None,
+        }
+    }
+
+    /// The type under any `Option` and newtype.
+    fn unwrap_option<'a>(&'a self, ty: &'a Type) -> &'a Type {
+        let mut ty = self.schema.resolve(ty);
+        while let Type::Option(inner) = ty {
+            ty = self.schema.resolve(inner);
+        }
+        ty
+    }
+}
+
+/// The object of a site inside an instance.
+fn site_object<'a>(root: &'a Value, path: &[Step]) -> Option<&'a Value> {
+    let mut node = root;
+    for step in path {
+        node = match step {
+            Step::Key(k) => node.get(k.as_str())?,
+            Step::Index(i) => node.get(*i)?,
+        };
+    }
+    Some(node)
+}
+
+/// The field a key of a struct object belongs to, for the receiver.
+fn field_at<'a>(site: &'a Site, key: &str) -> Option<&'a FieldDef> {
+    site.fields
+        .iter()
+        .find(|f| f.receiver.as_ref().is_some_and(|r| r.accepts(key)))
+}
+
+/// One change of a struct object.
+#[derive(Debug, Clone)]
+enum Mutation {
+    Remove { key: String },
+    Rename { key: String, to: String },
+    Retype { key: String, to: Value },
+    AddKey { key: String, value: Value },
+}
+
+impl Mutation {
+    fn apply(&self, root: &Value, path: &[Step]) -> Option<Value> {
+        let mut out = root.clone();
+        let mut node = &mut out;
+        for step in path {
+            node = match step {
+                Step::Key(k) => node.get_mut(k.as_str())?,
+                Step::Index(i) => node.get_mut(*i)?,
+            };
+        }
+        let object = node.as_object_mut()?;
+        match self {
+            Mutation::Remove { key } => {
+                object.remove(key)?;
+            }
+            Mutation::Rename { key, to } => {
+                let value = object.remove(key)?;
+                object.insert(to.clone(), value);
+            }
+            Mutation::Retype { key, to } => {
+                *object.get_mut(key)? = to.clone();
+            }
+            Mutation::AddKey { key, value } => {
+                object.insert(key.clone(), value.clone());
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The mutations of one struct object: every present key removed, renamed, retyped (to three
+/// values of other types and to `null`), duplicated under its other names, and an unknown key.
+fn site_mutations(root: &Value, site: &Site, rng: &mut SplitMix) -> Vec<Mutation> {
+    let Some(object) = site_object(root, &site.path).and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let replacements = replacements();
+    let mut out = Vec::new();
+    for (key, value) in object {
+        out.push(Mutation::Remove { key: key.clone() });
+        out.push(Mutation::Rename {
+            key: key.clone(),
+            to: format!("{key}Renamed"),
+        });
+        out.push(Mutation::Retype {
+            key: key.clone(),
+            to: Value::Null,
+        });
+        for _ in 0..3 {
+            if let Some(to) = rng.pick(&replacements) {
+                if std::mem::discriminant(to) != std::mem::discriminant(value) {
+                    out.push(Mutation::Retype {
+                        key: key.clone(),
+                        to: to.clone(),
+                    });
+                }
+            }
+        }
+        if let Some(receiver) = field_at(site, key).and_then(|f| f.receiver.as_ref()) {
+            for other in std::iter::once(&receiver.name).chain(&receiver.aliases) {
+                if other == key {
+                    continue;
+                }
+                // Read under another of its names: serde reads it alone...
+                out.push(Mutation::Rename {
+                    key: key.clone(),
+                    to: other.clone(),
+                });
+                // ...and rejects it next to the first as a duplicate field.
+                out.push(Mutation::AddKey {
+                    key: other.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+    let unknown = if site.unknown == Unknown::Capture {
+        "zzCapturedOrNot"
+    } else {
+        "zzUnknownField"
+    };
+    if !object.contains_key(unknown) {
+        out.push(Mutation::AddKey {
+            key: unknown.to_owned(),
+            value: json!(1),
+        });
+        out.push(Mutation::AddKey {
+            key: unknown.to_owned(),
+            value: json!("text"),
+        });
+    }
+    out
+}
+
+fn report(name: &str, checked: usize) {
+    let total = TOTAL.fetch_add(checked, Ordering::Relaxed) + checked;
+    let explained = EXPLAINED.lock().map(|m| m.clone()).unwrap_or_default();
+    eprintln!(
+        "fidelity {name}: {checked} instances checked ({total} over the tests finished so far); \
+         disagreements explained by documented points so far: {explained:?}"
+    );
+}
+
+macro_rules! fidelity {
+    ($($test:ident: $ty:ty,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let harness = Harness::<$ty>::new();
+                harness.run(stringify!($ty));
+                let checked = harness.checked.load(Ordering::Relaxed);
+                // Each case checks the instance, what serde writes back, and its mutations.
+                assert!(checked >= 3 * CASES as usize, "only {checked} instances checked");
+                report(stringify!($test), checked);
+            }
+        )*
+    };
+}
+
+// Shapes the catalogue does not cover, so each schema position is exercised.
+
+/// A string enum that can key a map.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, HandoffSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    Red,
+    Green,
+}
+
+/// Optional fields read under several names: at most one may be present.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct OptionalAliases {
+    #[serde(alias = "b", alias = "c")]
+    pub a: Option<u32>,
+    #[serde(default, alias = "old")]
+    pub d: u8,
+    pub keep: bool,
+}
+
+/// An internally tagged enum that denies unknown fields and has a catch-all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum StrictInternal {
+    A {
+        x: u8,
+    },
+    B,
+    #[serde(other)]
+    Other,
+}
+
+/// An adjacently tagged enum that denies unknown fields and has a catch-all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+pub enum StrictAdjacent {
+    A(u8),
+    B {
+        y: String,
+    },
+    U,
+    #[serde(other)]
+    Other,
+}
+
+/// An externally tagged enum with data-carrying variants and a catch-all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub enum ExternalCatchAll {
+    A(u8),
+    B,
+    #[serde(other)]
+    Z,
+}
+
+/// Maps whose keys are not plain strings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Keys {
+    pub unsigned: BTreeMap<u8, String>,
+    pub signed: BTreeMap<i64, bool>,
+    pub chars: BTreeMap<char, u8>,
+    pub colors: BTreeMap<Color, u8>,
+    pub ids: BTreeMap<OrderId, u32>,
+}
+
+/// Structs as fields, one of which reads from an empty array (serde's struct-as-array).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct StructFields {
+    pub defaults: Defaults,
+    pub meta: Option<Meta>,
+    pub figure: Figure,
+}
+
+/// A flattened `Option` of a struct.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenOption {
+    pub id: u8,
+    #[serde(flatten)]
+    pub meta: Option<Meta>,
+}
+
+/// Catalogue types nested in containers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Nested {
+    pub figures: Vec<Figure>,
+    pub point: Option<Point>,
+    pub lengths: [Meters; 2],
+    pub messages: BTreeMap<String, Message>,
+    pub ids: Vec<IdOrName>,
+    pub marker: Marker,
+    pub pair: (Level, Option<Category>),
+}
+
+fidelity! {
+    category: Category,
+    refund_request: RefundRequest,
+    scope: Scope,
+    budget: Budget,
+    task_contract: TaskContract,
+    task_status: TaskStatus,
+    evidence: Evidence,
+    task_result: TaskResult,
+    artifact: Artifact,
+    handoff_status: HandoffStatus,
+    handoff_refund: Handoff<RefundRequest>,
+    handoff_task_result: Handoff<TaskResult>,
+    renames: Renames,
+    rename_all_split: RenameAllSplit,
+    defaults: Defaults,
+    field_defaults: FieldDefaults,
+    skips: Skips,
+    meta: Meta,
+    flatten_struct: FlattenStruct,
+    flatten_map: FlattenMap,
+    figure: Figure,
+    message: Message,
+    id_or_name: IdOrName,
+    command: Command,
+    level: Level,
+    order_id: OrderId,
+    meters: Meters,
+    point: Point,
+    marker: Marker,
+    plan: Plan,
+    std_types: StdTypes,
+    time_and_ids: TimeAndIds,
+    with_schema_as: WithSchemaAs,
+    strict_note: StrictNote,
+    optional_aliases: OptionalAliases,
+    strict_internal: StrictInternal,
+    strict_adjacent: StrictAdjacent,
+    external_catch_all: ExternalCatchAll,
+    keys: Keys,
+    nested: Nested,
+    struct_fields: StructFields,
+    flatten_option: FlattenOption,
+}
