@@ -83,6 +83,30 @@ mod parse;
 mod write;
 
 /// The canonical text of a schema.
+///
+/// [`parse`] reads it back to an equal schema whenever the schema is valid as the builder
+/// makes it: every referenced named type is defined, display names follow the type syntax
+/// (identifiers, `::` paths, `<…>` arguments in canonical spelling, not a keyword alone),
+/// and a contract id has a kebab-case name and a version of at least 1. Every other string
+/// (keys, tags, aliases, Rust names and paths, docs) may hold any character.
+///
+/// ```
+/// use contract_schema::text::{parse, to_text};
+///
+/// let text = "\
+/// root Ping
+///
+/// struct Ping
+///   rust \"app::Ping\"
+///   unknown ignore
+///   field seq: u64
+///     send \"seq\" always
+///     receive \"seq\" required
+/// ";
+/// let schema = parse(text)?;
+/// assert_eq!(to_text(&schema), text);
+/// # Ok::<(), contract_schema::text::ParseError>(())
+/// ```
 #[must_use]
 pub fn to_text(schema: &Schema) -> String {
     write::schema(schema)
@@ -95,6 +119,15 @@ pub fn to_text(schema: &Schema) -> String {
 /// A [`ParseError`] locating the first problem: a syntax error, an unknown keyword, a
 /// missing or duplicate line, a named type referenced but not defined or defined twice, a
 /// duplicate field or variant name.
+///
+/// ```
+/// let error = contract_schema::text::parse("root Ping\n").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "line 1, column 6: type `Ping` is not defined in this schema"
+/// );
+/// assert_eq!((error.line(), error.column()), (1, 6));
+/// ```
 pub fn parse(text: &str) -> Result<Schema, ParseError> {
     parse::schema(text, 0)
 }
