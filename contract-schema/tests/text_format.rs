@@ -447,3 +447,59 @@ fn the_briefs_example_reads_as_written() {
     assert!(canonical.contains("  variant Other: unit\n    send never\n    receive \"other\"\n"));
     assert_eq!(parse(&canonical), Ok(schema));
 }
+
+static BILLING_CATEGORY: Shape = Shape {
+    name: "Category",
+    module: "billing",
+    generics: &[],
+    doc: "",
+    kind: Kind::Enum(&EnumShape {
+        repr: Repr::External,
+        variants: &[unit_variant("Refund", "refund")],
+        deny_unknown_fields: false,
+    }),
+};
+fn billing_category() -> &'static Shape {
+    &BILLING_CATEGORY
+}
+fn refund_request() -> &'static Shape {
+    &REFUND_REQUEST
+}
+
+/// `struct Handoff<T> { payload: T, billing: billing::Category }`, at `T = RefundRequest`,
+/// which also reaches `my_app::Category`: two types share the bare name `Category`.
+static HANDOFF: Shape = Shape {
+    name: "Handoff",
+    module: "envelope",
+    generics: &[refund_request],
+    doc: "",
+    kind: Kind::Struct(&StructShape {
+        fields: &[
+            plain("payload", refund_request),
+            plain("billing", billing_category),
+        ],
+        deny_unknown_fields: false,
+    }),
+};
+
+#[test]
+fn generic_and_qualified_names_read_back() {
+    let schema = Schema::from_shape(&HANDOFF);
+    let names: Vec<&str> = schema.types.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "Handoff<RefundRequest>",
+            "OrderId",
+            "RefundRequest",
+            "billing::Category",
+            "my_app::Category",
+        ]
+    );
+    let text = to_text(&schema);
+    assert!(text.starts_with("root Handoff<RefundRequest>\n"));
+    assert!(text.contains("\nstruct Handoff<RefundRequest>\n"));
+    assert!(text.contains("  field billing: billing::Category\n"));
+    assert!(text.contains("  field category: my_app::Category\n"));
+    assert_eq!(parse(&text), Ok(schema));
+}
