@@ -233,6 +233,9 @@ fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &m
         );
         errors.push(confirmed.error("`confirmed` conflicts with `assumption` on the same field"));
     }
+    if !container_schema_as {
+        check_option_with_deserializer(field, errors);
+    }
     if !was_seen(&attrs.seen, SCHEMA_AS) && !container_schema_as {
         for key in field
             .serde_keys
@@ -248,6 +251,40 @@ fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &m
                 ),
             ));
         }
+    }
+}
+
+/// Whether `ty` is written `Option<...>` (serde's missing-`Option` rule is skipped when
+/// a field has its own deserializer).
+fn is_option(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(path) if path.qself.is_none() => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "Option"),
+        syn::Type::Group(group) => is_option(&group.elem),
+        syn::Type::Paren(paren) => is_option(&paren.elem),
+        _ => false,
+    }
+}
+
+/// serde reads a missing `Option` field as `None` only through `Option`'s own
+/// deserializer: with `deserialize_with` (or `with`) the field is required unless it has a
+/// `default`, which the description, where every `Option` may be absent, cannot say.
+fn check_option_with_deserializer(field: &Field, errors: &mut Vec<Error>) {
+    if field.default || field.skip_deserializing || !is_option(field.wire_type()) {
+        return;
+    }
+    if let Some(key) = find_serde_key(&field.serde_keys, &["with", "deserialize_with"]) {
+        errors.push(Error::new_spanned(
+            &key.tokens,
+            format!(
+                "`{}` on an `Option` field makes serde require the field (a missing field is \
+                 no longer read as `None`); add `#[serde(default)]` so that it may be absent",
+                serde_written(key)
+            ),
+        ));
     }
 }
 
