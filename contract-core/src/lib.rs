@@ -4,9 +4,12 @@
 
 mod impls;
 mod json_schema;
+#[cfg(feature = "snapshots")]
+mod snapshot;
 mod traits;
 
 pub use contract_schema as schema;
+pub use contract_schema::compat;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use contract_schema::json_schema::View;
 pub use json_schema::json_schema;
@@ -24,4 +27,23 @@ pub mod __private {
         StructShape, Variant, VariantKind,
     };
     pub use core;
+
+    #[cfg(feature = "snapshots")]
+    pub use crate::__snapshot_test as snapshot_test;
+    #[cfg(feature = "snapshots")]
+    pub use crate::snapshot::{contract_snapshot, ContractSnapshot};
+    #[cfg(feature = "snapshots")]
+    pub use insta;
+
+    /// Without the `snapshots` feature, contracts emit no snapshot test.
+    #[cfg(not(feature = "snapshots"))]
+    pub use crate::__no_snapshot_test as snapshot_test;
+}
+
+/// The stand-in for the snapshot test when the `snapshots` feature is off: nothing.
+#[cfg(not(feature = "snapshots"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __no_snapshot_test {
+    ($($tokens:tt)*) => {};
 }

@@ -1,1 +1,10 @@
-//! Example types.
+//! Handoff contracts from the workflows this project grew from.
+//!
+//! - [`refund`]: a support agent hands a refund request to billing (`refund-request`, v1 and
+//!   v2 side by side: v2 renamed `orderRef` to `orderId` and keeps reading old writers).
+//! - [`envelope`]: the versioned envelope every handoff travels in, generic over its payload.
+//! - [`task`]: a sub-task contract and the result that comes back.
+
+pub mod envelope;
+pub mod refund;
+pub mod task;
