@@ -453,3 +453,107 @@ pub fn default_krate() -> syn::Path {
         .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{derive, DeriveKind};
+
+    fn expand(kind: DeriveKind, source: &str) -> String {
+        let item: syn::DeriveInput = syn::parse_str(source).expect("test input parses");
+        derive(&item, kind).to_string()
+    }
+
+    fn errors(kind: DeriveKind, source: &str) -> usize {
+        expand(kind, source).matches("compile_error").count()
+    }
+
+    #[test]
+    fn a_valid_contract_expands_without_errors() {
+        let out = expand(
+            DeriveKind::Contract,
+            r#"#[handoff(name = "ping", version = 3, mode = "backward")]
+               struct Ping { seq: u64 }"#,
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("\"ping/v3\""), "{out}");
+        assert!(out.contains("Mode :: Backward"), "{out}");
+        assert!(out.contains("snapshot_test"), "{out}");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("contracts");
+        assert!(
+            out.contains(&format!("{:?}", dir.to_str().expect("utf-8 path"))),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn generic_contracts_emit_no_snapshot_test() {
+        let out = expand(
+            DeriveKind::Contract,
+            r#"#[handoff(name = "envelope", version = 1)] struct Envelope<T> { payload: T }"#,
+        );
+        assert!(!out.contains("snapshot_test"), "{out}");
+        assert!(out.contains("HandoffSchema"), "{out}");
+    }
+
+    #[test]
+    fn every_error_is_reported_with_a_fallback_impl() {
+        let out = expand(
+            DeriveKind::Contract,
+            r#"#[handoff(name = "Bad_Name", version = 0, colour = "red")]
+               struct Bad {
+                   #[handoff(assumption, confirmed, renamed_from = "x")]
+                   x: u8,
+               }"#,
+        );
+        assert_eq!(out.matches("compile_error").count(), 6, "{out}");
+        assert!(out.contains("Kind :: Any"), "{out}");
+        assert!(out.contains("\"invalid-contract/v1\""), "{out}");
+    }
+
+    #[test]
+    fn malformed_attributes_are_errors_not_panics() {
+        let cases = [
+            r#"#[handoff] struct A { x: u8 }"#,
+            r#"#[handoff = "x"] struct A { x: u8 }"#,
+            r#"#[handoff(name)] struct A { x: u8 }"#,
+            r#"#[handoff(name = )] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = -1)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1u8)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1.5)] struct A { x: u8 }"#,
+            r#"#[handoff(a::b = 1)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1, crate = "")] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1, snapshots = " ")] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1, schema_as = )] struct A { x: u8 }"#,
+            r#"#[handoff(name = "", version = 1)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "---", version = 1)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1)] struct A { #[handoff(renamed_from)] x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1)] struct A { #[handoff(renamed_from = 3)] x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1)] enum A { #[handoff(assumption)] X }"#,
+            r#"#[handoff(name = "a", version = 1)] union A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1)] #[serde(rename_all = "nonsense")] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1)] #[serde(transparent)] enum A { X }"#,
+        ];
+        for case in cases {
+            assert!(
+                errors(DeriveKind::Contract, case) > 0
+                    || expand(DeriveKind::Contract, case).contains("Kind :: Any"),
+                "no error and no fallback for {case}"
+            );
+        }
+    }
+
+    #[test]
+    fn unusual_but_valid_items_expand() {
+        let cases = [
+            "enum Never {}",
+            "struct Unit;",
+            "struct Empty {}",
+            "struct Tuple();",
+            "struct R { r#type: u8 }",
+            "struct L<'a, T: 'a, const N: usize> where T: Clone { x: &'a [T; N] }",
+        ];
+        for case in cases {
+            assert_eq!(errors(DeriveKind::Schema, case), 0, "{case}");
+        }
+    }
+}

@@ -5,8 +5,8 @@ use syn::Error;
 
 use crate::ast::{Data, DeriveKind, Field, Input, Style, Variant};
 use crate::attr::{find_serde_key, was_seen, written, SerdeKey};
-use crate::symbol::SCHEMA_AS;
 use crate::case::{is_kebab_case, to_kebab_case};
+use crate::symbol::SCHEMA_AS;
 use crate::symbol::{NAME, VERSION};
 
 /// The serde keys on a field or variant that change its wire form invisibly.
