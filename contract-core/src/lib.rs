@@ -31,7 +31,7 @@ pub mod __private {
     #[cfg(feature = "snapshots")]
     pub use crate::__snapshot_test as snapshot_test;
     #[cfg(feature = "snapshots")]
-    pub use crate::snapshot::{contract_snapshot, ContractSnapshot};
+    pub use crate::snapshot::{check_published, contract_snapshot, ContractSnapshot};
     #[cfg(feature = "snapshots")]
     pub use insta;
 

@@ -1,0 +1,70 @@
+//! The snapshot test of a published contract fails with the compatibility report, not only a
+//! text diff, when the type changed incompatibly; a new version (no file) passes.
+
+use contract_core::__private::{check_published, ContractInfo, Mode};
+use contract_core::{HandoffContract, HandoffSchema, Shape};
+use serde::{Deserialize, Serialize};
+
+// Today's shape of `ping/v1` and `ping/v2`: `seq` is a `u32`, `origin` is new and required.
+#[derive(Serialize, Deserialize, HandoffSchema)]
+pub struct PingToday {
+    pub seq: u32,
+    pub origin: String,
+}
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/published");
+
+/// A contract written by hand so that it points at the fixtures folder and emits no
+/// snapshot test of its own.
+struct Ping<const V: u32>;
+
+impl<const V: u32> HandoffSchema for Ping<V> {
+    const SHAPE: &'static Shape = <PingToday as HandoffSchema>::SHAPE;
+
+    fn schema() -> contract_core::Schema {
+        contract_core::Schema::from_contract(Self::SHAPE, &Self::CONTRACT)
+    }
+}
+
+impl<const V: u32> HandoffContract for Ping<V> {
+    const CONTRACT: ContractInfo = ContractInfo {
+        name: "ping",
+        version: V,
+        mode: Mode::Full,
+        id: "ping/vN",
+        snapshots_dir: FIXTURES,
+    };
+}
+
+#[test]
+fn an_incompatible_change_of_a_published_version_fails_with_the_report() {
+    // tests/fixtures/published/ping.v1.snap publishes `seq: u64` and no `origin`.
+    let err = check_published::<Ping<1>>().expect_err("u64 -> u32 and a new required field break");
+    assert!(err.contains("INT_NARROWED"), "{err}");
+    assert!(err.contains("seq"), "{err}");
+    assert!(err.contains("origin"), "{err}");
+    assert!(err.contains("ping.v1.snap"), "the message names the snapshot file: {err}");
+    assert!(err.contains("version = 2"), "the message suggests the next major: {err}");
+}
+
+#[test]
+fn a_version_without_a_snapshot_is_new_and_passes() {
+    assert_eq!(check_published::<Ping<7>>(), Ok(()));
+}
+
+#[test]
+fn a_compatible_published_version_passes() {
+    // tests/fixtures/published/ping.v2.snap publishes exactly today's shape.
+    let file = std::path::Path::new(FIXTURES).join("ping.v2.snap");
+    let published = std::fs::read_to_string(file).expect("the fixture exists");
+    let today = contract_core::schema::text::to_text(&<Ping<2>>::schema());
+    assert!(published.ends_with(&today), "the fixture is today's text:\n{today}");
+    assert_eq!(check_published::<Ping<2>>(), Ok(()));
+}
+
+#[test]
+fn an_unreadable_snapshot_names_the_file_and_line() {
+    // tests/fixtures/published/ping.v3.snap is not canonical text.
+    let err = check_published::<Ping<3>>().expect_err("the file does not parse");
+    assert!(err.contains("ping.v3.snap:6:"), "{err}");
+}
