@@ -8,6 +8,11 @@ use contract_schema::{ContractInfo, Schema, Shape};
 /// [`HandoffContract`], which implements this trait too. It is implemented here for the
 /// standard types serde supports (numbers, strings, `Option`, collections, smart pointers,
 /// tuples, `serde_json::Value`) and, behind features, for `uuid` and `chrono` types.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no handoff description: it does not implement `HandoffSchema`",
+    label = "no `HandoffSchema` for `{Self}`",
+    note = "derive it with `#[derive(HandoffSchema)]`, or describe this field's wire form with `#[handoff(schema_as = WireType)]`"
+)]
 pub trait HandoffSchema {
     /// The static description of the type.
     const SHAPE: &'static Shape;
