@@ -43,6 +43,7 @@
 //! | `FIELD_LIKELY_RENAMED` | a required field is missing and the writer sends an unknown field of a fitting type: an undeclared rename | `orderRef: String` gone, `orderId: String` appeared |
 //! | `UNKNOWN_FIELD_DENIED` | the reader has `deny_unknown_fields` and the writer sends a field it does not know (`*`: a writer's flattened map) | a field added to writers of a `deny_unknown_fields` reader |
 //! | `PROVENANCE_WEAKENED` | the writer marks a field `#[handoff(assumption)]` that the reader requires `confirmed` | `use_case` becomes an assumption |
+//! | `PUBLISHED_VERSION_REMOVED` | a published major (its snapshot file `<name>.v<N>.snap`) is gone from the new `contracts/` folder (reported by `handoff check`) | `refund-request.v1.snap` deleted while v1 consumers remain |
 //! | `SCHEMA_TOO_DEEP` | types nest deeper than the checker follows (256 levels); the rest is not compared | a generated `list<list<…>>` 300 levels deep |
 //!
 //! What is *not* a finding: a reader field that may be absent and that the writer does not

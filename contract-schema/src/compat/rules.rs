@@ -85,11 +85,13 @@ pub enum Rule {
     ProvenanceWeakened,
     /// The schemas nest deeper than the checker follows; the rest was not compared.
     SchemaTooDeep,
+    /// A published major version of a contract (its snapshot file) disappeared.
+    PublishedVersionRemoved,
 }
 
 impl Rule {
     /// Every rule, in catalogue order.
-    pub const ALL: [Rule; 36] = [
+    pub const ALL: [Rule; 37] = [
         Rule::ContractNameChanged,
         Rule::RequiredFieldNotSent,
         Rule::FieldAddedRequired,
@@ -126,6 +128,7 @@ impl Rule {
         Rule::UnknownFieldDenied,
         Rule::ProvenanceWeakened,
         Rule::SchemaTooDeep,
+        Rule::PublishedVersionRemoved,
     ];
 
     /// The stable id (`"FIELD_REMOVED"`), used in reports and in `allow(...)`.
@@ -168,6 +171,7 @@ impl Rule {
             Rule::UnknownFieldDenied => "UNKNOWN_FIELD_DENIED",
             Rule::ProvenanceWeakened => "PROVENANCE_WEAKENED",
             Rule::SchemaTooDeep => "SCHEMA_TOO_DEEP",
+            Rule::PublishedVersionRemoved => "PUBLISHED_VERSION_REMOVED",
         }
     }
 

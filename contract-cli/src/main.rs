@@ -1,0 +1,228 @@
+//! `handoff`: compatibility of handoff-contract snapshots, for CI.
+//!
+//! - `handoff diff OLD.snap NEW.snap [--mode backward|forward|full] [--format text|json]`
+//! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
+//!
+//! Exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input (the message
+//! names the file, and the line and column of a text that does not parse).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod args;
+mod snapshots;
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use contract_schema::compat::{evolve, CompatReport, Direction, Finding, Mode, Rule};
+use contract_schema::Schema;
+use serde::Serialize;
+
+use args::{Command, Format};
+
+/// Exit status of a compatible comparison.
+const COMPATIBLE: u8 = 0;
+/// Exit status when something breaks.
+const BREAKING: u8 = 1;
+/// Exit status of a usage error or unreadable input.
+const UNUSABLE: u8 = 2;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let command = match args::parse(&argv) {
+        Ok(c) => c,
+        Err(message) => {
+            eprintln!("error: {message}\n\n{}", args::USAGE);
+            return ExitCode::from(UNUSABLE);
+        }
+    };
+    let outcome = match command {
+        Command::Help => {
+            println!("{}", args::USAGE);
+            Ok(true)
+        }
+        Command::Version => {
+            println!("handoff {}", env!("CARGO_PKG_VERSION"));
+            Ok(true)
+        }
+        Command::Diff {
+            old,
+            new,
+            mode,
+            format,
+        } => diff(&old, &new, mode, format),
+        Command::Check { old, new, format } => check(&old, &new, format),
+    };
+    match outcome {
+        Ok(true) => ExitCode::from(COMPATIBLE),
+        Ok(false) => ExitCode::from(BREAKING),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(UNUSABLE)
+        }
+    }
+}
+
+/// Prints `text` to stdout; a closed pipe is not an error worth a panic.
+fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))
+}
+
+/// The mode two versions are compared under: the one asked for, else the new snapshot's.
+fn mode_of(asked: Option<Mode>, new: &Schema) -> Mode {
+    asked.unwrap_or(new.mode)
+}
+
+#[derive(Serialize)]
+struct DiffOutput<'a> {
+    old: String,
+    new: String,
+    mode: &'static str,
+    #[serde(flatten)]
+    report: &'a CompatReport,
+}
+
+fn diff(old: &Path, new: &Path, mode: Option<Mode>, format: Format) -> Result<bool, String> {
+    let old_schema = snapshots::read(old)?;
+    let new_schema = snapshots::read(new)?;
+    let mode = mode_of(mode, &new_schema);
+    let report = evolve(&old_schema, &new_schema, mode);
+    match format {
+        Format::Text => print(&format!(
+            "handoff diff {} -> {} (mode {})\n\n{report}",
+            old.display(),
+            new.display(),
+            mode.as_str()
+        )),
+        Format::Json => print(&to_json(&DiffOutput {
+            old: old.display().to_string(),
+            new: new.display().to_string(),
+            mode: mode.as_str(),
+            report: &report,
+        })?),
+    }
+    Ok(report.is_compatible())
+}
+
+/// What became of one contract major between the two folders.
+#[derive(Serialize)]
+struct ContractOutcome {
+    contract: String,
+    status: &'static str,
+    mode: Option<&'static str>,
+    report: CompatReport,
+}
+
+#[derive(Serialize)]
+struct CheckOutput {
+    old: String,
+    new: String,
+    compatible: bool,
+    contracts: Vec<ContractOutcome>,
+}
+
+fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String> {
+    let old = snapshots::list(old_dir)?;
+    let new = snapshots::list(new_dir)?;
+    let mut contracts = Vec::new();
+    for ((name, version), old_path) in &old {
+        let id = format!("{name}/v{version}");
+        let Some(new_path) = new.get(&(name.clone(), *version)) else {
+            let why = format!(
+                "`{id}` was published in {} but its snapshot is missing from {}",
+                old_dir.display(),
+                new_dir.display()
+            );
+            let finding = Finding {
+                rule: Rule::PublishedVersionRemoved,
+                path: String::new(),
+                field: None,
+                direction: Direction::Forward,
+                against: None,
+                why,
+                hint: format!(
+                    "restore `{name}.v{version}.snap` while consumers of v{version} remain (a producer may keep emitting v{version} beside newer majors)"
+                ),
+                allowed: None,
+            };
+            contracts.push(ContractOutcome {
+                contract: id,
+                status: "removed",
+                mode: None,
+                report: CompatReport::new(vec![finding]),
+            });
+            continue;
+        };
+        let old_schema = snapshots::read(old_path)?;
+        let new_schema = snapshots::read(new_path)?;
+        let mode = mode_of(None, &new_schema);
+        let report = evolve(&old_schema, &new_schema, mode);
+        contracts.push(ContractOutcome {
+            contract: id,
+            status: if report.is_compatible() {
+                "compatible"
+            } else {
+                "breaking"
+            },
+            mode: Some(mode.as_str()),
+            report,
+        });
+    }
+    for (name, version) in new.keys() {
+        if !old.contains_key(&(name.clone(), *version)) {
+            // Read it anyway: an unreadable new snapshot must not pass CI.
+            if let Some(path) = new.get(&(name.clone(), *version)) {
+                snapshots::read(path)?;
+            }
+            contracts.push(ContractOutcome {
+                contract: format!("{name}/v{version}"),
+                status: "new",
+                mode: None,
+                report: CompatReport::default(),
+            });
+        }
+    }
+    let compatible = contracts.iter().all(|c| c.report.is_compatible());
+    match format {
+        Format::Text => print(&check_text(old_dir, new_dir, &contracts, compatible)),
+        Format::Json => print(&to_json(&CheckOutput {
+            old: old_dir.display().to_string(),
+            new: new_dir.display().to_string(),
+            compatible,
+            contracts,
+        })?),
+    }
+    Ok(compatible)
+}
+
+fn check_text(old: &Path, new: &Path, contracts: &[ContractOutcome], compatible: bool) -> String {
+    let mut out = format!("handoff check {} -> {}\n", old.display(), new.display());
+    for c in contracts {
+        let mode = c.mode.map(|m| format!(" (mode {m})")).unwrap_or_default();
+        out.push_str(&format!("\n{}{mode}: {}\n", c.contract, c.status));
+        if !c.report.findings().is_empty() {
+            out.push_str(&format!("\n{}\n", c.report));
+        }
+    }
+    let breaking = contracts
+        .iter()
+        .filter(|c| !c.report.is_compatible())
+        .count();
+    out.push_str(&format!(
+        "\n{} contract version{} checked: {}",
+        contracts.len(),
+        if contracts.len() == 1 { "" } else { "s" },
+        if compatible {
+            "compatible".to_owned()
+        } else {
+            format!("{breaking} breaking")
+        }
+    ));
+    out
+}

@@ -1,0 +1,89 @@
+//! Reading snapshot files and `contracts/` folders. Every error names the file, and for a
+//! text that does not parse, the line and column.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use contract_schema::text::parse_snapshot;
+use contract_schema::Schema;
+
+/// Reads and parses one snapshot file.
+///
+/// # Errors
+///
+/// `PATH: MESSAGE` when it cannot be read, `PATH:LINE:COLUMN: MESSAGE` when it does not parse.
+pub fn read(path: &Path) -> Result<Schema, String> {
+    let contents = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read the snapshot: {e}", path.display()))?;
+    parse_snapshot(&contents).map_err(|e| {
+        format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            e.line(),
+            e.column(),
+            e.message()
+        )
+    })
+}
+
+/// The contract name and major version a snapshot file name stands for:
+/// `refund-request.v2.snap` is `("refund-request", 2)`.
+#[must_use]
+pub fn contract_of(file_name: &str) -> Option<(String, u32)> {
+    let stem = file_name.strip_suffix(".snap")?;
+    let (name, version) = stem.rsplit_once(".v")?;
+    if name.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let version: u32 = version.parse().ok()?;
+    (version >= 1).then(|| (name.to_owned(), version))
+}
+
+/// The snapshot files of a folder, by contract name and major version. Other files
+/// (`*.snap.new` pending review, READMEs) are left out.
+///
+/// # Errors
+///
+/// `PATH: MESSAGE` when the folder cannot be listed.
+pub fn list(dir: &Path) -> Result<BTreeMap<(String, u32), PathBuf>, String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: cannot list the snapshot folder: {e}", dir.display()))?;
+    let mut out = BTreeMap::new();
+    for entry in entries {
+        let entry = entry
+            .map_err(|e| format!("{}: cannot list the snapshot folder: {e}", dir.display()))?;
+        let path = entry.path();
+        if !path.is_file() {
+            continue;
+        }
+        let Some(key) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(contract_of)
+        else {
+            continue;
+        };
+        out.insert(key, path);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contract_of;
+
+    #[test]
+    fn file_names_map_to_contract_majors() {
+        assert_eq!(
+            contract_of("refund-request.v2.snap"),
+            Some(("refund-request".to_owned(), 2))
+        );
+        assert_eq!(contract_of("a.b.v10.snap"), Some(("a.b".to_owned(), 10)));
+        assert_eq!(contract_of("refund-request.v0.snap"), None);
+        assert_eq!(contract_of("refund-request.v2.snap.new"), None);
+        assert_eq!(contract_of("refund-request.snap"), None);
+        assert_eq!(contract_of(".v1.snap"), None);
+        assert_eq!(contract_of("x.v+1.snap"), None);
+        assert_eq!(contract_of("x.v99999999999.snap"), None);
+    }
+}

@@ -1,0 +1,358 @@
+//! The `handoff` binary on temporary folders: exit statuses and output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use contract_schema::model::{
+    Body, FieldDef, Presence, ReceiverField, SenderField, StructDef, Type, TypeDef, Unknown,
+};
+use contract_schema::shape::{ContractId, IntKind, Mode, Provenance, StringFormat};
+use contract_schema::text::to_text;
+use contract_schema::Schema;
+
+/// A folder under the system's temporary folder, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("handoff-cli-test-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn sub(&self, name: &str) -> PathBuf {
+        let dir = self.0.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn field(name: &str, ty: Type) -> FieldDef {
+    FieldDef {
+        rust_name: name.to_owned(),
+        ty: ty.clone(),
+        sender: Some(SenderField {
+            name: name.to_owned(),
+            presence: Presence::Always,
+        }),
+        receiver: Some(ReceiverField {
+            name: name.to_owned(),
+            aliases: Vec::new(),
+            required: !matches!(ty, Type::Option(_)),
+        }),
+        provenance: Provenance::Confirmed,
+        renamed_from: Vec::new(),
+        doc: String::new(),
+    }
+}
+
+/// The snapshot text of contract `name/vN` whose root struct has these fields.
+fn snapshot(name: &str, version: u32, mode: Mode, fields: Vec<FieldDef>) -> String {
+    let schema = Schema {
+        contract: Some(ContractId {
+            name: name.to_owned(),
+            version,
+        }),
+        mode,
+        root: Type::Named("Payload".to_owned()),
+        types: [(
+            "Payload".to_owned(),
+            TypeDef {
+                rust_path: "app::Payload".to_owned(),
+                doc: String::new(),
+                body: Body::Struct(StructDef {
+                    fields,
+                    unknown: Unknown::Ignore,
+                    extra: None,
+                }),
+            },
+        )]
+        .into_iter()
+        .collect(),
+    };
+    // As insta writes it: a header, then the text.
+    format!(
+        "---\nsource: src/lib.rs\nexpression: snapshot\n---\n{}",
+        to_text(&schema)
+    )
+}
+
+fn string() -> Type {
+    Type::String(StringFormat::Plain)
+}
+
+fn v1() -> Vec<FieldDef> {
+    vec![
+        field("orderRef", string()),
+        field("amount", Type::Int(IntKind::U64)),
+    ]
+}
+
+fn write(dir: &Path, file: &str, contents: &str) -> PathBuf {
+    let path = dir.join(file);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn handoff(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_handoff"));
+    for a in args {
+        cmd.arg(a);
+    }
+    cmd.output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn diff_of_equal_snapshots_exits_0() {
+    let tmp = TempDir::new();
+    let a = write(
+        &tmp.0,
+        "a.snap",
+        &snapshot("refund-request", 1, Mode::Full, v1()),
+    );
+    let b = write(
+        &tmp.0,
+        "b.snap",
+        &snapshot("refund-request", 1, Mode::Full, v1()),
+    );
+    let out = handoff(&[&"diff", &a, &b]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("compatible\n"), "{}", stdout(&out));
+}
+
+#[test]
+fn diff_of_a_breaking_change_exits_1_with_the_rule_and_the_hint() {
+    let tmp = TempDir::new();
+    let old = write(
+        &tmp.0,
+        "old.snap",
+        &snapshot("refund-request", 1, Mode::Full, v1()),
+    );
+    let new_fields = vec![field("amount", Type::Int(IntKind::U64))];
+    let new = write(
+        &tmp.0,
+        "new.snap",
+        &snapshot("refund-request", 1, Mode::Full, new_fields),
+    );
+    let out = handoff(&[&"diff", &old, &new]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("(mode full)"), "{text}");
+    assert!(
+        text.contains("error[FIELD_REMOVED]: `orderRef` is required by old readers"),
+        "{text}"
+    );
+    assert!(text.contains("= help: restore the field"), "{text}");
+    // Backward only: new readers read old data fine.
+    let out = handoff(&[&"diff", &old, &new, &"--mode", &"backward"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn diff_uses_the_mode_the_new_snapshot_declares() {
+    let tmp = TempDir::new();
+    let old = write(&tmp.0, "old.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let new = write(
+        &tmp.0,
+        "new.snap",
+        &snapshot(
+            "x",
+            1,
+            Mode::Backward,
+            vec![field("amount", Type::Int(IntKind::U64))],
+        ),
+    );
+    let out = handoff(&[&"diff", &old, &new]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("(mode backward)"));
+}
+
+#[test]
+fn diff_json_is_one_document_with_rule_ids() {
+    let tmp = TempDir::new();
+    let old = write(&tmp.0, "old.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let mut narrowed = v1();
+    narrowed[1] = field("amount", Type::Int(IntKind::U32));
+    let new = write(&tmp.0, "new.snap", &snapshot("x", 1, Mode::Full, narrowed));
+    let out = handoff(&[&"diff", &old, &new, &"--format=json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["compatible"], false);
+    assert_eq!(json["mode"], "full");
+    assert_eq!(json["findings"][0]["rule"], "INT_NARROWED");
+    assert_eq!(json["findings"][0]["path"], "amount");
+    assert_eq!(json["findings"][0]["direction"], "backward");
+    assert_eq!(json["findings"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn unreadable_input_exits_2_naming_the_file_and_line() {
+    let tmp = TempDir::new();
+    let good = write(&tmp.0, "good.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let missing = tmp.0.join("missing.snap");
+    let out = handoff(&[&"diff", &missing, &good]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("missing.snap: cannot read the snapshot"),
+        "{}",
+        stderr(&out)
+    );
+
+    let bad = write(
+        &tmp.0,
+        "bad.snap",
+        "---\nsource: src/lib.rs\n---\nroot Payload\n\nstruct Payload\n  rust \"app::Payload\"\n  unknwon ignore\n",
+    );
+    let out = handoff(&[&"diff", &good, &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(&format!("{}:8:", bad.display())), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn usage_errors_exit_2_with_the_usage() {
+    for args in [
+        vec!["diff", "only-one.snap"],
+        vec!["frobnicate"],
+        vec!["diff", "a", "b", "--format", "yaml"],
+        vec![],
+    ] {
+        let argv: Vec<&dyn AsRef<std::ffi::OsStr>> = args
+            .iter()
+            .map(|a| a as &dyn AsRef<std::ffi::OsStr>)
+            .collect();
+        let out = handoff(&argv);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("usage: handoff diff"), "{args:?}");
+    }
+    let help = handoff(&[&"--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).contains("exit status: 0 compatible, 1 breaking, 2"));
+}
+
+/// A release's folder and today's: `a` unchanged, `b` broken, `c` removed, `d` new.
+fn folders(tmp: &TempDir) -> (PathBuf, PathBuf) {
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    let s = |name: &str, fields| snapshot(name, 1, Mode::Full, fields);
+    write(&old, "a.v1.snap", &s("a", v1()));
+    write(&new, "a.v1.snap", &s("a", v1()));
+    write(&old, "b.v1.snap", &s("b", v1()));
+    let mut b2 = v1();
+    b2.push(field("reason", string()));
+    write(&new, "b.v1.snap", &s("b", b2));
+    write(&old, "c.v1.snap", &s("c", v1()));
+    write(&new, "d.v1.snap", &s("d", v1()));
+    // Not snapshots of a published contract: left out.
+    write(&new, "e.v1.snap.new", "not read");
+    write(&new, "README.md", "not read");
+    (old, new)
+}
+
+#[test]
+fn check_reports_every_contract_and_exits_1_on_a_break() {
+    let tmp = TempDir::new();
+    let (old, new) = folders(&tmp);
+    let out = handoff(&[&"check", &old, &new]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\na/v1 (mode full): compatible\n"), "{text}");
+    assert!(text.contains("\nb/v1 (mode full): breaking\n"), "{text}");
+    assert!(
+        text.contains("error[FIELD_ADDED_REQUIRED]: `reason` is required by new readers"),
+        "{text}"
+    );
+    assert!(text.contains("\nc/v1: removed\n"), "{text}");
+    assert!(text.contains("error[PUBLISHED_VERSION_REMOVED]"), "{text}");
+    assert!(text.contains("\nd/v1: new\n"), "{text}");
+    assert!(!text.contains("e/v1"), "{text}");
+    assert!(
+        text.ends_with("4 contract versions checked: 2 breaking\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_json_lists_each_contract_with_its_status() {
+    let tmp = TempDir::new();
+    let (old, new) = folders(&tmp);
+    let out = handoff(&[&"check", &old, &new, &"--format", &"json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["compatible"], false);
+    let statuses: Vec<(String, String)> = json["contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["contract"].as_str().unwrap().to_owned(),
+                c["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("a/v1", "compatible"),
+        ("b/v1", "breaking"),
+        ("c/v1", "removed"),
+        ("d/v1", "new"),
+    ];
+    assert_eq!(
+        statuses,
+        expected.map(|(a, b)| (a.to_owned(), b.to_owned()))
+    );
+    assert_eq!(
+        json["contracts"][1]["report"]["findings"][0]["rule"],
+        "FIELD_ADDED_REQUIRED"
+    );
+}
+
+#[test]
+fn check_of_compatible_folders_exits_0() {
+    let tmp = TempDir::new();
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    write(&old, "a.v1.snap", &snapshot("a", 1, Mode::Full, v1()));
+    let mut more = v1();
+    more.push(field("note", Type::Option(Box::new(string()))));
+    write(&new, "a.v1.snap", &snapshot("a", 1, Mode::Full, more));
+    write(&new, "a.v2.snap", &snapshot("a", 2, Mode::Full, vec![]));
+    let out = handoff(&[&"check", &old, &new]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn check_of_a_missing_folder_or_a_bad_snapshot_exits_2() {
+    let tmp = TempDir::new();
+    let old = tmp.sub("release");
+    let out = handoff(&[&"check", &old, &tmp.0.join("nowhere")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nowhere: cannot list the snapshot folder"));
+
+    let new = tmp.sub("today");
+    write(&old, "a.v1.snap", &snapshot("a", 1, Mode::Full, v1()));
+    write(&new, "a.v1.snap", "root Missing\n");
+    let out = handoff(&[&"check", &old, &new]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("a.v1.snap:1:6: "), "{}", stderr(&out));
+}
