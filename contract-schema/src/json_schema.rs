@@ -77,24 +77,28 @@
 //! - **unit variant as object**: serde reads `{"Unit": null}` for an externally tagged unit
 //!   variant; the schema requires the string `"Unit"`. Likewise a catch-all reads
 //!   `{"unknown": null}`, which the schema rejects.
-//! - **variant index as tag**: serde reads an internally or adjacently tagged enum whose tag is
-//!   the variant's index (`{"type": 0}`); the schema requires the variant's name.
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
 //!   anything about duplicates; `receive` rejects them before any schema applies.
+//! - **flattened `Option` of a struct**: serde reads `None` when the inlined fields are absent
+//!   *or do not fit*; the schema lets them be absent but requires them to fit when present.
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
 //!   integer type.
 //! - **128-bit extremes**: bounds are written only when a JSON number of `serde_json` can hold
 //!   them, so `u128` has `minimum: 0` and no `maximum`, and `i128` has neither.
-//! - **integer map keys**: a key is checked to be a canonical string of digits, not against the
-//!   range of the key type (`"300"` passes for a `u8` key; serde rejects it). serde_json's
-//!   `from_value` also reads `"+5"` and `"007"`, which the pattern rejects.
+//! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
+//!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
+//!   (`"300"` passes for a `u8` key; serde rejects it).
 //! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
 //!   receiver reads back as a number; the sender view describes finite numbers only and so
-//!   rejects such output.
+//!   rejects such output. serde reads a number beyond `f32`'s range as an infinity, which it
+//!   then writes as such a `null`.
+//! - **`deny_unknown_fields` on an adjacently tagged enum without struct variants**: the model
+//!   keeps the flag on struct variants only, so such an enum is exported as ignoring unknown
+//!   keys, which serde rejects.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -131,7 +135,8 @@ impl View {
 /// The JSON Schema (draft 2020-12) of `schema` in the given view.
 ///
 /// The function is total: every schema of the model has an export, and the result is
-/// deterministic (named types in display-name order, fields in wire order).
+/// deterministic (object keys in `serde_json`'s sorted order, `required` and alternatives in
+/// wire order).
 #[must_use]
 pub fn to_json_schema(schema: &Schema, view: View) -> Value {
     let keys = def_keys(schema.types.keys());
@@ -311,7 +316,7 @@ impl Exporter<'_> {
             Type::Bool => Some(obj(json!({ "enum": ["true", "false"] }))),
             Type::Int(k) => {
                 let pattern = if IntKind::min(*k) < 0 {
-                    "^-?(0|[1-9][0-9]*)$"
+                    "^(0|-?[1-9][0-9]*)$"
                 } else {
                     "^(0|[1-9][0-9]*)$"
                 };

@@ -32,7 +32,7 @@ static TOTAL: AtomicUsize = AtomicUsize::new(0);
 /// How often each documented point explained a disagreement.
 static EXPLAINED: Mutex<BTreeMap<&'static str, usize>> = Mutex::new(BTreeMap::new());
 
-const CASES: u32 = 96;
+const CASES: u32 = 256;
 
 /// Values a field is retyped to.
 fn replacements() -> Vec<Value> {
@@ -229,8 +229,8 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
             Mutation::Remove { .. } => return None,
         };
         if site.tag.as_deref() == Some(key.as_str()) {
-            // The key is an internal tag: serde also reads a variant index.
-            return (serde && value.is_u64()).then_some("variant index as tag");
+            // A tag: serde and the schema read the same names, nothing else.
+            return None;
         }
         // The value that now sits under `key`, and the type the receiver reads it as.
         let value = match mutation {

@@ -1,0 +1,237 @@
+//! Every position where the exported receiver schema is stricter or looser than serde, pinned:
+//! each test shows what serde does and what the schema says, so a change on either side is
+//! seen. The list is in the module docs of `contract_schema::json_schema`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use contract_core::{json_schema, HandoffSchema, View};
+use contract_tests::types::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// What serde says of an instance, and what the receiver schema says.
+fn verdicts<T: HandoffSchema + DeserializeOwned>(instance: &Value) -> (bool, bool) {
+    let schema = json_schema::<T>(View::Receiver);
+    let validator = jsonschema::draft202012::new(&schema).expect("the export compiles");
+    (
+        serde_json::from_value::<T>(instance.clone()).is_ok(),
+        validator.is_valid(instance),
+    )
+}
+
+/// serde accepts, the schema rejects.
+fn stricter<T: HandoffSchema + DeserializeOwned>(instance: Value) {
+    assert_eq!(
+        verdicts::<T>(&instance),
+        (true, false),
+        "serde should accept and the schema reject {instance}"
+    );
+}
+
+/// serde rejects, the schema accepts.
+fn looser<T: HandoffSchema + DeserializeOwned>(instance: Value) {
+    assert_eq!(
+        verdicts::<T>(&instance),
+        (false, true),
+        "serde should reject and the schema accept {instance}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Stricter than serde.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn struct_as_array() {
+    // serde reads a struct from its fields in order.
+    stricter::<RefundRequest>(json!(["damaged", "A1", null]));
+    stricter::<Budget>(json!([1, 2]));
+    let read: Budget = serde_json::from_value(json!([1, 2])).expect("serde reads the array");
+    assert_eq!(
+        read,
+        Budget {
+            max_tool_calls: 1,
+            max_tokens: 2
+        }
+    );
+}
+
+#[test]
+fn internally_tagged_enum_as_array() {
+    // The tag first, then the fields in order.
+    stricter::<Figure>(json!(["circle", 2.0]));
+    assert_eq!(
+        serde_json::from_value::<Figure>(json!(["circle", 2.0])).expect("serde reads it"),
+        Figure::Circle { radius: 2.0 }
+    );
+}
+
+#[test]
+fn unit_variant_as_object() {
+    stricter::<Command>(json!({ "Stop": null }));
+    stricter::<TaskStatus>(json!({ "done": null }));
+    // With a catch-all, an unknown tag holding null is the catch-all.
+    stricter::<Level>(json!({ "SOMETHING_NEW": null }));
+    assert_eq!(
+        serde_json::from_value::<Level>(json!({ "SOMETHING_NEW": null })).expect("serde reads it"),
+        Level::Unknown
+    );
+    // Anything but null is refused by both.
+    assert_eq!(verdicts::<Command>(&json!({ "Stop": 1 })), (false, false));
+}
+
+#[test]
+fn a_variant_index_is_no_tag_for_either() {
+    // Figure's fourth variant is `Empty`; Message's fourth is `Ping`: serde reads names only.
+    assert_eq!(verdicts::<Figure>(&json!({ "type": 3 })), (false, false));
+    assert_eq!(verdicts::<Message>(&json!({ "t": 3 })), (false, false));
+    assert_eq!(verdicts::<Command>(&json!(0)), (false, false));
+}
+
+#[test]
+fn duplicate_items_in_a_set() {
+    stricter::<BTreeSet<String>>(json!(["a", "a"]));
+    let read: BTreeSet<String> = serde_json::from_value(json!(["a", "a"])).expect("merged");
+    assert_eq!(read.len(), 1);
+}
+
+#[test]
+fn duplicate_keys_are_invisible_to_json_schema() {
+    // serde keeps the last of duplicate map keys...
+    let text = r#"{"a": 1, "a": 2}"#;
+    let map: HashMap<String, u32> = serde_json::from_str(text).expect("serde reads it");
+    assert_eq!(map["a"], 2);
+    // ...and ignores duplicate unknown fields, while a duplicate declared field is an error.
+    let unknown = r#"{"category": "damaged", "orderId": "A1", "x": 1, "x": 2}"#;
+    assert!(serde_json::from_str::<RefundRequest>(unknown).is_ok());
+    let declared = r#"{"category": "damaged", "orderId": "A1", "orderId": "A2"}"#;
+    assert!(serde_json::from_str::<RefundRequest>(declared).is_err());
+    // A schema validates a parsed document, in which each key occurs once: the schema cannot
+    // see duplicates at all; `receive` rejects them before any schema applies.
+    let parsed: Value = serde_json::from_str(declared).expect("a JSON value keeps the last");
+    assert_eq!(parsed.as_object().map(serde_json::Map::len), Some(2));
+    assert_eq!(verdicts::<RefundRequest>(&parsed), (true, true));
+}
+
+/// A flattened `Option` of a struct.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+struct WithOptionalMeta {
+    id: u8,
+    #[serde(flatten)]
+    meta: Option<Meta>,
+}
+
+#[test]
+fn flattened_option_reads_none_when_its_fields_do_not_fit() {
+    let instance = json!({ "id": 1, "author": 5 });
+    stricter::<WithOptionalMeta>(instance.clone());
+    let read: WithOptionalMeta = serde_json::from_value(instance).expect("serde reads it");
+    assert_eq!(read.meta, None);
+    // The fields are written only when the option is `Some`.
+    let sender = json_schema::<WithOptionalMeta>(View::Sender);
+    assert_eq!(
+        sender["$defs"]["WithOptionalMeta"]["required"],
+        json!(["id"])
+    );
+    let none = serde_json::to_value(WithOptionalMeta { id: 1, meta: None }).expect("writes");
+    assert_eq!(none, json!({ "id": 1 }));
+}
+
+// ---------------------------------------------------------------------------------------
+// Looser than serde.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn integral_float_as_integer() {
+    looser::<Budget>(json!({ "max_tool_calls": 1.0, "max_tokens": 2 }));
+    looser::<u8>(json!(3.0));
+    // A fraction is refused by both.
+    assert_eq!(verdicts::<u8>(&json!(3.5)), (false, false));
+}
+
+#[test]
+fn extremes_of_128_bit_integers_are_not_bounds() {
+    let u = json_schema::<u128>(View::Receiver);
+    assert_eq!(u["minimum"], 0);
+    assert!(u.get("maximum").is_none());
+    let i = json_schema::<i128>(View::Receiver);
+    assert!(i.get("minimum").is_none() && i.get("maximum").is_none());
+    // serde reads u128::MAX from text; a JSON value holds it only as a float, which the
+    // schema's `integer` accepts as integral and serde refuses.
+    let text = u128::MAX.to_string();
+    assert_eq!(serde_json::from_str::<u128>(&text).ok(), Some(u128::MAX));
+    let parsed: Value = serde_json::from_str(&text).expect("parses as a float");
+    looser::<u128>(parsed);
+}
+
+#[test]
+fn integer_map_keys_are_checked_for_form_not_range() {
+    // "300" is digits but not a u8.
+    looser::<BTreeMap<u8, String>>(json!({ "300": "x" }));
+    looser::<BTreeMap<i8, String>>(json!({ "-200": "x" }));
+    // The form is serde_json's: no `+`, no leading zero, no `-0`.
+    for key in ["+5", "007", "5a", ""] {
+        assert_eq!(
+            verdicts::<BTreeMap<u8, String>>(&json!({ key: "x" })),
+            (false, false),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        verdicts::<BTreeMap<i8, String>>(&json!({ "-0": "x" })),
+        (false, false)
+    );
+    assert_eq!(
+        verdicts::<BTreeMap<i8, String>>(&json!({ "-5": "x", "0": "y" })),
+        (true, true)
+    );
+}
+
+#[test]
+fn non_finite_floats_are_written_as_null() {
+    assert_eq!(serde_json::to_value(f64::NAN).expect("writes"), Value::Null);
+    assert_eq!(
+        serde_json::to_value(f64::INFINITY).expect("writes"),
+        Value::Null
+    );
+    let sender = json_schema::<Meters>(View::Sender);
+    let validator = jsonschema::draft202012::new(&sender).expect("compiles");
+    assert!(!validator.is_valid(&Value::Null));
+    // No receiver reads that null back as a number.
+    assert!(serde_json::from_value::<Meters>(Value::Null).is_err());
+    // serde reads a number beyond f32's range as an infinity, which it then writes as null.
+    let big: f32 = serde_json::from_value(json!(1e39)).expect("serde reads it");
+    assert!(big.is_infinite());
+}
+
+/// An adjacently tagged enum that denies unknown fields but has no struct variant.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+enum DenyingAdjacent {
+    A(u8),
+    U,
+}
+
+#[test]
+fn adjacent_enum_without_struct_variants_reads_unknown_keys_as_ignored() {
+    // The model keeps `deny_unknown_fields` of an enum on its struct variants only.
+    looser::<DenyingAdjacent>(json!({ "t": "A", "c": 1, "x": 0 }));
+    assert_eq!(
+        verdicts::<DenyingAdjacent>(&json!({ "t": "A", "c": 1 })),
+        (true, true)
+    );
+    // With a struct variant the flag is known, and the schema denies as serde does.
+    assert_eq!(
+        verdicts::<StrictAdjacentWithStruct>(&json!({ "t": "A", "c": 1, "x": 0 })),
+        (false, false)
+    );
+}
+
+/// Like [`DenyingAdjacent`], with a struct variant.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+enum StrictAdjacentWithStruct {
+    A(u8),
+    S { y: u8 },
+}
