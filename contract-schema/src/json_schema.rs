@@ -8,7 +8,9 @@
 //!   `x-handoff-view` (`sender` or `receiver`);
 //! - on each named type: `title` (its display name, such as `Handoff<RefundRequest>`),
 //!   `x-handoff-rust` (its Rust path with generic arguments) and `description` (its doc comment);
-//! - on each field: `description`, `x-handoff-provenance: "assumption"` for a working assumption
+//! - on each field: `description`, `x-handoff-rust` (the Rust field name, when the key differs;
+//!   `meta.author` for a field inlined from a flattened `meta`),
+//!   `x-handoff-provenance: "assumption"` for a working assumption
 //!   (confirmed is the default and is not written), `x-handoff-renamed-from` (the names the field
 //!   had in earlier versions: an explanation, never a key the receiver reads), and on an alias
 //!   property of the receiver view, `x-handoff-alias-of` (the field's own key).
@@ -55,7 +57,8 @@
 //! | named type | `{"$ref": "#/$defs/…"}` |
 //!
 //! Enums follow serde's representations. **External**: a string enum (unit variants only) is
-//! `{"type": "string", "enum": […]}` (a `oneOf` of `const`s when variants carry docs); otherwise
+//! `{"type": "string", "enum": […]}` (a `oneOf` of `const`s when variants carry docs, so that
+//! each keeps its `description`); otherwise
 //! a `oneOf` where a unit variant is its name and any other variant is an object with exactly
 //! one key, its name, holding its content. **Internal** (`tag`): a `oneOf` of objects whose tag
 //! is the variant name, with the variant's fields next to it (a newtype variant of a struct or
@@ -327,11 +330,14 @@ impl Exporter<'_> {
         }
     }
 
-    /// A field's schema with its annotations.
-    fn field_schema(&self, field: &FieldDef) -> Map<String, Value> {
+    /// A field's schema with its annotations; `key` is the key it is written or read under.
+    fn field_schema(&self, field: &FieldDef, key: &str) -> Map<String, Value> {
         let mut out = self.ty(&field.ty);
         if !field.doc.is_empty() {
             out.insert("description".into(), field.doc.clone().into());
+        }
+        if field.rust_name != key {
+            out.insert("x-handoff-rust".into(), field.rust_name.clone().into());
         }
         if field.provenance == crate::model::Provenance::Assumption {
             out.insert(
@@ -367,7 +373,8 @@ impl Exporter<'_> {
                     let Some(sender) = &field.sender else {
                         continue;
                     };
-                    properties.insert(sender.name.clone(), Value::Object(self.field_schema(field)));
+                    let schema = self.field_schema(field, &sender.name);
+                    properties.insert(sender.name.clone(), Value::Object(schema));
                     if sender.presence == Presence::Always {
                         required.push(sender.name.clone().into());
                     }
@@ -376,7 +383,7 @@ impl Exporter<'_> {
                     let Some(receiver) = &field.receiver else {
                         continue;
                     };
-                    let schema = self.field_schema(field);
+                    let schema = self.field_schema(field, &receiver.name);
                     properties.insert(receiver.name.clone(), Value::Object(schema.clone()));
                     for alias in &receiver.aliases {
                         let mut alias_schema = schema.clone();
@@ -500,12 +507,11 @@ impl Exporter<'_> {
     /// An externally tagged enum of unit variants: a string.
     fn string_enum(&self, def: &EnumDef) -> Map<String, Value> {
         let names: Vec<&String> = def.variants.iter().flat_map(|v| self.tags(v)).collect();
-        if self.receiver() && def.catch_all().is_some() {
-            // serde maps every unknown string to the catch-all variant.
-            return obj(json!({ "type": "string", "examples": names }));
-        }
+        // serde maps every unknown string to the catch-all variant.
+        let catch_all = def.catch_all().filter(|_| self.receiver());
         if def.variants.iter().any(|v| !v.doc.is_empty()) {
-            let one_of: Vec<Value> = def
+            // One alternative per variant, to carry its doc.
+            let mut one_of: Vec<Value> = def
                 .variants
                 .iter()
                 .filter_map(|v| {
@@ -513,9 +519,18 @@ impl Exporter<'_> {
                     (!tags.is_empty()).then(|| Value::Object(self.annotated(v, tag_schema(&tags))))
                 })
                 .collect();
+            if let Some(other) = catch_all {
+                let mut alternative =
+                    self.annotated(other, obj(json!({ "not": { "enum": names } })));
+                alternative.insert("x-handoff-catch-all".into(), true.into());
+                one_of.push(Value::Object(alternative));
+            }
             if !one_of.is_empty() {
                 return obj(json!({ "type": "string", "oneOf": one_of }));
             }
+        }
+        if catch_all.is_some() {
+            return obj(json!({ "type": "string", "examples": names }));
         }
         obj(json!({ "type": "string", "enum": names }))
     }

@@ -427,17 +427,50 @@ fn string_enums() {
     let doc = receiver::<Level>();
     let level = def(&doc, "Level");
     assert_eq!(level["type"], "string");
-    assert!(level.get("oneOf").is_none() && level.get("enum").is_none());
+    let alternatives = level["oneOf"].as_array().expect("oneOf");
     assert_eq!(
-        level["examples"],
-        json!(["LOW", "VERY_HIGH", "CRITICAL", "UNKNOWN"])
+        alternatives.last(),
+        Some(&json!({
+            "not": { "enum": ["LOW", "VERY_HIGH", "CRITICAL", "UNKNOWN"] },
+            "title": "Unknown",
+            "description": "Any other level.",
+            "x-handoff-catch-all": true,
+        }))
     );
-    assert!(validator(&doc).is_valid(&json!("SOMETHING_NEW")));
+    let v = validator(&doc);
+    for ok in ["SOMETHING_NEW", "CRITICAL", "VERY_HIGH", "UNKNOWN"] {
+        assert!(v.is_valid(&json!(ok)), "{ok}");
+        assert!(serde_json::from_value::<Level>(json!(ok)).is_ok());
+    }
+    assert!(!v.is_valid(&json!(3)));
     let doc = sender::<Level>();
     let v = validator(&doc);
     assert!(v.is_valid(&json!("VERY_HIGH")));
     assert!(!v.is_valid(&json!("CRITICAL")), "an alias is never written");
     assert!(!v.is_valid(&json!("SOMETHING_NEW")));
+
+    // Without docs: a plain `enum`, and with a catch-all, any string with the known ones as
+    // `examples`.
+    let doc = receiver::<Plain>();
+    assert_eq!(
+        def(&doc, "Plain"),
+        &json!({
+            "title": "Plain",
+            "type": "string",
+            "examples": ["a", "b"],
+            "x-handoff-rust": "json_schema::Plain",
+        })
+    );
+    let doc = sender::<Plain>();
+    assert_eq!(def(&doc, "Plain")["enum"], json!(["a", "b"]));
+}
+
+#[derive(serde::Serialize, serde::Deserialize, HandoffSchema)]
+#[serde(rename_all = "lowercase")]
+enum Plain {
+    A,
+    #[serde(other)]
+    B,
 }
 
 #[test]
