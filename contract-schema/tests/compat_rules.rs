@@ -1072,3 +1072,13 @@ fn untagged_variant_of_the_same_name_is_reported_precisely() {
         )]
     );
 }
+
+#[test]
+fn two_writer_keys_read_into_one_reader_field_are_a_duplicate() {
+    let writer = fields(vec![f("orderRef", string()), f("orderId", string())]);
+    let reader = fields(vec![alias(f("orderId", string()), "orderRef")]);
+    assert_eq!(
+        located(&check(&writer, &reader)),
+        [("FIELD_READ_TWICE", "orderId".to_owned(), Direction::Check)]
+    );
+}

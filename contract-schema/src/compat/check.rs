@@ -409,12 +409,14 @@ impl<'a> Checker<'a> {
                 Some((i, rf, rf.receiver.as_ref()?))
             });
             match hit {
-                Some((i, rf, recv)) => {
-                    if let Some(m) = matched.get_mut(i) {
+                Some((i, rf, recv)) => match matched.get_mut(i) {
+                    Some(m) if *m => self.read_twice(sent, recv),
+                    Some(m) => {
                         *m = true;
+                        self.field_pair(wf, sent, rf, recv);
                     }
-                    self.field_pair(wf, sent, rf, recv);
-                }
+                    None => {}
+                },
                 None => unknown.push((wf, sent)),
             }
         }
@@ -448,6 +450,25 @@ impl<'a> Checker<'a> {
             }
             self.path.pop();
         }
+    }
+
+    fn read_twice(&mut self, sent: &'a SenderField, recv: &'a ReceiverField) {
+        self.path
+            .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+        let why = format!(
+            "{} may send `{}` next to another key that {} read into the same field `{}`; serde rejects the duplicate field",
+            self.direction.writer(),
+            sent.name,
+            self.direction.reader(),
+            recv.name
+        );
+        self.report(
+            Rule::FieldReadTwice,
+            why,
+            "send the field under one key only, or drop the reader's alias for the other key"
+                .to_owned(),
+        );
+        self.path.pop();
     }
 
     fn unknown_denied(&mut self, key: &str, any_key: bool) {

@@ -42,6 +42,7 @@
 //! | `FIELD_RENAMED` | the writer declares `renamed_from` a name the reader still requires (an alias on the new side does not help old readers) | `orderRef` renamed `orderId`, read by a v1 reader |
 //! | `FIELD_LIKELY_RENAMED` | a required field is missing and the writer sends an unknown field of a fitting type: an undeclared rename | `orderRef: String` gone, `orderId: String` appeared |
 //! | `UNKNOWN_FIELD_DENIED` | the reader has `deny_unknown_fields` and the writer sends a field it does not know (`*`: a writer's flattened map) | a field added to writers of a `deny_unknown_fields` reader |
+//! | `FIELD_READ_TWICE` | the writer may send two keys that the reader reads into one field (its name and an alias): serde rejects the second as a duplicate field | a writer sends both `orderRef` and `orderId`, the reader reads `orderId` with alias `orderRef` |
 //! | `PROVENANCE_WEAKENED` | the writer marks a field `#[handoff(assumption)]` that the reader requires `confirmed` | `use_case` becomes an assumption |
 //! | `PUBLISHED_VERSION_REMOVED` | a published major (its snapshot file `<name>.v<N>.snap`) is gone from the new `contracts/` folder (reported by `handoff check`) | `refund-request.v1.snap` deleted while v1 consumers remain |
 //! | `SCHEMA_TOO_DEEP` | types nest deeper than the checker follows (256 levels); the rest is not compared | a generated `list<list<…>>` 300 levels deep |

@@ -81,6 +81,9 @@ pub enum Rule {
     FieldLikelyRenamed,
     /// The reader denies unknown fields and the writer sends one.
     UnknownFieldDenied,
+    /// The writer may send two keys the reader reads into one field (a name and its
+    /// alias): serde rejects the second as a duplicate field.
+    FieldReadTwice,
     /// The writer marks a field `assumption` where the reader requires it `confirmed`.
     ProvenanceWeakened,
     /// The schemas nest deeper than the checker follows; the rest was not compared.
@@ -91,7 +94,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in catalogue order.
-    pub const ALL: [Rule; 37] = [
+    pub const ALL: [Rule; 38] = [
         Rule::ContractNameChanged,
         Rule::RequiredFieldNotSent,
         Rule::FieldAddedRequired,
@@ -126,6 +129,7 @@ impl Rule {
         Rule::FieldRenamed,
         Rule::FieldLikelyRenamed,
         Rule::UnknownFieldDenied,
+        Rule::FieldReadTwice,
         Rule::ProvenanceWeakened,
         Rule::SchemaTooDeep,
         Rule::PublishedVersionRemoved,
@@ -169,6 +173,7 @@ impl Rule {
             Rule::FieldRenamed => "FIELD_RENAMED",
             Rule::FieldLikelyRenamed => "FIELD_LIKELY_RENAMED",
             Rule::UnknownFieldDenied => "UNKNOWN_FIELD_DENIED",
+            Rule::FieldReadTwice => "FIELD_READ_TWICE",
             Rule::ProvenanceWeakened => "PROVENANCE_WEAKENED",
             Rule::SchemaTooDeep => "SCHEMA_TOO_DEEP",
             Rule::PublishedVersionRemoved => "PUBLISHED_VERSION_REMOVED",

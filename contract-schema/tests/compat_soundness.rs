@@ -1,0 +1,428 @@
+//! Soundness of the compatibility engine against a real JSON Schema validator.
+//!
+//! For generated pairs of schemas, instances are generated from the writer's sender view
+//! (what its `Serialize` may write) and validated with the `jsonschema` crate against the
+//! JSON Schema export of the reader's receiver view. Whenever `check` says compatible, every
+//! instance must validate. Whenever it says breaking, the test counts how often a witness
+//! (an instance the reader rejects) was found and prints the rate: some rules have no JSON
+//! witness by nature (provenance, a likely rename, a format the validator does not assert).
+
+use contract_schema::arbitrary::arb_schema;
+use contract_schema::compat::check;
+use contract_schema::model::{
+    Body, EnumDef, Presence, Repr, Schema, StructDef, Type, Unknown, VariantDefKind,
+};
+use contract_schema::shape::{FloatKind, IntKind, StringFormat};
+use contract_schema::{to_json_schema, View};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use serde_json::{Map, Value};
+
+/// A small deterministic generator (xorshift64*), seeded per pair.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+}
+
+/// Generates JSON values a writer's `Serialize` may produce, from its sender view.
+struct Gen<'a> {
+    schema: &'a Schema,
+    rng: Rng,
+    /// Nodes left before the instance is given up (recursive required fields).
+    budget: usize,
+}
+
+const MAX_DEPTH: usize = 12;
+
+impl Gen<'_> {
+    fn instance(&mut self) -> Option<Value> {
+        self.budget = 400;
+        self.value(&self.schema.root.clone(), 0)
+    }
+
+    fn value(&mut self, ty: &Type, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH || self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let depth = depth + 1;
+        Some(match ty {
+            Type::Unit => Value::Null,
+            Type::Bool => Value::Bool(self.rng.one_in(2)),
+            Type::Int(k) => self.int(*k),
+            Type::Float(k) => {
+                let choices = [0.0, 0.5, -1.25, 3.0, 1.0e10, -2.5e-3];
+                let x = choices[self.rng.below(choices.len())];
+                let x = if *k == FloatKind::F32 {
+                    f64::from(x as f32)
+                } else {
+                    x
+                };
+                Value::from(x)
+            }
+            Type::Char => {
+                let choices = ["a", "Z", "é", "退", "😀", " "];
+                Value::from(choices[self.rng.below(choices.len())])
+            }
+            Type::String(fmt) => Value::from(self.string(*fmt)),
+            Type::Any => match self.rng.below(5) {
+                0 => Value::Null,
+                1 => Value::from(7),
+                2 => Value::from("any"),
+                3 => Value::Array(vec![Value::Bool(true)]),
+                _ => Value::Object(Map::new()),
+            },
+            Type::Option(inner) => {
+                if self.rng.one_in(3) {
+                    Value::Null
+                } else {
+                    self.value(inner, depth)?
+                }
+            }
+            Type::List(inner) => {
+                let n = self.rng.below(3);
+                Value::Array(self.items(inner, n, depth)?)
+            }
+            Type::Set(inner) => {
+                let n = self.rng.below(3);
+                let mut seen = Vec::new();
+                for item in self.items(inner, n, depth)? {
+                    if !seen.contains(&item) {
+                        seen.push(item);
+                    }
+                }
+                Value::Array(seen)
+            }
+            Type::Array(inner, n) => Value::Array(self.items(inner, *n, depth)?),
+            Type::Tuple(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    out.push(self.value(item, depth)?);
+                }
+                Value::Array(out)
+            }
+            Type::Map(key, value) => {
+                let mut out = Map::new();
+                for _ in 0..self.rng.below(3) {
+                    let k = self.key(key)?;
+                    let v = self.value(value, depth)?;
+                    out.insert(k, v);
+                }
+                Value::Object(out)
+            }
+            Type::Named(name) => {
+                let def = self.schema.def(name)?;
+                match &def.body {
+                    Body::Newtype(inner) => self.value(&inner.clone(), depth)?,
+                    Body::Struct(s) => Value::Object(self.object(&s.clone(), depth)?),
+                    Body::Enum(e) => self.enumeration(&e.clone(), depth)?,
+                }
+            }
+        })
+    }
+
+    fn items(&mut self, ty: &Type, n: usize, depth: usize) -> Option<Vec<Value>> {
+        (0..n).map(|_| self.value(ty, depth)).collect()
+    }
+
+    fn int(&mut self, k: IntKind) -> Value {
+        let min = k.min().max(i128::from(i64::MIN));
+        let max = k.max().min(u128::from(u64::MAX));
+        let x: i128 = match self.rng.below(4) {
+            0 => min,
+            1 => max as i128,
+            2 => 0,
+            _ => min.max(-3) + (self.rng.below(7) as i128),
+        };
+        let x = x.clamp(min, max as i128);
+        if x < 0 {
+            Value::from(x as i64)
+        } else {
+            Value::from(x as u64)
+        }
+    }
+
+    fn string(&mut self, fmt: StringFormat) -> String {
+        match fmt {
+            StringFormat::Plain => {
+                let choices = ["", "refund", "退款", "a\"quote", "line\nbreak"];
+                choices[self.rng.below(choices.len())].to_owned()
+            }
+            StringFormat::Uuid => "67e55044-10b1-426f-9247-bb680e5fe0c8".to_owned(),
+            StringFormat::DateTime => "2024-05-06T07:08:09Z".to_owned(),
+            StringFormat::NaiveDateTime => "2024-05-06T07:08:09".to_owned(),
+            StringFormat::Date => "2024-05-06".to_owned(),
+            StringFormat::Time => "07:08:09".to_owned(),
+        }
+    }
+
+    /// A map key as it appears on the wire (always a string).
+    fn key(&mut self, ty: &Type) -> Option<String> {
+        let ty = self.schema.resolve(ty).clone();
+        match ty {
+            Type::String(fmt) => Some(format!("{}{}", self.string(fmt), self.rng.below(100))),
+            Type::Int(k) => match self.int(k) {
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            },
+            Type::Char => Some("k".to_owned()),
+            _ => None,
+        }
+    }
+
+    fn object(&mut self, s: &StructDef, depth: usize) -> Option<Map<String, Value>> {
+        let mut out = Map::new();
+        for f in &s.fields {
+            let Some(sent) = &f.sender else { continue };
+            if sent.presence == Presence::IfPresent && self.rng.one_in(2) {
+                continue;
+            }
+            let v = self.value(&f.ty, depth)?;
+            out.insert(sent.name.clone(), v);
+        }
+        if let (Unknown::Capture, Some(extra)) = (s.unknown, &s.extra) {
+            if self.rng.one_in(2) {
+                let v = self.value(extra, depth)?;
+                out.insert("zzExtraKey".to_owned(), v);
+            }
+        }
+        Some(out)
+    }
+
+    fn enumeration(&mut self, e: &EnumDef, depth: usize) -> Option<Value> {
+        let sent: Vec<_> = e.variants.iter().filter(|v| v.sender.is_some()).collect();
+        let v = sent.get(self.rng.below(sent.len()))?;
+        let tag = v.sender.clone()?;
+        let content = match &v.kind {
+            VariantDefKind::Unit => None,
+            VariantDefKind::Newtype(t) => Some(self.value(t, depth)?),
+            VariantDefKind::Tuple(ts) => {
+                let mut out = Vec::new();
+                for t in ts {
+                    out.push(self.value(t, depth)?);
+                }
+                Some(Value::Array(out))
+            }
+            VariantDefKind::Struct(s) => Some(Value::Object(self.object(s, depth)?)),
+        };
+        Some(match (&e.repr, content) {
+            (Repr::External, None) => Value::String(tag),
+            (Repr::External, Some(c)) => Value::Object([(tag, c)].into_iter().collect()),
+            (Repr::Internal { tag: key }, c) => {
+                let mut obj = match c {
+                    None => Map::new(),
+                    Some(Value::Object(m)) => m,
+                    Some(_) => return None,
+                };
+                obj.insert(key.clone(), Value::String(tag));
+                Value::Object(obj)
+            }
+            (Repr::Adjacent { tag: key, content }, c) => {
+                let mut obj = Map::new();
+                obj.insert(key.clone(), Value::String(tag));
+                if let Some(c) = c {
+                    obj.insert(content.clone(), c);
+                }
+                Value::Object(obj)
+            }
+            (Repr::Untagged, c) => c.unwrap_or(Value::Null),
+        })
+    }
+}
+
+/// What one pair taught: instances checked, and whether a witness of a break was found.
+struct Outcome {
+    compatible: bool,
+    instances: usize,
+    rejected: Option<Value>,
+}
+
+fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
+    let export = to_json_schema(reader, View::Receiver);
+    // An export the validator cannot compile is counted apart (it is the exporter's
+    // problem, tested with it), never read as agreement.
+    let validator = jsonschema::draft202012::new(&export).ok()?;
+    let compatible = check(writer, reader).is_compatible();
+    let mut generator = Gen {
+        schema: writer,
+        rng: Rng(seed | 1),
+        budget: 0,
+    };
+    let mut instances = 0;
+    let mut rejected = None;
+    for _ in 0..24 {
+        let Some(instance) = generator.instance() else {
+            continue;
+        };
+        instances += 1;
+        if rejected.is_none() && !validator.is_valid(&instance) {
+            rejected = Some(instance);
+        }
+    }
+    Some(Outcome {
+        compatible,
+        instances,
+        rejected,
+    })
+}
+
+/// Makes a schema read what it writes (see `compat_props.rs`): most pairs of a schema with
+/// itself are then compatible.
+fn consistent(mut schema: Schema) -> Schema {
+    fn fix(s: &mut StructDef) {
+        for f in &mut s.fields {
+            match (&f.sender, &mut f.receiver) {
+                (Some(sent), Some(recv)) => {
+                    recv.name = sent.name.clone();
+                    recv.aliases.clear();
+                    recv.required &= sent.presence == Presence::Always;
+                }
+                _ => {
+                    f.sender = None;
+                    f.receiver = None;
+                }
+            }
+        }
+    }
+    for def in schema.types.values_mut() {
+        match &mut def.body {
+            Body::Struct(s) => fix(s),
+            Body::Enum(e) => {
+                for v in &mut e.variants {
+                    if let Some(tag) = &v.sender {
+                        v.receiver = vec![tag.clone()];
+                    }
+                    if let VariantDefKind::Struct(s) = &mut v.kind {
+                        fix(s);
+                    }
+                }
+            }
+            Body::Newtype(_) => {}
+        }
+    }
+    schema
+}
+
+/// Every integer of every type replaced by `to` (range changes, both ways).
+fn ints_to(mut schema: Schema, to: IntKind) -> Schema {
+    fn ty(t: &mut Type, to: IntKind) {
+        match t {
+            Type::Int(k) => *k = to,
+            Type::Option(i) | Type::List(i) | Type::Set(i) | Type::Array(i, _) => ty(i, to),
+            Type::Map(k, v) => {
+                ty(k, to);
+                ty(v, to);
+            }
+            Type::Tuple(items) => items.iter_mut().for_each(|i| ty(i, to)),
+            _ => {}
+        }
+    }
+    fn strukt(s: &mut StructDef, to: IntKind) {
+        for f in &mut s.fields {
+            ty(&mut f.ty, to);
+        }
+        if let Some(extra) = &mut s.extra {
+            ty(extra, to);
+        }
+    }
+    ty(&mut schema.root, to);
+    for def in schema.types.values_mut() {
+        match &mut def.body {
+            Body::Struct(s) => strukt(s, to),
+            Body::Newtype(t) => ty(t, to),
+            Body::Enum(e) => {
+                for v in &mut e.variants {
+                    match &mut v.kind {
+                        VariantDefKind::Unit => {}
+                        VariantDefKind::Newtype(t) => ty(t, to),
+                        VariantDefKind::Tuple(ts) => ts.iter_mut().for_each(|t| ty(t, to)),
+                        VariantDefKind::Struct(s) => strukt(s, to),
+                    }
+                }
+            }
+        }
+    }
+    schema
+}
+
+#[test]
+fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = arb_schema();
+    let mut compatible_pairs = 0;
+    let mut instances = 0;
+    let mut breaking_pairs = 0;
+    let mut witnessed = 0;
+    let mut unexported = 0;
+    let mut tally = |writer: &Schema, reader: &Schema, seed: u64| {
+        let Some(outcome) = judge(writer, reader, seed) else {
+            unexported += 1;
+            return;
+        };
+        if outcome.compatible {
+            compatible_pairs += 1;
+            instances += outcome.instances;
+            if let Some(instance) = outcome.rejected {
+                panic!(
+                    "check says compatible, but the reader's receiver schema rejects {instance}\nwriter:\n{}\nreader:\n{}",
+                    contract_schema::text::to_text(writer),
+                    contract_schema::text::to_text(reader)
+                );
+            }
+        } else if outcome.instances > 0 {
+            breaking_pairs += 1;
+            if outcome.rejected.is_some() {
+                witnessed += 1;
+            }
+        }
+    };
+    for seed in 0..300u64 {
+        let a = strategy.new_tree(&mut runner).unwrap().current();
+        let b = strategy.new_tree(&mut runner).unwrap().current();
+        let ca = consistent(a.clone());
+        // A consistent schema with itself, a raw one with itself, and unrelated pairs.
+        tally(&ca, &ca, seed);
+        tally(&a, &a, seed);
+        tally(&a, &b, seed);
+        tally(&ca, &consistent(b), seed);
+        // Integer ranges changed everywhere, in both directions.
+        let narrow = ints_to(ca.clone(), IntKind::U8);
+        let wide = ints_to(ca.clone(), IntKind::I64);
+        tally(&narrow, &wide, seed);
+        tally(&wide, &narrow, seed);
+    }
+    println!(
+        "soundness: {compatible_pairs} compatible pairs, {instances} writer instances all accepted; \
+         {witnessed} of {breaking_pairs} breaking pairs had a rejected instance; \
+         {unexported} readers without a compilable export"
+    );
+    assert!(
+        compatible_pairs >= 300,
+        "only {compatible_pairs} compatible pairs"
+    );
+    assert!(instances >= 3000, "only {instances} instances");
+    assert!(witnessed > 0, "no breaking pair had a witness");
+    let pairs = compatible_pairs + breaking_pairs + unexported;
+    assert!(
+        unexported * 4 < pairs,
+        "{unexported} of {pairs} receiver exports do not compile"
+    );
+}
