@@ -32,7 +32,15 @@ static TOTAL: AtomicUsize = AtomicUsize::new(0);
 /// How often each documented point explained a disagreement.
 static EXPLAINED: Mutex<BTreeMap<&'static str, usize>> = Mutex::new(BTreeMap::new());
 
+/// Generated instances per type; `FIDELITY_CASES` overrides it for a longer run.
 const CASES: u32 = 256;
+
+fn cases() -> u32 {
+    std::env::var("FIDELITY_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CASES)
+}
 
 /// Values a field is retyped to.
 fn replacements() -> Vec<Value> {
@@ -95,7 +103,7 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
 
     fn run(&self, name: &str) {
         let mut runner = TestRunner::new(Config {
-            cases: CASES,
+            cases: cases(),
             failure_persistence: None,
             ..Config::default()
         });
@@ -438,7 +446,7 @@ macro_rules! fidelity {
                 harness.run(stringify!($ty));
                 let checked = harness.checked.load(Ordering::Relaxed);
                 // Each case checks the instance, what serde writes back, and its mutations.
-                assert!(checked >= 3 * CASES as usize, "only {checked} instances checked");
+                assert!(checked >= 3 * cases() as usize, "only {checked} instances checked");
                 report(stringify!($test), checked);
             }
         )*
@@ -527,6 +535,49 @@ pub struct FlattenOption {
     pub meta: Option<Meta>,
 }
 
+/// An internally tagged enum with a map content, aliases on variants and fields, and a
+/// variant never read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "kind")]
+pub enum InternalMixed {
+    Map(BTreeMap<String, u8>),
+    #[serde(alias = "s2")]
+    S {
+        #[serde(alias = "aa")]
+        a: Option<u8>,
+        #[serde(default)]
+        b: String,
+    },
+    #[serde(skip_deserializing)]
+    Hidden,
+}
+
+/// An untagged enum with every variant kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+pub enum UntaggedMixed {
+    S {
+        x: u8,
+        #[serde(default)]
+        y: bool,
+    },
+    T(u8, u8),
+    U,
+    N(String),
+}
+
+/// An externally tagged enum with aliases on data-carrying variants.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub enum ExternalAliases {
+    #[serde(alias = "n2")]
+    N(u8),
+    #[serde(alias = "s2", alias = "s3")]
+    S {
+        a: u8,
+    },
+    U,
+}
+
 /// Catalogue types nested in containers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct Nested {
@@ -582,4 +633,7 @@ fidelity! {
     nested: Nested,
     struct_fields: StructFields,
     flatten_option: FlattenOption,
+    internal_mixed: InternalMixed,
+    untagged_mixed: UntaggedMixed,
+    external_aliases: ExternalAliases,
 }
