@@ -1082,3 +1082,35 @@ fn two_writer_keys_read_into_one_reader_field_are_a_duplicate() {
         [("FIELD_READ_TWICE", "orderId".to_owned(), Direction::Check)]
     );
 }
+
+#[test]
+fn a_string_enum_is_read_as_a_string_and_a_catch_all_reads_any_string() {
+    let as_enum = status(vec![unit("Ready"), unit("Done")]);
+    let as_string = fields(vec![f("status", string())]);
+    assert!(check(&as_enum, &as_string).is_compatible());
+    assert_eq!(ids(&check(&as_string, &as_enum)), ["TYPE_CHANGED"]);
+    let catching = status(vec![unit("Ready"), catch_all("Unknown")]);
+    assert!(check(&as_string, &catching).is_compatible());
+    // A uuid string is still a string to a plain-string reader of the enum's tags.
+    let uuid = fields(vec![f("status", Type::String(StringFormat::Uuid))]);
+    assert!(check(&uuid, &catching).is_compatible());
+}
+
+#[test]
+fn integer_map_keys_are_read_by_string_keys_but_not_the_reverse() {
+    let map = |k: Type| {
+        fields(vec![f(
+            "counts",
+            Type::Map(Box::new(k), Box::new(int(IntKind::U32))),
+        )])
+    };
+    assert!(check(&map(int(IntKind::U64)), &map(string())).is_compatible());
+    assert_eq!(
+        located(&check(&map(string()), &map(int(IntKind::U64)))),
+        [("TYPE_CHANGED", "counts.*".to_owned(), Direction::Check)]
+    );
+    assert_eq!(
+        ids(&check(&map(int(IntKind::I64)), &map(int(IntKind::U8)))),
+        ["INT_OUT_OF_RANGE"]
+    );
+}

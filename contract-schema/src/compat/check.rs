@@ -271,13 +271,32 @@ impl<'a> Checker<'a> {
             }
             (Type::Map(wk, wv), Type::Map(rk, rv)) => {
                 self.path.push(Seg::Key);
-                self.ty(wk, rk);
+                self.map_key(wk, rk);
                 self.ty(wv, rv);
                 self.path.pop();
             }
             (Type::Named(a), Type::Named(b)) => self.named(w, r, a, b),
+            // A string enum is written as its tags, which a plain string reads.
+            (Type::Named(a), Type::String(StringFormat::Plain))
+                if self.writer.def(a).is_some_and(|d| is_string_enum(&d.body)) => {}
+            // A string enum with a catch-all reads every string.
+            (Type::String(_) | Type::Char, Type::Named(b))
+                if self.reader.def(b).is_some_and(|d| {
+                    is_string_enum(&d.body)
+                        && matches!(&d.body, Body::Enum(e) if e.catch_all().is_some())
+                }) => {}
             _ => self.type_changed(w, r),
         }
+    }
+
+    /// Map keys are strings on the wire: an integer key is written as its digits, which a
+    /// string key reads.
+    fn map_key(&mut self, w: &'a Type, r: &'a Type) {
+        let (wr, rr) = (self.writer.resolve(w), self.reader.resolve(r));
+        if matches!((wr, rr), (Type::Int(_), Type::String(StringFormat::Plain))) {
+            return;
+        }
+        self.ty(w, r);
     }
 
     fn item(&mut self, w: &'a Type, r: &'a Type) {
@@ -844,6 +863,10 @@ impl<'a> Checker<'a> {
             self.path.pop();
         }
     }
+}
+
+fn is_string_enum(body: &Body) -> bool {
+    matches!(body, Body::Enum(e) if e.is_string_enum())
 }
 
 fn body_kind(body: &Body) -> &'static str {

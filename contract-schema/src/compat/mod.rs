@@ -50,8 +50,9 @@
 //! What is *not* a finding: a reader field that may be absent and that the writer does not
 //! send; a writer field the reader ignores (serde's default for unknown fields); a wider
 //! reader integer, an integer read as a float, a `char` read as a string, a set or an array
-//! read as a list; a renamed nested type with the same structure; a rename the reader
-//! declares *and* reads through an alias (backward).
+//! read as a list; a string enum read as a string, any string read by a string enum with a
+//! catch-all, an integer map key read as a string key; a renamed nested type with the same
+//! structure; a rename the reader declares *and* reads through an alias (backward).
 
 mod check;
 mod report;
