@@ -1114,3 +1114,29 @@ fn integer_map_keys_are_read_by_string_keys_but_not_the_reverse() {
         ["INT_OUT_OF_RANGE"]
     );
 }
+
+#[test]
+fn a_long_chain_of_nested_types_stops_without_overflowing_the_stack() {
+    // T0 { next: T1 }, T1 { next: T2 }, ... 1000 distinct types, compared on a test
+    // thread's small stack.
+    let chain = |n: usize| {
+        let mut types: Vec<(String, TypeDef)> = (0..n)
+            .map(|i| {
+                (
+                    format!("T{i}"),
+                    strukt(vec![f("next", named(&format!("T{}", i + 1)))]),
+                )
+            })
+            .collect();
+        types.push((format!("T{n}"), strukt(vec![f("end", Type::Bool)])));
+        let others = types.iter().map(|(n, d)| (n.as_str(), d.clone())).collect();
+        schema(strukt(vec![f("head", named("T0"))]), others)
+    };
+    let s = chain(1000);
+    let report = check(&s, &s);
+    assert_eq!(ids(&report), ["SCHEMA_TOO_DEEP"]);
+    assert!(report.findings()[0].path.starts_with("head.next.next."));
+    // A chain within the limit is compared to its end.
+    let short = chain(100);
+    assert!(check(&short, &short).findings().is_empty());
+}
