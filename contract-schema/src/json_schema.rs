@@ -80,6 +80,11 @@
 //! - **unit variant as object**: serde reads `{"Unit": null}` for an externally tagged unit
 //!   variant; the schema requires the string `"Unit"`. Likewise a catch-all reads
 //!   `{"unknown": null}`, which the schema rejects.
+//! - **variant index as tag inside buffered content**: an internally tagged enum read from
+//!   content serde buffers (inside an untagged enum, or in a newtype variant of another
+//!   internally tagged enum) accepts the variant's index as its tag (`{"type": 3}`), and a
+//!   catch-all then takes any index; the schema requires a name. (At the top level serde too
+//!   reads names only.)
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -258,7 +263,7 @@ impl Exporter<'_> {
         }
         out.insert("x-handoff-rust".into(), def.rust_path.clone().into());
         let body = match &def.body {
-            Body::Struct(s) => self.struct_schema(s, None),
+            Body::Struct(s) => self.struct_schema(s, &[]),
             Body::Enum(e) => self.enum_schema(e),
             Body::Newtype(inner) => self.ty(inner),
         };
@@ -354,18 +359,15 @@ impl Exporter<'_> {
         out
     }
 
-    /// An object schema of a struct's fields, with one more required property (an internal tag).
-    fn struct_schema(
-        &self,
-        def: &StructDef,
-        tag: Option<(&str, Map<String, Value>)>,
-    ) -> Map<String, Value> {
+    /// An object schema of a struct's fields, beside the required tags of the internally
+    /// tagged enums it is a variant of.
+    fn struct_schema(&self, def: &StructDef, tags: &[Tag]) -> Map<String, Value> {
         let mut properties = Map::new();
         let mut required: Vec<Value> = Vec::new();
         let mut constraints: Vec<Value> = Vec::new();
-        if let Some((name, schema)) = &tag {
-            properties.insert((*name).to_owned(), Value::Object(schema.clone()));
-            required.push((*name).into());
+        for (name, schema) in tags {
+            properties.insert(name.clone(), Value::Object(schema.clone()));
+            required.push(name.clone().into());
         }
         for field in &def.fields {
             match self.view {
@@ -450,58 +452,78 @@ impl Exporter<'_> {
             .variants
             .iter()
             .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny));
+        if let Repr::Internal { tag } = &def.repr {
+            return one_of(self.internal_alternatives(def, tag, &[], 0));
+        }
         let mut alternatives = Vec::new();
         for variant in &def.variants {
             let tags = self.tags(variant);
-            if def.repr == Repr::Untagged {
-                // The untagged receiver reads every variant that is not skipped.
-                if tags.is_empty() {
-                    continue;
-                }
-                alternatives.push(self.annotated(variant, self.content(&variant.kind)));
-                continue;
-            }
             if tags.is_empty() {
                 continue;
             }
             let alternative = match &def.repr {
                 Repr::External => self.external(&tags, &variant.kind),
-                Repr::Internal { tag } => self.internal(tag, tag_schema(&tags), &variant.kind),
                 Repr::Adjacent { tag, content } => {
                     self.adjacent(tag, content, tag_schema(&tags), Some(&variant.kind), deny)
                 }
-                Repr::Untagged => self.content(&variant.kind),
+                Repr::Untagged | Repr::Internal { .. } => self.content(&variant.kind),
             };
             alternatives.push(self.annotated(variant, alternative));
         }
         if let Some(other) = catch_all {
             let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
             let alternative = match &def.repr {
-                Repr::External | Repr::Untagged => unknown_tag,
-                Repr::Internal { tag } => obj(json!({
-                    "type": "object",
-                    "properties": { tag.as_str(): unknown_tag },
-                    "required": [tag],
-                })),
                 Repr::Adjacent { tag, content } => {
                     self.adjacent(tag, content, unknown_tag, None, deny)
                 }
+                Repr::External | Repr::Untagged | Repr::Internal { .. } => unknown_tag,
             };
             let mut alternative = self.annotated(other, alternative);
             alternative.insert("x-handoff-catch-all".into(), true.into());
             alternatives.push(alternative);
         }
-        if alternatives.is_empty() {
-            // No variant is written (or read) in this view: no value fits.
-            return obj(json!({ "not": {} }));
+        if def.repr == Repr::Untagged {
+            if alternatives.is_empty() {
+                return obj(json!({ "not": {} }));
+            }
+            let alternatives: Vec<Value> = alternatives.into_iter().map(Value::Object).collect();
+            return obj(json!({ "anyOf": alternatives }));
         }
-        let combinator = if def.repr == Repr::Untagged {
-            "anyOf"
-        } else {
-            "oneOf"
+        one_of(alternatives)
+    }
+
+    /// The alternatives of an internally tagged enum whose tag is `tag`; each object also
+    /// holds `outer`, the tags of the enums this one is a newtype variant of.
+    fn internal_alternatives(
+        &self,
+        def: &EnumDef,
+        tag: &str,
+        outer: &[Tag],
+        depth: usize,
+    ) -> Vec<Map<String, Value>> {
+        let with_tag = |value: Map<String, Value>| {
+            let mut tags = outer.to_vec();
+            tags.push((tag.to_owned(), value));
+            tags
         };
-        let alternatives: Vec<Value> = alternatives.into_iter().map(Value::Object).collect();
-        obj(json!({ combinator: alternatives }))
+        let mut alternatives = Vec::new();
+        for variant in &def.variants {
+            let names = self.tags(variant);
+            if names.is_empty() {
+                continue;
+            }
+            let tags = with_tag(tag_schema(&names));
+            let alternative = self.internal(&tags, &variant.kind, depth);
+            alternatives.push(self.annotated(variant, alternative));
+        }
+        if let Some(other) = def.catch_all().filter(|_| self.receiver()) {
+            let known: Vec<&String> = def.variants.iter().flat_map(|v| &v.receiver).collect();
+            let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
+            let mut alternative = self.annotated(other, tag_only(&with_tag(unknown_tag)));
+            alternative.insert("x-handoff-catch-all".into(), true.into());
+            alternatives.push(alternative);
+        }
+        alternatives
     }
 
     /// An externally tagged enum of unit variants: a string.
@@ -554,7 +576,7 @@ impl Exporter<'_> {
             VariantDefKind::Unit => obj(json!({ "type": "null" })),
             VariantDefKind::Newtype(ty) => self.ty(ty),
             VariantDefKind::Tuple(items) => self.ty(&Type::Tuple(items.clone())),
-            VariantDefKind::Struct(s) => self.struct_schema(s, None),
+            VariantDefKind::Struct(s) => self.struct_schema(s, &[]),
         }
     }
 
@@ -582,55 +604,39 @@ impl Exporter<'_> {
         out
     }
 
-    /// `{"tag": "Variant", ...fields}`.
-    fn internal(
-        &self,
-        tag: &str,
-        tag_value: Map<String, Value>,
-        kind: &VariantDefKind,
-    ) -> Map<String, Value> {
-        let tag_only = || {
-            obj(json!({
-                "type": "object",
-                "properties": { tag: tag_value.clone() },
-                "required": [tag],
-            }))
+    /// `{"tag": "Variant", ...fields}`, with the tags of every enclosing internally tagged
+    /// enum (`tags`, outermost first).
+    fn internal(&self, tags: &[Tag], kind: &VariantDefKind, depth: usize) -> Map<String, Value> {
+        let with = |keyword: &str, schema: Value| {
+            let mut out = tag_only(tags);
+            out.insert(keyword.into(), schema);
+            out
         };
         match kind {
             // serde ignores every other key of a unit variant, even under deny_unknown_fields.
-            VariantDefKind::Unit => tag_only(),
-            VariantDefKind::Struct(s) => self.struct_schema(s, Some((tag, tag_value.clone()))),
+            VariantDefKind::Unit => tag_only(tags),
+            VariantDefKind::Struct(s) => self.struct_schema(s, tags),
             VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
+                // The inner struct's fields sit next to the tag: inline them, since a `$ref`
+                // to a closed object would reject the tag. Likewise the variants of an inner
+                // internally tagged enum, whose own tag sits there too.
                 Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
-                    // The inner struct's fields sit next to the tag: inline them, since a
-                    // `$ref` to a closed object would reject the tag.
-                    Some(Body::Struct(s)) => self.struct_schema(s, Some((tag, tag_value.clone()))),
-                    _ => {
-                        let mut out = tag_only();
-                        out.insert("allOf".into(), json!([self.ty(ty)]));
-                        out
-                    }
+                    Some(Body::Struct(s)) => self.struct_schema(s, tags),
+                    Some(Body::Enum(e)) if depth < MAX_INLINE_DEPTH => match &e.repr {
+                        Repr::Internal { tag } => {
+                            one_of(self.internal_alternatives(e, tag, tags, depth + 1))
+                        }
+                        _ => with("allOf", json!([self.ty(ty)])),
+                    },
+                    _ => with("allOf", json!([self.ty(ty)])),
                 },
-                Type::Map(_, value) => {
-                    let mut out = tag_only();
-                    out.insert("additionalProperties".into(), Value::Object(self.ty(value)));
-                    out
-                }
-                Type::Any | Type::Unit => tag_only(),
-                _ => {
-                    let mut out = tag_only();
-                    out.insert("allOf".into(), json!([self.ty(ty)]));
-                    out
-                }
+                Type::Map(_, value) => with("additionalProperties", Value::Object(self.ty(value))),
+                Type::Any | Type::Unit => tag_only(tags),
+                _ => with("allOf", json!([self.ty(ty)])),
             },
             // serde cannot represent tuple variants internally; describe the tag and content.
             VariantDefKind::Tuple(items) => {
-                let mut out = tag_only();
-                out.insert(
-                    "allOf".into(),
-                    json!([self.ty(&Type::Tuple(items.clone()))]),
-                );
-                out
+                with("allOf", json!([self.ty(&Type::Tuple(items.clone()))]))
             }
         }
     }
@@ -669,6 +675,32 @@ impl Exporter<'_> {
         }
         out
     }
+}
+
+/// A tag key and the schema of its value.
+type Tag = (String, Map<String, Value>);
+
+/// How many internally tagged enums deep newtype variants are inlined.
+const MAX_INLINE_DEPTH: usize = 8;
+
+/// An object with these tags, required.
+fn tag_only(tags: &[Tag]) -> Map<String, Value> {
+    let properties: Map<String, Value> = tags
+        .iter()
+        .map(|(name, schema)| (name.clone(), Value::Object(schema.clone())))
+        .collect();
+    let required: Vec<&String> = tags.iter().map(|(name, _)| name).collect();
+    obj(json!({ "type": "object", "properties": properties, "required": required }))
+}
+
+/// A `oneOf` of the alternatives; no value fits when there are none (no variant is written,
+/// or read, in this view).
+fn one_of(alternatives: Vec<Map<String, Value>>) -> Map<String, Value> {
+    if alternatives.is_empty() {
+        return obj(json!({ "not": {} }));
+    }
+    let alternatives: Vec<Value> = alternatives.into_iter().map(Value::Object).collect();
+    obj(json!({ "oneOf": alternatives }))
 }
 
 /// At most one of these keys may be present.

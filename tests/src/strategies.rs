@@ -314,26 +314,18 @@ impl Generator<'_> {
         }
     }
 
-    fn enumeration(&mut self, e: &EnumDef, depth: usize) -> Value {
+    /// A readable variant and the tag to read it under, or `None` and an unknown tag for the
+    /// catch-all (or when no variant is readable).
+    fn choose<'e>(&mut self, e: &'e EnumDef, depth: usize) -> (Option<&'e VariantDef>, String) {
         let readable: Vec<&VariantDef> = e
             .variants
             .iter()
             .filter(|v| !v.receiver.is_empty())
             .collect();
-        let known: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
         let catch_all = e.catch_all().is_some() && self.rng.chance(15);
-        if catch_all || readable.is_empty() {
-            let tag = fresh_key(|k| known.iter().any(|n| *n == k), "unknownVariant");
-            return match &e.repr {
-                Repr::External | Repr::Untagged => Value::String(tag),
-                Repr::Internal { tag: key } | Repr::Adjacent { tag: key, .. } => {
-                    let mut map = Map::new();
-                    map.insert(key.clone(), Value::String(tag));
-                    Value::Object(map)
-                }
-            };
-        }
-        let variant = if depth >= MAX_DEPTH {
+        let variant = if catch_all {
+            None
+        } else if depth >= MAX_DEPTH {
             // Prefer a variant that does not nest further.
             readable
                 .iter()
@@ -343,14 +335,40 @@ impl Generator<'_> {
         } else {
             self.rng.pick(&readable).copied()
         };
+        match variant {
+            Some(variant) => {
+                let tag = self
+                    .rng
+                    .pick(&variant.receiver)
+                    .cloned()
+                    .unwrap_or_default();
+                (Some(variant), tag)
+            }
+            None => {
+                let known: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
+                let tag = fresh_key(|k| known.iter().any(|n| *n == k), "unknownVariant");
+                (None, tag)
+            }
+        }
+    }
+
+    fn enumeration(&mut self, e: &EnumDef, depth: usize) -> Value {
+        if let Repr::Internal { tag: key } = &e.repr {
+            let mut map = Map::new();
+            self.internal(&mut map, e, key, depth);
+            return Value::Object(map);
+        }
+        let (variant, tag) = self.choose(e, depth);
         let Some(variant) = variant else {
-            return Value::Null;
+            return match &e.repr {
+                Repr::Adjacent { tag: key, .. } | Repr::Internal { tag: key } => {
+                    let mut map = Map::new();
+                    map.insert(key.clone(), Value::String(tag));
+                    Value::Object(map)
+                }
+                Repr::External | Repr::Untagged => Value::String(tag),
+            };
         };
-        let tag = self
-            .rng
-            .pick(&variant.receiver)
-            .cloned()
-            .unwrap_or_default();
         match &e.repr {
             Repr::External => match &variant.kind {
                 VariantDefKind::Unit => Value::String(tag),
@@ -389,41 +407,47 @@ impl Generator<'_> {
                 }
                 Value::Object(map)
             }
-            Repr::Internal { tag: key } => {
-                let mut map = Map::new();
-                map.insert(key.clone(), Value::String(tag));
-                match &variant.kind {
-                    VariantDefKind::Unit | VariantDefKind::Tuple(_) => {
-                        self.enum_site(Unknown::Ignore, Some(key.clone()), None);
-                    }
-                    VariantDefKind::Struct(s) => self.fields(&mut map, s, Some(key), depth),
-                    VariantDefKind::Newtype(ty) => {
-                        let resolved = self.schema.resolve(ty).clone();
-                        match resolved {
-                            Type::Named(name) => {
-                                if let Some(Body::Struct(s)) =
-                                    self.schema.def(&name).map(|d| d.body.clone())
-                                {
-                                    self.fields(&mut map, &s, Some(key), depth);
-                                }
+            Repr::Internal { .. } => Value::Null,
+        }
+    }
+
+    /// Writes a variant of an internally tagged enum into `map`: its tag and its fields (an
+    /// inner internally tagged enum adds its own tag and fields to the same object).
+    fn internal(&mut self, map: &mut Map<String, Value>, e: &EnumDef, key: &str, depth: usize) {
+        let (variant, tag) = self.choose(e, depth);
+        map.insert(key.to_owned(), Value::String(tag));
+        let Some(variant) = variant else {
+            return;
+        };
+        match &variant.kind {
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => {
+                self.enum_site(Unknown::Ignore, Some(key.to_owned()), None);
+            }
+            VariantDefKind::Struct(s) => self.fields(map, s, Some(key), depth),
+            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty).clone() {
+                Type::Named(name) if depth < HARD_DEPTH => {
+                    match self.schema.def(&name).map(|d| d.body.clone()) {
+                        Some(Body::Struct(s)) => self.fields(map, &s, Some(key), depth),
+                        Some(Body::Enum(inner)) => {
+                            if let Repr::Internal { tag: inner_key } = &inner.repr {
+                                self.internal(map, &inner, inner_key, depth + 1);
                             }
-                            Type::Map(k, v) => {
-                                for _ in 0..self.rng.below(3) {
-                                    let entry = self.key(&k);
-                                    if entry == *key || map.contains_key(&entry) {
-                                        continue;
-                                    }
-                                    let value =
-                                        self.at(Step::Key(entry.clone()), |g| g.ty(&v, depth));
-                                    map.insert(entry, value);
-                                }
-                            }
-                            _ => {}
                         }
+                        _ => {}
                     }
                 }
-                Value::Object(map)
-            }
+                Type::Map(k, v) => {
+                    for _ in 0..self.rng.below(3) {
+                        let entry = self.key(&k);
+                        if entry == key || map.contains_key(&entry) {
+                            continue;
+                        }
+                        let value = self.at(Step::Key(entry.clone()), |g| g.ty(&v, depth));
+                        map.insert(entry, value);
+                    }
+                }
+                _ => {}
+            },
         }
     }
 

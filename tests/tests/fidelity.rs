@@ -237,8 +237,9 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
             Mutation::Remove { .. } => return None,
         };
         if site.tag.as_deref() == Some(key.as_str()) {
-            // A tag: serde and the schema read the same names, nothing else.
-            return None;
+            // A tag: serde also reads a variant's index where it buffers the content (inside
+            // an untagged enum or another internally tagged enum), and a catch-all takes any.
+            return (serde && value.is_u64()).then_some("variant index as tag");
         }
         // The value that now sits under `key`, and the type the receiver reads it as.
         let value = match mutation {
@@ -578,6 +579,17 @@ pub enum ExternalAliases {
     U,
 }
 
+/// An internally tagged enum whose newtype variant holds another internally tagged enum: both
+/// tags sit in one object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "outer")]
+pub enum NestedInternal {
+    Fig(Figure),
+    Strict(StrictInternal),
+    Plain { z: u8 },
+    Unit,
+}
+
 /// Catalogue types nested in containers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct Nested {
@@ -636,4 +648,5 @@ fidelity! {
     internal_mixed: InternalMixed,
     untagged_mixed: UntaggedMixed,
     external_aliases: ExternalAliases,
+    nested_internal: NestedInternal,
 }

@@ -81,9 +81,45 @@ fn unit_variant_as_object() {
     assert_eq!(verdicts::<Command>(&json!({ "Stop": 1 })), (false, false));
 }
 
+/// An internally tagged enum inside another one.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "outer")]
+enum Outer {
+    Fig(Figure),
+}
+
+/// An internally tagged enum inside an untagged one.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+enum EitherFigure {
+    Fig(Figure),
+    Text(String),
+}
+
+#[test]
+fn variant_index_as_tag_inside_buffered_content() {
+    // Figure's fourth variant is `Empty`.
+    stricter::<Outer>(json!({ "outer": "Fig", "type": 3 }));
+    assert_eq!(
+        serde_json::from_value::<Outer>(json!({ "outer": "Fig", "type": 3 })).expect("read"),
+        Outer::Fig(Figure::Empty)
+    );
+    stricter::<EitherFigure>(json!({ "type": 3 }));
+    assert_eq!(
+        serde_json::from_value::<EitherFigure>(json!({ "type": 3 })).expect("read"),
+        EitherFigure::Fig(Figure::Empty)
+    );
+    // The names are read by both.
+    assert_eq!(
+        verdicts::<Outer>(&json!({ "outer": "Fig", "type": "empty" })),
+        (true, true)
+    );
+}
+
 #[test]
 fn a_variant_index_is_no_tag_for_either() {
-    // Figure's fourth variant is `Empty`; Message's fourth is `Ping`: serde reads names only.
+    // At the top level serde reads names only: Figure's fourth variant is `Empty`, Message's
+    // fourth is `Ping`.
     assert_eq!(verdicts::<Figure>(&json!({ "type": 3 })), (false, false));
     assert_eq!(verdicts::<Message>(&json!({ "t": 3 })), (false, false));
     assert_eq!(verdicts::<Command>(&json!(0)), (false, false));
