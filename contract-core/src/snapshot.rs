@@ -70,7 +70,7 @@ pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), String> {
             e.message()
         )
     })?;
-    let report = compat::evolve(&published, &T::schema(), info.mode);
+    let report = compat::evolve_with(&published, &T::schema(), info.mode, &info.allowances());
     if report.is_compatible() {
         return Ok(());
     }

@@ -9,10 +9,11 @@ use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Error, Ident, Lit, LitInt, LitStr, Token};
 
+use crate::allow::{self, Allow};
 use crate::case::did_you_mean;
 use crate::symbol::{
-    ASSUMPTION, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE, NAME, RENAMED_FROM,
-    SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
+    ALLOW, ASSUMPTION, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE, NAME,
+    RENAMED_FROM, SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
 };
 use contract_schema::Mode;
 
@@ -94,6 +95,8 @@ pub struct ContainerAttrs {
     pub snapshots: Option<Setting<LitStr>>,
     /// `schema_as = Type`.
     pub schema_as: Option<Setting<syn::Type>>,
+    /// `allow(RULE_ID, field = "wireName", reason = "…")`, in order (valid ones only).
+    pub allows: Vec<Allow>,
     /// The first `#[handoff(...)]` attribute, to point at when a key is missing.
     pub first_attr: Option<TokenStream>,
     /// Every key written (or, for a misspelt key, the key it was likely meant to be),
@@ -112,6 +115,8 @@ pub struct FieldAttrs {
     pub confirmed: Option<Setting<()>>,
     /// `schema_as = Type`.
     pub schema_as: Option<Setting<syn::Type>>,
+    /// `allow(RULE_ID, reason = "…")`, in order (valid ones only).
+    pub allows: Vec<Allow>,
     /// Every key written, even when its value was rejected.
     pub seen: Vec<String>,
 }
@@ -424,12 +429,37 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
             setting(key, meta, &mut out.schema_as, errors, |m| {
                 type_value(key, m)
             })
+        } else if key == ALLOW {
+            let new = allow::parse(key, meta, Position::Container, errors)?;
+            push_allow(&mut out.allows, new, errors);
+            Ok(())
         } else {
             errors.push(unknown_key(key, Position::Container));
             skip_value(meta)
         }
     });
     out
+}
+
+/// Adds a valid allowance, unless the same rule is already allowed for the same field.
+fn push_allow(allows: &mut Vec<Allow>, new: Option<Allow>, errors: &mut Vec<Error>) {
+    let Some(new) = new else { return };
+    let field = |a: &Allow| a.field.as_ref().map(LitStr::value);
+    if let Some(first) = allows
+        .iter()
+        .find(|a| a.rule == new.rule && field(a) == field(&new))
+    {
+        errors.push(Error::new_spanned(
+            &new.tokens,
+            format!(
+                "duplicate `allow` of `{}`: `{}` already accepts it here",
+                new.rule,
+                written(&first.tokens)
+            ),
+        ));
+        return;
+    }
+    allows.push(new);
 }
 
 /// Parses a field's `#[handoff(...)]` attributes.
@@ -466,6 +496,10 @@ pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> FieldAttrs {
             setting(key, meta, &mut out.schema_as, errors, |m| {
                 type_value(key, m)
             })
+        } else if key == ALLOW {
+            let new = allow::parse(key, meta, Position::Field, errors)?;
+            push_allow(&mut out.allows, new, errors);
+            Ok(())
         } else {
             errors.push(unknown_key(key, Position::Field));
             skip_value(meta)

@@ -13,6 +13,7 @@ use syn::{DeriveInput, Error};
 use contract_schema::Mode;
 
 use crate::ast::{self, Data, DeriveKind, Field, Input, Repr, Style, Variant};
+use crate::published;
 use crate::symbol::DEFAULT_SNAPSHOTS;
 use crate::valid;
 
@@ -27,7 +28,10 @@ pub fn derive(item: &DeriveInput, kind: DeriveKind) -> TokenStream {
     valid::check(&input, &mut errors);
     let contract = match kind {
         DeriveKind::Contract if errors.is_empty() => match contract_info(&input, &krate) {
-            Ok(tokens) => Some(tokens),
+            Ok((tokens, outcome)) => {
+                errors.extend(outcome.errors);
+                Some((tokens, outcome.track))
+            }
             Err(err) => {
                 errors.push(err);
                 None
@@ -50,7 +54,11 @@ fn bounded_generics(generics: &syn::Generics, krate: &syn::Path) -> syn::Generic
     generics
 }
 
-fn expand(input: &Input, krate: &syn::Path, contract: Option<TokenStream>) -> TokenStream {
+fn expand(
+    input: &Input,
+    krate: &syn::Path,
+    contract: Option<(TokenStream, TokenStream)>,
+) -> TokenStream {
     let item = input.original;
     let ident = &item.ident;
     let p = quote!(#krate::__private);
@@ -65,8 +73,8 @@ fn expand(input: &Input, krate: &syn::Path, contract: Option<TokenStream>) -> To
     let kind = kind(input, krate);
     let assertions = flatten_assertions(input, krate);
 
-    let (schema_fn, contract_impl, snapshot_test) = match contract {
-        Some(info) => {
+    let (schema_fn, contract_impl, snapshot_test, track) = match contract {
+        Some((info, track)) => {
             let schema_fn = quote! {
                 fn schema() -> #krate::Schema {
                     #krate::Schema::from_contract(
@@ -88,9 +96,14 @@ fn expand(input: &Input, krate: &syn::Path, contract: Option<TokenStream>) -> To
                 let test = format_ident!("__handoff_snapshot_{}", name);
                 quote!(#p::snapshot_test!(#krate; #ident; #test);)
             };
-            (schema_fn, contract_impl, snapshot_test)
+            (schema_fn, contract_impl, snapshot_test, track)
         }
-        None => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
+        None => (
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+        ),
     };
 
     quote! {
@@ -108,6 +121,7 @@ fn expand(input: &Input, krate: &syn::Path, contract: Option<TokenStream>) -> To
             }
             #contract_impl
             #(#assertions)*
+            #track
         };
         #snapshot_test
     }
@@ -337,8 +351,12 @@ fn mentions(tokens: TokenStream, names: &[String]) -> bool {
     })
 }
 
-/// The contract's `ContractInfo` literal, resolving its snapshots folder now.
-fn contract_info(input: &Input, krate: &syn::Path) -> Result<TokenStream, Error> {
+/// The contract's `ContractInfo` literal, resolving its snapshots folder now, and the
+/// outcome of the compile-time check against its published snapshot.
+fn contract_info(
+    input: &Input,
+    krate: &syn::Path,
+) -> Result<(TokenStream, published::Outcome), Error> {
     let p = quote!(#krate::__private);
     let attrs = &input.attrs;
     let (Some(name), Some(version)) = (&attrs.name, &attrs.version) else {
@@ -349,7 +367,8 @@ fn contract_info(input: &Input, krate: &syn::Path) -> Result<TokenStream, Error>
     };
     let name = name.value.value();
     let version = version.value;
-    let mode = match attrs.mode.as_ref().map_or(Mode::default(), |m| m.value) {
+    let mode_value = attrs.mode.as_ref().map_or(Mode::default(), |m| m.value);
+    let mode = match mode_value {
         Mode::Backward => quote!(Backward),
         Mode::Forward => quote!(Forward),
         Mode::Full => quote!(Full),
@@ -359,15 +378,38 @@ fn contract_info(input: &Input, krate: &syn::Path) -> Result<TokenStream, Error>
     };
     let id = format!("{name}/v{version}");
     let dir = snapshots_dir(input)?;
-    Ok(quote! {
+    let allows = published::allow_entries(input)
+        .into_iter()
+        .map(|(rule, field, reason)| {
+            let rule = rule.id();
+            quote!(#p::AllowInfo { rule: #rule, field: #field, reason: #reason })
+        });
+    let info = quote! {
         #p::ContractInfo {
             name: #name,
             version: #version,
             mode: #p::Mode::#mode,
             id: #id,
             snapshots_dir: #dir,
+            allows: &[#(#allows),*],
         }
-    })
+    };
+    let relative = input
+        .attrs
+        .snapshots
+        .as_ref()
+        .map_or_else(|| DEFAULT_SNAPSHOTS.to_owned(), |s| s.value.value());
+    let outcome = published::check(
+        input,
+        &published::Contract {
+            name: &name,
+            version,
+            mode: mode_value,
+            dir: &dir,
+            relative: &relative,
+        },
+    );
+    Ok((info, outcome))
 }
 
 /// `CARGO_MANIFEST_DIR` joined with `snapshots = "dir"` (default `contracts`).
@@ -417,6 +459,7 @@ fn fallback(
                     mode: #p::Mode::Full,
                     id: "invalid-contract/v1",
                     snapshots_dir: "",
+                    allows: &[],
                 };
             }
         },

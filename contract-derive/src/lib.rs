@@ -72,12 +72,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod allow;
 mod ast;
 mod attr;
 mod case;
 mod expand;
+mod published;
 mod symbol;
 mod valid;
+mod wire;
 
 use proc_macro::TokenStream;
 

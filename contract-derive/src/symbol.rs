@@ -22,10 +22,20 @@ pub const ASSUMPTION: &str = "assumption";
 /// Field: the value is confirmed (the default, for emphasis).
 pub const CONFIRMED: &str = "confirmed";
 
+/// Container or field: a finding of the compatibility engine accepted on purpose,
+/// `allow(RULE_ID, reason = "…")` (repeatable; `HandoffContract` only).
+pub const ALLOW: &str = "allow";
+/// Inside `allow(...)`: the wire name of the field the finding is about (container only).
+pub const ALLOW_FIELD: &str = "field";
+/// Inside `allow(...)`: why the finding is accepted (required, not empty).
+pub const ALLOW_REASON: &str = "reason";
+/// The keys inside `allow(...)`.
+pub const ALLOW_KEYS: &[&str] = &[ALLOW_FIELD, ALLOW_REASON];
+
 /// The keys a container accepts.
-pub const CONTAINER_KEYS: &[&str] = &[NAME, VERSION, MODE, CRATE, SNAPSHOTS, SCHEMA_AS];
+pub const CONTAINER_KEYS: &[&str] = &[NAME, VERSION, MODE, CRATE, SNAPSHOTS, SCHEMA_AS, ALLOW];
 /// The keys a field accepts.
-pub const FIELD_KEYS: &[&str] = &[RENAMED_FROM, ASSUMPTION, CONFIRMED, SCHEMA_AS];
+pub const FIELD_KEYS: &[&str] = &[RENAMED_FROM, ASSUMPTION, CONFIRMED, SCHEMA_AS, ALLOW];
 /// The keys an enum variant accepts.
 pub const VARIANT_KEYS: &[&str] = &[SCHEMA_AS];
 

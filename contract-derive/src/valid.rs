@@ -21,6 +21,7 @@ fn serde_written(key: &SerdeKey) -> String {
 /// Checks `input`, appending every problem to `errors`.
 pub fn check(input: &Input, errors: &mut Vec<Error>) {
     check_identity(input, errors);
+    check_allows_on_schema(input, errors);
     check_container_serde(input, errors);
     let container_schema_as = was_seen(&input.attrs.seen, SCHEMA_AS);
     match &input.data {
@@ -123,6 +124,34 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 reject(s.written(), &s.tokens);
             }
         }
+    }
+}
+
+/// `allow(...)` accepts a finding between versions of a contract: a nested type has none.
+fn check_allows_on_schema(input: &Input, errors: &mut Vec<Error>) {
+    if input.derive != DeriveKind::Schema {
+        return;
+    }
+    let fields: Vec<&Field> = match &input.data {
+        Data::Struct(fields) | Data::Tuple(fields) => fields.iter().collect(),
+        Data::Newtype(field) => vec![&**field],
+        Data::Unit => Vec::new(),
+        Data::Enum(_, variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+    };
+    let allows = input
+        .attrs
+        .allows
+        .iter()
+        .chain(fields.iter().flat_map(|f| f.attrs.allows.iter()));
+    for allow in allows {
+        errors.push(Error::new_spanned(
+            &allow.tokens,
+            format!(
+                "`{}` belongs on #[derive(HandoffContract)]: only a contract is checked against \
+                 its published versions; put the `allow` on the contract that contains this type",
+                written(&allow.tokens)
+            ),
+        ));
     }
 }
 

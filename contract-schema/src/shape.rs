@@ -407,6 +407,23 @@ pub struct ContractInfo {
     pub id: &'static str,
     /// The absolute folder of the contract's snapshot files, resolved by the derive.
     pub snapshots_dir: &'static str,
+    /// The findings accepted on purpose between versions of this major
+    /// (`#[handoff(allow(RULE_ID, reason = "…"))]`).
+    pub allows: &'static [AllowInfo],
+}
+
+/// One finding accepted on purpose, as the derive emits it from
+/// `#[handoff(allow(RULE_ID, reason = "…"))]` on a field (`field` is then that field's wire
+/// name) or `#[handoff(allow(RULE_ID, field = "wireName", reason = "…"))]` on the container
+/// (for a field that no longer exists).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AllowInfo {
+    /// The rule id (`"FIELD_REMOVED"`), one of [`Rule::id`](crate::compat::Rule::id).
+    pub rule: &'static str,
+    /// The wire name of the field (or the whole path of the finding) it applies to.
+    pub field: &'static str,
+    /// Why the finding is accepted; kept in the compatibility report.
+    pub reason: &'static str,
 }
 
 impl ContractInfo {
@@ -417,6 +434,20 @@ impl ContractInfo {
             name: self.name.to_owned(),
             version: self.version,
         }
+    }
+
+    /// The findings this contract accepts on purpose, for
+    /// [`compat::evolve_with`](crate::compat::evolve_with).
+    #[must_use]
+    pub fn allowances(&self) -> crate::compat::Allowances {
+        self.allows
+            .iter()
+            .map(|a| crate::compat::Allowance {
+                rule: a.rule.to_owned(),
+                field: a.field.to_owned(),
+                reason: a.reason.to_owned(),
+            })
+            .collect()
     }
 
     /// The snapshot file name, `<name>.v<N>.snap`.

@@ -145,6 +145,7 @@ const REFUND_INFO: ContractInfo = ContractInfo {
     mode: Mode::Full,
     id: "refund-request/v2",
     snapshots_dir: "",
+    allows: &[],
 };
 
 const REFUND_TEXT: &str = r#"contract refund-request/v2

@@ -33,6 +33,7 @@ impl<const V: u32> HandoffContract for Ping<V> {
         mode: Mode::Full,
         id: "ping/vN",
         snapshots_dir: FIXTURES,
+        allows: &[],
     };
 }
 

@@ -1,0 +1,455 @@
+//! The compile-time check of a contract against its published snapshot.
+//!
+//! For `#[derive(HandoffContract)]` on a non-generic struct with named fields (no `flatten`,
+//! no container `schema_as`), the derive reads `<snapshots dir>/<name>.v<N>.snap`:
+//!
+//! - no file: the version is new and unpublished; nothing more is emitted;
+//! - a file: `include_bytes!` of it is emitted, so that editing the snapshot recompiles the
+//!   contract; the file is parsed (an unreadable file is an error at `version` naming the
+//!   file, line and message), the new schema is rebuilt from the syntax (see [`crate::wire`])
+//!   and the compatibility engine runs under the contract's mode with its allowances. Every
+//!   breaking finding becomes an error at the offending field (at the struct for a field that
+//!   no longer exists), with the rule, why, the snapshot file and the fixes.
+//!
+//! What the syntax cannot tell (a named type, an alias, a type from another crate) is taken
+//! from the snapshot, i.e. assumed unchanged: the snapshot test, which runs the engine on
+//! the real description, catches a change there. Enums, generic contracts and structs with
+//! `flatten` are left to the snapshot test entirely.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, ToTokens};
+use syn::Error;
+
+use contract_schema::compat::{self, Allowance, Allowances, Direction, Finding, Rule};
+use contract_schema::model::{
+    Body, FieldDef, Presence, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef, Unknown,
+};
+use contract_schema::{ContractId, Mode, Provenance};
+
+use crate::ast::{Data, Field, Input};
+use crate::wire::Wire;
+
+/// What the check needs to know about the contract.
+pub struct Contract<'a> {
+    /// The kebab-case name.
+    pub name: &'a str,
+    /// The major version.
+    pub version: u32,
+    /// The compatibility mode.
+    pub mode: Mode,
+    /// The absolute snapshots folder.
+    pub dir: &'a str,
+    /// The snapshots folder as written (relative to `Cargo.toml`), for messages.
+    pub relative: &'a str,
+}
+
+/// The outcome: tokens to emit inside the const block, and the errors.
+#[derive(Default)]
+pub struct Outcome {
+    /// `const _: &[u8] = include_bytes!("…");` when the snapshot exists.
+    pub track: TokenStream,
+    /// One error per breaking finding (or one for an unreadable snapshot).
+    pub errors: Vec<Error>,
+}
+
+/// Whether the compile-time check applies to `input` (otherwise only the snapshot test
+/// checks it).
+fn applies<'i, 'a>(input: &'i Input<'a>) -> Option<&'i [Field<'a>]> {
+    if input.original.generics.params.iter().next().is_some() || input.attrs.schema_as.is_some() {
+        return None;
+    }
+    match &input.data {
+        Data::Struct(fields) if !fields.iter().any(|f| f.flatten && !f.is_skipped()) => {
+            Some(fields)
+        }
+        _ => None,
+    }
+}
+
+/// Checks `input` against its published snapshot, if any.
+pub fn check(input: &Input, contract: &Contract) -> Outcome {
+    let Some(fields) = applies(input) else {
+        return Outcome::default();
+    };
+    let file_name = contract_schema::shape::snapshot_file_name(contract.name, contract.version);
+    let path = Path::new(contract.dir).join(&file_name);
+    let shown = format!(
+        "{}/{file_name}",
+        contract.relative.trim_end_matches(['/', '\\'])
+    );
+    let at_version = || match &input.attrs.version {
+        Some(version) => version.tokens.clone(),
+        None => input.original.ident.to_token_stream(),
+    };
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Outcome::default(),
+        Err(e) => {
+            return Outcome {
+                track: TokenStream::new(),
+                errors: vec![Error::new_spanned(
+                    at_version(),
+                    format!("cannot read the published snapshot `{shown}`: {e}"),
+                )],
+            }
+        }
+    };
+    let track = match path.to_str() {
+        Some(abs) => quote!(
+            const _: &[u8] = ::core::include_bytes!(#abs);
+        ),
+        None => TokenStream::new(),
+    };
+    let unreadable = |what: String| Outcome {
+        track: track.clone(),
+        errors: vec![Error::new_spanned(
+            at_version(),
+            format!(
+                "the published snapshot `{shown}` of `{}/v{}` {what}\n\
+                 = help: restore the file from version control, or delete it to publish this \
+                 version anew (its old peers are then no longer checked)",
+                contract.name, contract.version
+            ),
+        )],
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return unreadable("is not UTF-8 text".to_owned());
+    };
+    let published = match contract_schema::text::parse_snapshot(&text) {
+        Ok(schema) => schema,
+        Err(e) => {
+            return unreadable(format!(
+                "does not parse: line {}, column {}: {}",
+                e.line(),
+                e.column(),
+                e.message()
+            ))
+        }
+    };
+    let new = rebuild(input, fields, contract, &published);
+    let allowances = allowances(input);
+    let report = compat::evolve_with(&published, &new, contract.mode, &allowances);
+    let errors = report_errors(input, fields, contract, &shown, report.findings());
+    Outcome { track, errors }
+}
+
+/// The allowances as the runtime reads them from `ContractInfo::allows`.
+fn allowances(input: &Input) -> Allowances {
+    allow_entries(input)
+        .into_iter()
+        .map(|(rule, field, reason)| Allowance {
+            rule: rule.id().to_owned(),
+            field,
+            reason,
+        })
+        .collect()
+}
+
+/// Every allowance as (rule, field, reason): the container's name their field, a field's
+/// own apply to its wire names (the serialize name, and the deserialize name when it
+/// differs, since a finding names the field as the new side sends or reads it).
+pub fn allow_entries(input: &Input) -> Vec<(Rule, String, String)> {
+    let fields: Vec<&Field> = match &input.data {
+        Data::Struct(fields) | Data::Tuple(fields) => fields.iter().collect(),
+        Data::Newtype(field) => vec![&**field],
+        Data::Unit => Vec::new(),
+        Data::Enum(_, variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+    };
+    let mut out = Vec::new();
+    for allow in &input.attrs.allows {
+        if let Some(field) = &allow.field {
+            out.push((allow.rule, field.value(), allow.reason.clone()));
+        }
+    }
+    for field in fields {
+        for allow in &field.attrs.allows {
+            out.push((allow.rule, field.ser_name.clone(), allow.reason.clone()));
+            if field.de_name != field.ser_name {
+                out.push((allow.rule, field.de_name.clone(), allow.reason.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The new schema: the published one with the root struct rebuilt from the syntax.
+fn rebuild(input: &Input, fields: &[Field], contract: &Contract, published: &Schema) -> Schema {
+    let root_name = match &published.root {
+        Type::Named(name) => name.clone(),
+        _ => syn::ext::IdentExt::unraw(&input.original.ident).to_string(),
+    };
+    let old_fields: &[FieldDef] = match published.def(&root_name).map(|d| &d.body) {
+        Some(Body::Struct(s)) => &s.fields,
+        _ => &[],
+    };
+    let def = StructDef {
+        fields: fields
+            .iter()
+            .filter(|f| !f.is_skipped())
+            .map(|f| field_def(f, old_fields, published))
+            .collect(),
+        unknown: if input.deny_unknown_fields {
+            Unknown::Deny
+        } else {
+            Unknown::Ignore
+        },
+        extra: None,
+    };
+    let mut types = published.types.clone();
+    let rust_path = types
+        .get(&root_name)
+        .map(|d| d.rust_path.clone())
+        .unwrap_or_else(|| root_name.clone());
+    types.insert(
+        root_name.clone(),
+        TypeDef {
+            rust_path,
+            doc: input.doc.clone(),
+            body: Body::Struct(def),
+        },
+    );
+    Schema {
+        contract: Some(ContractId {
+            name: contract.name.to_owned(),
+            version: contract.version,
+        }),
+        mode: contract.mode,
+        root: Type::Named(root_name),
+        types,
+    }
+}
+
+/// The published field the new one most likely continues: the same serialize name, the
+/// same deserialize name, one of its aliases or earlier names, or the same Rust name.
+fn counterpart<'p>(field: &Field, old: &'p [FieldDef]) -> Option<&'p FieldDef> {
+    let sent = |name: &str| {
+        old.iter()
+            .find(|o| o.sender.as_ref().is_some_and(|s| s.name == name))
+    };
+    let read = |name: &str| {
+        old.iter()
+            .find(|o| o.receiver.as_ref().is_some_and(|r| r.accepts(name)))
+    };
+    let by_name = |name: &str| sent(name).or_else(|| read(name));
+    by_name(&field.ser_name)
+        .or_else(|| by_name(&field.de_name))
+        .or_else(|| field.aliases.iter().find_map(|a| by_name(a)))
+        .or_else(|| {
+            field
+                .attrs
+                .renamed_from
+                .iter()
+                .find_map(|r| by_name(&r.value.value()))
+        })
+        .or_else(|| old.iter().find(|o| o.rust_name == field.name))
+}
+
+fn field_def(field: &Field, old: &[FieldDef], published: &Schema) -> FieldDef {
+    let wire = Wire::of(field.wire_type());
+    let counterpart = counterpart(field, old);
+    // A type the syntax cannot tell takes the published field's type (assumed unchanged);
+    // a new field of such a type is `any`, which the engine reads as matching every type:
+    // it is then compared by its presence and optionality only.
+    let ty = wire.fill(counterpart.map(|o| &o.ty), published);
+    let sender = (!field.skip_serializing).then(|| SenderField {
+        name: field.ser_name.clone(),
+        presence: if field.skip_serializing_if {
+            Presence::IfPresent
+        } else {
+            Presence::Always
+        },
+    });
+    let receiver = (!field.skip_deserializing).then(|| ReceiverField {
+        name: field.de_name.clone(),
+        aliases: field.aliases.clone(),
+        // serde reads a missing `Option` as `None`: for a hole, the published type says
+        // whether it is one (an alias of `Option` is assumed unchanged too).
+        required: !(field.default || matches!(ty, Type::Option(_))),
+    });
+    FieldDef {
+        rust_name: field.name.clone(),
+        ty,
+        sender,
+        receiver,
+        provenance: if field.attrs.assumption.is_some() {
+            Provenance::Assumption
+        } else {
+            Provenance::Confirmed
+        },
+        renamed_from: field
+            .attrs
+            .renamed_from
+            .iter()
+            .map(|r| r.value.value())
+            .collect(),
+        doc: field.doc.clone(),
+    }
+}
+
+/// The field a finding's path starts with: the longest wire name that is the whole path or
+/// is followed by `.`, `[` or `(`.
+fn locate<'f, 'a>(path: &str, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+    let starts = |name: &str| {
+        path.strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[', '(']))
+    };
+    fields
+        .iter()
+        .filter(|f| !f.is_skipped())
+        .filter_map(|f| {
+            let names = [&f.ser_name, &f.de_name]
+                .into_iter()
+                .chain(f.aliases.iter());
+            names
+                .filter(|n| !n.is_empty() && starts(n))
+                .map(|n| n.len())
+                .max()
+                .map(|len| (len, f))
+        })
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, f)| f)
+}
+
+/// Whether a rule is about the field's type (the error points at the type).
+fn about_type(rule: Rule) -> bool {
+    !matches!(
+        rule,
+        Rule::FieldAddedRequired
+            | Rule::FieldRemoved
+            | Rule::FieldBecameRequired
+            | Rule::FieldBecameOmittable
+            | Rule::FieldRenamedWithoutAlias
+            | Rule::FieldRenamed
+            | Rule::FieldLikelyRenamed
+            | Rule::UnknownFieldDenied
+            | Rule::FieldReadTwice
+            | Rule::ProvenanceWeakened
+            | Rule::ContractNameChanged
+            | Rule::RequiredFieldNotSent
+            | Rule::RequiredFieldMayBeOmitted
+            | Rule::PublishedVersionRemoved
+    )
+}
+
+/// Where an error about `finding` at `field` points.
+fn span_of(rule: Rule, field: &Field) -> TokenStream {
+    let ident = || match &field.original.ident {
+        Some(ident) => ident.to_token_stream(),
+        None => field.original.ty.to_token_stream(),
+    };
+    match rule {
+        Rule::FieldRenamedWithoutAlias | Rule::FieldRenamed => field
+            .attrs
+            .renamed_from
+            .first()
+            .map_or_else(ident, |r| r.tokens.clone()),
+        Rule::ProvenanceWeakened => field
+            .attrs
+            .assumption
+            .as_ref()
+            .map_or_else(ident, |a| a.tokens.clone()),
+        rule if about_type(rule) => field.wire_type().to_token_stream(),
+        _ => ident(),
+    }
+}
+
+/// One error per breaking finding; a finding reported in both directions under the same
+/// rule and path is one error.
+fn report_errors(
+    input: &Input,
+    fields: &[Field],
+    contract: &Contract,
+    shown: &str,
+    findings: &[Finding],
+) -> Vec<Error> {
+    let mut grouped: BTreeMap<(Rule, String), (&Finding, Vec<Direction>)> = BTreeMap::new();
+    let mut order = Vec::new();
+    for finding in findings.iter().filter(|f| f.is_breaking()) {
+        let key = (finding.rule, finding.path.clone());
+        match grouped.get_mut(&key) {
+            Some((_, directions)) => directions.push(finding.direction),
+            None => {
+                order.push(key.clone());
+                grouped.insert(key, (finding, vec![finding.direction]));
+            }
+        }
+    }
+    let id = format!("{}/v{}", contract.name, contract.version);
+    let next = contract.version.saturating_add(1);
+    order
+        .iter()
+        .filter_map(|key| grouped.get(key))
+        .map(|(finding, directions)| {
+            let located = if finding.rule == Rule::ContractNameChanged {
+                None
+            } else {
+                locate(&finding.path, fields)
+            };
+            let subject = finding
+                .field
+                .clone()
+                .unwrap_or_else(|| finding.display_path().to_owned());
+            let pairing: Vec<String> = directions
+                .iter()
+                .map(|d| format!("{d}: {}", d.pairing()))
+                .collect();
+            let allow_hint = match (located, &finding.field) {
+                (Some(field), Some(name))
+                    if *name == field.ser_name || *name == field.de_name =>
+                {
+                    format!(
+                        "#[handoff(allow({}, reason = \"…\"))] on the field",
+                        finding.rule
+                    )
+                }
+                _ if finding.path.is_empty() => String::new(),
+                _ => format!(
+                    "#[handoff(allow({}, field = \"{}\", reason = \"…\"))] on the struct",
+                    finding.rule, finding.path
+                ),
+            };
+            let mut message = format!(
+                "`{subject}` breaks the published contract `{id}` [{rule}]: {why}\n\
+                 = note: published in `{shown}`, checked under mode `{mode}` ({pairing})\n\
+                 = help: {hint}",
+                rule = finding.rule,
+                why = finding.why,
+                mode = contract.mode.as_str(),
+                pairing = pairing.join("; "),
+                hint = finding.hint,
+            );
+            if !allow_hint.is_empty() {
+                message.push_str(&format!(
+                    "\n= help: or accept it on purpose, with a reason kept in the report: {allow_hint}"
+                ));
+            }
+            message.push_str(&format!(
+                "\n= help: or publish the change as a new major version: `version = {next}` \
+                 (the published v{} stays for its peers)",
+                contract.version
+            ));
+            let tokens = match (finding.rule, located) {
+                (Rule::ContractNameChanged, _) => input
+                    .attrs
+                    .name
+                    .as_ref()
+                    .map_or_else(|| input.original.ident.to_token_stream(), |n| n.tokens.clone()),
+                (_, Some(field)) => span_of(finding.rule, field),
+                (_, None) => input.original.ident.to_token_stream(),
+            };
+            spanned_error(tokens, message)
+        })
+        .collect()
+}
+
+/// An error spanning `tokens` (or the call site when they are empty).
+fn spanned_error(tokens: TokenStream, message: String) -> Error {
+    if tokens.is_empty() {
+        Error::new(Span::call_site(), message)
+    } else {
+        Error::new_spanned(tokens, message)
+    }
+}

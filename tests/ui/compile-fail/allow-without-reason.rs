@@ -1,0 +1,10 @@
+use contract_core::HandoffContract;
+
+#[derive(HandoffContract)]
+#[handoff(name = "refund-request", version = 1)]
+pub struct RefundRequest {
+    #[handoff(allow(FIELD_BECAME_REQUIRED))]
+    pub order_id: String,
+}
+
+fn main() {}

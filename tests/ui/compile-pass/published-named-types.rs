@@ -1,0 +1,35 @@
+//! Types the syntax cannot tell (named types, aliases) are taken from the snapshot: an
+//! unchanged contract with them compiles; the snapshot test checks them on the real types.
+use contract_core::{HandoffContract, HandoffSchema};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, HandoffSchema)]
+pub enum Category {
+    Damaged,
+    Lost,
+}
+
+#[derive(Serialize, Deserialize, HandoffSchema)]
+pub struct OrderId(pub String);
+
+type MaybeCategory = Option<Category>;
+
+#[derive(Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "published-named-types", version = 1)]
+#[serde(rename_all = "camelCase")]
+pub struct Refund {
+    pub category: Category,
+    pub order_id: OrderId,
+    pub tags: Vec<Category>,
+    pub note: MaybeCategory,
+}
+
+fn main() {
+    let published = std::fs::read_to_string(
+        std::path::Path::new(Refund::CONTRACT.snapshots_dir).join("published-named-types.v1.snap"),
+    )
+    .expect("the fixture was copied");
+    let published = contract_core::schema::text::parse_snapshot(&published).expect("it parses");
+    let report = contract_core::compat::evolve(&published, &Refund::schema(), Refund::CONTRACT.mode);
+    assert!(report.is_compatible(), "{report}");
+}
