@@ -7,11 +7,12 @@ use contract_schema::compat::Mode;
 
 /// The usage text, printed by `--help` and after a usage error.
 pub const USAGE: &str = "\
-usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full] [--format text|json]
+usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]
        handoff check OLD_DIR NEW_DIR [--format text|json]
 
 diff   compares two snapshot files of one contract; the mode defaults to the one the new
-       snapshot declares (full when it declares none)
+       snapshot declares (full when it declares none); `--mode check` compares a producer
+       (OLD.snap, say vendored from its repository) with a consumer (NEW.snap)
 check  compares two `contracts/` folders (say, the last release's and today's): every
        contract major present in both under its declared mode, and every published major
        that disappeared
@@ -28,6 +29,15 @@ pub enum Format {
     Json,
 }
 
+/// How `diff` compares its two files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffMode {
+    /// Two versions of one contract, in a compatibility mode.
+    Evolve(Mode),
+    /// A producer's snapshot (first) against a consumer's (second).
+    Check,
+}
+
 /// What to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -42,7 +52,7 @@ pub enum Command {
         /// The newer snapshot.
         new: PathBuf,
         /// The mode, when given on the command line.
-        mode: Option<Mode>,
+        mode: Option<DiffMode>,
         /// How to print.
         format: Format,
     },
@@ -103,9 +113,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     return Err("`--mode` is given twice".to_owned());
                 }
                 let v = value("--mode")?;
-                mode = Some(Mode::parse(&v).ok_or_else(|| {
-                    format!("unknown mode `{v}`: expected `backward`, `forward` or `full`")
-                })?);
+                mode = Some(if v == "check" {
+                    DiffMode::Check
+                } else {
+                    DiffMode::Evolve(Mode::parse(&v).ok_or_else(|| {
+                        format!(
+                            "unknown mode `{v}`: expected `backward`, `forward`, `full` or `check`"
+                        )
+                    })?)
+                });
             }
             "--format" => {
                 if format.is_some() {
@@ -174,7 +190,7 @@ mod tests {
             Command::Diff {
                 old: "a.snap".into(),
                 new: "b.snap".into(),
-                mode: Some(Mode::Backward),
+                mode: Some(DiffMode::Evolve(Mode::Backward)),
                 format: Format::Json,
             }
         );
@@ -189,7 +205,7 @@ mod tests {
         );
         assert_eq!(
             parse(&args("diff a b --mode sideways")).unwrap_err(),
-            "unknown mode `sideways`: expected `backward`, `forward` or `full`"
+            "unknown mode `sideways`: expected `backward`, `forward`, `full` or `check`"
         );
         assert_eq!(
             parse(&args("diff a b --mode")).unwrap_err(),
@@ -200,6 +216,13 @@ mod tests {
             "unknown option `--colour`"
         );
         assert!(parse(&args("check a b --mode full")).is_err());
+        assert!(matches!(
+            parse(&args("diff a b --mode check")),
+            Ok(Command::Diff {
+                mode: Some(DiffMode::Check),
+                ..
+            })
+        ));
         assert!(parse(&args("merge a b")).is_err());
         assert!(parse(&[]).is_err());
         assert_eq!(parse(&args("check -h")).unwrap(), Command::Help);

@@ -15,11 +15,10 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use contract_schema::compat::{evolve, CompatReport, Direction, Finding, Mode, Rule};
-use contract_schema::Schema;
+use contract_schema::compat::{self, evolve, CompatReport, Direction, Finding, Rule};
 use serde::Serialize;
 
-use args::{Command, Format};
+use args::{Command, DiffMode, Format};
 
 /// Exit status of a compatible comparison.
 const COMPATIBLE: u8 = 0;
@@ -74,11 +73,6 @@ fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
     serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))
 }
 
-/// The mode two versions are compared under: the one asked for, else the new snapshot's.
-fn mode_of(asked: Option<Mode>, new: &Schema) -> Mode {
-    asked.unwrap_or(new.mode)
-}
-
 #[derive(Serialize)]
 struct DiffOutput<'a> {
     old: String,
@@ -88,22 +82,25 @@ struct DiffOutput<'a> {
     report: &'a CompatReport,
 }
 
-fn diff(old: &Path, new: &Path, mode: Option<Mode>, format: Format) -> Result<bool, String> {
+fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Result<bool, String> {
     let old_schema = snapshots::read(old)?;
     let new_schema = snapshots::read(new)?;
-    let mode = mode_of(mode, &new_schema);
-    let report = evolve(&old_schema, &new_schema, mode);
+    // Two versions compare under the mode asked for, else the one the new snapshot declares.
+    let mode = mode.unwrap_or(DiffMode::Evolve(new_schema.mode));
+    let (report, mode_name) = match mode {
+        DiffMode::Evolve(m) => (evolve(&old_schema, &new_schema, m), m.as_str()),
+        DiffMode::Check => (compat::check(&old_schema, &new_schema), "check"),
+    };
     match format {
         Format::Text => print(&format!(
-            "handoff diff {} -> {} (mode {})\n\n{report}",
+            "handoff diff {} -> {} (mode {mode_name})\n\n{report}",
             old.display(),
             new.display(),
-            mode.as_str()
         )),
         Format::Json => print(&to_json(&DiffOutput {
             old: old.display().to_string(),
             new: new.display().to_string(),
-            mode: mode.as_str(),
+            mode: mode_name,
             report: &report,
         })?),
     }
@@ -161,7 +158,7 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
         };
         let old_schema = snapshots::read(old_path)?;
         let new_schema = snapshots::read(new_path)?;
-        let mode = mode_of(None, &new_schema);
+        let mode = new_schema.mode;
         let report = evolve(&old_schema, &new_schema, mode);
         contracts.push(ContractOutcome {
             contract: id,

@@ -356,3 +356,34 @@ fn check_of_a_missing_folder_or_a_bad_snapshot_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("a.v1.snap:1:6: "), "{}", stderr(&out));
 }
+
+#[test]
+fn diff_in_check_mode_compares_a_producer_with_a_consumer() {
+    let tmp = TempDir::new();
+    // The producer sends a u64 amount; the consumer reads a u32 and needs `urgent`.
+    let producer = write(&tmp.0, "producer.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let consumer = write(
+        &tmp.0,
+        "consumer.snap",
+        &snapshot(
+            "x",
+            1,
+            Mode::Full,
+            vec![
+                field("amount", Type::Int(IntKind::U32)),
+                field("urgent", Type::Bool),
+            ],
+        ),
+    );
+    let out = handoff(&[&"diff", &producer, &consumer, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("(mode check)"), "{text}");
+    assert!(text.contains("error[INT_OUT_OF_RANGE]"), "{text}");
+    assert!(text.contains("error[REQUIRED_FIELD_NOT_SENT]"), "{text}");
+    assert!(text.contains("(check: writer -> reader)"), "{text}");
+    // The other way round the consumer's output is read by the producer's reader.
+    let out = handoff(&[&"diff", &consumer, &producer, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("error[REQUIRED_FIELD_NOT_SENT]: `orderRef`"));
+}

@@ -207,7 +207,12 @@ fn required_field_added_breaks_backward_only() {
     let new = fields(vec![f("a", string()), f("reason", string())]);
     assert_eq!(backward(&old, &new), ["FIELD_ADDED_REQUIRED"]);
     assert!(forward(&old, &new).is_empty());
-    assert_eq!(ids(&check(&old, &new)), ["REQUIRED_FIELD_NOT_SENT"]);
+    let checked = check(&old, &new);
+    assert_eq!(ids(&checked), ["REQUIRED_FIELD_NOT_SENT"]);
+    assert_eq!(
+        checked.findings()[0].why,
+        "`reason` is required by readers but never sent by writers"
+    );
     let full = evolve(&old, &new, Mode::Full);
     assert_eq!(
         located(&full),

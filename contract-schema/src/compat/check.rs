@@ -5,6 +5,9 @@
 //! recursive types terminate and every type is visited once (the cost grows linearly with
 //! the schemas). A finding inside a shared type is reported at the first path that reaches
 //! it.
+//!
+//! The `why` and `hint` texts are pinned by the derive's compile-fail cases
+//! (`tests/ui/compile-fail/published-*.stderr`): rewording one means re-blessing them.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;

@@ -241,19 +241,19 @@ impl Direction {
         }
     }
 
-    /// The writers, as a sentence subject ("the writer", "old writers").
+    /// The writers, as a plural sentence subject ("writers", "old writers").
     pub(crate) const fn writer(self) -> &'static str {
         match self {
-            Direction::Check => "the writer",
+            Direction::Check => "writers",
             Direction::Backward => "old writers",
             Direction::Forward => "new writers",
         }
     }
 
-    /// The readers, as a sentence subject ("the reader", "new readers").
+    /// The readers, as a plural sentence subject ("readers", "new readers").
     pub(crate) const fn reader(self) -> &'static str {
         match self {
-            Direction::Check => "the reader",
+            Direction::Check => "readers",
             Direction::Backward => "new readers",
             Direction::Forward => "old readers",
         }
