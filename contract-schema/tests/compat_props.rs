@@ -413,3 +413,115 @@ fn integer_fit_is_exactly_range_inclusion() {
         }
     }
 }
+
+fn root_enum(schema: &mut Schema) -> &mut contract_schema::model::EnumDef {
+    let Type::Named(name) = &schema.root else {
+        panic!("the root is a named enum")
+    };
+    match schema.types.get_mut(name).map(|d| &mut d.body) {
+        Some(Body::Enum(e)) => e,
+        _ => panic!("the root is a named enum"),
+    }
+}
+
+#[test]
+fn single_step_enum_mutations_are_classified_by_the_catalogue() {
+    use contract_schema::model::{Repr, VariantDef, VariantDefKind};
+    let applied = Applied::default();
+    let strategy = (arb_schema(), any::<Index>(), any::<Index>());
+    let mut runner = runner(768);
+    runner
+        .run(&strategy, |(schema, pick_enum, pick_variant)| {
+            let enums: Vec<String> = schema
+                .types
+                .iter()
+                .filter(|(_, d)| matches!(&d.body, Body::Enum(e) if e.repr != Repr::Untagged))
+                .map(|(n, _)| n.clone())
+                .collect();
+            if enums.is_empty() {
+                return Ok(());
+            }
+            let name: &String = pick_enum.get(&enums);
+            let mut base = rooted(&schema, name);
+            let e = root_enum(&mut base).clone();
+            let string_enum = e.is_string_enum();
+            let (added, removed) = if string_enum {
+                ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED")
+            } else {
+                ("ENUM_VARIANT_ADDED", "ENUM_VARIANT_REMOVED")
+            };
+
+            // A unit variant added: old readers without a catch-all reject it.
+            let mut new = base.clone();
+            root_enum(&mut new).variants.push(VariantDef {
+                rust_name: "ZzNew".to_owned(),
+                sender: Some("ZzNew".to_owned()),
+                receiver: vec!["ZzNew".to_owned()],
+                other: false,
+                kind: VariantDefKind::Unit,
+                doc: String::new(),
+            });
+            prop_assert!(backward(&base, &new).is_empty());
+            let fw = forward(&base, &new);
+            if e.catch_all().is_some() {
+                prop_assert!(fw.is_empty(), "{fw:?}");
+            } else {
+                prop_assert_eq!(fw, [added]);
+            }
+            applied.hit("variant added");
+
+            // A sent variant removed: new readers reject what old writers send.
+            let sent: Vec<usize> = e
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.sender.is_some() && !v.other)
+                .map(|(i, _)| i)
+                .collect();
+            if let Some(&i) = sent.get(pick_variant.index(sent.len().max(1))) {
+                let mut new = base.clone();
+                let gone = root_enum(&mut new).variants.remove(i);
+                let caught = e.catch_all().is_some()
+                    && (matches!(gone.kind, VariantDefKind::Unit)
+                        || matches!(e.repr, Repr::Internal { .. }));
+                let bw = backward(&base, &new);
+                if caught {
+                    prop_assert!(bw.is_empty(), "{bw:?}");
+                } else {
+                    prop_assert_eq!(bw, [removed]);
+                }
+                prop_assert!(forward(&base, &new).is_empty());
+                applied.hit("variant removed");
+            }
+
+            // The representation or its tag changed: nothing reads across.
+            let mut new = base.clone();
+            let expected = match &e.repr {
+                Repr::Internal { tag } => {
+                    root_enum(&mut new).repr = Repr::Internal {
+                        tag: format!("{tag}Zz"),
+                    };
+                    "ENUM_TAG_CHANGED"
+                }
+                _ => {
+                    root_enum(&mut new).repr = Repr::Internal {
+                        tag: "zz".to_owned(),
+                    };
+                    "ENUM_REPR_CHANGED"
+                }
+            };
+            prop_assert_eq!(backward(&base, &new), [expected]);
+            prop_assert_eq!(forward(&base, &new), [expected]);
+            applied.hit("repr");
+            Ok(())
+        })
+        .unwrap();
+    let counts = applied.0.into_inner();
+    for kind in ["variant added", "variant removed", "repr"] {
+        let n = counts.get(kind).copied().unwrap_or(0);
+        assert!(
+            n >= 10,
+            "mutation `{kind}` applied only {n} times: {counts:?}"
+        );
+    }
+}
