@@ -47,7 +47,11 @@ pub fn contract_snapshot<T: HandoffContract + ?Sized>() -> ContractSnapshot {
 /// current type is compatible with it; otherwise the error holds the compatibility report
 /// (every finding, with its rule, path, direction, why and fix), not only a text diff: this
 /// catches what the derive cannot see at expansion time (a change inside a nested type, a
-/// type alias, a type from another crate).
+/// type alias, a type from another crate). The findings the contract accepts on purpose
+/// (`#[handoff(allow(RULE_ID, reason = "…"))]`, [`ContractInfo::allowances`]) do not fail it;
+/// they stay in the report text, marked allowed with their reason.
+///
+/// [`ContractInfo::allowances`]: contract_schema::ContractInfo::allowances
 ///
 /// # Errors
 /// The report, or a message naming the snapshot file and line when it cannot be read.

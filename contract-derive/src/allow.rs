@@ -211,6 +211,17 @@ fn parse_part(
         )
     })?;
     if !content.peek(Token![=]) {
+        if ALLOW_KEYS.iter().any(|k| ident == k) {
+            if ident == ALLOW_REASON {
+                parts.reason_seen = true;
+            } else {
+                parts.field_seen = true;
+            }
+            return Err(Error::new_spanned(
+                &ident,
+                format!("`{ident}` takes a value: `{ident} = \"…\"`"),
+            ));
+        }
         if let Some((_, first)) = &parts.rule {
             errors.push(Error::new_spanned(
                 &ident,
@@ -314,4 +325,121 @@ fn value_tokens(input: ParseStream) -> TokenStream {
         }
     }
     tokens
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ast::DeriveKind;
+    use crate::expand::derive;
+
+    fn errors(source: &str) -> Vec<String> {
+        let item: syn::DeriveInput = syn::parse_str(source).expect("test input parses");
+        let out = derive(&item, DeriveKind::Contract).to_string();
+        out.split("compile_error")
+            .skip(1)
+            .map(|s| s.chars().take(200).collect())
+            .collect()
+    }
+
+    fn field(allow: &str) -> String {
+        format!(r#"#[handoff(name = "a", version = 1)] struct A {{ #[handoff({allow})] x: u8 }}"#)
+    }
+
+    #[test]
+    fn valid_allows_expand_into_the_contract_info() {
+        let item: syn::DeriveInput = syn::parse_str(
+            r#"#[handoff(name = "a", version = 1)]
+               #[handoff(allow(FIELD_REMOVED, field = "old", reason = "gone"))]
+               struct A { #[handoff(allow(TYPE_CHANGED, reason = "why"))] x: u8 }"#,
+        )
+        .expect("test input parses");
+        let out = derive(&item, DeriveKind::Contract).to_string();
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("rule : \"FIELD_REMOVED\""), "{out}");
+        assert!(out.contains("field : \"old\""), "{out}");
+        assert!(out.contains("rule : \"TYPE_CHANGED\""), "{out}");
+        assert!(out.contains("field : \"x\""), "{out}");
+    }
+
+    #[test]
+    fn each_mistake_is_one_located_error() {
+        let cases = [
+            ("allow", "takes a rule id and a reason"),
+            ("allow = \"FIELD_REMOVED\"", "takes a rule id and a reason"),
+            ("allow()", "needs a rule id first"),
+            ("allow(reason = \"r\")", "needs a rule id first"),
+            ("allow(FIELD_REMOVED)", "needs a reason"),
+            ("allow(FIELD_REMOVED, reason = \"\")", "must say why"),
+            ("allow(FIELD_REMOVED, reason = 3)", "takes a string literal"),
+            ("allow(FIELD_REMOVED, reason)", "`reason` takes a value"),
+            ("allow(\"FIELD_REMOVED\", reason = \"r\")", "without quotes"),
+            (
+                "allow(field_removed, reason = \"r\")",
+                "did you mean `FIELD_REMOVED`",
+            ),
+            (
+                "allow(NO_SUCH_THING_AT_ALL, reason = \"r\")",
+                "unknown compatibility rule",
+            ),
+            (
+                "allow(FIELD_REMOVED, TYPE_CHANGED, reason = \"r\")",
+                "one rule per `allow`",
+            ),
+            (
+                "allow(FIELD_REMOVED, reasn = \"r\")",
+                "did you mean `reason`",
+            ),
+            (
+                "allow(FIELD_REMOVED, reason = \"a\", reason = \"b\")",
+                "duplicate `reason`",
+            ),
+            (
+                "allow(FIELD_REMOVED, field = \"x\", reason = \"r\")",
+                "belongs on an `allow` on the struct",
+            ),
+            (
+                "allow(FIELD_REMOVED, reason = \"r\"), allow(FIELD_REMOVED, reason = \"s\")",
+                "duplicate `allow`",
+            ),
+            ("allow(FIELD_REMOVED reason = \"r\")", "expected"),
+            ("allow(FIELD_REMOVED, reason = \"r\",,)", "expected"),
+        ];
+        for (allow, expected) in cases {
+            let errors = errors(&field(allow));
+            assert!(!errors.is_empty(), "no error for {allow}");
+            assert!(
+                errors.iter().any(|e| e.contains(expected)),
+                "{allow}: expected `{expected}` in {errors:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_container_form_needs_a_field() {
+        let found = errors(
+            r#"#[handoff(name = "a", version = 1, allow(FIELD_REMOVED, reason = "r"))] struct A { x: u8 }"#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("needs `field = \\\"wireName\\\"`"),
+            "{found:?}"
+        );
+        let found = errors(
+            r#"#[handoff(name = "a", version = 1, allow(FIELD_REMOVED, field = " ", reason = "r"))] struct A { x: u8 }"#,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+    }
+
+    #[test]
+    fn allow_on_a_variant_is_not_a_key_of_variants() {
+        let errors = errors(
+            r#"#[handoff(name = "a", version = 1)] enum A { #[handoff(allow(FIELD_REMOVED, reason = "r"))] X }"#,
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("does not belong on an enum variant")),
+            "{errors:?}"
+        );
+    }
 }

@@ -45,7 +45,9 @@
 //! | container | `snapshots = "dir"` | the folder of the snapshot files, relative to the crate's `Cargo.toml` (default `contracts`); contracts only |
 //! | container | `crate = "path"` | the path of `contract_core` in generated code (default `::contract_core`) |
 //! | container | `schema_as = Type` | the whole type is on the wire as `Type`; needed with serde's `from`, `into`, `try_from` and `remote` |
+//! | container | `allow(RULE_ID, field = "wireName", reason = "…")` | accepts a compatibility finding about the field `wireName` (which may no longer exist) on purpose; repeatable; contracts only |
 //! | field | `renamed_from = "old"` | a name the field had in earlier versions (repeatable); explains a rename, never makes serde read it (add `#[serde(alias)]` for that) |
+//! | field | `allow(RULE_ID, reason = "…")` | accepts a compatibility finding about this field on purpose (the reason stays in the report); repeatable; contracts only |
 //! | field | `assumption` | the value is an unverified working assumption |
 //! | field | `confirmed` | the value is confirmed (the default) |
 //! | field | `schema_as = Type` | the field is on the wire as `Type`; needed with serde's `with`, `serialize_with`, `deserialize_with` and `getter` |
@@ -60,12 +62,48 @@
 //! on some variants of a tagged enum, `flatten` with `deny_unknown_fields`, a flattened type
 //! that is not a struct or a map, and the attributes above that need `schema_as`.
 //!
+//! `RULE_ID` is a rule of the catalogue (`contract_core::compat::Rule`): an unknown id is an
+//! error with the closest id, and the reason must not be empty.
+//!
+//! # Compile-time compatibility check
+//!
+//! A *published* contract version is one whose snapshot `<snapshots dir>/<name>.v<N>.snap`
+//! exists. For `#[derive(HandoffContract)]` on a non-generic struct with named fields, the
+//! derive reads that file while expanding:
+//!
+//! - no file: the version is new, nothing more is checked;
+//! - a file: it is tracked with `include_bytes!` (editing it recompiles the contract) and
+//!   parsed; a file that does not parse is an error at `version` naming the file, the line
+//!   and the problem;
+//! - the struct's schema is rebuilt from the syntax: every field's names, aliases, presence
+//!   (`default`, `Option`, `skip_serializing_if`, `skip*`), provenance and `renamed_from`, and
+//!   its type where the syntax says everything (`bool`, fixed-width integers, `f32`/`f64`,
+//!   `char`, `String`/`str`, `()`, `Option`, `Vec`/`VecDeque`/`LinkedList`/`BinaryHeap`,
+//!   `BTreeSet`/`HashSet`, `BTreeMap`/`HashMap`, arrays of a literal length, tuples,
+//!   `Box`/`Rc`/`Arc`/`Cow`/references). The rest — named types, aliases, `usize`/`isize`,
+//!   types of other crates — is taken from the published field of the same wire name, i.e.
+//!   assumed unchanged; a new field of such a type is compared by its presence only;
+//! - the compatibility engine runs under the contract's `mode` with its `allow`s. Each
+//!   breaking finding is an error at the offending field (its type, its `renamed_from` or
+//!   `assumption`, or its name; at the struct for a field that no longer exists) naming the
+//!   rule, why, the snapshot file (relative to `Cargo.toml`) and the fixes: restore, add a
+//!   default or an alias, declare `renamed_from`, `allow` it with a reason, or publish the
+//!   change as `version = N+1`, which has no snapshot yet and compiles.
+//!
+//! What the syntax cannot show is caught by the contract's snapshot test, which runs the
+//! engine on the real description: a change inside a nested type, an alias or a foreign
+//! type changing. Enums, generic contracts and structs with `#[serde(flatten)]` are checked
+//! by the snapshot test only. Names are taken at face value: a user type named `String` or
+//! `Option` is read as the std one.
+//!
 //! # What is emitted
 //!
 //! For a contract `T`, inside `const _: () = { … };`: `impl HandoffSchema for T` with
 //! `SHAPE` (the description) and `schema()`, and `impl HandoffContract for T` with
 //! `CONTRACT` (name, version, mode, id `name/vN`, and the absolute snapshots folder resolved
-//! from `CARGO_MANIFEST_DIR` at expansion time). Beside it, for a non-generic contract, a
+//! from `CARGO_MANIFEST_DIR` at expansion time, and the `allow`s), plus, for a published
+//! contract checked at compile time, the `include_bytes!` of its snapshot. Beside it, for a
+//! non-generic contract, a
 //! snapshot test when `contract-core`'s `snapshots` feature is on. Generic type parameters get
 //! a `HandoffSchema` bound. When an attribute is wrong, every error is reported together,
 //! with an implementation describing the type as `any`, so one mistake does not cascade.

@@ -453,3 +453,212 @@ fn spanned_error(tokens: TokenStream, message: String) -> Error {
         Error::new_spanned(tokens, message)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{check, Contract, Outcome};
+    use crate::ast::{self, DeriveKind};
+    use contract_schema::Mode;
+    use std::path::PathBuf;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A fresh folder holding `ping.v1.snap` with `contents` (none when `None`).
+    fn folder(contents: Option<&[u8]>) -> PathBuf {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "contract-derive-published-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let file = dir.join("ping.v1.snap");
+        match contents {
+            Some(bytes) => std::fs::write(&file, bytes).expect("write the snapshot"),
+            None => {
+                let _ = std::fs::remove_file(&file);
+            }
+        }
+        dir
+    }
+
+    const PUBLISHED: &str = "\
+contract ping/v1
+mode full
+root Ping
+
+struct Ping
+  rust \"app::Ping\"
+  unknown ignore
+  field seq: list<u64>
+    send \"seq\" always
+    receive \"seq\" required
+  field kind: Kind
+    send \"kind\" always
+    receive \"kind\" required
+  field order_ref: string
+    send \"orderRef\" always
+    receive \"orderRef\" required
+
+newtype Kind: string
+  rust \"app::Kind\"
+";
+
+    fn run(source: &str, contents: Option<&[u8]>, mode: Mode) -> (Outcome, Vec<String>) {
+        let item: syn::DeriveInput = syn::parse_str(source).expect("test input parses");
+        let parsed = ast::parse(&item, DeriveKind::Contract);
+        assert!(parsed.errors.is_empty(), "the test input is valid");
+        let input = parsed.input.expect("serde reads the test input");
+        let dir = folder(contents);
+        let outcome = check(
+            &input,
+            &Contract {
+                name: "ping",
+                version: 1,
+                mode,
+                dir: dir.to_str().expect("a UTF-8 temporary folder"),
+                relative: "contracts",
+            },
+        );
+        let messages = outcome.errors.iter().map(ToString::to_string).collect();
+        let _ = std::fs::remove_dir_all(dir);
+        (outcome, messages)
+    }
+
+    const SAME: &str = r#"#[handoff(name = "ping", version = 1)]
+        struct Ping { seq: Vec<u64>, kind: Kind, #[serde(rename = "orderRef")] order_ref: String }"#;
+
+    #[test]
+    fn a_version_without_a_snapshot_is_new() {
+        let (outcome, errors) = run(SAME, None, Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(outcome.track.is_empty());
+    }
+
+    #[test]
+    fn an_unchanged_contract_is_tracked_and_passes() {
+        let (outcome, errors) = run(SAME, Some(PUBLISHED.as_bytes()), Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+        let track = outcome.track.to_string();
+        assert!(track.contains("include_bytes"), "{track}");
+        assert!(track.contains("ping.v1.snap"), "{track}");
+    }
+
+    #[test]
+    fn any_bytes_give_one_error_naming_the_file_never_a_panic() {
+        let cases: [&[u8]; 7] = [
+            b"",
+            b"\xff\xfe\x00garbage",
+            b"---\nsource: x\n",
+            b"root Nowhere\n",
+            b"contract ping/v1\nroot u64\n",
+            b"\x00\x01\x02\x03",
+            "contract ping/v1\nroot Ping\n\nstruct Ping\n  field \u{1F600}: ??\n".as_bytes(),
+        ];
+        for bytes in cases {
+            let (_, errors) = run(SAME, Some(bytes), Mode::Full);
+            assert!(errors.len() <= 1, "{errors:?}");
+            for error in &errors {
+                assert!(error.contains("contracts/ping.v1.snap"), "{error}");
+            }
+        }
+        // Cut the valid text anywhere: never a panic, at most one error naming the file
+        // (or, cut after a field, findings about what the cut text no longer holds).
+        for end in 0..PUBLISHED.len() {
+            let Some(prefix) = PUBLISHED.get(..end) else {
+                continue;
+            };
+            let (_, errors) = run(SAME, Some(prefix.as_bytes()), Mode::Full);
+            for error in &errors {
+                assert!(error.contains("contracts/ping.v1.snap"), "{error}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_nested_change_of_a_known_type_points_at_the_field() {
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            struct Ping { seq: Vec<u32>, kind: Kind, #[serde(rename = "orderRef")] order_ref: String }"#;
+        let (_, errors) = run(source, Some(PUBLISHED.as_bytes()), Mode::Full);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("`seq` breaks"), "{}", errors[0]);
+        assert!(errors[0].contains("[INT_NARROWED]"), "{}", errors[0]);
+    }
+
+    #[test]
+    fn a_named_type_is_taken_from_the_snapshot() {
+        // `Kind` is now some other type: the syntax cannot tell, so no error here (the
+        // snapshot test catches it); a field of an unknown type that is new and optional
+        // is no break either.
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            struct Ping {
+                seq: Vec<u64>,
+                kind: OtherKind,
+                #[serde(rename = "orderRef")] order_ref: String,
+                extra: Option<Extra>,
+            }"#;
+        let (_, errors) = run(source, Some(PUBLISHED.as_bytes()), Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn a_new_required_field_of_an_unknown_type_breaks_by_its_presence() {
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            struct Ping {
+                seq: Vec<u64>,
+                kind: Kind,
+                #[serde(rename = "orderRef")] order_ref: String,
+                extra: Extra,
+            }"#;
+        let (_, errors) = run(source, Some(PUBLISHED.as_bytes()), Mode::Backward);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("[FIELD_ADDED_REQUIRED]"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn the_mode_decides_the_directions() {
+        // Removing `orderRef` breaks old readers (forward) only.
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            struct Ping { seq: Vec<u64>, kind: Kind }"#;
+        let (_, backward) = run(source, Some(PUBLISHED.as_bytes()), Mode::Backward);
+        assert!(backward.is_empty(), "{backward:?}");
+        let (_, forward) = run(source, Some(PUBLISHED.as_bytes()), Mode::Forward);
+        assert_eq!(forward.len(), 1, "{forward:?}");
+        assert!(forward[0].contains("[FIELD_REMOVED]"), "{}", forward[0]);
+        assert!(
+            forward[0].contains("field = \"orderRef\""),
+            "{}",
+            forward[0]
+        );
+    }
+
+    #[test]
+    fn allowed_findings_are_not_errors() {
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            #[handoff(allow(FIELD_REMOVED, field = "orderRef", reason = "nobody reads it"))]
+            struct Ping {
+                #[handoff(allow(INT_NARROWED, reason = "small enough"))]
+                seq: Vec<u16>,
+                kind: Kind,
+            }"#;
+        let (_, errors) = run(source, Some(PUBLISHED.as_bytes()), Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn enums_generics_and_flatten_are_left_to_the_snapshot_test() {
+        for source in [
+            r#"#[handoff(name = "ping", version = 1)] enum Ping { A, B }"#,
+            r#"#[handoff(name = "ping", version = 1)] struct Ping<T> { seq: T }"#,
+            r#"#[handoff(name = "ping", version = 1)] struct Ping { #[serde(flatten)] inner: Inner }"#,
+            r#"#[handoff(name = "ping", version = 1)] struct Ping(u64);"#,
+        ] {
+            let (outcome, errors) = run(source, Some(b"not a snapshot"), Mode::Full);
+            assert!(errors.is_empty(), "{source}: {errors:?}");
+            assert!(outcome.track.is_empty(), "{source}");
+        }
+    }
+}
