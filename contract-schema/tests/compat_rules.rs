@@ -912,6 +912,19 @@ fn an_allowance_can_name_the_whole_path() {
 }
 
 #[test]
+fn allowances_that_cover_nothing_are_listed_as_unused() {
+    let old = fields(vec![f("a", string()), f("b", string())]);
+    let new = fields(vec![f("a", string())]);
+    let allow = Allowances::new()
+        .allow("FIELD_REMOVED", "b", "retired")
+        .allow("FIELD_REMOVED", "c", "stale");
+    let report = evolve_with(&old, &new, Mode::Full, &allow);
+    assert!(report.is_compatible());
+    let unused: Vec<&str> = allow.unused(&report).map(|a| a.field.as_str()).collect();
+    assert_eq!(unused, ["c"]);
+}
+
+#[test]
 fn allowances_with_unknown_rule_ids_are_listed() {
     let allow =
         Allowances::new()

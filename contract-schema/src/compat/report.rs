@@ -239,6 +239,14 @@ impl Allowances {
             .filter(|a| Rule::from_id(&a.rule).is_none())
     }
 
+    /// The allowances that cover no finding of the report: stale ones, left behind after
+    /// the change they accepted was published (or typos in a field name).
+    pub fn unused<'a>(&'a self, report: &'a CompatReport) -> impl Iterator<Item = &'a Allowance> {
+        self.list
+            .iter()
+            .filter(move |a| !report.findings().iter().any(|f| a.covers(f)))
+    }
+
     /// The first allowance that covers the finding.
     #[must_use]
     pub fn covering(&self, finding: &Finding) -> Option<&Allowance> {
