@@ -30,6 +30,7 @@ use contract_schema::model::{
 use contract_schema::{ContractId, Mode, Provenance};
 
 use crate::ast::{Data, Field, Input};
+use crate::attr::find_serde_key;
 use crate::wire::Wire;
 
 /// What the check needs to know about the contract.
@@ -351,9 +352,17 @@ fn span_of(rule: Rule, field: &Field) -> TokenStream {
             .assumption
             .as_ref()
             .map_or_else(ident, |a| a.tokens.clone()),
+        // The serde attribute that causes it, when the field has one.
+        Rule::FieldBecameOmittable => serde_key(field, &["skip_serializing_if"], ident),
+        Rule::FieldLikelyRenamed => serde_key(field, &["rename"], ident),
         rule if about_type(rule) => field.wire_type().to_token_stream(),
         _ => ident(),
     }
+}
+
+/// The tokens of the field's first serde key among `keys`, else `otherwise()`.
+fn serde_key(field: &Field, keys: &[&str], otherwise: impl FnOnce() -> TokenStream) -> TokenStream {
+    find_serde_key(&field.serde_keys, keys).map_or_else(otherwise, |k| k.tokens.clone())
 }
 
 /// One error per breaking finding; a finding reported in both directions under the same
@@ -438,6 +447,13 @@ fn report_errors(
                     .as_ref()
                     .map_or_else(|| input.original.ident.to_token_stream(), |n| n.tokens.clone()),
                 (_, Some(field)) => span_of(finding.rule, field),
+                // Old writers send a field the new struct denies: the cause is the denial.
+                (Rule::UnknownFieldDenied, None) => {
+                    find_serde_key(&input.serde_keys, &["deny_unknown_fields"]).map_or_else(
+                        || input.original.ident.to_token_stream(),
+                        |k| k.tokens.clone(),
+                    )
+                }
                 (_, None) => input.original.ident.to_token_stream(),
             };
             spanned_error(tokens, message)
