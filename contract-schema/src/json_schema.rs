@@ -85,6 +85,9 @@
 //!   internally tagged enum) accepts the variant's index as its tag (`{"type": 3}`), and a
 //!   catch-all then takes any index; the schema requires a name. (At the top level serde too
 //!   reads names only.)
+//! - **empty object as unit inside an internally tagged enum**: in the content of an internally
+//!   tagged variant serde also reads `{}` as a unit (`()`, a unit struct, the content of a
+//!   unit variant); the schema requires `null`.
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -446,12 +449,7 @@ impl Exporter<'_> {
         // Every name a receiver reads as a variant: a catch-all takes any other string.
         let known: Vec<&String> = def.variants.iter().flat_map(|v| &v.receiver).collect();
         let catch_all = def.catch_all().filter(|_| self.receiver());
-        // The model keeps `deny_unknown_fields` of an enum on its struct variants only: an
-        // adjacently tagged enum without one is read as ignoring unknown keys.
-        let deny = def
-            .variants
-            .iter()
-            .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny));
+        let deny = denies_unknown(def);
         if let Repr::Internal { tag } = &def.repr {
             return one_of(self.internal_alternatives(def, tag, &[], 0));
         }
@@ -463,9 +461,13 @@ impl Exporter<'_> {
             }
             let alternative = match &def.repr {
                 Repr::External => self.external(&tags, &variant.kind),
-                Repr::Adjacent { tag, content } => {
-                    self.adjacent(tag, content, tag_schema(&tags), Some(&variant.kind), deny)
-                }
+                Repr::Adjacent { tag, content } => self.adjacent(
+                    &[],
+                    (tag, content),
+                    tag_schema(&tags),
+                    Some(&variant.kind),
+                    deny,
+                ),
                 Repr::Untagged | Repr::Internal { .. } => self.content(&variant.kind),
             };
             alternatives.push(self.annotated(variant, alternative));
@@ -474,7 +476,7 @@ impl Exporter<'_> {
             let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
             let alternative = match &def.repr {
                 Repr::Adjacent { tag, content } => {
-                    self.adjacent(tag, content, unknown_tag, None, deny)
+                    self.adjacent(&[], (tag, content), unknown_tag, None, deny)
                 }
                 Repr::External | Repr::Untagged | Repr::Internal { .. } => unknown_tag,
             };
@@ -607,52 +609,163 @@ impl Exporter<'_> {
     /// `{"tag": "Variant", ...fields}`, with the tags of every enclosing internally tagged
     /// enum (`tags`, outermost first).
     fn internal(&self, tags: &[Tag], kind: &VariantDefKind, depth: usize) -> Map<String, Value> {
-        let with = |keyword: &str, schema: Value| {
-            let mut out = tag_only(tags);
-            out.insert(keyword.into(), schema);
-            out
-        };
         match kind {
             // serde ignores every other key of a unit variant, even under deny_unknown_fields.
             VariantDefKind::Unit => tag_only(tags),
             VariantDefKind::Struct(s) => self.struct_schema(s, tags),
-            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
-                // The inner struct's fields sit next to the tag: inline them, since a `$ref`
-                // to a closed object would reject the tag. Likewise the variants of an inner
-                // internally tagged enum, whose own tag sits there too.
-                Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
-                    Some(Body::Struct(s)) => self.struct_schema(s, tags),
-                    Some(Body::Enum(e)) if depth < MAX_INLINE_DEPTH => match &e.repr {
-                        Repr::Internal { tag } => {
-                            one_of(self.internal_alternatives(e, tag, tags, depth + 1))
-                        }
-                        _ => with("allOf", json!([self.ty(ty)])),
-                    },
-                    _ => with("allOf", json!([self.ty(ty)])),
-                },
-                Type::Map(_, value) => with("additionalProperties", Value::Object(self.ty(value))),
-                Type::Any | Type::Unit => tag_only(tags),
-                _ => with("allOf", json!([self.ty(ty)])),
-            },
-            // serde cannot represent tuple variants internally; describe the tag and content.
+            VariantDefKind::Newtype(ty) => self.beside(ty, tags, depth),
+            // serde cannot write tuple variants internally: the tags and an array, which no
+            // object satisfies.
             VariantDefKind::Tuple(items) => {
-                with("allOf", json!([self.ty(&Type::Tuple(items.clone()))]))
+                let mut out = tag_only(tags);
+                out.insert(
+                    "allOf".into(),
+                    json!([self.ty(&Type::Tuple(items.clone()))]),
+                );
+                out
             }
         }
     }
 
-    /// `{"tag": "Variant", "content": …}`; `kind` is `None` for a catch-all.
+    /// A value of `ty` written as an object beside `tags`: the content of an internally tagged
+    /// newtype variant, whose own keys serde writes next to the tag. Its schema is inlined,
+    /// since a `$ref` to a closed object would reject the tag.
+    fn beside(&self, ty: &Type, tags: &[Tag], depth: usize) -> Map<String, Value> {
+        let combined = || {
+            // Not an object on the wire (serde fails to write it): the tags and the type,
+            // which no value satisfies together.
+            let mut out = tag_only(tags);
+            out.insert("allOf".into(), json!([self.ty(ty)]));
+            out
+        };
+        match self.schema.resolve(ty) {
+            Type::Named(name) if depth < MAX_INLINE_DEPTH => {
+                match self.schema.def(name).map(|d| &d.body) {
+                    Some(Body::Struct(s)) => self.struct_schema(s, tags),
+                    Some(Body::Enum(e)) => self.enum_beside(e, tags, depth + 1),
+                    _ => combined(),
+                }
+            }
+            Type::Map(_, value) => {
+                let mut out = tag_only(tags);
+                out.insert("additionalProperties".into(), Value::Object(self.ty(value)));
+                out
+            }
+            Type::Any | Type::Unit => tag_only(tags),
+            _ => combined(),
+        }
+    }
+
+    /// An enum written as an object beside `tags` (see [`Exporter::beside`]).
+    fn enum_beside(&self, e: &EnumDef, tags: &[Tag], depth: usize) -> Map<String, Value> {
+        let known: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
+        let catch_all = e.catch_all().filter(|_| self.receiver());
+        let mut alternatives = Vec::new();
+        match &e.repr {
+            Repr::Internal { tag } => {
+                return one_of(self.internal_alternatives(e, tag, tags, depth));
+            }
+            Repr::Untagged => {
+                for variant in e.variants.iter().filter(|v| !self.tags(v).is_empty()) {
+                    let alternative = match &variant.kind {
+                        // serde writes the tags alone, and cannot read them back: an untagged
+                        // unit variant reads only `null`, and here it finds an empty object.
+                        VariantDefKind::Unit if self.receiver() => continue,
+                        VariantDefKind::Unit => tag_only(tags),
+                        VariantDefKind::Newtype(ty) => self.beside(ty, tags, depth),
+                        kind @ VariantDefKind::Tuple(_) => self.internal(tags, kind, depth),
+                        VariantDefKind::Struct(s) => self.struct_schema(s, tags),
+                    };
+                    alternatives.push(self.annotated(variant, alternative));
+                }
+                if alternatives.is_empty() {
+                    return obj(json!({ "not": {} }));
+                }
+                let alternatives: Vec<Value> =
+                    alternatives.into_iter().map(Value::Object).collect();
+                return obj(json!({ "anyOf": alternatives }));
+            }
+            Repr::External => {
+                // One more key beside the tags: the variant's name, holding its content (a
+                // unit variant holds null).
+                let single_key = |mut out: Map<String, Value>| {
+                    out.insert("minProperties".into(), (tags.len() + 1).into());
+                    out.insert("maxProperties".into(), (tags.len() + 1).into());
+                    out
+                };
+                for variant in &e.variants {
+                    let names = self.tags(variant);
+                    if names.is_empty() {
+                        continue;
+                    }
+                    let content = match &variant.kind {
+                        VariantDefKind::Unit => obj(json!({ "type": "null" })),
+                        kind => self.content(kind),
+                    };
+                    let mut out = tag_only(tags);
+                    if let Some(Value::Object(properties)) = out.get_mut("properties") {
+                        for name in names {
+                            properties.insert(name.clone(), Value::Object(content.clone()));
+                        }
+                    }
+                    out.insert("additionalProperties".into(), false.into());
+                    alternatives.push(self.annotated(variant, single_key(out)));
+                }
+                if let Some(other) = catch_all {
+                    let mut out = tag_only(tags);
+                    out.insert("additionalProperties".into(), json!({ "type": "null" }));
+                    out.insert("propertyNames".into(), json!({ "not": { "enum": known } }));
+                    let mut alternative = self.annotated(other, single_key(out));
+                    alternative.insert("x-handoff-catch-all".into(), true.into());
+                    alternatives.push(alternative);
+                }
+            }
+            Repr::Adjacent { tag, content } => {
+                let deny = denies_unknown(e);
+                for variant in &e.variants {
+                    let names = self.tags(variant);
+                    if names.is_empty() {
+                        continue;
+                    }
+                    let out = self.adjacent(
+                        tags,
+                        (tag, content),
+                        tag_schema(&names),
+                        Some(&variant.kind),
+                        deny,
+                    );
+                    alternatives.push(self.annotated(variant, out));
+                }
+                if let Some(other) = catch_all {
+                    let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
+                    let out = self.adjacent(tags, (tag, content), unknown_tag, None, deny);
+                    let mut alternative = self.annotated(other, out);
+                    alternative.insert("x-handoff-catch-all".into(), true.into());
+                    alternatives.push(alternative);
+                }
+            }
+        }
+        one_of(alternatives)
+    }
+
+    /// `{"tag": "Variant", "content": …}` beside `outer` tags; `kind` is `None` for a
+    /// catch-all.
     fn adjacent(
         &self,
-        tag: &str,
-        content_key: &str,
+        outer: &[Tag],
+        (tag, content_key): (&str, &str),
         tag_value: Map<String, Value>,
         kind: Option<&VariantDefKind>,
         deny_unknown: bool,
     ) -> Map<String, Value> {
         let mut properties = Map::new();
+        let mut required = Vec::new();
+        for (name, schema) in outer {
+            properties.insert(name.clone(), Value::Object(schema.clone()));
+            required.push(name.clone());
+        }
         properties.insert(tag.to_owned(), Value::Object(tag_value));
-        let mut required = vec![tag.to_owned()];
+        required.push(tag.to_owned());
         match kind {
             Some(VariantDefKind::Unit) | None => {
                 // The sender writes the tag alone; the receiver also reads `"content": null`.
@@ -677,10 +790,18 @@ impl Exporter<'_> {
     }
 }
 
+/// Whether an enum denies unknown keys. The model keeps `deny_unknown_fields` of an enum on
+/// its struct variants only: an adjacently tagged enum without one reads as ignoring them.
+fn denies_unknown(def: &EnumDef) -> bool {
+    def.variants
+        .iter()
+        .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny))
+}
+
 /// A tag key and the schema of its value.
 type Tag = (String, Map<String, Value>);
 
-/// How many internally tagged enums deep newtype variants are inlined.
+/// How many types deep the content of internally tagged newtype variants is inlined.
 const MAX_INLINE_DEPTH: usize = 8;
 
 /// An object with these tags, required.

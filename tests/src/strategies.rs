@@ -51,8 +51,9 @@ pub struct Site {
     pub unknown: Unknown,
     /// The value type of captured unknown keys (with [`Unknown::Capture`]).
     pub extra: Option<Type>,
-    /// The tag key of an internally or adjacently tagged variant written into the object.
-    pub tag: Option<String>,
+    /// The tag keys written into the object: of the internally tagged variants it is the
+    /// content of (outermost first), or of the adjacently tagged variant it is.
+    pub tags: Vec<String>,
     /// For the object of an externally or adjacently tagged variant: the key of its content
     /// (the variant's name, or the `content` key) and what the content is.
     pub content: Option<(String, VariantDefKind)>,
@@ -240,7 +241,7 @@ impl Generator<'_> {
                 match &def.body {
                     Body::Struct(s) => {
                         let mut map = Map::new();
-                        self.fields(&mut map, s, None, depth + 1);
+                        self.fields(&mut map, s, depth + 1);
                         Value::Object(map)
                     }
                     Body::Enum(e) => self.enumeration(e, depth + 1),
@@ -250,21 +251,16 @@ impl Generator<'_> {
         }
     }
 
-    /// Writes a struct's fields into `map` (which may already hold an internal tag).
-    fn fields(
-        &mut self,
-        map: &mut Map<String, Value>,
-        s: &StructDef,
-        tag: Option<&str>,
-        depth: usize,
-    ) {
+    /// Writes a struct's fields into `map`, which holds nothing but the tags of the
+    /// internally tagged variants the struct is the content of.
+    fn fields(&mut self, map: &mut Map<String, Value>, s: &StructDef, depth: usize) {
         let shallow = depth >= MAX_DEPTH;
         self.sites.push(Site {
             path: self.path.clone(),
             fields: s.fields.clone(),
             unknown: s.unknown,
             extra: s.extra.clone(),
-            tag: tag.map(str::to_owned),
+            tags: map.keys().cloned().collect(),
             content: None,
         });
         for field in &s.fields {
@@ -289,7 +285,6 @@ impl Generator<'_> {
         }
         let taken = |map: &Map<String, Value>, k: &str| {
             map.contains_key(k)
-                || tag == Some(k)
                 || s.fields.iter().any(|f| {
                     f.receiver.as_ref().is_some_and(|r| r.accepts(k))
                         || f.sender.as_ref().is_some_and(|snd| snd.name == k)
@@ -373,7 +368,7 @@ impl Generator<'_> {
             Repr::External => match &variant.kind {
                 VariantDefKind::Unit => Value::String(tag),
                 kind => {
-                    self.enum_site(Unknown::Deny, None, Some((tag.clone(), kind.clone())));
+                    self.enum_site(Unknown::Deny, Vec::new(), Some((tag.clone(), kind.clone())));
                     let content = self.at(Step::Key(tag.clone()), |g| g.content(kind, depth));
                     let mut map = Map::new();
                     map.insert(tag, content);
@@ -389,7 +384,7 @@ impl Generator<'_> {
                 };
                 self.enum_site(
                     unknown,
-                    Some(key.clone()),
+                    vec![key.clone()],
                     Some((content.clone(), variant.kind.clone())),
                 );
                 let mut map = Map::new();
@@ -421,32 +416,108 @@ impl Generator<'_> {
         };
         match &variant.kind {
             VariantDefKind::Unit | VariantDefKind::Tuple(_) => {
-                self.enum_site(Unknown::Ignore, Some(key.to_owned()), None);
+                let tags = map.keys().cloned().collect();
+                self.enum_site(Unknown::Ignore, tags, None);
             }
-            VariantDefKind::Struct(s) => self.fields(map, s, Some(key), depth),
-            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty).clone() {
-                Type::Named(name) if depth < HARD_DEPTH => {
-                    match self.schema.def(&name).map(|d| d.body.clone()) {
-                        Some(Body::Struct(s)) => self.fields(map, &s, Some(key), depth),
-                        Some(Body::Enum(inner)) => {
-                            if let Repr::Internal { tag: inner_key } = &inner.repr {
-                                self.internal(map, &inner, inner_key, depth + 1);
-                            }
-                        }
-                        _ => {}
-                    }
+            VariantDefKind::Struct(s) => self.fields(map, s, depth),
+            VariantDefKind::Newtype(ty) => self.beside(map, ty, depth),
+        }
+    }
+
+    /// Writes a value of `ty` into `map` beside the tags it holds: the content of an
+    /// internally tagged newtype variant.
+    fn beside(&mut self, map: &mut Map<String, Value>, ty: &Type, depth: usize) {
+        match self.schema.resolve(ty).clone() {
+            Type::Named(name) if depth < HARD_DEPTH => {
+                match self.schema.def(&name).map(|d| d.body.clone()) {
+                    Some(Body::Struct(s)) => self.fields(map, &s, depth),
+                    Some(Body::Enum(e)) => self.enum_beside(map, &e, depth + 1),
+                    _ => {}
                 }
-                Type::Map(k, v) => {
-                    for _ in 0..self.rng.below(3) {
-                        let entry = self.key(&k);
-                        if entry == key || map.contains_key(&entry) {
-                            continue;
-                        }
-                        let value = self.at(Step::Key(entry.clone()), |g| g.ty(&v, depth));
-                        map.insert(entry, value);
+            }
+            Type::Map(k, v) => {
+                for _ in 0..self.rng.below(3) {
+                    let entry = self.key(&k);
+                    if map.contains_key(&entry) {
+                        continue;
                     }
+                    let value = self.at(Step::Key(entry.clone()), |g| g.ty(&v, depth));
+                    map.insert(entry, value);
                 }
-                _ => {}
+            }
+            _ => {}
+        }
+    }
+
+    /// Writes an enum into `map` beside the tags it holds.
+    fn enum_beside(&mut self, map: &mut Map<String, Value>, e: &EnumDef, depth: usize) {
+        if let Repr::Internal { tag } = &e.repr {
+            return self.internal(map, e, tag, depth);
+        }
+        let tags: Vec<String> = map.keys().cloned().collect();
+        let (mut variant, mut name) = self.choose(e, depth);
+        if e.repr == Repr::Untagged && !variant.is_some_and(|v| self.object_like(&v.kind)) {
+            // Beside tags only an object is read back (an untagged unit variant reads `null`
+            // alone, a tuple an array): take a variant whose content is an object.
+            let other = e
+                .variants
+                .iter()
+                .find(|v| !v.receiver.is_empty() && self.object_like(&v.kind));
+            variant = other;
+            name = other
+                .and_then(|v| v.receiver.first())
+                .cloned()
+                .unwrap_or_default();
+        }
+        match &e.repr {
+            Repr::Internal { .. } => {}
+            // The variant's name beside the tags, holding its content (null for a unit
+            // variant and for the catch-all).
+            Repr::External => {
+                let kind = variant.map_or(VariantDefKind::Unit, |v| v.kind.clone());
+                self.enum_site(Unknown::Deny, tags, Some((name.clone(), kind.clone())));
+                let content = self.at(Step::Key(name.clone()), |g| g.content(&kind, depth));
+                map.insert(name, content);
+            }
+            Repr::Adjacent { tag, content } => {
+                let kind = variant.map_or(VariantDefKind::Unit, |v| v.kind.clone());
+                let unknown = if denies_unknown(e) {
+                    Unknown::Deny
+                } else {
+                    Unknown::Ignore
+                };
+                let mut site_tags = tags;
+                site_tags.push(tag.clone());
+                self.enum_site(unknown, site_tags, Some((content.clone(), kind.clone())));
+                map.insert(tag.clone(), Value::String(name));
+                if !matches!(kind, VariantDefKind::Unit) {
+                    let value = self.at(Step::Key(content.clone()), |g| g.content(&kind, depth));
+                    map.insert(content.clone(), value);
+                }
+            }
+            // An untagged unit variant reads only `null`, never an object: none is written.
+            Repr::Untagged => match variant.map(|v| v.kind.clone()) {
+                Some(VariantDefKind::Newtype(ty)) => self.beside(map, &ty, depth),
+                Some(VariantDefKind::Struct(s)) => self.fields(map, &s, depth),
+                Some(VariantDefKind::Unit | VariantDefKind::Tuple(_)) | None => {
+                    self.enum_site(Unknown::Ignore, tags, None);
+                }
+            },
+        }
+    }
+
+    /// Whether a variant's content is written as an object (or nothing) beside tags.
+    fn object_like(&self, kind: &VariantDefKind) -> bool {
+        match kind {
+            VariantDefKind::Struct(_) => true,
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => false,
+            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
+                Type::Named(name) => matches!(
+                    self.schema.def(name).map(|d| &d.body),
+                    Some(Body::Struct(_) | Body::Enum(_))
+                ),
+                Type::Map(..) | Type::Any => true,
+                _ => false,
             },
         }
     }
@@ -455,7 +526,7 @@ impl Generator<'_> {
     fn enum_site(
         &mut self,
         unknown: Unknown,
-        tag: Option<String>,
+        tags: Vec<String>,
         content: Option<(String, VariantDefKind)>,
     ) {
         self.sites.push(Site {
@@ -463,7 +534,7 @@ impl Generator<'_> {
             fields: Vec::new(),
             unknown,
             extra: None,
-            tag,
+            tags,
             content,
         });
     }
@@ -475,7 +546,7 @@ impl Generator<'_> {
             VariantDefKind::Tuple(items) => self.ty(&Type::Tuple(items.clone()), depth),
             VariantDefKind::Struct(s) => {
                 let mut map = Map::new();
-                self.fields(&mut map, s, None, depth);
+                self.fields(&mut map, s, depth);
                 Value::Object(map)
             }
         }

@@ -236,7 +236,7 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
             Mutation::AddKey { key, value } => (key, value, key),
             Mutation::Remove { .. } => return None,
         };
-        if site.tag.as_deref() == Some(key.as_str()) {
+        if site.tags.contains(key) {
             // A tag: serde also reads a variant's index where it buffers the content (inside
             // an untagged enum or another internally tagged enum), and a catch-all takes any.
             return (serde && value.is_u64()).then_some("variant index as tag");
@@ -272,7 +272,7 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
             },
             // An externally tagged variant renamed to an unknown tag, next to a catch-all:
             // serde reads `{"unknown": null}` as the catch-all unit variant.
-            (None, Some(_)) if serde && value.is_null() && site.tag.is_none() => {
+            (None, Some(_)) if serde && value.is_null() && site.tags.is_empty() => {
                 return Some("unit variant as object");
             }
             (None, _) if site.unknown == Unknown::Capture => site.extra.clone()?,
@@ -288,6 +288,9 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
                     }
                     _ => None,
                 }
+            }
+            (true, Value::Object(m), Type::Unit) if m.is_empty() => {
+                Some("empty object as unit inside an internally tagged enum")
             }
             (false, Value::Number(n), Type::Int(_)) if n.is_f64() => n
                 .as_f64()
@@ -579,8 +582,9 @@ pub enum ExternalAliases {
     U,
 }
 
-/// An internally tagged enum whose newtype variant holds another internally tagged enum: both
-/// tags sit in one object.
+/// An internally tagged enum whose newtype variants hold other enums, written beside its tag:
+/// an internally tagged one adds its own tag, an externally tagged one its variant's name, an
+/// adjacently tagged one its tag and content, an untagged one its variant's content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 #[serde(tag = "outer")]
 pub enum NestedInternal {
@@ -588,6 +592,12 @@ pub enum NestedInternal {
     Strict(StrictInternal),
     Plain { z: u8 },
     Unit,
+    Level(Level),
+    Command(Command),
+    Message(Message),
+    StrictAdjacent(StrictAdjacent),
+    Untagged(UntaggedMixed),
+    Catch(ExternalCatchAll),
 }
 
 /// Catalogue types nested in containers.

@@ -116,6 +116,36 @@ fn variant_index_as_tag_inside_buffered_content() {
     );
 }
 
+/// Enums and a unit inside an internally tagged enum.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "outer")]
+enum Holder {
+    Cmd(Command),
+    Unit { u: () },
+}
+
+/// A unit inside an untagged enum.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+enum EitherUnit {
+    S { u: () },
+}
+
+#[test]
+fn empty_object_as_unit_inside_an_internally_tagged_enum() {
+    // An externally tagged unit variant beside the tag: serde writes null, and reads `{}`.
+    assert_eq!(
+        serde_json::to_value(Holder::Cmd(Command::Stop)).expect("writes"),
+        json!({ "outer": "Cmd", "Stop": null })
+    );
+    stricter::<Holder>(json!({ "outer": "Cmd", "Stop": {} }));
+    stricter::<Holder>(json!({ "outer": "Unit", "u": {} }));
+    // Not inside an untagged enum, nor where serde reads the value directly.
+    assert_eq!(verdicts::<EitherUnit>(&json!({ "u": {} })), (false, false));
+    assert_eq!(verdicts::<Command>(&json!({ "Stop": {} })), (false, false));
+    assert_eq!(verdicts::<()>(&json!({})), (false, false));
+}
+
 #[test]
 fn a_variant_index_is_no_tag_for_either() {
     // At the top level serde reads names only: Figure's fourth variant is `Empty`, Message's
