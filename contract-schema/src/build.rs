@@ -369,10 +369,9 @@ impl Builder {
             }
         }
         match shape.kind {
+            // A flattened struct's own `deny_unknown_fields` has no effect: serde hands it only
+            // the keys of its fields, and the outer struct ignores the rest.
             Kind::Struct(s) if depth < MAX_FLATTEN_DEPTH => {
-                if s.deny_unknown_fields {
-                    def.unknown = Unknown::Deny;
-                }
                 self.push_fields(def, s.fields, &prefix, (optional, if_present), depth + 1);
             }
             Kind::Map { value, .. } => {

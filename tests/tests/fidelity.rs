@@ -600,6 +600,14 @@ pub enum NestedInternal {
     Catch(ExternalCatchAll),
 }
 
+/// A struct that denies unknown fields, flattened: serde ignores unknown keys all the same.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenDenying {
+    pub id: u8,
+    #[serde(flatten)]
+    pub inner: Scope,
+}
+
 /// Catalogue types nested in containers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct Nested {
@@ -659,4 +667,5 @@ fidelity! {
     untagged_mixed: UntaggedMixed,
     external_aliases: ExternalAliases,
     nested_internal: NestedInternal,
+    flatten_denying: FlattenDenying,
 }
