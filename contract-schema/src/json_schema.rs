@@ -88,6 +88,9 @@
 //! - **empty object as unit inside an internally tagged enum**: in the content of an internally
 //!   tagged variant serde also reads `{}` as a unit (`()`, a unit struct, the content of a
 //!   unit variant); the schema requires `null`.
+//! - **a `#[serde(transparent)]` struct around an `Option`**: serde reads its absence as `None`
+//!   (a newtype struct around an `Option` must be present); the description does not tell the
+//!   two apart, and the receiver view requires both.
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say

@@ -230,6 +230,17 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
         mutation: &Mutation,
         serde: bool,
     ) -> Option<&'static str> {
+        if let Mutation::Remove { key } | Mutation::Rename { key, .. } = mutation {
+            // A required field whose named type is an `Option` on the wire: when the type is
+            // `#[serde(transparent)]`, serde reads its absence as `None`.
+            let absent_option = field_at(site, key).is_some_and(|f| {
+                matches!(self.schema.resolve(&f.ty), Type::Option(_))
+                    && f.receiver.as_ref().is_some_and(|r| r.required)
+            });
+            if serde && absent_option {
+                return Some("transparent option may be absent");
+            }
+        }
         let (key, value, original) = match mutation {
             Mutation::Retype { key, to } => (key, to, key),
             Mutation::Rename { key, to } => (to, &Value::Null, key),
@@ -608,6 +619,48 @@ pub struct FlattenDenying {
     pub inner: Scope,
 }
 
+/// A newtype around an `Option`: null on the wire, but serde still requires the key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct MaybeName(pub Option<String>);
+
+/// A transparent struct around an `Option`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+pub struct MaybeCount {
+    pub inner: Option<u16>,
+}
+
+/// Options behind newtypes and boxes, and a variant with a flattened map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct WrappedOptions {
+    pub name: MaybeName,
+    pub count: MaybeCount,
+    pub boxed: Box<Option<i8>>,
+    #[serde(default, skip_serializing_if = "Option::is_none", alias = "lbl")]
+    pub label: Option<String>,
+    pub pair: Pair<u8, Option<bool>>,
+    pub tagged: Tagged,
+}
+
+/// Two generic parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Pair<A, B> {
+    pub left: A,
+    pub right: B,
+}
+
+/// An internally tagged struct variant that captures unknown keys in a flattened map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "kind")]
+pub enum Tagged {
+    Open {
+        id: u8,
+        #[serde(flatten)]
+        rest: BTreeMap<String, String>,
+    },
+    Closed,
+}
+
 /// Catalogue types nested in containers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct Nested {
@@ -668,4 +721,5 @@ fidelity! {
     external_aliases: ExternalAliases,
     nested_internal: NestedInternal,
     flatten_denying: FlattenDenying,
+    wrapped_options: WrappedOptions,
 }

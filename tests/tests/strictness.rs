@@ -204,6 +204,46 @@ fn flattened_option_reads_none_when_its_fields_do_not_fit() {
     assert_eq!(none, json!({ "id": 1 }));
 }
 
+/// A transparent struct around an `Option`, and a newtype struct around one.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+struct Transparent {
+    inner: Option<u8>,
+}
+
+/// A newtype struct around an `Option`.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+struct Newtype(Option<u8>);
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+struct Wrappers {
+    transparent: Transparent,
+    newtype: Newtype,
+}
+
+#[test]
+fn a_transparent_option_may_be_absent() {
+    // serde reads a missing transparent `Option` as `None`, a missing newtype as an error;
+    // the description does not tell the two apart and requires both.
+    stricter::<Wrappers>(json!({ "newtype": 1 }));
+    assert_eq!(
+        serde_json::from_value::<Wrappers>(json!({ "newtype": 1 })).expect("read"),
+        Wrappers {
+            transparent: Transparent { inner: None },
+            newtype: Newtype(Some(1)),
+        }
+    );
+    assert_eq!(
+        verdicts::<Wrappers>(&json!({ "transparent": 1 })),
+        (false, false)
+    );
+    // Both read null.
+    assert_eq!(
+        verdicts::<Wrappers>(&json!({ "transparent": null, "newtype": null })),
+        (true, true)
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Looser than serde.
 // ---------------------------------------------------------------------------------------
