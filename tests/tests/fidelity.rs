@@ -661,6 +661,26 @@ pub enum Tagged {
     Closed,
 }
 
+/// A flattened struct with an aliased field, which flattens a map in turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Middle {
+    #[serde(alias = "bb")]
+    pub b: u8,
+    #[serde(default)]
+    pub c: Option<String>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, u8>,
+}
+
+/// Flatten two levels deep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenTwice {
+    #[serde(rename = "A")]
+    pub a: bool,
+    #[serde(flatten)]
+    pub middle: Middle,
+}
+
 /// Catalogue types nested in containers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct Nested {
@@ -722,4 +742,5 @@ fidelity! {
     nested_internal: NestedInternal,
     flatten_denying: FlattenDenying,
     wrapped_options: WrappedOptions,
+    flatten_twice: FlattenTwice,
 }
