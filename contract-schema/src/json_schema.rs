@@ -61,8 +61,12 @@
 //! each keeps its `description`); otherwise
 //! a `oneOf` where a unit variant is its name and any other variant is an object with exactly
 //! one key, its name, holding its content. **Internal** (`tag`): a `oneOf` of objects whose tag
-//! is the variant name, with the variant's fields next to it (a newtype variant of a struct or
-//! map has the inner fields inlined). **Adjacent** (`tag`, `content`): a `oneOf` of objects with
+//! is the variant name, with the variant's fields next to it. The content of a newtype variant
+//! is inlined beside the tag, as serde writes it: a struct's fields, a map's entries, an inner
+//! internally tagged enum's own tag and fields, an externally tagged enum's variant name
+//! holding its content (`null` for a unit variant), an adjacently tagged enum's tag and
+//! content, an untagged enum's content (serde writes an untagged unit variant as the tag alone
+//! and cannot read that back, so only the sender view has it). **Adjacent** (`tag`, `content`): a `oneOf` of objects with
 //! the tag and the content under its key (a unit variant has no content, or `null`).
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
@@ -106,13 +110,14 @@
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it).
-//! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
-//!   receiver reads back as a number; the sender view describes finite numbers only and so
-//!   rejects such output. serde reads a number beyond `f32`'s range as an infinity, which it
-//!   then writes as such a `null`.
 //! - **`deny_unknown_fields` on an adjacently tagged enum without struct variants**: the model
 //!   keeps the flag on struct variants only, so such an enum is exported as ignoring unknown
 //!   keys, which serde rejects.
+//!
+//! Stricter than what serde writes (the sender view rejects it):
+//! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
+//!   receiver reads back as a number; the sender view describes finite numbers only. serde
+//!   reads a number beyond `f32`'s range as an infinity, which it then writes as such a `null`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
