@@ -1,4 +1,46 @@
 //! handoff-contract: typed, versioned contracts for the handoffs between agents and services.
+//!
+//! `#[derive(HandoffContract)]` turns a serde struct into a versioned contract: a static
+//! description of exactly what serde writes (the **sender view**) and accepts (the **receiver
+//! view**), from which this crate derives everything else as ordinary functions:
+//!
+//! | what | call |
+//! |---|---|
+//! | contract id and schema | [`HandoffContract::CONTRACT`] (`refund-request/v2`), [`HandoffSchema::schema`] |
+//! | canonical text, for review and snapshots | [`schema::text::to_text`], `assert_contract_snapshot!` (feature `snapshots`) |
+//! | JSON Schema 2020-12 for peers in other languages | [`json_schema`] with [`View::Sender`] or [`View::Receiver`] |
+//! | producer/consumer and version compatibility | [`compat::check`], [`compat::evolve`] |
+//!
+//! ```
+//! use contract_core::{compat, json_schema, HandoffContract, HandoffSchema, Mode, View};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, HandoffContract)]
+//! #[handoff(name = "refund-request", version = 2)]
+//! #[serde(rename_all = "camelCase")]
+//! struct RefundRequest {
+//!     #[serde(alias = "orderRef")]
+//!     #[handoff(renamed_from = "orderRef")]
+//!     order_id: String,
+//!     #[serde(default, skip_serializing_if = "Option::is_none")]
+//!     #[handoff(assumption)]
+//!     use_case: Option<String>,
+//! }
+//!
+//! assert_eq!(RefundRequest::CONTRACT.to_string(), "refund-request/v2");
+//!
+//! // The receiver reads `orderRef` too, and `useCase` may be absent.
+//! let receiver = json_schema::<RefundRequest>(View::Receiver);
+//! assert_eq!(receiver["x-handoff-contract"], "refund-request/v2");
+//!
+//! // A schema is compatible with itself in both directions.
+//! let schema = RefundRequest::schema();
+//! assert!(compat::evolve(&schema, &schema, Mode::Full).is_compatible());
+//! ```
+//!
+//! Features: `derive` (default) re-exports the derives; `snapshots` (for dev-dependencies)
+//! adds `assert_contract_snapshot!` and makes every non-generic contract emit its snapshot
+//! test; `uuid` and `chrono` describe those crates' types. The README has the whole tour.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -47,3 +89,8 @@ pub mod __private {
 macro_rules! __no_snapshot_test {
     ($($tokens:tt)*) => {};
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
