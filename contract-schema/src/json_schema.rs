@@ -242,6 +242,19 @@ fn def_key_base(name: &str) -> String {
 }
 
 /// Turns a `json!` object literal into its map (anything else is the empty schema).
+/// The names without repeats, first occurrence kept. A key can be required twice when an
+/// enclosing internally tagged enum uses the same tag as an inner one, or a field's name (serde
+/// then writes the key twice); `required` must not repeat an item.
+fn unique<T: PartialEq>(names: Vec<T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(names.len());
+    for name in names {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 fn obj(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
@@ -303,6 +316,10 @@ impl Exporter<'_> {
                 "minItems": n,
                 "maxItems": n,
             })),
+            // `prefixItems` must not be empty in 2020-12: an empty tuple is an empty array.
+            Type::Tuple(items) if items.is_empty() => {
+                obj(json!({ "type": "array", "maxItems": 0 }))
+            }
             Type::Tuple(items) => {
                 let prefix: Vec<Value> = items.iter().map(|t| Value::Object(self.ty(t))).collect();
                 obj(json!({
@@ -424,7 +441,7 @@ impl Exporter<'_> {
         }
         let mut out = obj(json!({ "type": "object", "properties": properties }));
         if !required.is_empty() {
-            out.insert("required".into(), required.into());
+            out.insert("required".into(), unique(required).into());
         }
         if !constraints.is_empty() {
             out.insert("allOf".into(), constraints.into());
@@ -789,7 +806,7 @@ impl Exporter<'_> {
         let mut out = obj(json!({
             "type": "object",
             "properties": properties,
-            "required": required,
+            "required": unique(required),
         }));
         if !self.receiver() || deny_unknown {
             out.insert("additionalProperties".into(), false.into());
@@ -819,7 +836,7 @@ fn tag_only(tags: &[Tag]) -> Map<String, Value> {
         .map(|(name, schema)| (name.clone(), Value::Object(schema.clone())))
         .collect();
     let required: Vec<&String> = tags.iter().map(|(name, _)| name).collect();
-    obj(json!({ "type": "object", "properties": properties, "required": required }))
+    obj(json!({ "type": "object", "properties": properties, "required": unique(required) }))
 }
 
 /// A `oneOf` of the alternatives; no value fits when there are none (no variant is written,
@@ -962,5 +979,26 @@ mod tests {
             Value::Object(int_schema(IntKind::I128)),
             json!({"type": "integer"})
         );
+    }
+
+    #[test]
+    fn an_empty_tuple_is_an_empty_array_without_empty_prefix_items() {
+        let schema = Schema {
+            contract: None,
+            mode: crate::Mode::Full,
+            root: Type::Tuple(Vec::new()),
+            types: std::collections::BTreeMap::new(),
+        };
+        for view in [View::Sender, View::Receiver] {
+            let out = to_json_schema(&schema, view);
+            assert_eq!(out["type"], "array");
+            assert_eq!(out["maxItems"], 0);
+            assert!(out.get("prefixItems").is_none(), "{out}");
+        }
+    }
+
+    #[test]
+    fn required_names_are_never_repeated() {
+        assert_eq!(unique(vec!["kind", "id", "kind"]), vec!["kind", "id"]);
     }
 }

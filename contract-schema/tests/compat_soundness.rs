@@ -259,7 +259,13 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
     let export = to_json_schema(reader, View::Receiver);
     // An export the validator cannot compile is counted apart (it is the exporter's
     // problem, tested with it), never read as agreement.
-    let validator = jsonschema::draft202012::new(&export).ok()?;
+    let validator = match jsonschema::draft202012::new(&export) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("EXPORT ERROR: {e}");
+            return None;
+        }
+    };
     let compatible = check(writer, reader).is_compatible();
     let mut generator = Gen {
         schema: writer,
@@ -421,8 +427,8 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     assert!(instances >= 3000, "only {instances} instances");
     assert!(witnessed > 0, "no breaking pair had a witness");
     let pairs = compatible_pairs + breaking_pairs + unexported;
-    assert!(
-        unexported * 4 < pairs,
+    assert_eq!(
+        unexported, 0,
         "{unexported} of {pairs} receiver exports do not compile"
     );
 }
