@@ -52,8 +52,8 @@ mod traits;
 
 pub use contract_schema as schema;
 pub use contract_schema::compat;
-pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use contract_schema::json_schema::View;
+pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use json_schema::json_schema;
 pub use traits::{shape_of, HandoffContract, HandoffSchema};
 

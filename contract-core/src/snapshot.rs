@@ -121,9 +121,7 @@ pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), String> {
 #[macro_export]
 macro_rules! assert_contract_snapshot {
     ($ty:ty $(,)?) => {{
-        if let ::core::result::Result::Err(__report) =
-            $crate::__private::check_published::<$ty>()
-        {
+        if let ::core::result::Result::Err(__report) = $crate::__private::check_published::<$ty>() {
             ::core::panic!("{}", __report);
         }
         let __snapshot = $crate::__private::contract_snapshot::<$ty>();

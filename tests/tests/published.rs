@@ -44,8 +44,14 @@ fn an_incompatible_change_of_a_published_version_fails_with_the_report() {
     assert!(err.contains("INT_NARROWED"), "{err}");
     assert!(err.contains("seq"), "{err}");
     assert!(err.contains("origin"), "{err}");
-    assert!(err.contains("ping.v1.snap"), "the message names the snapshot file: {err}");
-    assert!(err.contains("version = 2"), "the message suggests the next major: {err}");
+    assert!(
+        err.contains("ping.v1.snap"),
+        "the message names the snapshot file: {err}"
+    );
+    assert!(
+        err.contains("version = 2"),
+        "the message suggests the next major: {err}"
+    );
 }
 
 #[test]
@@ -59,7 +65,10 @@ fn a_compatible_published_version_passes() {
     let file = std::path::Path::new(FIXTURES).join("ping.v2.snap");
     let published = std::fs::read_to_string(file).expect("the fixture exists");
     let today = contract_core::schema::text::to_text(&<Ping<2>>::schema());
-    assert!(published.ends_with(&today), "the fixture is today's text:\n{today}");
+    assert!(
+        published.ends_with(&today),
+        "the fixture is today's text:\n{today}"
+    );
     assert_eq!(check_published::<Ping<2>>(), Ok(()));
 }
 

@@ -11,7 +11,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("contract {}", v2::RefundRequest::CONTRACT);
     println!();
     println!("== canonical schema text (what the snapshot holds) ==");
-    println!("{}", contract_core::schema::text::to_text(&v2::RefundRequest::schema()));
+    println!(
+        "{}",
+        contract_core::schema::text::to_text(&v2::RefundRequest::schema())
+    );
 
     println!("== JSON Schema, receiver view ==");
     let receiver = json_schema::<v2::RefundRequest>(View::Receiver);
