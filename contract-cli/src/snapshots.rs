@@ -13,8 +13,15 @@ use contract_schema::Schema;
 ///
 /// `PATH: MESSAGE` when it cannot be read, `PATH:LINE:COLUMN: MESSAGE` when it does not parse.
 pub fn read(path: &Path) -> Result<Schema, String> {
-    let contents = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| format!("{}: cannot read the snapshot: {e}", path.display()))?;
+    let contents = String::from_utf8(bytes).map_err(|e| {
+        let (line, column) = position(e.as_bytes(), e.utf8_error().valid_up_to());
+        format!(
+            "{}:{line}:{column}: not UTF-8 text: a snapshot is canonical schema text",
+            path.display()
+        )
+    })?;
     parse_snapshot(&contents).map_err(|e| {
         format!(
             "{}:{}:{}: {}",
@@ -24,6 +31,14 @@ pub fn read(path: &Path) -> Result<Schema, String> {
             e.message()
         )
     })
+}
+
+/// The 1-based line and column (in bytes) of byte `offset` of `bytes`.
+fn position(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = bytes.get(..offset).unwrap_or(bytes);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, column)
 }
 
 /// The contract name and major version a snapshot file name stands for:
@@ -70,7 +85,16 @@ pub fn list(dir: &Path) -> Result<BTreeMap<(String, u32), PathBuf>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::contract_of;
+    use super::{contract_of, position};
+
+    #[test]
+    fn byte_offsets_map_to_lines_and_columns() {
+        assert_eq!(position(b"", 0), (1, 1));
+        assert_eq!(position(b"ab\ncd\xff", 5), (2, 3));
+        assert_eq!(position(b"\n\n\xff", 2), (3, 1));
+        // An offset past the end counts the whole input.
+        assert_eq!(position(b"a\nb", 99), (2, 2));
+    }
 
     #[test]
     fn file_names_map_to_contract_majors() {

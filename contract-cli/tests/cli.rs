@@ -387,3 +387,86 @@ fn diff_in_check_mode_compares_a_producer_with_a_consumer() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("error[REQUIRED_FIELD_NOT_SENT]: `orderRef`"));
 }
+
+/// xorshift64*: a fixed sequence of pseudo-random numbers, so that a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap()
+    }
+}
+
+/// Garbage of every kind: random bytes, a valid snapshot with random bytes overwritten, and a
+/// valid snapshot cut short.
+fn garbage(rng: &mut Rng, valid: &[u8]) -> Vec<u8> {
+    match rng.below(3) {
+        0 => (0..rng.below(300)).map(|_| rng.next() as u8).collect(),
+        1 => {
+            let mut bytes = valid.to_vec();
+            for _ in 0..=rng.below(4) {
+                let at = rng.below(bytes.len());
+                bytes[at] = rng.next() as u8;
+            }
+            bytes
+        }
+        _ => valid[..rng.below(valid.len())].to_vec(),
+    }
+}
+
+#[test]
+fn garbage_files_exit_2_naming_the_file_and_line_never_a_panic() {
+    let tmp = TempDir::new();
+    let valid = snapshot("x", 1, Mode::Full, v1());
+    let good = write(&tmp.0, "good.snap", &valid);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut unusable = 0;
+    for i in 0..60 {
+        let bad = tmp.0.join(format!("bad-{i}.snap"));
+        std::fs::write(&bad, garbage(&mut rng, valid.as_bytes())).unwrap();
+        let out = handoff(&[&"diff", &good, &bad]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "case {i}: {err}");
+        match out.status.code() {
+            // A cut or an edit may leave a valid snapshot.
+            Some(0 | 1) => assert!(err.is_empty(), "case {i}: {err}"),
+            Some(2) => {
+                unusable += 1;
+                let located = err
+                    .strip_prefix(&format!("error: {}:", bad.display()))
+                    .and_then(|rest| rest.split_once(':'))
+                    .is_some_and(|(line, _)| line.parse::<usize>().is_ok_and(|l| l >= 1));
+                assert!(located, "case {i}: no file and line in {err}");
+                assert!(out.stdout.is_empty(), "case {i}");
+            }
+            other => panic!("case {i}: exit status {other:?}: {err}"),
+        }
+    }
+    assert!(
+        unusable >= 30,
+        "only {unusable} of 60 garbage files were rejected"
+    );
+
+    // The same in a folder, through `handoff check`.
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    write(&old, "x.v1.snap", &valid);
+    std::fs::write(new.join("x.v1.snap"), b"\xff\xfe\x00\x01 binary").unwrap();
+    let out = handoff(&[&"check", &old, &new]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{}:1:1: not UTF-8 text",
+            new.join("x.v1.snap").display()
+        )),
+        "{err}"
+    );
+}
