@@ -6,7 +6,7 @@
 //! exist (`FIELD_REMOVED`). The rule id must be one of the catalogue's
 //! (`contract_schema::compat::Rule`), so that a typo never silently allows nothing.
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
@@ -14,7 +14,7 @@ use syn::{Error, Ident, Lit, LitStr, Token};
 
 use contract_schema::compat::Rule;
 
-use crate::attr::{written, Position};
+use crate::attr::{skip_to_comma, value_tokens, written, Position};
 use crate::case::did_you_mean;
 use crate::symbol::{ALLOW_FIELD, ALLOW_KEYS, ALLOW_REASON};
 
@@ -60,9 +60,7 @@ pub fn parse(
                 example(position)
             ),
         ));
-        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-            meta.input.parse::<TokenTree>()?;
-        }
+        skip_to_comma(meta.input)?;
         return Ok(None);
     }
     let content;
@@ -167,10 +165,8 @@ fn parse_parts(content: ParseStream, position: Position, errors: &mut Vec<Error>
         if let Err(err) = parse_part(content, position, &mut parts, errors) {
             errors.push(err);
             // Resynchronise at the next comma.
-            while !content.is_empty() && !content.peek(Token![,]) {
-                if content.parse::<TokenTree>().is_err() {
-                    return parts;
-                }
+            if skip_to_comma(content).is_err() {
+                return parts;
             }
         }
         if content.is_empty() {
@@ -255,9 +251,7 @@ fn parse_part(
             ),
         };
         errors.push(Error::new_spanned(&ident, message));
-        while !content.is_empty() && !content.peek(Token![,]) {
-            content.parse::<TokenTree>()?;
-        }
+        skip_to_comma(content)?;
         return Ok(());
     };
     *seen = true;
@@ -312,19 +306,6 @@ fn unknown_rule(ident: &Ident, id: &str) -> Error {
         ),
     };
     Error::new_spanned(ident, message)
-}
-
-/// The tokens up to the next comma, without consuming them.
-fn value_tokens(input: ParseStream) -> TokenStream {
-    let fork = input.fork();
-    let mut tokens = TokenStream::new();
-    while !fork.is_empty() && !fork.peek(Token![,]) {
-        match fork.parse::<TokenTree>() {
-            Ok(tt) => tokens.extend([tt]),
-            Err(_) => break,
-        }
-    }
-    tokens
 }
 
 #[cfg(test)]

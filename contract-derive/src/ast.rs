@@ -170,6 +170,18 @@ impl Variant<'_> {
     }
 }
 
+impl<'a> Input<'a> {
+    /// Every field of the item, the fields of every variant included, skipped ones too.
+    pub fn all_fields(&self) -> Vec<&Field<'a>> {
+        match &self.data {
+            Data::Struct(fields) | Data::Tuple(fields) => fields.iter().collect(),
+            Data::Newtype(field) => vec![&**field],
+            Data::Unit => Vec::new(),
+            Data::Enum(_, variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
+        }
+    }
+}
+
 /// The outcome of reading an item: the IR when serde could read it, and every error found.
 pub struct Parsed<'a> {
     /// The IR; `None` for a union or when serde rejects the attributes.
@@ -279,11 +291,19 @@ fn container_transparent_index(fields: &[Field]) -> Option<usize> {
     fields.iter().position(|f| f.transparent)
 }
 
-fn names(name: &serde_derive_internals::name::MultiName) -> (String, String) {
-    (
-        name.serialize_name().value.clone(),
-        name.deserialize_name().value.clone(),
-    )
+/// The serialize name, the deserialize name and the further names the receiver reads
+/// (serde keeps the deserialize name among the aliases; the view lists them apart).
+fn names(
+    name: &serde_derive_internals::name::MultiName,
+    aliases: &std::collections::BTreeSet<serde_derive_internals::name::Name>,
+) -> (String, String, Vec<String>) {
+    let de_name = name.deserialize_name().value.clone();
+    let aliases = aliases
+        .iter()
+        .map(|a| a.value.clone())
+        .filter(|a| *a != de_name)
+        .collect();
+    (name.serialize_name().value.clone(), de_name, aliases)
 }
 
 fn field<'a>(
@@ -291,15 +311,7 @@ fn field<'a>(
     container_default: bool,
     errors: &mut Vec<Error>,
 ) -> Field<'a> {
-    let (ser_name, de_name) = names(f.attrs.name());
-    // serde keeps the deserialize name among the aliases; the view lists them apart.
-    let aliases = f
-        .attrs
-        .aliases()
-        .iter()
-        .map(|a| a.value.clone())
-        .filter(|a| *a != de_name)
-        .collect();
+    let (ser_name, de_name, aliases) = names(f.attrs.name(), f.attrs.aliases());
     let name = match &f.member {
         syn::Member::Named(ident) => syn::ext::IdentExt::unraw(ident).to_string(),
         syn::Member::Unnamed(index) => index.index.to_string(),
@@ -323,14 +335,7 @@ fn field<'a>(
 }
 
 fn variant<'a>(v: serde_ast::Variant<'a>, errors: &mut Vec<Error>) -> Variant<'a> {
-    let (ser_name, de_name) = names(v.attrs.name());
-    let aliases = v
-        .attrs
-        .aliases()
-        .iter()
-        .map(|a| a.value.clone())
-        .filter(|a| *a != de_name)
-        .collect();
+    let (ser_name, de_name, aliases) = names(v.attrs.name(), v.attrs.aliases());
     let style = match v.style {
         serde_ast::Style::Unit => Style::Unit,
         serde_ast::Style::Newtype => Style::Newtype,

@@ -7,6 +7,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
 use syn::{Attribute, Error, Ident, Lit, LitInt, LitStr, Token};
 
 use crate::allow::{self, Allow};
@@ -162,26 +163,25 @@ fn for_each_key(
 fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.input.parse::<Token![=]>()?;
-        while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-            meta.input.parse::<TokenTree>()?;
-        }
+        skip_to_comma(meta.input)?;
     } else if meta.input.peek(syn::token::Paren) {
         meta.input.parse::<TokenTree>()?;
     }
     Ok(())
 }
 
-/// Consumes what is left of a setting whose value failed to parse, up to the next comma.
-fn skip_rest(meta: &ParseNestedMeta) -> syn::Result<()> {
-    while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-        meta.input.parse::<TokenTree>()?;
+/// Consumes the tokens up to the next comma (or the end): what is left of a setting whose
+/// value failed to parse, so that parsing goes on with the next one.
+pub fn skip_to_comma(input: ParseStream) -> syn::Result<()> {
+    while !input.is_empty() && !input.peek(Token![,]) {
+        input.parse::<TokenTree>()?;
     }
     Ok(())
 }
 
-/// The tokens after the key up to the next comma, without consuming them.
-fn value_tokens(meta: &ParseNestedMeta) -> TokenStream {
-    let fork = meta.input.fork();
+/// The tokens up to the next comma (or the end), without consuming them.
+pub fn value_tokens(input: ParseStream) -> TokenStream {
+    let fork = input.fork();
     let mut tokens = TokenStream::new();
     while !fork.is_empty() && !fork.peek(Token![,]) {
         match fork.parse::<TokenTree>() {
@@ -200,13 +200,13 @@ fn setting<T>(
     errors: &mut Vec<Error>,
     parse: impl FnOnce(&ParseNestedMeta) -> syn::Result<T>,
 ) -> syn::Result<()> {
-    let rest = value_tokens(meta);
+    let rest = value_tokens(meta.input);
     let tokens = quote!(#key #rest);
     let value = match parse(meta) {
         Ok(value) => value,
         Err(err) => {
             errors.push(err);
-            return skip_rest(meta);
+            return skip_to_comma(meta.input);
         }
     };
     let new = Setting {
@@ -539,7 +539,7 @@ pub fn serde_keys(attrs: &[Attribute]) -> Vec<SerdeKey> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let _ignored = attr.parse_nested_meta(|meta| {
-            let rest = value_tokens(&meta);
+            let rest = value_tokens(meta.input);
             let path = &meta.path;
             out.push(SerdeKey {
                 key: path

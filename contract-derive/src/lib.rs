@@ -9,7 +9,7 @@
 //! JSON Schema, assertions, compatibility) is a function in `contract-core` over that
 //! description; the derive emits data, never behaviour.
 //!
-//! ```text
+//! ```
 //! use contract_core::{HandoffContract, HandoffSchema};
 //! use serde::{Deserialize, Serialize};
 //!
@@ -30,10 +30,11 @@
 //! pub enum Category { Damaged, NotDelivered, #[serde(other)] Other }
 //!
 //! assert_eq!(RefundRequest::CONTRACT.to_string(), "refund-request/v2");
+//! // Both views of every field, as serde reads and writes them.
+//! let text = contract_core::schema::text::to_text(&RefundRequest::schema());
+//! assert!(text.contains("    receive \"orderId\" alias \"orderRef\" required\n"));
+//! assert!(text.contains("  variant NotDelivered: unit\n    send \"not-delivered\"\n"));
 //! ```
-//!
-//! (A proc-macro crate cannot run its own derive in a doc test; the runnable version of
-//! this example is in the documentation of `contract_core::HandoffContract`.)
 //!
 //! # Attributes
 //!

@@ -153,19 +153,13 @@ fn allowances(input: &Input) -> Allowances {
 /// own apply to its wire names (the serialize name, and the deserialize name when it
 /// differs, since a finding names the field as the new side sends or reads it).
 pub fn allow_entries(input: &Input) -> Vec<(Rule, String, String)> {
-    let fields: Vec<&Field> = match &input.data {
-        Data::Struct(fields) | Data::Tuple(fields) => fields.iter().collect(),
-        Data::Newtype(field) => vec![&**field],
-        Data::Unit => Vec::new(),
-        Data::Enum(_, variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
-    };
     let mut out = Vec::new();
     for allow in &input.attrs.allows {
         if let Some(field) = &allow.field {
             out.push((allow.rule, field.value(), allow.reason.clone()));
         }
     }
-    for field in fields {
+    for field in input.all_fields() {
         for allow in &field.attrs.allows {
             out.push((allow.rule, field.ser_name.clone(), allow.reason.clone()));
             if field.de_name != field.ser_name {

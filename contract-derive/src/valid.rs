@@ -18,6 +18,28 @@ fn serde_written(key: &SerdeKey) -> String {
     format!("#[serde({})]", written(&key.tokens))
 }
 
+/// An error for each of `keys` among the serde keys written: they change `what` (the wire
+/// form of a container, field or variant) invisibly, so `schema_as` must describe `described`.
+fn check_codec_keys(
+    written: &[SerdeKey],
+    keys: &[&str],
+    what: &str,
+    described: &str,
+    errors: &mut Vec<Error>,
+) {
+    for key in written.iter().filter(|k| keys.contains(&k.key.as_str())) {
+        errors.push(Error::new_spanned(
+            &key.tokens,
+            format!(
+                "`{}` changes {what} in a way the derive cannot see: add \
+                 `#[handoff(schema_as = WireType)]` naming a type whose schema describes \
+                 {described}",
+                serde_written(key)
+            ),
+        ));
+    }
+}
+
 /// Checks `input`, appending every problem to `errors`.
 pub fn check(input: &Input, errors: &mut Vec<Error>) {
     check_identity(input, errors);
@@ -132,12 +154,7 @@ fn check_allows_on_schema(input: &Input, errors: &mut Vec<Error>) {
     if input.derive != DeriveKind::Schema {
         return;
     }
-    let fields: Vec<&Field> = match &input.data {
-        Data::Struct(fields) | Data::Tuple(fields) => fields.iter().collect(),
-        Data::Newtype(field) => vec![&**field],
-        Data::Unit => Vec::new(),
-        Data::Enum(_, variants) => variants.iter().flat_map(|v| v.fields.iter()).collect(),
-    };
+    let fields = input.all_fields();
     let allows = input
         .attrs
         .allows
@@ -158,20 +175,13 @@ fn check_allows_on_schema(input: &Input, errors: &mut Vec<Error>) {
 /// serde container attributes that hide the wire form, or that the description cannot say.
 fn check_container_serde(input: &Input, errors: &mut Vec<Error>) {
     if !was_seen(&input.attrs.seen, SCHEMA_AS) {
-        for key in input
-            .serde_keys
-            .iter()
-            .filter(|k| CONTAINER_CODEC_KEYS.contains(&k.key.as_str()))
-        {
-            errors.push(Error::new_spanned(
-                &key.tokens,
-                format!(
-                    "`{}` changes the wire form in a way the derive cannot see: add \
-                     `#[handoff(schema_as = WireType)]` naming a type whose schema describes it",
-                    serde_written(key)
-                ),
-            ));
-        }
+        check_codec_keys(
+            &input.serde_keys,
+            CONTAINER_CODEC_KEYS,
+            "the wire form",
+            "it",
+            errors,
+        );
     }
     if !matches!(input.data, Data::Enum(..)) {
         if let Some(key) = find_serde_key(&input.serde_keys, &["tag"]) {
@@ -266,20 +276,13 @@ fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &m
         check_option_with_deserializer(field, errors);
     }
     if !was_seen(&attrs.seen, SCHEMA_AS) && !container_schema_as {
-        for key in field
-            .serde_keys
-            .iter()
-            .filter(|k| FIELD_CODEC_KEYS.contains(&k.key.as_str()))
-        {
-            errors.push(Error::new_spanned(
-                &key.tokens,
-                format!(
-                    "`{}` changes the field's wire form in a way the derive cannot see: add \
-                     `#[handoff(schema_as = WireType)]` naming a type whose schema describes it",
-                    serde_written(key)
-                ),
-            ));
-        }
+        check_codec_keys(
+            &field.serde_keys,
+            FIELD_CODEC_KEYS,
+            "the field's wire form",
+            "it",
+            errors,
+        );
     }
 }
 
@@ -361,21 +364,13 @@ fn check_untagged_variants(repr: &crate::ast::Repr, variants: &[Variant], errors
 
 fn check_variant(variant: &Variant, container_schema_as: bool, errors: &mut Vec<Error>) {
     if !was_seen(&variant.attrs.seen, SCHEMA_AS) && !container_schema_as {
-        for key in variant
-            .serde_keys
-            .iter()
-            .filter(|k| FIELD_CODEC_KEYS.contains(&k.key.as_str()))
-        {
-            errors.push(Error::new_spanned(
-                &key.tokens,
-                format!(
-                    "`{}` changes the variant's wire form in a way the derive cannot see: add \
-                     `#[handoff(schema_as = WireType)]` naming a type whose schema describes \
-                     the variant's content",
-                    serde_written(key)
-                ),
-            ));
-        }
+        check_codec_keys(
+            &variant.serde_keys,
+            FIELD_CODEC_KEYS,
+            "the variant's wire form",
+            "the variant's content",
+            errors,
+        );
     }
     let named = variant.style == Style::Struct;
     let skip_fields = variant.attrs.schema_as.is_some() || container_schema_as;
