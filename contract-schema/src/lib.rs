@@ -5,6 +5,40 @@
 //! This crate is plain library code used both by the derive at compile time (to read the
 //! committed snapshot of a contract) and by `contract-core` at run time. Users depend on
 //! `contract-core`, which re-exports it.
+//!
+//! Two versions of a contract, read from their canonical text (what a snapshot file holds),
+//! and what breaks between them:
+//!
+//! ```
+//! use contract_schema::compat::{self, Direction, Mode, Rule};
+//! use contract_schema::text::{parse, to_text};
+//!
+//! let v1 = parse(
+//!     r#"contract refund-request/v1
+//! mode full
+//! root RefundRequest
+//!
+//! struct RefundRequest
+//!   rust "app::RefundRequest"
+//!   unknown ignore
+//!   field order_ref: string
+//!     send "orderRef" always
+//!     receive "orderRef" required
+//! "#,
+//! )?;
+//! // v2 renames the wire name without an alias: new readers no longer read old writers.
+//! let v2 = parse(&to_text(&v1).replace("\"orderRef\"", "\"orderId\""))?;
+//!
+//! let report = compat::evolve(&v1, &v2, Mode::Backward);
+//! assert!(!report.is_compatible());
+//! let finding = &report.findings()[0];
+//! assert_eq!(finding.rule, Rule::FieldLikelyRenamed);
+//! assert_eq!(finding.path, "orderId");
+//! assert_eq!(finding.direction, Direction::Backward);
+//! // `Display` reads like rustc: rule id, why, path, direction, and a fix.
+//! assert!(report.to_string().starts_with("error[FIELD_LIKELY_RENAMED]: "));
+//! # Ok::<(), contract_schema::text::ParseError>(())
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -4,6 +4,8 @@
 //!   v2 side by side: v2 renamed `orderRef` to `orderId` and keeps reading old writers).
 //! - [`envelope`]: the versioned envelope every handoff travels in, generic over its payload.
 //! - [`task`]: a sub-task contract and the result that comes back.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod envelope;
 pub mod refund;
