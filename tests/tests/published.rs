@@ -1,41 +1,11 @@
 //! The snapshot test of a published contract fails with the compatibility report, not only a
 //! text diff, when the type changed incompatibly; a new version (no file) passes.
 
-use contract_core::__private::{check_published, ContractInfo, Mode};
-use contract_core::{HandoffContract, HandoffSchema, Shape};
-use serde::{Deserialize, Serialize};
+mod common;
 
-// Today's shape of `ping/v1` and `ping/v2`: `seq` is a `u32`, `origin` is new and required.
-#[derive(Serialize, Deserialize, HandoffSchema)]
-pub struct PingToday {
-    pub seq: u32,
-    pub origin: String,
-}
-
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/published");
-
-/// A contract written by hand so that it points at the fixtures folder and emits no
-/// snapshot test of its own.
-struct Ping<const V: u32>;
-
-impl<const V: u32> HandoffSchema for Ping<V> {
-    const SHAPE: &'static Shape = <PingToday as HandoffSchema>::SHAPE;
-
-    fn schema() -> contract_core::Schema {
-        contract_core::Schema::from_contract(Self::SHAPE, &Self::CONTRACT)
-    }
-}
-
-impl<const V: u32> HandoffContract for Ping<V> {
-    const CONTRACT: ContractInfo = ContractInfo {
-        name: "ping",
-        version: V,
-        mode: Mode::Full,
-        id: "ping/vN",
-        snapshots_dir: FIXTURES,
-        allows: &[],
-    };
-}
+use common::{Ping, FIXTURES};
+use contract_core::__private::check_published;
+use contract_core::HandoffSchema;
 
 #[test]
 fn an_incompatible_change_of_a_published_version_fails_with_the_report() {
