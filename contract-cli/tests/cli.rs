@@ -10,6 +10,8 @@ use contract_schema::model::{
 use contract_schema::shape::{ContractId, IntKind, Mode, Provenance, StringFormat};
 use contract_schema::text::to_text;
 use contract_schema::Schema;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
 
 /// A folder under the system's temporary folder, removed on drop.
 struct TempDir(PathBuf);
@@ -388,76 +390,68 @@ fn diff_in_check_mode_compares_a_producer_with_a_consumer() {
     assert!(stdout(&out).contains("error[REQUIRED_FIELD_NOT_SENT]: `orderRef`"));
 }
 
-/// xorshift64*: a fixed sequence of pseudo-random numbers, so that a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap()
-    }
-}
-
-/// Garbage of every kind: random bytes, a valid snapshot with random bytes overwritten, and a
-/// valid snapshot cut short.
-fn garbage(rng: &mut Rng, valid: &[u8]) -> Vec<u8> {
-    match rng.below(3) {
-        0 => (0..rng.below(300)).map(|_| rng.next() as u8).collect(),
-        1 => {
+/// Garbage of every kind: random bytes, a valid snapshot with bytes overwritten, and a valid
+/// snapshot cut short.
+fn garbage(valid: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
+    let len = valid.len();
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..300),
+        proptest::collection::vec((0..len, any::<u8>()), 1..5).prop_map(move |edits| {
             let mut bytes = valid.to_vec();
-            for _ in 0..=rng.below(4) {
-                let at = rng.below(bytes.len());
-                bytes[at] = rng.next() as u8;
+            for (at, byte) in edits {
+                bytes[at] = byte;
             }
             bytes
-        }
-        _ => valid[..rng.below(valid.len())].to_vec(),
-    }
+        }),
+        (0..len).prop_map(move |end| valid[..end].to_vec()),
+    ]
 }
 
 #[test]
 fn garbage_files_exit_2_naming_the_file_and_line_never_a_panic() {
     let tmp = TempDir::new();
-    let valid = snapshot("x", 1, Mode::Full, v1());
-    let good = write(&tmp.0, "good.snap", &valid);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut unusable = 0;
-    for i in 0..60 {
-        let bad = tmp.0.join(format!("bad-{i}.snap"));
-        std::fs::write(&bad, garbage(&mut rng, valid.as_bytes())).unwrap();
-        let out = handoff(&[&"diff", &good, &bad]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!err.contains("panicked"), "case {i}: {err}");
-        match out.status.code() {
-            // A cut or an edit may leave a valid snapshot.
-            Some(0 | 1) => assert!(err.is_empty(), "case {i}: {err}"),
-            Some(2) => {
-                unusable += 1;
-                let located = err
-                    .strip_prefix(&format!("error: {}:", bad.display()))
-                    .and_then(|rest| rest.split_once(':'))
-                    .is_some_and(|(line, _)| line.parse::<usize>().is_ok_and(|l| l >= 1));
-                assert!(located, "case {i}: no file and line in {err}");
-                assert!(out.stdout.is_empty(), "case {i}");
+    let valid: &'static str = Box::leak(snapshot("x", 1, Mode::Full, v1()).into_boxed_str());
+    let good = write(&tmp.0, "good.snap", valid);
+    let bad = tmp.0.join("bad.snap");
+    let unusable = std::cell::Cell::new(0);
+    let mut runner = TestRunner::new(Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&garbage(valid.as_bytes()), |bytes| {
+            std::fs::write(&bad, &bytes).unwrap();
+            let out = handoff(&[&"diff", &good, &bad]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            prop_assert!(!err.contains("panicked"), "{}", err);
+            match out.status.code() {
+                // A cut or an edit may leave a valid snapshot.
+                Some(0 | 1) => prop_assert!(err.is_empty(), "{}", err),
+                Some(2) => {
+                    unusable.set(unusable.get() + 1);
+                    let located = err
+                        .strip_prefix(&format!("error: {}:", bad.display()))
+                        .and_then(|rest| rest.split_once(':'))
+                        .is_some_and(|(line, _)| line.parse::<usize>().is_ok_and(|l| l >= 1));
+                    prop_assert!(located, "no file and line in {}", err);
+                    prop_assert!(out.stdout.is_empty());
+                }
+                other => prop_assert!(false, "exit status {:?}: {}", other, err),
             }
-            other => panic!("case {i}: exit status {other:?}: {err}"),
-        }
-    }
+            Ok(())
+        })
+        .unwrap();
+    let unusable = unusable.get();
     assert!(
-        unusable >= 30,
-        "only {unusable} of 60 garbage files were rejected"
+        unusable >= 32,
+        "only {unusable} of 64 garbage files were rejected"
     );
 
     // The same in a folder, through `handoff check`.
     let old = tmp.sub("release");
     let new = tmp.sub("today");
-    write(&old, "x.v1.snap", &valid);
+    write(&old, "x.v1.snap", valid);
     std::fs::write(new.join("x.v1.snap"), b"\xff\xfe\x00\x01 binary").unwrap();
     let out = handoff(&[&"check", &old, &new]);
     assert_eq!(out.status.code(), Some(2));
