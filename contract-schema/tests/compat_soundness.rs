@@ -18,6 +18,10 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use serde_json::{Map, Value};
 
+mod common;
+
+use common::consistent;
+
 /// A small deterministic generator (xorshift64*), seeded per pair.
 struct Rng(u64);
 
@@ -288,43 +292,6 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
         instances,
         rejected,
     })
-}
-
-/// Makes a schema read what it writes (see `compat_props.rs`): most pairs of a schema with
-/// itself are then compatible.
-fn consistent(mut schema: Schema) -> Schema {
-    fn fix(s: &mut StructDef) {
-        for f in &mut s.fields {
-            match (&f.sender, &mut f.receiver) {
-                (Some(sent), Some(recv)) => {
-                    recv.name = sent.name.clone();
-                    recv.aliases.clear();
-                    recv.required &= sent.presence == Presence::Always;
-                }
-                _ => {
-                    f.sender = None;
-                    f.receiver = None;
-                }
-            }
-        }
-    }
-    for def in schema.types.values_mut() {
-        match &mut def.body {
-            Body::Struct(s) => fix(s),
-            Body::Enum(e) => {
-                for v in &mut e.variants {
-                    if let Some(tag) = &v.sender {
-                        v.receiver = vec![tag.clone()];
-                    }
-                    if let VariantDefKind::Struct(s) = &mut v.kind {
-                        fix(s);
-                    }
-                }
-            }
-            Body::Newtype(_) => {}
-        }
-    }
-    schema
 }
 
 /// Every integer of every type replaced by `to` (range changes, both ways).
