@@ -1,6 +1,7 @@
 //! The command line, parsed by hand: two subcommands and two options do not need a parser
 //! crate.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use contract_schema::compat::Mode;
@@ -67,34 +68,41 @@ pub enum Command {
     },
 }
 
-/// Parses the arguments after the program name.
+/// Parses the arguments after the program name. Paths may be any OS string; the
+/// subcommand, the options and their values are UTF-8.
 ///
 /// # Errors
 ///
 /// A message naming the argument that is missing, unknown or invalid.
-pub fn parse(args: &[String]) -> Result<Command, String> {
+pub fn parse(args: &[OsString]) -> Result<Command, String> {
     let Some((sub, rest)) = args.split_first() else {
         return Err("missing a subcommand: `diff` or `check`".to_owned());
     };
-    match sub.as_str() {
-        "-h" | "--help" | "help" => return Ok(Command::Help),
-        "-V" | "--version" => return Ok(Command::Version),
-        "diff" | "check" => {}
-        other => {
+    let sub = match sub.to_str() {
+        Some(sub @ ("diff" | "check")) => sub,
+        Some("-h" | "--help" | "help") => return Ok(Command::Help),
+        Some("-V" | "--version") => return Ok(Command::Version),
+        _ => {
             return Err(format!(
-                "unknown subcommand `{other}`: expected `diff` or `check`"
+                "unknown subcommand `{}`: expected `diff` or `check`",
+                sub.to_string_lossy()
             ))
         }
-    }
+    };
     let mut positional = Vec::new();
     let mut mode = None;
     let mut format = None;
     let mut i = 0;
     while let Some(arg) = rest.get(i) {
         i += 1;
-        let (key, inline) = match arg.split_once('=') {
+        // An argument that is not UTF-8 is a path.
+        let Some(text) = arg.to_str() else {
+            positional.push(PathBuf::from(arg));
+            continue;
+        };
+        let (key, inline) = match text.split_once('=') {
             Some((k, v)) if k.starts_with("--") => (k, Some(v.to_owned())),
-            _ => (arg.as_str(), None),
+            _ => (text, None),
         };
         let mut value = |name: &str| -> Result<String, String> {
             if let Some(v) = inline.clone() {
@@ -104,7 +112,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 .get(i)
                 .ok_or_else(|| format!("`{name}` needs a value"))?;
             i += 1;
-            Ok(v.clone())
+            v.to_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("the value of `{name}` is not UTF-8"))
         };
         match key {
             "-h" | "--help" => return Ok(Command::Help),
@@ -178,8 +188,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_owned).collect()
+    fn args(s: &str) -> Vec<OsString> {
+        s.split_whitespace().map(OsString::from).collect()
     }
 
     #[test]
@@ -226,5 +236,33 @@ mod tests {
         assert!(parse(&args("merge a b")).is_err());
         assert!(parse(&[]).is_err());
         assert_eq!(parse(&args("check -h")).unwrap(), Command::Help);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_need_not_be_utf8_but_option_values_must() {
+        use std::os::unix::ffi::OsStringExt;
+        let path = OsString::from_vec(b"old-\xff.snap".to_vec());
+        let mut argv = args("diff");
+        argv.push(path.clone());
+        argv.push("new.snap".into());
+        assert_eq!(
+            parse(&argv).unwrap(),
+            Command::Diff {
+                old: PathBuf::from(path.clone()),
+                new: "new.snap".into(),
+                mode: None,
+                format: Format::Text,
+            }
+        );
+        argv.push("--format".into());
+        argv.push(path.clone());
+        assert_eq!(
+            parse(&argv).unwrap_err(),
+            "the value of `--format` is not UTF-8"
+        );
+        assert!(parse(&[path])
+            .unwrap_err()
+            .starts_with("unknown subcommand `old-"));
     }
 }

@@ -28,7 +28,8 @@ const BREAKING: u8 = 1;
 const UNUSABLE: u8 = 2;
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: `args` panics on an argument that is not UTF-8 (a path may be anything).
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let command = match args::parse(&argv) {
         Ok(c) => c,
         Err(message) => {

@@ -464,3 +464,21 @@ fn garbage_files_exit_2_naming_the_file_and_line_never_a_panic() {
         "{err}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_a_path_never_a_panic() {
+    use std::os::unix::ffi::OsStringExt;
+    let tmp = TempDir::new();
+    let good = write(&tmp.0, "good.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let missing = tmp
+        .0
+        .join(std::ffi::OsString::from_vec(b"missing-\xff.snap".to_vec()));
+    let out = handoff(&[&"diff", &good, &missing]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("missing-\u{fffd}.snap: cannot read the snapshot"),
+        "{err}"
+    );
+}
