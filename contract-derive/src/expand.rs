@@ -146,6 +146,13 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
             let deny = input.deny_unknown_fields;
             quote!(#p::Kind::Struct(&#p::StructShape { fields: &[#(#fields),*], deny_unknown_fields: #deny }))
         }
+        // serde reads a transparent struct with its field's own `Deserialize` (a missing
+        // transparent `Option` is `None`), a newtype struct through
+        // `deserialize_newtype_struct` (a missing one is an error).
+        Data::Newtype(field) if field.transparent => {
+            let inner = shape_fn(krate, field.wire_type());
+            quote!(#p::Kind::Transparent(#inner))
+        }
         Data::Newtype(field) => {
             let inner = shape_fn(krate, field.wire_type());
             quote!(#p::Kind::Newtype(#inner))
@@ -334,6 +341,7 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> Vec<TokenStream> {
                     | #p::Kind::Map { .. }
                     | #p::Kind::Option(_)
                     | #p::Kind::Newtype(_)
+                    | #p::Kind::Transparent(_)
                     | #p::Kind::Any => {}
                     _ => ::core::panic!(#message),
                 };

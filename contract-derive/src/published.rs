@@ -257,12 +257,20 @@ fn field_def(field: &Field, old: &[FieldDef], published: &Schema) -> FieldDef {
             Presence::Always
         },
     });
+    // A named type around an `Option` may be absent when it is `#[serde(transparent)]` and
+    // must be present when it is a newtype struct: the syntax cannot tell, so such a hole
+    // keeps the published field's optionality (assumed unchanged, like the type itself).
+    let transparent_option = wire == Wire::Unknown
+        && matches!(ty, Type::Named(_))
+        && matches!(published.resolve(&ty), Type::Option(_))
+        && counterpart
+            .is_some_and(|o| o.ty == ty && o.receiver.as_ref().is_some_and(|r| !r.required));
     let receiver = (!field.skip_deserializing).then(|| ReceiverField {
         name: field.de_name.clone(),
         aliases: field.aliases.clone(),
         // serde reads a missing `Option` as `None`: for a hole, the published type says
         // whether it is one (an alias of `Option` is assumed unchanged too).
-        required: !(field.default || matches!(ty, Type::Option(_))),
+        required: !(field.default || matches!(ty, Type::Option(_)) || transparent_option),
     });
     FieldDef {
         rust_name: field.name.clone(),
@@ -566,10 +574,8 @@ newtype Kind: string
         ];
         for bytes in cases {
             let (_, errors) = run(SAME, Some(bytes), Mode::Full);
-            assert!(errors.len() <= 1, "{errors:?}");
-            for error in &errors {
-                assert!(error.contains("contracts/ping.v1.snap"), "{error}");
-            }
+            assert_eq!(errors.len(), 1, "{bytes:?}: {errors:?}");
+            assert!(errors[0].contains("contracts/ping.v1.snap"), "{}", errors[0]);
         }
         // Cut the valid text anywhere: never a panic, at most one error naming the file
         // (or, cut after a field, findings about what the cut text no longer holds).
@@ -620,6 +626,45 @@ newtype Kind: string
                 extra: Extra,
             }"#;
         let (_, errors) = run(source, Some(PUBLISHED.as_bytes()), Mode::Backward);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("[FIELD_ADDED_REQUIRED]"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn a_published_transparent_option_stays_optional() {
+        // `Note` is `#[serde(transparent)]` around an `Option`: serde reads its absence as
+        // `None`, which the snapshot records and the syntax cannot see.
+        let published = PUBLISHED.replace(
+            "newtype Kind",
+            "  field note: Note
+    send \"note\" if-present
+    receive \"note\" optional
+
+newtype Note: option<string>
+  rust \"app::Note\"
+
+newtype Kind",
+        );
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            struct Ping {
+                seq: Vec<u64>,
+                kind: Kind,
+                #[serde(rename = "orderRef")] order_ref: String,
+                #[serde(skip_serializing_if = "Note::is_none")] note: Note,
+            }"#;
+        let (_, errors) = run(source, Some(published.as_bytes()), Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+        // A new field of a named type is required by its presence: the optionality of a
+        // published field is kept, never invented.
+        let (_, errors) = run(
+            &source.replace("note: Note", "other: Note"),
+            Some(published.as_bytes()),
+            Mode::Backward,
+        );
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(
             errors[0].contains("[FIELD_ADDED_REQUIRED]"),

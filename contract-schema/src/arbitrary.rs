@@ -5,8 +5,9 @@
 //! types may be recursive, every [`Type`] variant occurs, fields carry realistic
 //! combinations of both views (renames, `rename(serialize, deserialize)`, aliases, skipped
 //! views, optional and required fields, `renamed_from`, assumptions), structs ignore, deny
-//! or capture unknown fields, enums use every serde representation, string enums may have a
-//! catch-all, and contracts carry ids and modes.
+//! or capture unknown fields, enums use every serde representation (and may deny unknown
+//! fields, which their struct variants then do too), string enums may have a catch-all, and
+//! contracts carry ids and modes.
 //!
 //! Within one struct the Rust field names are distinct, and so are the sender names and the
 //! receiver names and aliases (as serde requires of a derived type); within one enum the
@@ -407,8 +408,9 @@ fn string_enum() -> BoxedStrategy<EnumDef> {
         subsequence(VARIANT_NAMES, 1..=5).prop_shuffle(),
         select(Case::ALL.to_vec()),
         any::<bool>(),
+        prop::bool::weighted(0.2),
     )
-        .prop_flat_map(|(names, case, catch_all)| {
+        .prop_flat_map(|(names, case, catch_all, deny)| {
             let count = names.len();
             let variants: Vec<_> = names
                 .into_iter()
@@ -432,9 +434,12 @@ fn string_enum() -> BoxedStrategy<EnumDef> {
                     })
                 })
                 .collect();
-            variants.prop_map(|variants| EnumDef {
+            // `deny_unknown_fields` on a string enum changes nothing on the wire, but the
+            // derive records it all the same.
+            variants.prop_map(move |variants| EnumDef {
                 repr: Repr::External,
                 variants,
+                deny_unknown_fields: deny,
             })
         })
         .boxed()
@@ -494,14 +499,22 @@ fn data_enum(named: &[String]) -> BoxedStrategy<EnumDef> {
         arb_repr(),
         subsequence(VARIANT_NAMES, 1..=4).prop_shuffle(),
         select(Case::ALL.to_vec()),
+        prop::bool::weighted(0.3),
     )
-        .prop_flat_map(move |(repr, names, case)| {
+        .prop_flat_map(move |(repr, names, case, deny)| {
             let variants: Vec<_> = names
                 .into_iter()
                 .map(|name| {
                     (variant_kind(&named, &repr), view_choice(), arb_doc()).prop_map(
-                        move |(kind, choice, doc)| {
+                        move |(mut kind, choice, doc)| {
                             let (sender, receiver) = variant_views(name, case, choice);
+                            // The enum's `deny_unknown_fields` applies to its struct variants,
+                            // as the builder records it (a captured map still captures).
+                            if let VariantDefKind::Struct(s) = &mut kind {
+                                if deny && s.unknown == Unknown::Ignore {
+                                    s.unknown = Unknown::Deny;
+                                }
+                            }
                             VariantDef {
                                 rust_name: name.to_owned(),
                                 sender,
@@ -517,6 +530,7 @@ fn data_enum(named: &[String]) -> BoxedStrategy<EnumDef> {
             variants.prop_map(move |variants| EnumDef {
                 repr: repr.clone(),
                 variants,
+                deny_unknown_fields: deny,
             })
         })
         .boxed()
@@ -843,6 +857,9 @@ mod tests {
                         if e.catch_all().is_some() {
                             seen.insert("catch-all");
                         }
+                        if e.denies_keys_beside_tags() {
+                            seen.insert("enum denies unknown keys");
+                        }
                         for v in &e.variants {
                             match &v.kind {
                                 VariantDefKind::Unit => {}
@@ -909,6 +926,7 @@ mod tests {
             "untagged",
             "string enum",
             "catch-all",
+            "enum denies unknown keys",
             "tuple variant",
             "struct variant",
             "recursion",

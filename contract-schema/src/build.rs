@@ -1,7 +1,9 @@
 //! Resolving a static [`Shape`] into an owned [`Schema`], applying serde's rules once.
 //!
 //! - A field may be absent for the receiver when it has a `default`, is skipped when
-//!   deserializing, or its type is an `Option` (serde reads a missing `Option` as `None`).
+//!   deserializing, or its type is an `Option` (serde reads a missing `Option` as `None`),
+//!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
+//!   behind a plain newtype struct (which serde requires).
 //! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys.
 //! - Named types are identified by their Rust path with generic arguments and displayed by
 //!   the shortest unambiguous name: the bare name unless two reached types share it (or it is
@@ -24,6 +26,10 @@ pub const RESERVED: &[&str] = &[
 
 /// How deep flattened structs may nest before the builder stops inlining.
 const MAX_FLATTEN_DEPTH: usize = 32;
+
+/// How many `#[serde(transparent)]` wrappers the builder looks through to find an `Option`
+/// (a transparent struct may contain itself through a `Box`).
+const MAX_TRANSPARENT_DEPTH: usize = 32;
 
 impl Schema {
     /// Resolves the static description of a type into a schema.
@@ -92,7 +98,7 @@ fn for_each_child(shape: &'static Shape, mut f: impl FnMut(&'static Shape)) {
         | Kind::Char
         | Kind::String(_)
         | Kind::Any => {}
-        Kind::Option(inner) | Kind::Newtype(inner) => f(inner()),
+        Kind::Option(inner) | Kind::Newtype(inner) | Kind::Transparent(inner) => f(inner()),
         Kind::Seq(seq) => f((seq.item)()),
         Kind::Map { key, value } => {
             f(key());
@@ -174,7 +180,7 @@ fn builtin_text(shape: &'static Shape, name: &mut dyn FnMut(&'static Shape) -> S
             format!("tuple({})", parts.join(", "))
         }
         // A built-in shape never carries these; render through the inner type if it does.
-        Kind::Newtype(inner) => name(inner()),
+        Kind::Newtype(inner) | Kind::Transparent(inner) => name(inner()),
         Kind::Struct(_) | Kind::Enum(_) => "any".into(),
     }
 }
@@ -271,7 +277,7 @@ impl Builder {
                 Type::Map(Box::new(self.ty(key())), Box::new(self.ty(value())))
             }
             Kind::Tuple(items) => Type::Tuple(items.iter().map(|i| self.ty(i())).collect()),
-            Kind::Newtype(inner) => self.ty(inner()),
+            Kind::Newtype(inner) | Kind::Transparent(inner) => self.ty(inner()),
         }
     }
 
@@ -279,7 +285,9 @@ impl Builder {
         let body = match shape.kind {
             Kind::Struct(s) => Body::Struct(self.struct_def(s.fields, s.deny_unknown_fields)),
             Kind::Enum(e) => Body::Enum(self.enum_def(e)),
-            Kind::Newtype(inner) => Body::Newtype(self.ty(inner())),
+            // Both are their inner type on the wire; transparency matters only to whether a
+            // field of the type may be absent, which the field's receiver view records.
+            Kind::Newtype(inner) | Kind::Transparent(inner) => Body::Newtype(self.ty(inner())),
             other => Body::Newtype(self.kind_ty(other)),
         };
         let name = self.name_of(shape);
@@ -331,7 +339,7 @@ impl Builder {
             let receiver = (!field.skip_deserializing).then(|| ReceiverField {
                 name: field.de_name.to_owned(),
                 aliases: field.aliases.iter().map(|a| (*a).to_owned()).collect(),
-                required: !(all_optional || field.default || matches!(ty, Type::Option(_))),
+                required: !(all_optional || field.default || may_be_absent((field.ty)())),
             });
             def.fields.push(FieldDef {
                 rust_name: format!("{prefix}{}", field.name),
@@ -359,7 +367,7 @@ impl Builder {
         // Look through newtypes and one `Option` (serde flattens `Option<Struct>` too).
         for _ in 0..MAX_FLATTEN_DEPTH {
             match shape.kind {
-                Kind::Newtype(inner) => shape = inner(),
+                Kind::Newtype(inner) | Kind::Transparent(inner) => shape = inner(),
                 Kind::Option(inner) => {
                     optional = true;
                     if_present = true;
@@ -429,8 +437,27 @@ impl Builder {
                 }
             })
             .collect();
-        EnumDef { repr, variants }
+        EnumDef {
+            repr,
+            variants,
+            deny_unknown_fields: e.deny_unknown_fields,
+        }
     }
+}
+
+/// Whether serde reads a missing field of this type as a value: an `Option` reads it as
+/// `None`, and a `#[serde(transparent)]` struct reads it as its inner type would. A plain
+/// newtype struct does not (`deserialize_newtype_struct` requires a value), even around an
+/// `Option`.
+fn may_be_absent(mut shape: &'static Shape) -> bool {
+    for _ in 0..MAX_TRANSPARENT_DEPTH {
+        match shape.kind {
+            Kind::Option(_) => return true,
+            Kind::Transparent(inner) => shape = inner(),
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn display_name(shape: &'static Shape, qualify: &BTreeSet<&'static str>) -> String {

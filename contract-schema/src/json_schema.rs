@@ -67,7 +67,10 @@
 //! holding its content (`null` for a unit variant), an adjacently tagged enum's tag and
 //! content, an untagged enum's content (serde writes an untagged unit variant as the tag alone
 //! and cannot read that back, so only the sender view has it). **Adjacent** (`tag`, `content`): a `oneOf` of objects with
-//! the tag and the content under its key (a unit variant has no content, or `null`).
+//! the tag and the content under its key (a unit variant has no content, or `null`); the
+//! receiver view forbids every other key when the enum has `deny_unknown_fields`, as serde
+//! does whatever the variants carry. (An internally tagged unit variant ignores other keys
+//! even then, and a newtype variant's content follows its own type, as in serde.)
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -92,9 +95,6 @@
 //! - **empty object as unit inside an internally tagged enum**: in the content of an internally
 //!   tagged variant serde also reads `{}` as a unit (`()`, a unit struct, the content of a
 //!   unit variant); the schema requires `null`.
-//! - **a `#[serde(transparent)]` struct around an `Option`**: serde reads its absence as `None`
-//!   (a newtype struct around an `Option` must be present); the description does not tell the
-//!   two apart, and the receiver view requires both.
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -110,9 +110,6 @@
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it).
-//! - **`deny_unknown_fields` on an adjacently tagged enum without struct variants**: the model
-//!   keeps the flag on struct variants only, so such an enum is exported as ignoring unknown
-//!   keys, which serde rejects.
 //!
 //! Stricter than what serde writes (the sender view rejects it):
 //! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
@@ -474,7 +471,7 @@ impl Exporter<'_> {
         // Every name a receiver reads as a variant: a catch-all takes any other string.
         let known: Vec<&String> = def.variants.iter().flat_map(|v| &v.receiver).collect();
         let catch_all = def.catch_all().filter(|_| self.receiver());
-        let deny = denies_unknown(def);
+        let deny = def.deny_unknown_fields;
         if let Repr::Internal { tag } = &def.repr {
             return one_of(self.internal_alternatives(def, tag, &[], 0));
         }
@@ -746,7 +743,7 @@ impl Exporter<'_> {
                 }
             }
             Repr::Adjacent { tag, content } => {
-                let deny = denies_unknown(e);
+                let deny = e.deny_unknown_fields;
                 for variant in &e.variants {
                     let names = self.tags(variant);
                     if names.is_empty() {
@@ -813,14 +810,6 @@ impl Exporter<'_> {
         }
         out
     }
-}
-
-/// Whether an enum denies unknown keys. The model keeps `deny_unknown_fields` of an enum on
-/// its struct variants only: an adjacently tagged enum without one reads as ignoring them.
-fn denies_unknown(def: &EnumDef) -> bool {
-    def.variants
-        .iter()
-        .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny))
 }
 
 /// A tag key and the schema of its value.

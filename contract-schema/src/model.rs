@@ -205,6 +205,13 @@ pub struct EnumDef {
     pub repr: Repr,
     /// The variants in declaration order.
     pub variants: Vec<VariantDef>,
+    /// `#[serde(deny_unknown_fields)]` on the enum. What serde does with it depends on the
+    /// representation: an adjacently tagged enum rejects every key beside its tag and
+    /// content; in every representation a struct variant rejects unknown fields (its
+    /// [`StructDef::unknown`] is then [`Unknown::Deny`]); an internally tagged unit or
+    /// newtype variant ignores it (the newtype's own type decides); an externally tagged
+    /// enum reads exactly one key whatever the flag says.
+    pub deny_unknown_fields: bool,
 }
 
 impl EnumDef {
@@ -223,6 +230,13 @@ impl EnumDef {
     #[must_use]
     pub fn catch_all(&self) -> Option<&VariantDef> {
         self.variants.iter().find(|v| v.other)
+    }
+
+    /// Whether the receiver rejects keys beside the tag and the content: an adjacently
+    /// tagged enum with `deny_unknown_fields`.
+    #[must_use]
+    pub fn denies_keys_beside_tags(&self) -> bool {
+        self.deny_unknown_fields && matches!(self.repr, Repr::Adjacent { .. })
     }
 }
 

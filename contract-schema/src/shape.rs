@@ -81,8 +81,14 @@ pub enum Kind {
     Struct(&'static StructShape),
     /// An enum.
     Enum(&'static EnumShape),
-    /// A named newtype struct (or a `transparent` one): on the wire it is its inner type.
+    /// A named newtype struct (`struct Id(T)`): on the wire it is its inner type, but serde
+    /// reads it through `deserialize_newtype_struct`, so a field of this type must be present
+    /// even when the inner type is an `Option`.
     Newtype(ShapeFn),
+    /// A named `#[serde(transparent)]` struct: on the wire it is its inner type, and serde
+    /// reads it with the inner type's own `Deserialize`, so a field of this type may be absent
+    /// exactly when a field of the inner type may (a transparent `Option` reads as `None`).
+    Transparent(ShapeFn),
 }
 
 /// The integer types, each with its own range.
@@ -318,7 +324,8 @@ pub struct EnumShape {
     pub repr: Repr,
     /// The variants in declaration order.
     pub variants: &'static [Variant],
-    /// `#[serde(deny_unknown_fields)]` (applies to struct variants).
+    /// `#[serde(deny_unknown_fields)]`: struct variants reject unknown fields, and an
+    /// adjacently tagged enum rejects keys beside its tag and content.
     pub deny_unknown_fields: bool,
 }
 

@@ -55,7 +55,9 @@
 //!   `receive "KEY" [alias "KEY"]… required|optional` or `receive never`,
 //!   `renamed-from "KEY"` (once per earlier name) and `assumption` (omitted when confirmed).
 //! - An enum: `repr external|untagged`, `repr internal tag "KEY"` or
-//!   `repr adjacent tag "KEY" content "KEY"`, then its variants:
+//!   `repr adjacent tag "KEY" content "KEY"`, then `unknown deny` when it has
+//!   `#[serde(deny_unknown_fields)]` (omitted when it ignores unknown keys, serde's default;
+//!   `unknown ignore` is read too), then its variants:
 //!   `variant RUST_NAME: unit|newtype TYPE|tuple(TYPE, …)|struct` with, one level deeper,
 //!   `doc "TEXT"`, `send "TAG"` or `send never`, `receive "TAG" [alias "TAG"]…` or
 //!   `receive never`, `catch-all` (`#[serde(other)]`), and for a struct variant its

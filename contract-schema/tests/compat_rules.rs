@@ -124,7 +124,11 @@ fn enumm(repr: Repr, variants: Vec<VariantDef>) -> TypeDef {
     TypeDef {
         rust_path: String::new(),
         doc: String::new(),
-        body: Body::Enum(EnumDef { repr, variants }),
+        body: Body::Enum(EnumDef {
+            repr,
+            variants,
+            deny_unknown_fields: false,
+        }),
     }
 }
 
@@ -732,6 +736,78 @@ fn enum_representation_and_tag_changes_break() {
         forward(&adjacent("c"), &adjacent("data")),
         ["ENUM_TAG_CHANGED"]
     );
+}
+
+/// The enum `event` of a schema, with `#[serde(deny_unknown_fields)]`: the enum's flag, and
+/// its struct variants' policy as the builder records it.
+fn denying(mut schema: Schema) -> Schema {
+    if let Some(TypeDef {
+        body: Body::Enum(e),
+        ..
+    }) = schema.types.get_mut("Event")
+    {
+        e.deny_unknown_fields = true;
+        for v in &mut e.variants {
+            if let VariantDefKind::Struct(s) = &mut v.kind {
+                s.unknown = Unknown::Deny;
+            }
+        }
+    }
+    schema
+}
+
+#[test]
+fn an_enum_that_denies_unknown_keys_reads_every_key_of_the_same_representation() {
+    let adjacent = |content: &str| Repr::Adjacent {
+        tag: "t".to_owned(),
+        content: content.to_owned(),
+    };
+    let opened = || {
+        vec![
+            unit("Opened"),
+            variant("Paid", VariantDefKind::Newtype(int(IntKind::U32))),
+        ]
+    };
+    let ignoring = event(adjacent("c"), opened());
+    let strict = denying(event(adjacent("c"), opened()));
+    assert!(matches!(
+        &strict.types["Event"].body,
+        Body::Enum(e) if e.denies_keys_beside_tags()
+    ));
+    // Beside its tag and content an adjacently tagged writer sends nothing: adding or
+    // removing the attribute breaks no reader.
+    assert!(evolve(&ignoring, &strict, Mode::Full).is_compatible());
+    assert!(check(&ignoring, &strict).is_compatible());
+    // A different content key is reported once, as the change of keys it is.
+    assert_eq!(
+        ids(&check(&event(adjacent("data"), opened()), &strict)),
+        ["ENUM_TAG_CHANGED"]
+    );
+    // A struct variant's fields: a field the reader does not know is denied.
+    let with_fields = |names: &[&str]| {
+        let fields = names.iter().map(|n| f(n, Type::Bool)).collect();
+        event(
+            internal("type"),
+            vec![variant(
+                "Closed",
+                VariantDefKind::Struct(StructDef {
+                    fields,
+                    unknown: Unknown::Ignore,
+                    extra: None,
+                }),
+            )],
+        )
+    };
+    let reader = denying(with_fields(&["a"]));
+    assert_eq!(
+        located(&check(&with_fields(&["a", "b"]), &reader)),
+        [(
+            "UNKNOWN_FIELD_DENIED",
+            "event(Closed).b".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert!(check(&with_fields(&["a", "b"]), &with_fields(&["a"])).is_compatible());
 }
 
 #[test]

@@ -254,6 +254,12 @@ fn every_fact_changes_the_text() {
     let mut s = schema.clone();
     s.types.get_mut("Category").unwrap().doc.push(' ');
     edits.push(("doc", s));
+    let mut s = schema.clone();
+    match &mut s.types.get_mut("Category").unwrap().body {
+        contract_schema::Body::Enum(e) => e.deny_unknown_fields = true,
+        _ => unreachable!(),
+    }
+    edits.push(("enum's unknown keys", s));
     for (what, edited) in edits {
         let text = to_text(&edited);
         assert_ne!(text, base, "changing the {what} leaves the text unchanged");
@@ -363,6 +369,7 @@ fn struct_variants_nest_one_level_deeper() {
 enum Event
   rust "app::Event"
   repr internal tag "kind"
+  unknown deny
   variant Started: struct
     send "started"
     receive "started" alias "begun"

@@ -720,11 +720,9 @@ impl Generator<'_> {
     }
 }
 
-/// Whether an enum denies unknown keys (the model keeps the flag on its struct variants).
+/// Whether an adjacently tagged enum's object denies keys beside its tag and content.
 fn denies_unknown(e: &EnumDef) -> bool {
-    e.variants
-        .iter()
-        .any(|v| matches!(&v.kind, VariantDefKind::Struct(s) if s.unknown == Unknown::Deny))
+    e.deny_unknown_fields
 }
 
 /// Whether a variant's content stops nesting (no named type inside).

@@ -329,6 +329,58 @@ fn newtype_transparent_tuple_and_unit_structs() {
     assert_eq!(Marker::schema().root, Type::Unit);
 }
 
+/// A transparent struct around an `Option`.
+#[derive(serde::Serialize, serde::Deserialize, HandoffSchema)]
+#[serde(transparent)]
+struct MaybeNote {
+    inner: Option<String>,
+}
+
+/// A newtype struct around an `Option`.
+#[derive(serde::Serialize, serde::Deserialize, HandoffSchema)]
+struct NoteSlot(Option<String>);
+
+/// A transparent struct around the newtype.
+#[derive(serde::Serialize, serde::Deserialize, HandoffSchema)]
+#[serde(transparent)]
+struct WrappedSlot(NoteSlot);
+
+#[derive(serde::Serialize, serde::Deserialize, HandoffSchema)]
+struct Notes {
+    transparent: MaybeNote,
+    newtype: NoteSlot,
+    wrapped: WrappedSlot,
+    boxed: Box<MaybeNote>,
+}
+
+#[test]
+fn transparent_and_newtype_structs_differ_only_when_absent() {
+    use contract_core::schema::shape::Kind;
+    assert!(matches!(Meters::SHAPE.kind, Kind::Transparent(_)));
+    assert!(matches!(MaybeNote::SHAPE.kind, Kind::Transparent(_)));
+    assert!(matches!(OrderId::SHAPE.kind, Kind::Newtype(_)));
+    assert!(matches!(NoteSlot::SHAPE.kind, Kind::Newtype(_)));
+    // Both are named types whose body is the inner type on the wire.
+    let (schema, _) = root_body::<Notes>();
+    let option = Type::Option(Box::new(Type::String(StringFormat::Plain)));
+    for name in ["MaybeNote", "NoteSlot"] {
+        assert_eq!(
+            schema.def(name).map(|d| &d.body),
+            Some(&Body::Newtype(option.clone())),
+            "{name}"
+        );
+    }
+    // serde reads a missing transparent `Option` as `None`, through transparent wrappers
+    // and boxes, and requires a newtype struct.
+    let s = root_struct::<Notes>();
+    let required = |name: &str| receiver(field(&s, name)).2;
+    assert!(!required("transparent"));
+    assert!(required("newtype"));
+    assert!(required("wrapped"));
+    assert!(!required("boxed"));
+    assert_eq!(field(&s, "transparent").ty, Type::Named("MaybeNote".into()));
+}
+
 #[test]
 fn recursive_types_resolve() {
     let schema = Plan::schema();

@@ -230,17 +230,6 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
         mutation: &Mutation,
         serde: bool,
     ) -> Option<&'static str> {
-        if let Mutation::Remove { key } | Mutation::Rename { key, .. } = mutation {
-            // A required field whose named type is an `Option` on the wire: when the type is
-            // `#[serde(transparent)]`, serde reads its absence as `None`.
-            let absent_option = field_at(site, key).is_some_and(|f| {
-                matches!(self.schema.resolve(&f.ty), Type::Option(_))
-                    && f.receiver.as_ref().is_some_and(|r| r.required)
-            });
-            if serde && absent_option {
-                return Some("transparent option may be absent");
-            }
-        }
         let (key, value, original) = match mutation {
             Mutation::Retype { key, to } => (key, to, key),
             Mutation::Rename { key, to } => (to, &Value::Null, key),
@@ -630,6 +619,69 @@ pub struct MaybeCount {
     pub inner: Option<u16>,
 }
 
+/// A transparent struct around a transparent `Option`: serde looks through both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+pub struct MaybeCountTwice(pub MaybeCount);
+
+/// A transparent struct around a newtype around an `Option`: the newtype stops serde.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+pub struct TransparentName(pub MaybeName);
+
+/// A generic transparent struct, around an `Option` in one field and a plain type in another.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+pub struct Wrap<T>(pub T);
+
+/// Every way a field's type may wrap an `Option`, each read as serde reads its absence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct OptionWrappers {
+    pub twice: MaybeCountTwice,
+    pub through_newtype: TransparentName,
+    pub generic_option: Wrap<Option<u8>>,
+    pub generic_plain: Wrap<u8>,
+    pub boxed: Box<MaybeCount>,
+    pub optional_newtype: Option<MaybeName>,
+}
+
+/// An adjacently tagged enum that denies unknown keys and has no struct variant: serde
+/// rejects any key beside the tag and the content all the same.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+pub enum DenyingAdjacent {
+    A(u8),
+    T(u8, bool),
+    U,
+}
+
+/// An externally tagged enum that denies unknown fields: its struct variant does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(deny_unknown_fields)]
+pub enum DenyingExternal {
+    N(Meta),
+    S { a: u8 },
+    U,
+}
+
+/// An untagged enum that denies unknown fields: its struct variant does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum DenyingUntagged {
+    S { a: u8, b: bool },
+    N(u8),
+}
+
+/// An internally tagged enum that denies unknown fields: its struct variant does, its unit
+/// variant and the struct of its newtype variant do not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum DenyingInternal {
+    S { a: u8 },
+    N(Meta),
+    U,
+}
+
 /// Options behind newtypes and boxes, and a variant with a flattened map.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct WrappedOptions {
@@ -743,4 +795,196 @@ fidelity! {
     flatten_denying: FlattenDenying,
     wrapped_options: WrappedOptions,
     flatten_twice: FlattenTwice,
+    option_wrappers: OptionWrappers,
+    denying_adjacent: DenyingAdjacent,
+    denying_external: DenyingExternal,
+    denying_untagged: DenyingUntagged,
+    denying_internal: DenyingInternal,
+}
+
+// ---------------------------------------------------------------------------------------
+// Two facts once documented as exceptions, now pinned as agreements with serde.
+// ---------------------------------------------------------------------------------------
+
+/// What serde says of an instance, and what the receiver schema says.
+fn verdicts<T: HandoffSchema + DeserializeOwned>(instance: &Value) -> (bool, bool) {
+    let receiver = validator(&json_schema::<T>(View::Receiver));
+    (
+        serde_json::from_value::<T>(instance.clone()).is_ok(),
+        receiver.is_valid(instance),
+    )
+}
+
+/// serde and the receiver schema give the same verdict, the one expected.
+fn agree<T: HandoffSchema + DeserializeOwned>(instance: Value, accepted: bool) {
+    assert_eq!(
+        verdicts::<T>(&instance),
+        (accepted, accepted),
+        "(serde, schema) on {instance}"
+    );
+}
+
+/// The receiver view of the fields of the root struct of `T`, by Rust name: required or not.
+fn required_fields<T: HandoffSchema>() -> BTreeMap<String, bool> {
+    let schema = T::schema();
+    let Type::Named(root) = &schema.root else {
+        panic!("a named root")
+    };
+    match schema.def(root).map(|d| &d.body) {
+        Some(Body::Struct(s)) => s
+            .fields
+            .iter()
+            .map(|f| {
+                let required = f.receiver.as_ref().is_some_and(|r| r.required);
+                (f.rust_name.clone(), required)
+            })
+            .collect(),
+        other => panic!("a struct, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_adjacently_tagged_enum_denies_keys_beside_its_tag_and_content() {
+    // serde rejects an unknown key whatever the variant carries.
+    agree::<DenyingAdjacent>(json!({ "t": "A", "c": 1, "x": 0 }), false);
+    agree::<DenyingAdjacent>(json!({ "t": "U", "x": 0 }), false);
+    agree::<DenyingAdjacent>(json!({ "t": "T", "c": [1, true], "x": 0 }), false);
+    agree::<DenyingAdjacent>(json!({ "t": "A", "c": 1 }), true);
+    agree::<DenyingAdjacent>(json!({ "t": "U" }), true);
+    agree::<DenyingAdjacent>(json!({ "t": "U", "c": null }), true);
+    // With a struct variant, and with a catch-all, the same.
+    agree::<StrictAdjacent>(json!({ "t": "A", "c": 1, "x": 0 }), false);
+    agree::<StrictAdjacent>(json!({ "t": "new", "x": 0 }), false);
+    agree::<StrictAdjacent>(json!({ "t": "B", "c": { "y": "s", "x": 0 } }), false);
+    agree::<StrictAdjacent>(json!({ "t": "B", "c": { "y": "s" } }), true);
+    // The fact is in the description, not inferred from the variants.
+    let schema = DenyingAdjacent::schema();
+    let Some(Body::Enum(e)) = schema.def("DenyingAdjacent").map(|d| &d.body) else {
+        panic!("an enum")
+    };
+    assert!(e.deny_unknown_fields && e.denies_keys_beside_tags());
+    // Without the attribute both ignore unknown keys.
+    agree::<Message>(json!({ "t": "Ping", "x": 0 }), true);
+}
+
+#[test]
+fn deny_unknown_fields_on_other_enums_reaches_their_struct_variants_only() {
+    // Externally tagged: the struct variant denies; the object holds one key regardless.
+    agree::<DenyingExternal>(json!({ "S": { "a": 1, "x": 0 } }), false);
+    agree::<DenyingExternal>(json!({ "S": { "a": 1 } }), true);
+    agree::<DenyingExternal>(json!({ "N": { "author": "a", "x": 0 } }), true);
+    agree::<DenyingExternal>(json!({ "S": { "a": 1 }, "x": 0 }), false);
+    // Internally tagged: the struct variant denies; a unit variant ignores other keys, and a
+    // newtype variant's struct follows its own attribute.
+    agree::<DenyingInternal>(json!({ "kind": "S", "a": 1, "x": 0 }), false);
+    agree::<DenyingInternal>(json!({ "kind": "S", "a": 1 }), true);
+    agree::<DenyingInternal>(json!({ "kind": "U", "x": 0 }), true);
+    agree::<DenyingInternal>(json!({ "kind": "N", "author": "a", "x": 0 }), true);
+    // Untagged: the struct variant denies, and the next variant that fits wins.
+    agree::<DenyingUntagged>(json!({ "a": 1, "b": true, "x": 0 }), false);
+    agree::<DenyingUntagged>(json!({ "a": 1, "b": true }), true);
+    agree::<DenyingUntagged>(json!(3), true);
+    // None of them is an adjacently tagged enum: no key beside a tag to deny.
+    for schema in [
+        DenyingExternal::schema(),
+        DenyingInternal::schema(),
+        DenyingUntagged::schema(),
+    ] {
+        for def in schema.types.values() {
+            if let Body::Enum(e) = &def.body {
+                assert!(e.deny_unknown_fields && !e.denies_keys_beside_tags());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_transparent_option_may_be_absent_and_a_newtype_option_may_not() {
+    // serde reads a missing transparent `Option` as `None` (the transparent impl forwards
+    // to `Option`'s), and requires a newtype struct (`deserialize_newtype_struct`).
+    agree::<WrappedOptions>(
+        json!({
+            "name": null, "boxed": null, "pair": { "left": 1, "right": null },
+            "tagged": { "kind": "Closed" }
+        }),
+        true,
+    );
+    agree::<WrappedOptions>(
+        json!({
+            "count": 1, "boxed": null, "pair": { "left": 1, "right": null },
+            "tagged": { "kind": "Closed" }
+        }),
+        false,
+    );
+    let read: WrappedOptions = serde_json::from_value(json!({
+        "name": "n", "boxed": null, "pair": { "left": 1, "right": null },
+        "tagged": { "kind": "Closed" }
+    }))
+    .expect("serde reads it");
+    assert_eq!(read.count, MaybeCount { inner: None });
+    assert_eq!(
+        required_fields::<WrappedOptions>(),
+        BTreeMap::from(
+            [
+                ("name", true),
+                ("count", false),
+                ("boxed", false),
+                ("label", false),
+                ("pair", true),
+                ("tagged", true),
+            ]
+            .map(|(k, v)| (k.to_owned(), v))
+        )
+    );
+}
+
+#[test]
+fn transparent_wrappers_are_looked_through_and_newtypes_are_not() {
+    let all = json!({
+        "twice": 1, "through_newtype": "n", "generic_option": 2, "generic_plain": 3,
+        "boxed": 4, "optional_newtype": "m"
+    });
+    agree::<OptionWrappers>(all.clone(), true);
+    let without = |key: &str| {
+        let mut value = all.clone();
+        value.as_object_mut().expect("an object").remove(key);
+        value
+    };
+    for (key, absent_ok) in [
+        ("twice", true),
+        ("through_newtype", false),
+        ("generic_option", true),
+        ("generic_plain", false),
+        ("boxed", true),
+        ("optional_newtype", true),
+    ] {
+        agree::<OptionWrappers>(without(key), absent_ok);
+    }
+    assert_eq!(
+        required_fields::<OptionWrappers>(),
+        BTreeMap::from(
+            [
+                ("twice", false),
+                ("through_newtype", true),
+                ("generic_option", false),
+                ("generic_plain", true),
+                ("boxed", false),
+                ("optional_newtype", false),
+            ]
+            .map(|(k, v)| (k.to_owned(), v))
+        )
+    );
+    // Named transparent types stay named types in the schema.
+    let schema = OptionWrappers::schema();
+    for name in [
+        "MaybeCountTwice",
+        "MaybeCount",
+        "TransparentName",
+        "MaybeName",
+    ] {
+        assert!(
+            matches!(schema.def(name).map(|d| &d.body), Some(Body::Newtype(_))),
+            "{name}"
+        );
+    }
 }

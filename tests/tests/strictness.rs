@@ -204,46 +204,6 @@ fn flattened_option_reads_none_when_its_fields_do_not_fit() {
     assert_eq!(none, json!({ "id": 1 }));
 }
 
-/// A transparent struct around an `Option`, and a newtype struct around one.
-#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
-#[serde(transparent)]
-struct Transparent {
-    inner: Option<u8>,
-}
-
-/// A newtype struct around an `Option`.
-#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
-struct Newtype(Option<u8>);
-
-#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
-struct Wrappers {
-    transparent: Transparent,
-    newtype: Newtype,
-}
-
-#[test]
-fn a_transparent_option_may_be_absent() {
-    // serde reads a missing transparent `Option` as `None`, a missing newtype as an error;
-    // the description does not tell the two apart and requires both.
-    stricter::<Wrappers>(json!({ "newtype": 1 }));
-    assert_eq!(
-        serde_json::from_value::<Wrappers>(json!({ "newtype": 1 })).expect("read"),
-        Wrappers {
-            transparent: Transparent { inner: None },
-            newtype: Newtype(Some(1)),
-        }
-    );
-    assert_eq!(
-        verdicts::<Wrappers>(&json!({ "transparent": 1 })),
-        (false, false)
-    );
-    // Both read null.
-    assert_eq!(
-        verdicts::<Wrappers>(&json!({ "transparent": null, "newtype": null })),
-        (true, true)
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // Looser than serde.
 // ---------------------------------------------------------------------------------------
@@ -309,35 +269,4 @@ fn non_finite_floats_are_written_as_null() {
     // serde reads a number beyond f32's range as an infinity, which it then writes as null.
     let big: f32 = serde_json::from_value(json!(1e39)).expect("serde reads it");
     assert!(big.is_infinite());
-}
-
-/// An adjacently tagged enum that denies unknown fields but has no struct variant.
-#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
-#[serde(tag = "t", content = "c", deny_unknown_fields)]
-enum DenyingAdjacent {
-    A(u8),
-    U,
-}
-
-#[test]
-fn adjacent_enum_without_struct_variants_reads_unknown_keys_as_ignored() {
-    // The model keeps `deny_unknown_fields` of an enum on its struct variants only.
-    looser::<DenyingAdjacent>(json!({ "t": "A", "c": 1, "x": 0 }));
-    assert_eq!(
-        verdicts::<DenyingAdjacent>(&json!({ "t": "A", "c": 1 })),
-        (true, true)
-    );
-    // With a struct variant the flag is known, and the schema denies as serde does.
-    assert_eq!(
-        verdicts::<StrictAdjacentWithStruct>(&json!({ "t": "A", "c": 1, "x": 0 })),
-        (false, false)
-    );
-}
-
-/// Like [`DenyingAdjacent`], with a struct variant.
-#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
-#[serde(tag = "t", content = "c", deny_unknown_fields)]
-enum StrictAdjacentWithStruct {
-    A(u8),
-    S { y: u8 },
 }

@@ -735,6 +735,11 @@ impl<'a> Checker<'a> {
             self.report(Rule::EnumTagChanged, why, hint);
             return;
         }
+        // From here on both sides have the same representation and keys. A reader enum's
+        // `deny_unknown_fields` then rejects no key a writer sends: beside the tag and the
+        // content (adjacently tagged) a writer sends nothing, and the keys of a struct
+        // variant are compared field by field below, where the variant's own `unknown`
+        // carries the enum's flag.
         if w.repr == Repr::Untagged {
             self.untagged(w, r);
             return;

@@ -46,7 +46,7 @@ const LINE_KEYWORDS: &[&str] = &[
 
 const TOP_KEYWORDS: &[&str] = &["contract", "mode", "root", "struct", "enum", "newtype"];
 const STRUCT_KEYWORDS: &[&str] = &["rust", "doc", "unknown", "extra", "field"];
-const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "variant"];
+const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "unknown", "variant"];
 const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
 const FIELD_KEYWORDS: &[&str] = &["doc", "send", "receive", "renamed-from", "assumption"];
 const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all"];
@@ -581,6 +581,7 @@ impl<'p, 'a> Parser<'p, 'a> {
     fn enum_type(&mut self, header: &'p Line<'a>, name: &str) -> Result<TypeDef, ParseError> {
         let (mut rust, mut doc) = (None, None);
         let mut repr: Once<Repr> = None;
+        let mut deny: Once<bool> = None;
         let mut variants = Vec::new();
         let mut names: HashMap<String, usize> = HashMap::new();
         while let Some((mut c, keyword, at)) = self.next_child(0)? {
@@ -592,6 +593,29 @@ impl<'p, 'a> Parser<'p, 'a> {
                 "repr" => {
                     let r = c.repr()?;
                     set_once(&mut repr, r, line, keyword)?;
+                }
+                "unknown" => {
+                    c.spaces();
+                    let (word, at) = c.keyword();
+                    let denies = match word {
+                        "ignore" => false,
+                        "deny" => true,
+                        "capture" => {
+                            return Err(c.error_at(
+                                at,
+                                "an enum cannot capture unknown keys; write `unknown deny` \
+                                 or `unknown ignore`",
+                            ))
+                        }
+                        other => {
+                            return Err(c.error_at(
+                                at,
+                                choice_message(other, &["ignore", "deny"], "after `unknown`"),
+                            ))
+                        }
+                    };
+                    c.end()?;
+                    set_once(&mut deny, denies, line, keyword)?;
                 }
                 "variant" => {
                     c.spaces();
@@ -624,7 +648,11 @@ impl<'p, 'a> Parser<'p, 'a> {
                 shorten(name)
             )));
         };
-        let body = Body::Enum(EnumDef { repr, variants });
+        let body = Body::Enum(EnumDef {
+            repr,
+            variants,
+            deny_unknown_fields: deny.is_some_and(|(d, _)| d),
+        });
         Self::finish_def(header, "enum", name, rust, doc, body)
     }
 
@@ -1473,6 +1501,58 @@ struct A
     fn with(old: &str, new: &str) -> String {
         assert!(VALID.contains(old), "{old:?} is not in the base text");
         VALID.replacen(old, new, 1)
+    }
+
+    /// An adjacently tagged enum; tests add an `unknown` line after its `repr`.
+    const ENUM: &str = "\
+root E
+
+enum E
+  rust \"app::E\"
+  repr adjacent tag \"t\" content \"c\"
+  variant A: newtype u8
+    send \"A\"
+    receive \"A\"
+";
+
+    fn enum_with(line: &str) -> String {
+        ENUM.replacen("content \"c\"\n", &format!("content \"c\"\n  {line}\n"), 1)
+    }
+
+    fn denies(text: &str) -> bool {
+        match parse(text).map(|s| s.types["E"].body.clone()) {
+            Ok(Body::Enum(e)) => e.deny_unknown_fields,
+            other => panic!("expected an enum, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_enum_denies_unknown_keys_only_when_it_says_so() {
+        assert!(!denies(ENUM));
+        assert!(denies(&enum_with("unknown deny")));
+        // The default may be written out; the canonical text leaves it out.
+        assert!(!denies(&enum_with("unknown ignore")));
+        let ignoring = parse(&enum_with("unknown ignore")).unwrap();
+        assert_eq!(super::super::to_text(&ignoring), ENUM);
+        let denying = parse(&enum_with("unknown deny")).unwrap();
+        assert_eq!(super::super::to_text(&denying), enum_with("unknown deny"));
+    }
+
+    #[test]
+    fn an_enum_cannot_capture_unknown_keys() {
+        assert_eq!(
+            error(&enum_with("unknown capture")),
+            "line 6, column 11: an enum cannot capture unknown keys; write `unknown deny` or \
+             `unknown ignore`"
+        );
+        assert_eq!(
+            error(&enum_with("unknown dney")),
+            "line 6, column 11: unknown word `dney` after `unknown`; did you mean `deny`?"
+        );
+        assert_eq!(
+            error(&enum_with("unknown deny\n  unknown deny")),
+            "line 7, column 3: a second `unknown` line (the first is at line 6)"
+        );
     }
 
     #[test]

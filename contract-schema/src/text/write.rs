@@ -125,6 +125,11 @@ impl Writer {
             ),
             Repr::Untagged => self.line(level, format_args!("repr untagged")),
         }
+        // Ignoring is serde's default and is not written, so that the text of an enum
+        // without the attribute stays as it was.
+        if e.deny_unknown_fields {
+            self.line(level, format_args!("unknown deny"));
+        }
         for variant in &e.variants {
             self.variant(level, variant);
         }
