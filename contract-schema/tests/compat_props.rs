@@ -7,9 +7,7 @@ use std::collections::BTreeMap;
 
 use contract_schema::arbitrary::{arb_int_kind, arb_schema};
 use contract_schema::compat::{check, evolve, CompatReport, Mode};
-use contract_schema::model::{
-    Body, FieldDef, Presence, ReceiverField, Schema, SenderField, StructDef, Type, Unknown,
-};
+use contract_schema::model::{Body, FieldDef, Presence, Schema, StructDef, Type, Unknown};
 use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -17,7 +15,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 mod common;
 
-use common::consistent;
+use common::{consistent, field};
 
 fn ids(report: &CompatReport) -> Vec<&'static str> {
     report.findings().iter().map(|f| f.rule.id()).collect()
@@ -108,25 +106,6 @@ fn unknown_field(
     Ok(())
 }
 
-fn plain_field(name: &str, ty: Type, required: bool) -> FieldDef {
-    FieldDef {
-        rust_name: name.to_owned(),
-        ty,
-        sender: Some(SenderField {
-            name: name.to_owned(),
-            presence: Presence::Always,
-        }),
-        receiver: Some(ReceiverField {
-            name: name.to_owned(),
-            aliases: Vec::new(),
-            required,
-        }),
-        provenance: Provenance::Confirmed,
-        renamed_from: Vec::new(),
-        doc: String::new(),
-    }
-}
-
 fn rename(field: &mut FieldDef, to: &str) {
     if let Some(s) = &mut field.sender {
         s.name = to.to_owned();
@@ -205,22 +184,18 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
 
                 // Adding a required field breaks old writers only.
                 let mut new = base.clone();
-                root_struct(&mut new).fields.push(plain_field(
-                    "zzAdded",
-                    Type::String(StringFormat::Plain),
-                    true,
-                ));
+                root_struct(&mut new)
+                    .fields
+                    .push(field("zzAdded", Type::String(StringFormat::Plain)));
                 prop_assert_eq!(backward(&base, &new), ["FIELD_ADDED_REQUIRED"]);
                 unknown_field(&forward(&base, &new), unknown, CAPTURE_FORWARD)?;
                 applied.hit("add required");
 
                 // Adding an optional field breaks only old readers that deny it.
                 let mut new = base.clone();
-                root_struct(&mut new).fields.push(plain_field(
-                    "zzAdded",
-                    Type::Option(Box::new(Type::Bool)),
-                    false,
-                ));
+                root_struct(&mut new)
+                    .fields
+                    .push(field("zzAdded", Type::Option(Box::new(Type::Bool))));
                 prop_assert!(backward(&base, &new).is_empty());
                 unknown_field(&forward(&base, &new), unknown, CAPTURE_FORWARD)?;
                 applied.hit("add optional");

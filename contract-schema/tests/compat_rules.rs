@@ -7,33 +7,16 @@ use contract_schema::compat::{
     Direction, Mode, Rule,
 };
 use contract_schema::model::{
-    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
-    TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, EnumDef, FieldDef, Presence, Repr, Schema, StructDef, Type, TypeDef, Unknown, VariantDef,
+    VariantDefKind,
 };
 use contract_schema::shape::{ContractId, FloatKind, IntKind, Provenance, StringFormat};
 
-// ----- a small builder ---------------------------------------------------------------------
+mod common;
 
-/// A field sent always and required by the reader unless its type is an `Option`.
-fn f(name: &str, ty: Type) -> FieldDef {
-    let required = !matches!(ty, Type::Option(_));
-    FieldDef {
-        rust_name: name.to_owned(),
-        ty,
-        sender: Some(SenderField {
-            name: name.to_owned(),
-            presence: Presence::Always,
-        }),
-        receiver: Some(ReceiverField {
-            name: name.to_owned(),
-            aliases: Vec::new(),
-            required,
-        }),
-        provenance: Provenance::Confirmed,
-        renamed_from: Vec::new(),
-        doc: String::new(),
-    }
-}
+use common::field as f;
+
+// ----- a small builder ---------------------------------------------------------------------
 
 fn if_present(mut field: FieldDef) -> FieldDef {
     if let Some(s) = &mut field.sender {
