@@ -82,7 +82,9 @@ pub enum Body {
     Struct(StructDef),
     /// An enum.
     Enum(EnumDef),
-    /// A newtype or transparent struct: the inner type on the wire.
+    /// A newtype or transparent struct: the inner type on the wire. (They differ only when
+    /// absent: serde reads a missing transparent `Option` as `None` and requires a newtype
+    /// struct, which each field's [`ReceiverField::required`] records.)
     Newtype(Type),
 }
 

@@ -14,6 +14,18 @@ pub struct OrderId(pub String);
 
 type MaybeCategory = Option<Category>;
 
+/// Transparent around an `Option`: serde reads its absence as `None`, which the snapshot
+/// records and the syntax cannot tell from a newtype struct (which serde requires).
+#[derive(Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+pub struct Remark(pub Option<String>);
+
+impl Remark {
+    fn is_none(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
 #[derive(Serialize, Deserialize, HandoffContract)]
 #[handoff(name = "published-named-types", version = 1)]
 #[serde(rename_all = "camelCase")]
@@ -22,6 +34,8 @@ pub struct Refund {
     pub order_id: OrderId,
     pub tags: Vec<Category>,
     pub note: MaybeCategory,
+    #[serde(skip_serializing_if = "Remark::is_none")]
+    pub remark: Remark,
 }
 
 fn main() {
