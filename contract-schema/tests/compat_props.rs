@@ -449,11 +449,26 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
             prop_assert_eq!(backward(&base, &new), [expected]);
             prop_assert_eq!(forward(&base, &new), [expected]);
             applied.hit("repr");
+
+            // The enum's `deny_unknown_fields` toggled (its struct variants' own policy
+            // kept): with one representation a writer sends no key beside the tag and the
+            // content, so no reader rejects one.
+            let mut new = base.clone();
+            let deny = &mut root_enum(&mut new).deny_unknown_fields;
+            *deny = !*deny;
+            prop_assert!(backward(&base, &new).is_empty());
+            prop_assert!(forward(&base, &new).is_empty());
+            applied.hit("enum deny toggled");
             Ok(())
         })
         .unwrap();
     let counts = applied.0.into_inner();
-    for kind in ["variant added", "variant removed", "repr"] {
+    for kind in [
+        "variant added",
+        "variant removed",
+        "repr",
+        "enum deny toggled",
+    ] {
         let n = counts.get(kind).copied().unwrap_or(0);
         assert!(
             n >= 10,
