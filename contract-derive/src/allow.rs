@@ -10,11 +10,11 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::{Error, Ident, Lit, LitStr, Token};
+use syn::{Error, Ident, LitStr, Token};
 
 use contract_schema::compat::Rule;
 
-use crate::attr::{skip_to_comma, value_tokens, written, Position};
+use crate::attr::{skip_to_comma, string_literal, value_tokens, written, Position};
 use crate::case::did_you_mean;
 use crate::symbol::{ALLOW_FIELD, ALLOW_KEYS, ALLOW_REASON};
 
@@ -255,21 +255,7 @@ fn parse_part(
         return Ok(());
     };
     *seen = true;
-    let lit = match content.parse::<Lit>() {
-        Ok(Lit::Str(lit)) => lit,
-        Ok(other) => {
-            return Err(Error::new_spanned(
-                &other,
-                format!("`{key}` takes a string literal: `{key} = \"…\"`"),
-            ))
-        }
-        Err(err) => {
-            return Err(Error::new(
-                err.span(),
-                format!("`{key}` takes a string literal: `{key} = \"…\"`"),
-            ))
-        }
-    };
+    let lit = string_literal(content, &key, "\"…\"")?;
     if key == ALLOW_FIELD && lit.value().trim().is_empty() {
         return Err(Error::new_spanned(
             &lit,

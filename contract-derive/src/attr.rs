@@ -235,17 +235,20 @@ fn setting<T>(
 
 /// `key = "string"`.
 fn string_value(key: &Ident, meta: &ParseNestedMeta, example: &str) -> syn::Result<LitStr> {
-    let value = expect_value(key, meta, example)?;
-    match value.parse::<Lit>() {
+    string_literal(expect_value(key, meta, example)?, key, example)
+}
+
+/// The string literal that is the value of `key`; the error shows the form `key = example`.
+pub fn string_literal(
+    input: ParseStream,
+    key: &dyn std::fmt::Display,
+    example: &str,
+) -> syn::Result<LitStr> {
+    let message = || format!("`{key}` takes a string literal: `{key} = {example}`");
+    match input.parse::<Lit>() {
         Ok(Lit::Str(lit)) => Ok(lit),
-        Ok(other) => Err(Error::new_spanned(
-            &other,
-            format!("`{key}` takes a string literal: `{key} = {example}`"),
-        )),
-        Err(_) => Err(Error::new(
-            value.span(),
-            format!("`{key}` takes a string literal: `{key} = {example}`"),
-        )),
+        Ok(other) => Err(Error::new_spanned(&other, message())),
+        Err(err) => Err(Error::new(err.span(), message())),
     }
 }
 

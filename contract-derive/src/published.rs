@@ -575,7 +575,11 @@ newtype Kind: string
         for bytes in cases {
             let (_, errors) = run(SAME, Some(bytes), Mode::Full);
             assert_eq!(errors.len(), 1, "{bytes:?}: {errors:?}");
-            assert!(errors[0].contains("contracts/ping.v1.snap"), "{}", errors[0]);
+            assert!(
+                errors[0].contains("contracts/ping.v1.snap"),
+                "{}",
+                errors[0]
+            );
         }
         // Cut the valid text anywhere: never a panic, at most one error naming the file
         // (or, cut after a field, findings about what the cut text no longer holds).
