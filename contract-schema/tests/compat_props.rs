@@ -124,6 +124,18 @@ impl Applied {
     fn hit(&self, name: &'static str) {
         *self.0.borrow_mut().entry(name).or_default() += 1;
     }
+
+    /// Fails unless each mutation of `kinds` was applied at least 10 times.
+    fn assert_each_applied(self, kinds: &[&str]) {
+        let counts = self.0.into_inner();
+        for kind in kinds {
+            let n = counts.get(kind).copied().unwrap_or(0);
+            assert!(
+                n >= 10,
+                "mutation `{kind}` applied only {n} times: {counts:?}"
+            );
+        }
+    }
 }
 
 fn runner(cases: u32) -> TestRunner {
@@ -311,8 +323,7 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
             },
         )
         .unwrap();
-    let counts = applied.0.into_inner();
-    for kind in [
+    applied.assert_each_applied(&[
         "add required",
         "add optional",
         "remove",
@@ -321,13 +332,7 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
         "provenance",
         "rename",
         "type",
-    ] {
-        let n = counts.get(kind).copied().unwrap_or(0);
-        assert!(
-            n >= 10,
-            "mutation `{kind}` applied only {n} times: {counts:?}"
-        );
-    }
+    ]);
 }
 
 #[test]
@@ -462,17 +467,10 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
             Ok(())
         })
         .unwrap();
-    let counts = applied.0.into_inner();
-    for kind in [
+    applied.assert_each_applied(&[
         "variant added",
         "variant removed",
         "repr",
         "enum deny toggled",
-    ] {
-        let n = counts.get(kind).copied().unwrap_or(0);
-        assert!(
-            n >= 10,
-            "mutation `{kind}` applied only {n} times: {counts:?}"
-        );
-    }
+    ]);
 }
