@@ -4,10 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use contract_schema::model::{
-    Body, FieldDef, Presence, ReceiverField, SenderField, StructDef, Type, TypeDef, Unknown,
-};
-use contract_schema::shape::{ContractId, IntKind, Mode, Provenance, StringFormat};
+use contract_schema::model::{Body, FieldDef, StructDef, Type, TypeDef, Unknown};
+use contract_schema::shape::{ContractId, IntKind, Mode, StringFormat};
 use contract_schema::text::to_text;
 use contract_schema::Schema;
 use proptest::prelude::*;
@@ -36,25 +34,6 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn field(name: &str, ty: Type) -> FieldDef {
-    FieldDef {
-        rust_name: name.to_owned(),
-        ty: ty.clone(),
-        sender: Some(SenderField {
-            name: name.to_owned(),
-            presence: Presence::Always,
-        }),
-        receiver: Some(ReceiverField {
-            name: name.to_owned(),
-            aliases: Vec::new(),
-            required: !matches!(ty, Type::Option(_)),
-        }),
-        provenance: Provenance::Confirmed,
-        renamed_from: Vec::new(),
-        doc: String::new(),
     }
 }
 
@@ -95,8 +74,8 @@ fn string() -> Type {
 
 fn v1() -> Vec<FieldDef> {
     vec![
-        field("orderRef", string()),
-        field("amount", Type::Int(IntKind::U64)),
+        FieldDef::plain("orderRef", string()),
+        FieldDef::plain("amount", Type::Int(IntKind::U64)),
     ]
 }
 
@@ -148,7 +127,7 @@ fn diff_of_a_breaking_change_exits_1_with_the_rule_and_the_hint() {
         "old.snap",
         &snapshot("refund-request", 1, Mode::Full, v1()),
     );
-    let new_fields = vec![field("amount", Type::Int(IntKind::U64))];
+    let new_fields = vec![FieldDef::plain("amount", Type::Int(IntKind::U64))];
     let new = write(
         &tmp.0,
         "new.snap",
@@ -179,7 +158,7 @@ fn diff_uses_the_mode_the_new_snapshot_declares() {
             "x",
             1,
             Mode::Backward,
-            vec![field("amount", Type::Int(IntKind::U64))],
+            vec![FieldDef::plain("amount", Type::Int(IntKind::U64))],
         ),
     );
     let out = handoff(&[&"diff", &old, &new]);
@@ -192,7 +171,7 @@ fn diff_json_is_one_document_with_rule_ids() {
     let tmp = TempDir::new();
     let old = write(&tmp.0, "old.snap", &snapshot("x", 1, Mode::Full, v1()));
     let mut narrowed = v1();
-    narrowed[1] = field("amount", Type::Int(IntKind::U32));
+    narrowed[1] = FieldDef::plain("amount", Type::Int(IntKind::U32));
     let new = write(&tmp.0, "new.snap", &snapshot("x", 1, Mode::Full, narrowed));
     let out = handoff(&[&"diff", &old, &new, &"--format=json"]);
     assert_eq!(out.status.code(), Some(1));
@@ -261,7 +240,7 @@ fn folders(tmp: &TempDir) -> (PathBuf, PathBuf) {
     write(&new, "a.v1.snap", &s("a", v1()));
     write(&old, "b.v1.snap", &s("b", v1()));
     let mut b2 = v1();
-    b2.push(field("reason", string()));
+    b2.push(FieldDef::plain("reason", string()));
     write(&new, "b.v1.snap", &s("b", b2));
     write(&old, "c.v1.snap", &s("c", v1()));
     write(&new, "d.v1.snap", &s("d", v1()));
@@ -336,7 +315,7 @@ fn check_of_compatible_folders_exits_0() {
     let new = tmp.sub("today");
     write(&old, "a.v1.snap", &snapshot("a", 1, Mode::Full, v1()));
     let mut more = v1();
-    more.push(field("note", Type::Option(Box::new(string()))));
+    more.push(FieldDef::plain("note", Type::Option(Box::new(string()))));
     write(&new, "a.v1.snap", &snapshot("a", 1, Mode::Full, more));
     write(&new, "a.v2.snap", &snapshot("a", 2, Mode::Full, vec![]));
     let out = handoff(&[&"check", &old, &new]);
@@ -372,8 +351,8 @@ fn diff_in_check_mode_compares_a_producer_with_a_consumer() {
             1,
             Mode::Full,
             vec![
-                field("amount", Type::Int(IntKind::U32)),
-                field("urgent", Type::Bool),
+                FieldDef::plain("amount", Type::Int(IntKind::U32)),
+                FieldDef::plain("urgent", Type::Bool),
             ],
         ),
     );

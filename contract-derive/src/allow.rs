@@ -13,9 +13,9 @@ use syn::parse::ParseStream;
 use syn::{Error, Ident, LitStr, Token};
 
 use contract_schema::compat::Rule;
+use contract_schema::suggest::did_you_mean;
 
 use crate::attr::{skip_to_comma, string_literal, value_tokens, written, Position};
-use crate::case::did_you_mean;
 use crate::symbol::{ALLOW_FIELD, ALLOW_KEYS, ALLOW_REASON};
 
 /// One valid `allow(...)`, as written.
@@ -243,7 +243,7 @@ fn parse_part(
     } else if key == ALLOW_REASON {
         (&mut parts.reason, &mut parts.reason_seen)
     } else {
-        let message = match did_you_mean(&key, ALLOW_KEYS) {
+        let message = match did_you_mean(&key, ALLOW_KEYS.iter().copied()) {
             Some(close) => format!("unknown key `{key}` in `allow(...)`: did you mean `{close}`?"),
             None => format!(
                 "unknown key `{key}` in `allow(...)`: expected `{ALLOW_REASON} = \"…\"` (and, on \
@@ -279,11 +279,10 @@ fn parse_part(
 
 /// An unknown rule id, with the closest id of the catalogue.
 fn unknown_rule(ident: &Ident, id: &str) -> Error {
-    let ids: Vec<&'static str> = Rule::ALL.iter().map(|r| r.id()).collect();
     let upper = id.to_ascii_uppercase();
     let close = Rule::from_id(&upper)
         .map(Rule::id)
-        .or_else(|| did_you_mean(&upper, &ids));
+        .or_else(|| did_you_mean(&upper, Rule::ALL.iter().map(|r| r.id())));
     let message = match close {
         Some(close) => format!("unknown compatibility rule `{id}`: did you mean `{close}`?"),
         None => format!(

@@ -11,11 +11,11 @@ use syn::parse::ParseStream;
 use syn::{Attribute, Error, Ident, Lit, LitInt, LitStr, Token};
 
 use crate::allow::{self, Allow};
-use crate::case::did_you_mean;
 use crate::symbol::{
     ALLOW, ASSUMPTION, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE, NAME,
     RENAMED_FROM, SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
 };
+use contract_schema::suggest::did_you_mean;
 use contract_schema::Mode;
 
 /// One `key = value` (or bare `key`) as written, with its parsed value.
@@ -355,7 +355,7 @@ fn unknown_key(key: &Ident, position: Position) -> Error {
             position.describe(),
             elsewhere.describe()
         )
-    } else if let Some(close) = did_you_mean(&name, position.keys()) {
+    } else if let Some(close) = did_you_mean(&name, position.keys().iter().copied()) {
         format!("unknown handoff attribute `{name}`: did you mean `{close}`?")
     } else {
         let expected: Vec<String> = position.keys().iter().map(|k| format!("`{k}`")).collect();
@@ -379,7 +379,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
     };
     for_each_key(attrs, errors, |key, meta, errors| {
         out.seen.push(key.to_string());
-        if let Some(close) = did_you_mean(&key.to_string(), CONTAINER_KEYS) {
+        if let Some(close) = did_you_mean(&key.to_string(), CONTAINER_KEYS.iter().copied()) {
             out.seen.push(close.to_owned());
         }
         if key == NAME {

@@ -1,4 +1,5 @@
-//! Small text helpers: kebab-case, "did you mean", doc comments.
+//! Small text helpers: kebab-case and doc comments ("did you mean" is
+//! `contract_schema::suggest`).
 
 /// Whether `name` is kebab-case: lowercase ASCII words of letters and digits joined by
 /// single hyphens, starting with a letter.
@@ -46,42 +47,6 @@ pub fn to_kebab_case(name: &str) -> String {
         .find(|c: char| c.is_ascii_lowercase())
         .unwrap_or(out.len());
     out.split_off(start)
-}
-
-/// The Levenshtein distance between two short strings.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row.first().copied().unwrap_or(0);
-        if let Some(first) = row.first_mut() {
-            *first = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
-            let left = row.get(j).copied().unwrap_or(usize::MAX);
-            let cost = diagonal + usize::from(ca != *cb);
-            let best = cost
-                .min(above.saturating_add(1))
-                .min(left.saturating_add(1));
-            diagonal = above;
-            if let Some(slot) = row.get_mut(j + 1) {
-                *slot = best;
-            }
-        }
-    }
-    row.last().copied().unwrap_or(0)
-}
-
-/// The candidate closest to `word`, when it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .iter()
-        .map(|c| (edit_distance(word, c), *c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
 }
 
 /// Joins doc-comment lines with `\n`, removing their common indentation and the blank
@@ -132,15 +97,6 @@ mod tests {
         assert_eq!(to_kebab_case("HTTPServer"), "http-server");
         assert_eq!(to_kebab_case("__x__"), "x");
         assert!(is_kebab_case(&to_kebab_case("Task Result 2")));
-    }
-
-    #[test]
-    fn typos_find_their_key() {
-        let keys = ["name", "version", "mode", "crate", "snapshots", "schema_as"];
-        assert_eq!(did_you_mean("verison", &keys), Some("version"));
-        assert_eq!(did_you_mean("snapshot", &keys), Some("snapshots"));
-        assert_eq!(did_you_mean("schema", &keys), None);
-        assert_eq!(did_you_mean("zzzzzz", &keys), None);
     }
 
     #[test]

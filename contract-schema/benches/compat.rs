@@ -1,7 +1,20 @@
-//! The cost of the compatibility engine: two wide schemas (1,000 and 10,000 fields) and a
-//! transitive history (10 and 100 versions), to show that it grows linearly. The floor it is
-//! compared with in the same run is the derived structural equality of two equal schemas
-//! (`==`), the cheapest thing a user could do instead, which says nothing about why.
+//! The cost of the compatibility engine, against a floor measured in the same run: the
+//! derived structural equality of two equal schemas (`==`), the cheapest thing a user could
+//! do instead, which says nothing about why.
+//!
+//! - `compat/fields`: one comparison of two wide schemas (1,000 and 10,000 fields) that
+//!   differ in one field. Throughput is per field: the cost per field should stay flat.
+//! - `compat/history`, two transitive histories of 10 and 100 older versions of a
+//!   1,000-field schema, throughput per version:
+//!   - `full_transitive_1000_fields`: older version `v` of `n` lacks the widenings of
+//!     versions `v + 1 ..= n`, so it differs from the newest in `n - v` fields (up to 100).
+//!     The findings grow with the distance (55 in all for 10 versions, 5,050 for 100, about
+//!     ten times more per version): this measures a long history whose old versions drift
+//!     further and further, and the cost per version grows with the findings reported.
+//!   - `full_transitive_1000_fields_one_change`: every older version differs from the
+//!     newest in exactly one field (a different one for each), so each comparison walks the
+//!     same schemas and reports one finding: this measures the engine's cost per version,
+//!     which should stay flat from 10 to 100 versions.
 //!
 //! Run: `cargo bench -p contract-schema --bench compat`.
 
@@ -9,34 +22,12 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use contract_schema::compat::{check, evolve, evolve_history, Mode};
-use contract_schema::model::{
-    Body, FieldDef, Presence, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef, Unknown,
-};
-use contract_schema::shape::{IntKind, Provenance, StringFormat};
+use contract_schema::model::{Body, FieldDef, Schema, StructDef, Type, TypeDef, Unknown};
+use contract_schema::shape::{IntKind, StringFormat};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 /// How many nested struct types the wide schemas use.
 const NESTED: usize = 50;
-
-fn field(name: String, ty: Type) -> FieldDef {
-    let required = !matches!(ty, Type::Option(_));
-    FieldDef {
-        rust_name: name.clone(),
-        ty,
-        sender: Some(SenderField {
-            name: name.clone(),
-            presence: Presence::Always,
-        }),
-        receiver: Some(ReceiverField {
-            name,
-            aliases: Vec::new(),
-            required,
-        }),
-        provenance: Provenance::Confirmed,
-        renamed_from: Vec::new(),
-        doc: String::new(),
-    }
-}
 
 fn strukt(fields: Vec<FieldDef>) -> TypeDef {
     TypeDef {
@@ -72,14 +63,14 @@ fn wide(n: usize, version: usize) -> Schema {
                 8 => Type::Char,
                 _ => Type::Tuple(vec![string(), Type::Int(IntKind::U8)]),
             };
-            field(format!("field{i}"), ty)
+            FieldDef::plain(format!("field{i}"), ty)
         })
         .collect();
     let mut types = BTreeMap::new();
     types.insert("Root".to_owned(), strukt(fields));
     for k in 0..NESTED {
         let inner = (0..5)
-            .map(|j| field(format!("inner{j}"), Type::Int(IntKind::U32)))
+            .map(|j| FieldDef::plain(format!("inner{j}"), Type::Int(IntKind::U32)))
             .collect();
         types.insert(format!("Item{k}"), strukt(inner));
     }
@@ -118,6 +109,15 @@ fn history(c: &mut Criterion) {
     for versions in [10, 100] {
         let older: Vec<Schema> = (0..versions).map(|v| wide(1_000, v)).collect();
         let new = wide(1_000, versions);
+        // The premise of the measurement: version `v` differs in `versions - v` fields.
+        let findings = evolve_history(&older, &new, Mode::FullTransitive)
+            .findings()
+            .len();
+        assert_eq!(
+            findings,
+            versions * (versions + 1) / 2,
+            "findings grow with distance"
+        );
         group.throughput(Throughput::Elements(versions as u64));
         group.bench_with_input(
             BenchmarkId::new("full_transitive_1000_fields", versions),
@@ -130,5 +130,58 @@ fn history(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, wide_schemas, history);
+/// Every integer field of `wide` is an `i % 10 == 3` field: 100 of them in 1,000 fields.
+fn int_field_index(k: usize) -> usize {
+    10 * k + 3
+}
+
+/// The newest schema with one integer field, the `k`-th, narrowed back to `u32`: a
+/// version that differs from the newest by exactly one change, whatever `k`.
+fn one_change_from(newest: &Schema, k: usize) -> Schema {
+    let mut old = newest.clone();
+    let root = old
+        .types
+        .get_mut("Root")
+        .expect("the wide schema has a root");
+    let Body::Struct(fields) = &mut root.body else {
+        panic!("the wide schema's root is a struct");
+    };
+    let field = fields
+        .fields
+        .get_mut(int_field_index(k))
+        .expect("k is below the number of integer fields");
+    assert_eq!(
+        field.ty,
+        Type::Int(IntKind::U64),
+        "field {k} is widened in the newest"
+    );
+    field.ty = Type::Int(IntKind::U32);
+    old
+}
+
+fn history_one_change(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compat/history");
+    group.sample_size(10);
+    // Every integer field widened: the newest of any history up to 100 versions.
+    let new = wide(1_000, 100);
+    for versions in [10, 100] {
+        let older: Vec<Schema> = (0..versions).map(|k| one_change_from(&new, k)).collect();
+        // The premise of the measurement: one finding per older version.
+        let findings = evolve_history(&older, &new, Mode::FullTransitive)
+            .findings()
+            .len();
+        assert_eq!(findings, versions, "one finding per older version");
+        group.throughput(Throughput::Elements(versions as u64));
+        group.bench_with_input(
+            BenchmarkId::new("full_transitive_1000_fields_one_change", versions),
+            &versions,
+            |b, _| {
+                b.iter(|| evolve_history(black_box(&older), black_box(&new), Mode::FullTransitive));
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, wide_schemas, history, history_one_change);
 criterion_main!(benches);

@@ -49,6 +49,7 @@ pub mod compat;
 pub mod json_schema;
 pub mod model;
 pub mod shape;
+pub mod suggest;
 pub mod text;
 
 pub use build::RESERVED;

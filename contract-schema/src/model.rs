@@ -179,6 +179,43 @@ pub struct FieldDef {
     pub doc: String,
 }
 
+impl FieldDef {
+    /// The field the derive describes for `name: ty` with no serde or handoff attribute:
+    /// sent always under `name` (an `Option` as `null` when `None`), read under `name`
+    /// with no alias, required by the receiver unless `ty` is an [`Type::Option`],
+    /// confirmed, with no earlier name and no doc comment. Tests and benchmarks build
+    /// schemas from it and change what they need.
+    ///
+    /// ```
+    /// use contract_schema::model::{FieldDef, Presence, Type};
+    ///
+    /// let field = FieldDef::plain("note", Type::Option(Box::new(Type::Bool)));
+    /// assert_eq!(field.sender.map(|s| s.presence), Some(Presence::Always));
+    /// assert_eq!(field.receiver.map(|r| r.required), Some(false));
+    /// ```
+    #[must_use]
+    pub fn plain(name: impl Into<String>, ty: Type) -> Self {
+        let name = name.into();
+        let required = !matches!(ty, Type::Option(_));
+        FieldDef {
+            rust_name: name.clone(),
+            ty,
+            sender: Some(SenderField {
+                name: name.clone(),
+                presence: Presence::Always,
+            }),
+            receiver: Some(ReceiverField {
+                name,
+                aliases: Vec::new(),
+                required,
+            }),
+            provenance: Provenance::Confirmed,
+            renamed_from: Vec::new(),
+            doc: String::new(),
+        }
+    }
+}
+
 /// serde's enum representations, owned.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Repr {
@@ -330,6 +367,48 @@ impl core::fmt::Display for Type {
                 f.write_str(")")
             }
             Type::Named(name) => f.write_str(name),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FieldDef, Presence, Provenance, ReceiverField, SenderField, Type};
+    use crate::shape::IntKind;
+
+    #[test]
+    fn a_plain_field_is_sent_always_and_read_under_its_name() {
+        let field = FieldDef::plain("orderId", Type::Int(IntKind::U32));
+        assert_eq!(field.rust_name, "orderId");
+        assert_eq!(field.ty, Type::Int(IntKind::U32));
+        assert_eq!(
+            field.sender,
+            Some(SenderField {
+                name: "orderId".to_owned(),
+                presence: Presence::Always,
+            })
+        );
+        assert_eq!(
+            field.receiver,
+            Some(ReceiverField {
+                name: "orderId".to_owned(),
+                aliases: Vec::new(),
+                required: true,
+            })
+        );
+        assert_eq!(field.provenance, Provenance::Confirmed);
+        assert!(field.renamed_from.is_empty());
+        assert!(field.doc.is_empty());
+    }
+
+    #[test]
+    fn only_an_option_makes_a_plain_field_optional() {
+        let optional = FieldDef::plain("note", Type::Option(Box::new(Type::Bool)));
+        assert_eq!(optional.receiver.map(|r| r.required), Some(false));
+        // Nullable but not an `Option`: serde still requires the key.
+        for ty in [Type::Unit, Type::Any] {
+            let field = FieldDef::plain("note", ty);
+            assert_eq!(field.receiver.map(|r| r.required), Some(true));
         }
     }
 }

@@ -501,6 +501,16 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Every mode, in the order the canonical text's errors list them.
+    pub const ALL: [Mode; 6] = [
+        Mode::Backward,
+        Mode::Forward,
+        Mode::Full,
+        Mode::BackwardTransitive,
+        Mode::ForwardTransitive,
+        Mode::FullTransitive,
+    ];
+
     /// The canonical spelling (`"full"`, `"backward-transitive"`).
     #[must_use]
     pub const fn as_str(self) -> &'static str {
@@ -517,15 +527,30 @@ impl Mode {
     /// Parses the canonical spelling.
     #[must_use]
     pub fn parse(s: &str) -> Option<Self> {
-        [
-            Mode::Backward,
-            Mode::Forward,
-            Mode::Full,
-            Mode::BackwardTransitive,
-            Mode::ForwardTransitive,
-            Mode::FullTransitive,
-        ]
-        .into_iter()
-        .find(|m| m.as_str() == s)
+        Mode::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mode;
+
+    #[test]
+    fn every_mode_is_listed_once_and_parses_back() {
+        for (i, mode) in Mode::ALL.into_iter().enumerate() {
+            // Six variants (a new one fails to compile here), six distinct entries: all.
+            match mode {
+                Mode::Backward
+                | Mode::Forward
+                | Mode::Full
+                | Mode::BackwardTransitive
+                | Mode::ForwardTransitive
+                | Mode::FullTransitive => {}
+            }
+            assert_eq!(Mode::parse(mode.as_str()), Some(mode));
+            assert!(!Mode::ALL.iter().take(i).any(|m| *m == mode));
+        }
+        assert_eq!(Mode::parse("Full"), None);
+        assert_eq!(Mode::parse(""), None);
     }
 }

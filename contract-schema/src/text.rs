@@ -150,17 +150,19 @@ pub fn parse_snapshot(contents: &str) -> Result<Schema, ParseError> {
 /// Splits an insta header off `contents`: the text after it and how many lines it had.
 fn strip_snapshot_header(contents: &str) -> Result<(&str, usize), ParseError> {
     let contents = contents.strip_prefix('\u{feff}').unwrap_or(contents);
-    let mut lines = contents.split_inclusive('\n');
-    match lines.next() {
-        Some(first) if first.trim_end() == "---" => {}
-        _ => return Ok((contents, 0)),
+    // Line by line, keeping what follows the current line: no offsets into `contents`.
+    let (first, mut rest) = contents.split_once('\n').unwrap_or((contents, ""));
+    if first.trim_end() != "---" {
+        return Ok((contents, 0));
     }
-    let mut offset = 0;
-    for (index, line) in contents.split_inclusive('\n').enumerate() {
-        offset += line.len();
-        if index > 0 && line.trim_end() == "---" {
-            return Ok((&contents[offset..], index + 1));
+    let mut lines = 1;
+    while !rest.is_empty() {
+        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        lines += 1;
+        if line.trim_end() == "---" {
+            return Ok((after, lines));
         }
+        rest = after;
     }
     Err(ParseError::new(
         1,

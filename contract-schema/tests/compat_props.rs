@@ -15,7 +15,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 mod common;
 
-use common::{consistent, field};
+use common::consistent;
 
 fn ids(report: &CompatReport) -> Vec<&'static str> {
     report.findings().iter().map(|f| f.rule.id()).collect()
@@ -196,18 +196,20 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
 
                 // Adding a required field breaks old writers only.
                 let mut new = base.clone();
-                root_struct(&mut new)
-                    .fields
-                    .push(field("zzAdded", Type::String(StringFormat::Plain)));
+                root_struct(&mut new).fields.push(FieldDef::plain(
+                    "zzAdded",
+                    Type::String(StringFormat::Plain),
+                ));
                 prop_assert_eq!(backward(&base, &new), ["FIELD_ADDED_REQUIRED"]);
                 unknown_field(&forward(&base, &new), unknown, CAPTURE_FORWARD)?;
                 applied.hit("add required");
 
                 // Adding an optional field breaks only old readers that deny it.
                 let mut new = base.clone();
-                root_struct(&mut new)
-                    .fields
-                    .push(field("zzAdded", Type::Option(Box::new(Type::Bool))));
+                root_struct(&mut new).fields.push(FieldDef::plain(
+                    "zzAdded",
+                    Type::Option(Box::new(Type::Bool)),
+                ));
                 prop_assert!(backward(&base, &new).is_empty());
                 unknown_field(&forward(&base, &new), unknown, CAPTURE_FORWARD)?;
                 applied.hit("add optional");

@@ -14,9 +14,12 @@ use contract_schema::shape::{ContractId, FloatKind, IntKind, Provenance, StringF
 
 mod common;
 
-use common::field as f;
-
 // ----- a small builder ---------------------------------------------------------------------
+
+/// A plain field (`FieldDef::plain`), under a short name: the tests below build many.
+fn f(name: &str, ty: Type) -> FieldDef {
+    FieldDef::plain(name, ty)
+}
 
 fn if_present(mut field: FieldDef) -> FieldDef {
     if let Some(s) = &mut field.sender {

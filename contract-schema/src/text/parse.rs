@@ -14,6 +14,7 @@ use crate::model::{
     TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+use crate::suggest::did_you_mean;
 
 /// How deeply types may nest (`option<list<…>>`) before the parser refuses: bounds the
 /// recursion on hostile input.
@@ -840,41 +841,6 @@ fn undefined(name: &str, types: &BTreeMap<String, TypeDef>) -> String {
     }
 }
 
-/// The closest candidate within a small edit distance.
-fn did_you_mean<'c>(word: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-/// Edit distance over characters, a swap of two neighbours counting as one edit
-/// (optimal string alignment), so that `sned` suggests `send`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // Three rows: two back, one back, current.
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur: Vec<usize> = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(before[j - 2] + 1);
-            }
-            cur[j] = d;
-        }
-        std::mem::swap(&mut before, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
 /// A name as an error quotes it: at most [`MAX_QUOTE`] characters.
 fn shorten(s: &str) -> String {
     if s.chars().count() <= MAX_QUOTE {
@@ -1159,16 +1125,8 @@ impl<'l, 'a> Cursor<'l, 'a> {
 
     fn mode(&mut self) -> Result<Mode, ParseError> {
         let (word, at) = self.keyword();
-        let all = [
-            Mode::Backward,
-            Mode::Forward,
-            Mode::Full,
-            Mode::BackwardTransitive,
-            Mode::ForwardTransitive,
-            Mode::FullTransitive,
-        ];
         let mode = Mode::parse(word).ok_or_else(|| {
-            let names: Vec<&str> = all.iter().map(|m| m.as_str()).collect();
+            let names: Vec<&str> = Mode::ALL.iter().map(|m| m.as_str()).collect();
             self.error_at(at, choice_message(word, &names, "after `mode`"))
         })?;
         self.end()?;
@@ -1553,14 +1511,6 @@ enum E
             error(&enum_with("unknown deny\n  unknown deny")),
             "line 7, column 3: a second `unknown` line (the first is at line 6)"
         );
-    }
-
-    #[test]
-    fn edit_distance_counts_swaps_as_one_edit() {
-        assert_eq!(super::edit_distance("sned", "send"), 1);
-        assert_eq!(super::edit_distance("kitten", "sitting"), 3);
-        assert_eq!(super::edit_distance("", "abc"), 3);
-        assert_eq!(super::edit_distance("abc", "abc"), 0);
     }
 
     #[test]
@@ -1985,8 +1935,16 @@ enum E
         );
         // Windows line endings, as git may check them out.
         assert_eq!(parse_snapshot(&file.replace('\n', "\r\n")), parse(VALID));
+        // A byte-order mark before the header.
+        assert_eq!(parse_snapshot(&format!("\u{feff}{file}")), parse(VALID));
         // No header: plain text.
         assert_eq!(parse_snapshot(VALID), parse(VALID));
+        assert_eq!(parse_snapshot(""), parse(""));
+        assert_eq!(
+            parse_snapshot("---").unwrap_err().to_string(),
+            "line 1, column 1: the snapshot header opened by `---` is never closed by a second \
+             `---` line"
+        );
         assert_eq!(
             parse_snapshot("---\nsource: x\n").unwrap_err().to_string(),
             "line 1, column 1: the snapshot header opened by `---` is never closed by a second \

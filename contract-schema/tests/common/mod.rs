@@ -1,33 +1,9 @@
-//! What the compatibility tests share: schema builders and fixers.
+//! What the compatibility tests share: schema fixers (plain fields are
+//! `FieldDef::plain`).
 // Each test binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
-use contract_schema::model::{
-    Body, FieldDef, Presence, ReceiverField, Schema, SenderField, StructDef, Type, VariantDefKind,
-};
-use contract_schema::shape::Provenance;
-
-/// A field sent always under `name`, read under the same name, and required by the reader
-/// unless its type is an `Option`: what the derive emits for `name: ty` without attributes.
-pub fn field(name: &str, ty: Type) -> FieldDef {
-    let required = !matches!(ty, Type::Option(_));
-    FieldDef {
-        rust_name: name.to_owned(),
-        ty,
-        sender: Some(SenderField {
-            name: name.to_owned(),
-            presence: Presence::Always,
-        }),
-        receiver: Some(ReceiverField {
-            name: name.to_owned(),
-            aliases: Vec::new(),
-            required,
-        }),
-        provenance: Provenance::Confirmed,
-        renamed_from: Vec::new(),
-        doc: String::new(),
-    }
-}
+use contract_schema::model::{Body, Presence, ReceiverField, Schema, StructDef, VariantDefKind};
 
 /// Makes every type read what it writes, as a serde type that round-trips does: each field
 /// is read under the name it is sent (no `rename(serialize, deserialize)`, no aliases), a
