@@ -86,12 +86,10 @@ impl<'a> Checker<'a> {
     fn contract_names(&mut self) {
         if let (Some(w), Some(r)) = (&self.writer.contract, &self.reader.contract) {
             if w.name != r.name {
+                let (writer, reader) = self.sides();
                 let why = format!(
-                    "{} write contract `{}` but {} read contract `{}`",
-                    self.direction.writer(),
-                    w.name,
-                    self.direction.reader(),
-                    r.name
+                    "{writer} write contract `{}` but {reader} read contract `{}`",
+                    w.name, r.name
                 );
                 self.report(
                     Rule::ContractNameChanged,
@@ -120,6 +118,36 @@ impl<'a> Checker<'a> {
             hint,
             allowed: None,
         });
+    }
+
+    /// Reports a finding whose fix is the generic one: restore `what` (see
+    /// [`Checker::revert_hint`]).
+    fn report_revert(&mut self, rule: Rule, why: String, what: &str) {
+        let hint = self.revert_hint(what);
+        self.report(rule, why, hint);
+    }
+
+    /// The writers and the readers of this comparison, as sentence subjects ("old
+    /// writers", "new readers").
+    fn sides(&self) -> (&'static str, &'static str) {
+        (self.direction.writer(), self.direction.reader())
+    }
+
+    /// `forward` when new writers are checked against old readers, `otherwise` when readers
+    /// (a consumer, or new readers) are checked against writers: the side a fix or a path
+    /// speaks of.
+    fn forward_or<T>(&self, forward: T, otherwise: T) -> T {
+        match self.direction {
+            Direction::Forward => forward,
+            Direction::Check | Direction::Backward => otherwise,
+        }
+    }
+
+    /// Runs `f` with `seg` appended to the path of the findings it reports.
+    fn at(&mut self, seg: Seg<'a>, f: impl FnOnce(&mut Self)) {
+        self.path.push(seg);
+        f(self);
+        self.path.pop();
     }
 
     /// The generic fix for a change that cannot be made compatible in place.
@@ -205,13 +233,11 @@ impl<'a> Checker<'a> {
                         Rule::IntNarrowed,
                         Rule::IntWidened,
                     );
+                    let (writer, reader) = self.sides();
                     let why = format!(
-                        "`{w}` values sent by {} do not all fit the `{r}` of {}",
-                        self.direction.writer(),
-                        self.direction.reader()
+                        "`{w}` values sent by {writer} do not all fit the `{r}` of {reader}"
                     );
-                    let hint = self.revert_hint(&format!("an integer type that holds `{w}`"));
-                    self.report(rule, why, hint);
+                    self.report_revert(rule, why, &format!("an integer type that holds `{w}`"));
                 }
             }
             (Type::Float(_), Type::Int(_)) => {
@@ -220,13 +246,11 @@ impl<'a> Checker<'a> {
                     Rule::FloatBecameInteger,
                     Rule::IntegerBecameFloat,
                 );
+                let (writer, reader) = self.sides();
                 let why = format!(
-                    "`{w}` numbers sent by {} are rejected by the `{r}` of {} (serde reads no fraction into an integer)",
-                    self.direction.writer(),
-                    self.direction.reader()
+                    "`{w}` numbers sent by {writer} are rejected by the `{r}` of {reader} (serde reads no fraction into an integer)"
                 );
-                let hint = self.revert_hint("a float on the reading side");
-                self.report(rule, why, hint);
+                self.report_revert(rule, why, "a float on the reading side");
             }
             (Type::String(_), Type::Char) => {
                 let rule = self.direction.pick(
@@ -234,13 +258,11 @@ impl<'a> Checker<'a> {
                     Rule::StringBecameChar,
                     Rule::CharBecameString,
                 );
+                let (writer, reader) = self.sides();
                 let why = format!(
-                    "strings sent by {} may hold more than the one `char` {} accept",
-                    self.direction.writer(),
-                    self.direction.reader()
+                    "strings sent by {writer} may hold more than the one `char` {reader} accept"
                 );
-                let hint = self.revert_hint("`String` on the reading side");
-                self.report(rule, why, hint);
+                self.report_revert(rule, why, "`String` on the reading side");
             }
             (Type::String(a), Type::String(b)) => {
                 if a != b && *b != StringFormat::Plain {
@@ -253,31 +275,19 @@ impl<'a> Checker<'a> {
             | (Type::Array(a, _), Type::List(b)) => self.item(a, b),
             (Type::Array(a, n), Type::Array(b, m)) if n == m => self.item(a, b),
             (Type::Array(a, n), Type::Tuple(rs)) if rs.len() == *n => {
-                for (i, ri) in rs.iter().enumerate() {
-                    self.index(i, a, ri);
-                }
+                self.indexed(rs.iter().map(|ri| (&**a, ri)));
             }
             (Type::Tuple(ws), Type::Tuple(rs)) if ws.len() == rs.len() => {
-                for (i, (wi, ri)) in ws.iter().zip(rs).enumerate() {
-                    self.index(i, wi, ri);
-                }
+                self.indexed(ws.iter().zip(rs));
             }
             (Type::Tuple(ws), Type::Array(b, n)) if ws.len() == *n => {
-                for (i, wi) in ws.iter().enumerate() {
-                    self.index(i, wi, b);
-                }
+                self.indexed(ws.iter().map(|wi| (wi, &**b)));
             }
-            (Type::Tuple(ws), Type::List(b)) => {
-                for (i, wi) in ws.iter().enumerate() {
-                    self.index(i, wi, b);
-                }
-            }
-            (Type::Map(wk, wv), Type::Map(rk, rv)) => {
-                self.path.push(Seg::Key);
-                self.map_key(wk, rk);
-                self.ty(wv, rv);
-                self.path.pop();
-            }
+            (Type::Tuple(ws), Type::List(b)) => self.indexed(ws.iter().map(|wi| (wi, &**b))),
+            (Type::Map(wk, wv), Type::Map(rk, rv)) => self.at(Seg::Key, |c| {
+                c.map_key(wk, rk);
+                c.ty(wv, rv);
+            }),
             (Type::Named(a), Type::Named(b)) => self.named(w, r, a, b),
             // A string enum is written as its tags, which a plain string reads.
             (Type::Named(a), Type::String(StringFormat::Plain))
@@ -303,15 +313,14 @@ impl<'a> Checker<'a> {
     }
 
     fn item(&mut self, w: &'a Type, r: &'a Type) {
-        self.path.push(Seg::Item);
-        self.ty(w, r);
-        self.path.pop();
+        self.at(Seg::Item, |c| c.ty(w, r));
     }
 
-    fn index(&mut self, i: usize, w: &'a Type, r: &'a Type) {
-        self.path.push(Seg::Index(i));
-        self.ty(w, r);
-        self.path.pop();
+    /// The items of a tuple (or a fixed-length array) against the reader's, by position.
+    fn indexed(&mut self, pairs: impl Iterator<Item = (&'a Type, &'a Type)>) {
+        for (i, (w, r)) in pairs.enumerate() {
+            self.at(Seg::Index(i), |c| c.ty(w, r));
+        }
     }
 
     fn null_not_accepted(&mut self, r: &Type) {
@@ -320,40 +329,29 @@ impl<'a> Checker<'a> {
             Rule::NullableBecameNonNullable,
             Rule::NonNullableBecameNullable,
         );
-        let why = format!(
-            "{} may send `null` here, which the `{r}` of {} rejects",
-            self.direction.writer(),
-            self.direction.reader()
+        let (writer, reader) = self.sides();
+        let why = format!("{writer} may send `null` here, which the `{r}` of {reader} rejects");
+        let hint = self.forward_or(
+            "keep the field non-optional for writers, or publish a new major version".to_owned(),
+            format!("read it as `Option<…>` (`option<{r}>`) so `null` is accepted"),
         );
-        let hint = match self.direction {
-            Direction::Check | Direction::Backward => {
-                format!("read it as `Option<…>` (`option<{r}>`) so `null` is accepted")
-            }
-            Direction::Forward => {
-                "keep the field non-optional for writers, or publish a new major version".to_owned()
-            }
-        };
         self.report(rule, why, hint);
     }
 
     fn format_changed(&mut self, w: &Type, r: &Type) {
-        let why = format!(
-            "`{w}` sent by {} is not promised to be the `{r}` {} expect",
-            self.direction.writer(),
-            self.direction.reader()
+        let (writer, reader) = self.sides();
+        let why = format!("`{w}` sent by {writer} is not promised to be the `{r}` {reader} expect");
+        self.report_revert(
+            Rule::StringFormatChanged,
+            why,
+            &format!("`{w}` on the reading side"),
         );
-        let hint = self.revert_hint(&format!("`{w}` on the reading side"));
-        self.report(Rule::StringFormatChanged, why, hint);
     }
 
     fn type_changed(&mut self, w: &Type, r: &Type) {
-        let why = format!(
-            "`{w}` sent by {} is not read as the `{r}` of {}",
-            self.direction.writer(),
-            self.direction.reader()
-        );
-        let hint = self.revert_hint(&format!("the type `{w}`"));
-        self.report(Rule::TypeChanged, why, hint);
+        let (writer, reader) = self.sides();
+        let why = format!("`{w}` sent by {writer} is not read as the `{r}` of {reader}");
+        self.report_revert(Rule::TypeChanged, why, &format!("the type `{w}`"));
     }
 
     /// Two named types, compared by structure. Each pair is compared once.
@@ -384,27 +382,19 @@ impl<'a> Checker<'a> {
             (Body::Newtype(wi), _) => self.ty(wi, r),
             (_, Body::Newtype(ri)) => self.ty(w, ri),
             _ => {
-                let why = format!(
-                    "{} send `{a}` as {} but {} read `{b}` as {}",
-                    self.direction.writer(),
-                    body_kind(&wd.body),
-                    self.direction.reader(),
-                    body_kind(&rd.body)
-                );
-                let hint = self.revert_hint(&format!("the {} `{a}`", body_kind(&wd.body)));
-                self.report(Rule::TypeChanged, why, hint);
+                let (writer, reader) = self.sides();
+                let (wk, rk) = (body_kind(&wd.body), body_kind(&rd.body));
+                let why = format!("{writer} send `{a}` as {wk} but {reader} read `{b}` as {rk}");
+                self.report_revert(Rule::TypeChanged, why, &format!("the {wk} `{a}`"));
             }
         }
     }
 
     // ----- structs ---------------------------------------------------------------------
 
-    /// The key a path shows for a field: the new side's name in an evolution.
-    fn key_for(&self, sent: &'a str, read: &'a str) -> &'a str {
-        match self.direction {
-            Direction::Forward => sent,
-            Direction::Check | Direction::Backward => read,
-        }
+    /// The path segment of a field: its key on the new side in an evolution.
+    fn field_seg(&self, sent: &'a str, read: &'a str) -> Seg<'a> {
+        Seg::Field(self.forward_or(sent, read))
     }
 
     fn structs(&mut self, w: &'a StructDef, r: &'a StructDef) {
@@ -452,45 +442,40 @@ impl<'a> Checker<'a> {
             }
         }
         if w.unknown == Unknown::Capture {
-            self.path.push(Seg::Key);
-            match (r.unknown, &w.extra, &r.extra) {
-                (Unknown::Deny, _, _) => self.unknown_denied("*", true),
-                (Unknown::Capture, Some(we), Some(re)) => self.ty(we, re),
+            self.at(Seg::Key, |c| match (r.unknown, &w.extra, &r.extra) {
+                (Unknown::Deny, _, _) => c.unknown_denied("*", true),
+                (Unknown::Capture, Some(we), Some(re)) => c.ty(we, re),
                 _ => {}
-            }
-            self.path.pop();
+            });
         }
         for ((wf, sent), used) in unknown.iter().zip(consumed) {
             if used {
                 continue;
             }
-            self.path.push(Seg::Field(sent.name.as_str()));
-            match (r.unknown, &r.extra) {
-                (Unknown::Deny, _) => self.unknown_denied(&sent.name, false),
-                (Unknown::Capture, Some(extra)) => self.ty(&wf.ty, extra),
-                _ => {}
-            }
-            self.path.pop();
+            self.at(Seg::Field(sent.name.as_str()), |c| {
+                match (r.unknown, &r.extra) {
+                    (Unknown::Deny, _) => c.unknown_denied(&sent.name, false),
+                    (Unknown::Capture, Some(extra)) => c.ty(&wf.ty, extra),
+                    _ => {}
+                }
+            });
         }
     }
 
     fn read_twice(&mut self, sent: &'a SenderField, recv: &'a ReceiverField) {
-        self.path
-            .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+        let (writer, reader) = self.sides();
         let why = format!(
-            "{} may send `{}` next to another key that {} read into the same field `{}`; serde rejects the duplicate field",
-            self.direction.writer(),
-            sent.name,
-            self.direction.reader(),
-            recv.name
+            "{writer} may send `{}` next to another key that {reader} read into the same field `{}`; serde rejects the duplicate field",
+            sent.name, recv.name
         );
-        self.report(
-            Rule::FieldReadTwice,
-            why,
-            "send the field under one key only, or drop the reader's alias for the other key"
-                .to_owned(),
-        );
-        self.path.pop();
+        self.at(self.field_seg(&sent.name, &recv.name), |c| {
+            c.report(
+                Rule::FieldReadTwice,
+                why,
+                "send the field under one key only, or drop the reader's alias for the other key"
+                    .to_owned(),
+            );
+        });
     }
 
     fn unknown_denied(&mut self, key: &str, any_key: bool) {
@@ -499,22 +484,15 @@ impl<'a> Checker<'a> {
         } else {
             format!("the field `{key}`")
         };
+        let (writer, reader) = self.sides();
         let why = format!(
-            "{} send {what}, which {} do not know and deny (`deny_unknown_fields`)",
-            self.direction.writer(),
-            self.direction.reader()
+            "{writer} send {what}, which {reader} do not know and deny (`deny_unknown_fields`)"
         );
-        let hint = match self.direction {
-            Direction::Check | Direction::Backward => {
-                "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the field there"
-                    .to_owned()
-            }
-            Direction::Forward => {
-                "old readers deny unknown fields: do not send new fields to them; publish a new major version"
-                    .to_owned()
-            }
-        };
-        self.report(Rule::UnknownFieldDenied, why, hint);
+        let hint = self.forward_or(
+            "old readers deny unknown fields: do not send new fields to them; publish a new major version",
+            "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the field there",
+        );
+        self.report(Rule::UnknownFieldDenied, why, hint.to_owned());
     }
 
     /// A field both sides have under one wire key.
@@ -525,47 +503,51 @@ impl<'a> Checker<'a> {
         rf: &'a FieldDef,
         recv: &'a ReceiverField,
     ) {
-        self.path
-            .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
-        if sent.presence == Presence::IfPresent && recv.required {
-            let rule = self.direction.pick(
-                Rule::RequiredFieldMayBeOmitted,
-                Rule::FieldBecameRequired,
-                Rule::FieldBecameOmittable,
-            );
-            let why = format!(
-                "`{}` is required by {} but sent by {} only when present (`skip_serializing_if`)",
-                recv.name,
-                self.direction.reader(),
-                self.direction.writer()
-            );
-            let hint = match self.direction {
-                Direction::Check | Direction::Backward => {
-                    "give the reader's field `#[serde(default)]` or make it an `Option`".to_owned()
-                }
-                Direction::Forward => {
-                    "remove `skip_serializing_if` so the field is always sent, or publish a new major version"
-                        .to_owned()
-                }
-            };
-            self.report(rule, why, hint);
+        self.at(self.field_seg(&sent.name, &recv.name), |c| {
+            c.presence(sent, recv);
+            c.provenance(wf, rf, sent);
+            c.ty(&wf.ty, &rf.ty);
+        });
+    }
+
+    /// A field the reader requires and the writer sends only when present.
+    fn presence(&mut self, sent: &SenderField, recv: &ReceiverField) {
+        if sent.presence != Presence::IfPresent || !recv.required {
+            return;
         }
-        if wf.provenance == Provenance::Assumption && rf.provenance == Provenance::Confirmed {
-            let why = format!(
-                "`{}` is an unconfirmed assumption for {} but {} rely on it as confirmed",
-                sent.name,
-                self.direction.writer(),
-                self.direction.reader()
-            );
-            self.report(
-                Rule::ProvenanceWeakened,
-                why,
-                "mark the reader's field `#[handoff(assumption)]`, or confirm the value before sending it"
-                    .to_owned(),
-            );
+        let rule = self.direction.pick(
+            Rule::RequiredFieldMayBeOmitted,
+            Rule::FieldBecameRequired,
+            Rule::FieldBecameOmittable,
+        );
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "`{}` is required by {reader} but sent by {writer} only when present (`skip_serializing_if`)",
+            recv.name
+        );
+        let hint = self.forward_or(
+            "remove `skip_serializing_if` so the field is always sent, or publish a new major version",
+            "give the reader's field `#[serde(default)]` or make it an `Option`",
+        );
+        self.report(rule, why, hint.to_owned());
+    }
+
+    /// A field the writer marks as an assumption and the reader relies on as confirmed.
+    fn provenance(&mut self, wf: &FieldDef, rf: &FieldDef, sent: &SenderField) {
+        if wf.provenance != Provenance::Assumption || rf.provenance != Provenance::Confirmed {
+            return;
         }
-        self.ty(&wf.ty, &rf.ty);
-        self.path.pop();
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "`{}` is an unconfirmed assumption for {writer} but {reader} rely on it as confirmed",
+            sent.name
+        );
+        self.report(
+            Rule::ProvenanceWeakened,
+            why,
+            "mark the reader's field `#[handoff(assumption)]`, or confirm the value before sending it"
+                .to_owned(),
+        );
     }
 
     /// A reader field no writer field is sent under: a rename, or a field missing.
@@ -577,6 +559,12 @@ impl<'a> Checker<'a> {
         consumed: &mut [bool],
     ) {
         let free = |consumed: &[bool], j: usize| !consumed.get(j).copied().unwrap_or(true);
+        let consume = |consumed: &mut [bool], j: usize| {
+            if let Some(c) = consumed.get_mut(j) {
+                *c = true;
+            }
+        };
+        let (writer, reader) = self.sides();
         // Declared by the reader: `renamed_from` names a key the writer sends.
         for old in &rf.renamed_from {
             let found = unknown
@@ -584,24 +572,19 @@ impl<'a> Checker<'a> {
                 .enumerate()
                 .find(|(j, (_, s))| free(consumed, *j) && s.name == *old);
             if let Some((j, (wf, sent))) = found {
-                if let Some(c) = consumed.get_mut(j) {
-                    *c = true;
-                }
-                self.path
-                    .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+                consume(consumed, j);
                 let why = format!(
-                    "`{}` was renamed from `{old}` but {} do not read `{old}`, which {} send",
-                    recv.name,
-                    self.direction.reader(),
-                    self.direction.writer()
+                    "`{}` was renamed from `{old}` but {reader} do not read `{old}`, which {writer} send",
+                    recv.name
                 );
                 let hint = format!(
                     "add `#[serde(alias = \"{old}\")]` to the field so `{old}` is still read"
                 );
-                self.report(Rule::FieldRenamedWithoutAlias, why, hint);
-                // What the alias would make the reader read must still fit.
-                self.ty(&wf.ty, &rf.ty);
-                self.path.pop();
+                self.at(self.field_seg(&sent.name, &recv.name), |c| {
+                    c.report(Rule::FieldRenamedWithoutAlias, why, hint);
+                    // What the alias would make the reader read must still fit.
+                    c.ty(&wf.ty, &rf.ty);
+                });
                 return;
             }
         }
@@ -614,27 +597,18 @@ impl<'a> Checker<'a> {
             if !recv.required {
                 return;
             }
-            if let Some(c) = consumed.get_mut(j) {
-                *c = true;
-            }
-            self.path
-                .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
+            consume(consumed, j);
             let why = format!(
-                "`{}` was renamed to `{}`, but {} require it as `{}`",
-                recv.name,
-                sent.name,
-                self.direction.reader(),
-                recv.name
+                "`{}` was renamed to `{}`, but {reader} require it as `{}`",
+                recv.name, sent.name, recv.name
             );
             let hint = format!(
-                "an alias only helps new readers; for {} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
-                self.direction.reader(),
-                recv.name,
-                recv.name,
-                sent.name
+                "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
+                recv.name, recv.name, sent.name
             );
-            self.report(Rule::FieldRenamed, why, hint);
-            self.path.pop();
+            self.at(self.field_seg(&sent.name, &recv.name), |c| {
+                c.report(Rule::FieldRenamed, why, hint);
+            });
             return;
         }
         if !recv.required {
@@ -657,82 +631,63 @@ impl<'a> Checker<'a> {
             }
         }
         if let Some((j, sent)) = likely {
-            if let Some(c) = consumed.get_mut(j) {
-                *c = true;
-            }
-            self.path
-                .push(Seg::Field(self.key_for(&sent.name, &recv.name)));
-            let (old, new) = match self.direction {
-                Direction::Forward => (recv.name.as_str(), sent.name.as_str()),
-                Direction::Check | Direction::Backward => (sent.name.as_str(), recv.name.as_str()),
-            };
+            consume(consumed, j);
+            let (old, new) = self.forward_or(
+                (recv.name.as_str(), sent.name.as_str()),
+                (sent.name.as_str(), recv.name.as_str()),
+            );
             let why = format!(
-                "`{}` is required by {} but not sent by {}, which send `{}` of the same type: likely a rename",
-                recv.name,
-                self.direction.reader(),
-                self.direction.writer(),
-                sent.name
+                "`{}` is required by {reader} but not sent by {writer}, which send `{}` of the same type: likely a rename",
+                recv.name, sent.name
             );
             let hint = format!(
                 "if `{new}` was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]`"
             );
-            self.report(Rule::FieldLikelyRenamed, why, hint);
-            self.path.pop();
+            self.at(self.field_seg(&sent.name, &recv.name), |c| {
+                c.report(Rule::FieldLikelyRenamed, why, hint);
+            });
             return;
         }
-        self.path.push(Seg::Field(recv.name.as_str()));
         let rule = self.direction.pick(
             Rule::RequiredFieldNotSent,
             Rule::FieldAddedRequired,
             Rule::FieldRemoved,
         );
         let why = format!(
-            "`{}` is required by {} but never sent by {}",
-            recv.name,
-            self.direction.reader(),
-            self.direction.writer()
+            "`{}` is required by {reader} but never sent by {writer}",
+            recv.name
         );
         let hint = match self.direction {
             Direction::Check => {
-                "send the field from the producer, or give the consumer's field `#[serde(default)]` or an `Option` type".to_owned()
+                "send the field from the producer, or give the consumer's field `#[serde(default)]` or an `Option` type"
             }
             Direction::Backward => {
-                "give the new field `#[serde(default)]` or an `Option` type, so data without it is still read".to_owned()
+                "give the new field `#[serde(default)]` or an `Option` type, so data without it is still read"
             }
             Direction::Forward => {
-                "restore the field (old readers require it), or publish the removal as a new major version".to_owned()
+                "restore the field (old readers require it), or publish the removal as a new major version"
             }
         };
-        self.report(rule, why, hint);
-        self.path.pop();
+        self.at(Seg::Field(recv.name.as_str()), |c| {
+            c.report(rule, why, hint.to_owned());
+        });
     }
 
     // ----- enums -----------------------------------------------------------------------
 
     fn enums(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
-        let same_kind = core::mem::discriminant(&w.repr) == core::mem::discriminant(&r.repr);
-        if !same_kind {
-            let why = format!(
-                "{} write the enum {} but {} read it {}",
-                self.direction.writer(),
-                repr_text(&w.repr),
-                self.direction.reader(),
-                repr_text(&r.repr)
-            );
-            let hint = self.revert_hint(&format!("the representation {}", repr_text(&w.repr)));
-            self.report(Rule::EnumReprChanged, why, hint);
-            return;
-        }
         if w.repr != r.repr {
-            let why = format!(
-                "{} write the enum {} but {} read it {}",
-                self.direction.writer(),
-                repr_text(&w.repr),
-                self.direction.reader(),
-                repr_text(&r.repr)
-            );
-            let hint = self.revert_hint(&format!("the keys {}", repr_text(&w.repr)));
-            self.report(Rule::EnumTagChanged, why, hint);
+            // The same representation with other keys, or another representation.
+            let same_kind = core::mem::discriminant(&w.repr) == core::mem::discriminant(&r.repr);
+            let (rule, what) = if same_kind {
+                (Rule::EnumTagChanged, "the keys")
+            } else {
+                (Rule::EnumReprChanged, "the representation")
+            };
+            let (writer, reader) = self.sides();
+            let (written, read) = (repr_text(&w.repr), repr_text(&r.repr));
+            let why = format!("{writer} write the enum {written} but {reader} read it {read}");
+            self.report_revert(rule, why, &format!("{what} {written}"));
             return;
         }
         // From here on both sides have the same representation and keys. A reader enum's
@@ -756,19 +711,17 @@ impl<'a> Checker<'a> {
                 return;
             }
             let Some(tag) = &wv.sender else { continue };
-            self.path.push(Seg::Variant(tag));
-            match index.get(tag.as_str()) {
-                Some(rv) => self.variant_pair(wv, rv),
+            self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
+                Some(rv) => c.variant_pair(wv, rv),
                 None => {
                     let caught = r.catch_all().is_some()
                         && (matches!(wv.kind, VariantDefKind::Unit)
                             || matches!(w.repr, Repr::Internal { .. }));
                     if !caught {
-                        self.variant_unknown(tag, string_enum);
+                        c.variant_unknown(tag, string_enum);
                     }
                 }
-            }
-            self.path.pop();
+            });
         }
     }
 
@@ -787,11 +740,8 @@ impl<'a> Checker<'a> {
             )
         };
         let what = if string_enum { "value" } else { "variant" };
-        let why = format!(
-            "{} may send the {what} `{tag}`, which {} do not know",
-            self.direction.writer(),
-            self.direction.reader()
-        );
+        let (writer, reader) = self.sides();
+        let why = format!("{writer} may send the {what} `{tag}`, which {reader} do not know");
         let hint = match self.direction {
             Direction::Check => format!(
                 "add `{tag}` to the consumer's enum, or give it a catch-all `#[serde(other)]` unit variant"
@@ -811,22 +761,19 @@ impl<'a> Checker<'a> {
             (VariantDefKind::Unit, VariantDefKind::Unit) => {}
             (VariantDefKind::Newtype(a), VariantDefKind::Newtype(b)) => self.ty(a, b),
             (VariantDefKind::Tuple(a), VariantDefKind::Tuple(b)) if a.len() == b.len() => {
-                for (i, (wi, ri)) in a.iter().zip(b).enumerate() {
-                    self.index(i, wi, ri);
-                }
+                self.indexed(a.iter().zip(b));
             }
             (VariantDefKind::Struct(a), VariantDefKind::Struct(b)) => self.structs(a, b),
             (a, b) => {
+                let (writer, reader) = self.sides();
                 let why = format!(
-                    "{} send `{}` carrying {} but {} read it carrying {}",
-                    self.direction.writer(),
+                    "{writer} send `{}` carrying {} but {reader} read it carrying {}",
                     wv.rust_name,
                     variant_kind_text(a),
-                    self.direction.reader(),
                     variant_kind_text(b)
                 );
-                let hint = self.revert_hint(&format!("what `{}` carries", wv.rust_name));
-                self.report(Rule::TypeChanged, why, hint);
+                let what = format!("what `{}` carries", wv.rust_name);
+                self.report_revert(Rule::TypeChanged, why, &what);
             }
         }
     }
@@ -848,27 +795,24 @@ impl<'a> Checker<'a> {
             if fits_one {
                 continue;
             }
-            self.path.push(Seg::Variant(&wv.rust_name));
             // The wire carries no tag, but a reader variant of the same name is most likely
             // the one meant: report precisely what in it does not fit.
             let same_name = r
                 .variants
                 .iter()
                 .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
-            if let Some(rv) = same_name {
-                self.variant_pair(wv, rv);
-            } else {
-                let why = format!(
-                    "the untagged variant `{}` sent by {} fits none of the variants of {}",
-                    wv.rust_name,
-                    self.direction.writer(),
-                    self.direction.reader()
-                );
-                let hint =
-                    self.revert_hint(&format!("a reader variant that reads `{}`", wv.rust_name));
-                self.report(Rule::UntaggedVariantUnmatched, why, hint);
-            }
-            self.path.pop();
+            self.at(Seg::Variant(&wv.rust_name), |c| match same_name {
+                Some(rv) => c.variant_pair(wv, rv),
+                None => {
+                    let (writer, reader) = c.sides();
+                    let why = format!(
+                        "the untagged variant `{}` sent by {writer} fits none of the variants of {reader}",
+                        wv.rust_name
+                    );
+                    let what = format!("a reader variant that reads `{}`", wv.rust_name);
+                    c.report_revert(Rule::UntaggedVariantUnmatched, why, &what);
+                }
+            });
         }
     }
 }

@@ -212,6 +212,15 @@ impl<'p, 'a> Parser<'p, 'a> {
         Ok(Some((c, keyword, at)))
     }
 
+    /// A type, then the end of the line; the named types it references are checked once
+    /// the whole text is read.
+    fn type_to_end(&mut self, c: &mut Cursor<'_, '_>) -> Result<Type, ParseError> {
+        c.spaces();
+        let ty = c.ty(&mut self.refs)?;
+        c.end()?;
+        Ok(ty)
+    }
+
     fn schema(mut self) -> Result<Schema, ParseError> {
         let mut contract: Once<ContractId> = None;
         let mut mode: Once<Mode> = None;
@@ -246,27 +255,19 @@ impl<'p, 'a> Parser<'p, 'a> {
                     set_once(&mut mode, m, line, keyword)?;
                 }
                 "root" => {
-                    c.spaces();
-                    let mut refs = Vec::new();
-                    let ty = c.ty(&mut refs)?;
-                    c.end()?;
+                    let ty = self.type_to_end(&mut c)?;
                     set_once(&mut root, ty, line, keyword)?;
-                    self.refs.extend(refs);
                 }
                 "struct" | "enum" | "newtype" => {
                     c.spaces();
                     let name_at = c.pos;
                     let name = c.type_name(keyword)?;
-                    if let Some(first) = defined_at.get(&name) {
-                        return Err(c.error_at(
-                            name_at,
-                            format!(
-                                "type `{}` is defined twice (first at line {first})",
-                                shorten(&name)
-                            ),
-                        ));
-                    }
-                    defined_at.insert(name.clone(), line.no);
+                    c.record_name(name_at, &name, &mut defined_at, |first| {
+                        format!(
+                            "type `{}` is defined twice (first at line {first})",
+                            shorten(&name)
+                        )
+                    })?;
                     let def = match keyword {
                         "struct" => {
                             c.end()?;
@@ -278,10 +279,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                         }
                         _ => {
                             c.expect_colon("the newtype's name")?;
-                            let mut refs = Vec::new();
-                            let inner = c.ty(&mut refs)?;
-                            c.end()?;
-                            self.refs.extend(refs);
+                            let inner = self.type_to_end(&mut c)?;
                             self.newtype(line, &name, inner)?
                         }
                     };
@@ -324,13 +322,11 @@ impl<'p, 'a> Parser<'p, 'a> {
         match keyword {
             "rust" => {
                 let path = c.string("the Rust path")?;
-                c.end()?;
-                set_once(rust, path, c.line, keyword)?;
+                c.end_once(rust, path, keyword)?;
             }
             "doc" => {
                 let text = c.string("the doc comment")?;
-                c.end()?;
-                set_once(doc, text, c.line, keyword)?;
+                c.end_once(doc, text, keyword)?;
             }
             _ => return Ok(false),
         }
@@ -428,36 +424,16 @@ impl<'p, 'a> Parser<'p, 'a> {
                         ))
                     }
                 };
-                c.end()?;
-                set_once(&mut state.unknown, unknown, c.line, keyword)?;
+                c.end_once(&mut state.unknown, unknown, keyword)?;
             }
             "extra" => {
-                c.spaces();
-                let mut refs = Vec::new();
-                let ty = c.ty(&mut refs)?;
-                c.end()?;
+                let ty = self.type_to_end(c)?;
                 set_once(&mut state.extra, ty, c.line, keyword)?;
-                self.refs.extend(refs);
             }
             "field" => {
-                c.spaces();
-                let name_at = c.pos;
-                let rust_name = c.rust_name("field")?;
-                if let Some(first) = state.names.get(&rust_name) {
-                    return Err(c.error_at(
-                        name_at,
-                        format!(
-                            "a second field `{}` (the first is at line {first})",
-                            shorten(&rust_name)
-                        ),
-                    ));
-                }
-                state.names.insert(rust_name.clone(), c.line.no);
+                let rust_name = c.unique_rust_name("field", &mut state.names)?;
                 c.expect_colon("the field name")?;
-                let mut refs = Vec::new();
-                let ty = c.ty(&mut refs)?;
-                c.end()?;
-                self.refs.extend(refs);
+                let ty = self.type_to_end(c)?;
                 let field = self.field(c.line, level, rust_name, ty)?;
                 state.fields.push(field);
             }
@@ -479,12 +455,10 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut assumption: Once<()> = None;
         let mut renamed_from = Vec::new();
         while let Some((mut c, keyword, at)) = self.next_child(level)? {
-            let line = c.line;
             match keyword {
                 "doc" => {
                     let text = c.string("the doc comment")?;
-                    c.end()?;
-                    set_once(&mut doc, text, line, keyword)?;
+                    c.end_once(&mut doc, text, keyword)?;
                 }
                 "send" => {
                     let sender = match c.name_or_never("the sent key")? {
@@ -509,8 +483,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                             Some(SenderField { name, presence })
                         }
                     };
-                    c.end()?;
-                    set_once(&mut send, sender, line, keyword)?;
+                    c.end_once(&mut send, sender, keyword)?;
                 }
                 "receive" => {
                     let receiver = match c.name_or_never("the received key")? {
@@ -539,16 +512,14 @@ impl<'p, 'a> Parser<'p, 'a> {
                             })
                         }
                     };
-                    c.end()?;
-                    set_once(&mut receive, receiver, line, keyword)?;
+                    c.end_once(&mut receive, receiver, keyword)?;
                 }
                 "renamed-from" => {
                     renamed_from.push(c.string("the earlier name")?);
                     c.end()?;
                 }
                 "assumption" => {
-                    c.end()?;
-                    set_once(&mut assumption, (), line, keyword)?;
+                    c.end_once(&mut assumption, (), keyword)?;
                 }
                 other => return Err(unknown_keyword(&c, at, other, FIELD_KEYWORDS, "a field")),
             }
@@ -615,28 +586,13 @@ impl<'p, 'a> Parser<'p, 'a> {
                             ))
                         }
                     };
-                    c.end()?;
-                    set_once(&mut deny, denies, line, keyword)?;
+                    c.end_once(&mut deny, denies, keyword)?;
                 }
                 "variant" => {
-                    c.spaces();
-                    let name_at = c.pos;
-                    let rust_name = c.rust_name("variant")?;
-                    if let Some(first) = names.get(&rust_name) {
-                        return Err(c.error_at(
-                            name_at,
-                            format!(
-                                "a second variant `{}` (the first is at line {first})",
-                                shorten(&rust_name)
-                            ),
-                        ));
-                    }
-                    names.insert(rust_name.clone(), line.no);
+                    let rust_name = c.unique_rust_name("variant", &mut names)?;
                     c.expect_colon("the variant name")?;
-                    let mut refs = Vec::new();
-                    let kind = c.variant_kind(&mut refs)?;
+                    let kind = c.variant_kind(&mut self.refs)?;
                     c.end()?;
-                    self.refs.extend(refs);
                     variants.push(self.variant(line, rust_name, kind)?);
                 }
                 other => return Err(unknown_keyword(&c, at, other, ENUM_KEYWORDS, "an enum")),
@@ -670,17 +626,14 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut state = StructState::default();
         let is_struct = matches!(kind, VariantKind::Struct);
         while let Some((mut c, keyword, at)) = self.next_child(1)? {
-            let line = c.line;
             match keyword {
                 "doc" => {
                     let text = c.string("the doc comment")?;
-                    c.end()?;
-                    set_once(&mut doc, text, line, keyword)?;
+                    c.end_once(&mut doc, text, keyword)?;
                 }
                 "send" => {
                     let tag = c.name_or_never("the sent tag")?;
-                    c.end()?;
-                    set_once(&mut send, tag, line, keyword)?;
+                    c.end_once(&mut send, tag, keyword)?;
                 }
                 "receive" => {
                     let tags = match c.name_or_never("the received tag")? {
@@ -691,12 +644,10 @@ impl<'p, 'a> Parser<'p, 'a> {
                             tags
                         }
                     };
-                    c.end()?;
-                    set_once(&mut receive, tags, line, keyword)?;
+                    c.end_once(&mut receive, tags, keyword)?;
                 }
                 "catch-all" => {
-                    c.end()?;
-                    set_once(&mut catch_all, (), line, keyword)?;
+                    c.end_once(&mut catch_all, (), keyword)?;
                 }
                 "unknown" | "extra" | "field" if !is_struct => {
                     return Err(c.error_at(
@@ -1059,6 +1010,52 @@ impl<'l, 'a> Cursor<'l, 'a> {
             }
             aliases.push(self.string("the alias")?);
         }
+    }
+
+    /// The end of a line that may appear once in its item, and the `value` it gives.
+    fn end_once<T>(
+        &mut self,
+        slot: &mut Once<T>,
+        value: T,
+        keyword: &str,
+    ) -> Result<(), ParseError> {
+        self.end()?;
+        set_once(slot, value, self.line, keyword)
+    }
+
+    /// The Rust name of a `what` (`field` or `variant`) that `names` (each with its line)
+    /// does not hold yet, which it then holds.
+    fn unique_rust_name(
+        &mut self,
+        what: &str,
+        names: &mut HashMap<String, usize>,
+    ) -> Result<String, ParseError> {
+        self.spaces();
+        let at = self.pos;
+        let name = self.rust_name(what)?;
+        self.record_name(at, &name, names, |first| {
+            format!(
+                "a second {what} `{}` (the first is at line {first})",
+                shorten(&name)
+            )
+        })?;
+        Ok(name)
+    }
+
+    /// Records `name`, read at `at`, with this line in `names`; when `names` already holds
+    /// it, the error `duplicate` words from the line of the first.
+    fn record_name(
+        &self,
+        at: usize,
+        name: &str,
+        names: &mut HashMap<String, usize>,
+        duplicate: impl FnOnce(usize) -> String,
+    ) -> Result<(), ParseError> {
+        if let Some(&first) = names.get(name) {
+            return Err(self.error_at(at, duplicate(first)));
+        }
+        names.insert(name.to_owned(), self.line.no);
+        Ok(())
     }
 
     /// A Rust field or variant name: a plain word or a quoted string.
