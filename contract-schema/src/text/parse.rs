@@ -1458,6 +1458,17 @@ struct A
         VALID.replacen(old, new, 1)
     }
 
+    /// Each `(old, new, message)`: `VALID` with `old` replaced by `new` fails with `message`.
+    fn errors_with(cases: &[(&str, &str, &str)]) {
+        for (old, new, message) in cases {
+            assert_eq!(
+                error(&with(old, new)),
+                *message,
+                "{old:?} replaced by {new:?}"
+            );
+        }
+    }
+
     /// An adjacently tagged enum; tests add an `unknown` line after its `repr`.
     const ENUM: &str = "\
 root E
@@ -1519,52 +1530,68 @@ enum E
 
     #[test]
     fn a_missing_type_after_a_colon() {
-        assert_eq!(
-            error(&with("field id: string", "field id:")),
-            "line 6, column 12: expected a type after ':'"
-        );
-        assert_eq!(
-            error(&with("field id: string", "field id string")),
-            "line 6, column 12: expected `:` after the field name, found `string`"
-        );
+        errors_with(&[
+            (
+                "field id: string",
+                "field id:",
+                "line 6, column 12: expected a type after ':'",
+            ),
+            (
+                "field id: string",
+                "field id string",
+                "line 6, column 12: expected `:` after the field name, found `string`",
+            ),
+        ]);
     }
 
     #[test]
     fn a_misspelt_keyword_gets_a_suggestion() {
-        assert_eq!(
-            error(&with("send \"id\" always", "sned \"id\" always")),
-            "line 7, column 5: unknown keyword `sned` in a field; did you mean `send`?"
-        );
-        assert_eq!(
-            error(&with("unknown ignore", "unknonw ignore")),
-            "line 5, column 3: unknown keyword `unknonw` in a struct; did you mean `unknown`?"
-        );
-        assert_eq!(
-            error(&with("root A", "rooot A")),
-            "line 1, column 1: unknown keyword `rooot` in the header; did you mean `root`?"
-        );
-        assert_eq!(
-            error(&with("send \"id\" always", "send \"id\" alwyas")),
-            "line 7, column 15: unknown word `alwyas` after the sent key; did you mean `always`?"
-        );
-        assert_eq!(
-            error(&with("unknown ignore", "unknown ignroe")),
-            "line 5, column 11: unknown word `ignroe` after `unknown`; did you mean `ignore`?"
-        );
+        errors_with(&[
+            (
+                "send \"id\" always",
+                "sned \"id\" always",
+                "line 7, column 5: unknown keyword `sned` in a field; did you mean `send`?",
+            ),
+            (
+                "unknown ignore",
+                "unknonw ignore",
+                "line 5, column 3: unknown keyword `unknonw` in a struct; did you mean `unknown`?",
+            ),
+            (
+                "root A",
+                "rooot A",
+                "line 1, column 1: unknown keyword `rooot` in the header; did you mean `root`?",
+            ),
+            (
+                "send \"id\" always",
+                "send \"id\" alwyas",
+                "line 7, column 15: unknown word `alwyas` after the sent key; did you mean \
+                 `always`?",
+            ),
+            (
+                "unknown ignore",
+                "unknown ignroe",
+                "line 5, column 11: unknown word `ignroe` after `unknown`; did you mean `ignore`?",
+            ),
+        ]);
     }
 
     #[test]
     fn an_unrelated_word_lists_what_is_expected() {
-        assert_eq!(
-            error(&with("send \"id\" always", "banana")),
-            "line 7, column 5: unknown keyword `banana` in a field; expected one of `doc`, \
-             `send`, `receive`, `renamed-from`, `assumption`"
-        );
-        assert_eq!(
-            error(&with("send \"id\" always", "\"id\"")),
-            "line 7, column 5: expected a keyword in a field, found `\"id\"`; expected one of \
-             `doc`, `send`, `receive`, `renamed-from`, `assumption`"
-        );
+        errors_with(&[
+            (
+                "send \"id\" always",
+                "banana",
+                "line 7, column 5: unknown keyword `banana` in a field; expected one of `doc`, \
+                 `send`, `receive`, `renamed-from`, `assumption`",
+            ),
+            (
+                "send \"id\" always",
+                "\"id\"",
+                "line 7, column 5: expected a keyword in a field, found `\"id\"`; expected one \
+                 of `doc`, `send`, `receive`, `renamed-from`, `assumption`",
+            ),
+        ]);
     }
 
     #[test]
@@ -1594,14 +1621,19 @@ enum E
             error(&text),
             "line 6, column 18: type `Categroy` is not defined; did you mean `Category`?"
         );
-        assert_eq!(
-            error(&with("field id: string", "field id: String")),
-            "line 6, column 13: type `String` is not defined; did you mean the built-in `string`?"
-        );
-        assert_eq!(
-            error(&with("root A", "root B")),
-            "line 1, column 6: type `B` is not defined; did you mean `A`?"
-        );
+        errors_with(&[
+            (
+                "field id: string",
+                "field id: String",
+                "line 6, column 13: type `String` is not defined; did you mean the built-in \
+                 `string`?",
+            ),
+            (
+                "root A",
+                "root B",
+                "line 1, column 6: type `B` is not defined; did you mean `A`?",
+            ),
+        ]);
     }
 
     #[test]
@@ -1646,44 +1678,53 @@ enum E
 
     #[test]
     fn a_line_given_twice() {
-        assert_eq!(
-            error(&with(
+        errors_with(&[
+            (
                 "send \"id\" always\n",
-                "send \"id\" always\n    send never\n"
-            )),
-            "line 8, column 5: a second `send` line (the first is at line 7)"
-        );
-        assert_eq!(
-            error(&with("root A\n", "root A\nroot A\n")),
-            "line 2, column 1: a second `root` line (the first is at line 1)"
-        );
+                "send \"id\" always\n    send never\n",
+                "line 8, column 5: a second `send` line (the first is at line 7)",
+            ),
+            (
+                "root A\n",
+                "root A\nroot A\n",
+                "line 2, column 1: a second `root` line (the first is at line 1)",
+            ),
+        ]);
     }
 
     #[test]
     fn missing_lines() {
-        assert_eq!(
-            error(&with("root A\n", "")),
-            "line 1, column 1: no `root` line: the header names the type on the wire (`root TYPE`)"
-        );
-        assert_eq!(
-            error(&with("    send \"id\" always\n", "")),
-            "line 6, column 3: field `id` has no `send` line; write `send never` when the \
-             sender never writes it"
-        );
-        assert_eq!(
-            error(&with("    receive \"id\" required\n", "")),
-            "line 6, column 3: field `id` has no `receive` line; write `receive never` when the \
-             receiver never reads it"
-        );
-        assert_eq!(
-            error(&with("  rust \"app::A\"\n", "")),
-            "line 3, column 1: struct `A` has no `rust \"PATH\"` line"
-        );
-        assert_eq!(
-            error(&with("  unknown ignore\n", "")),
-            "line 3, column 1: struct `A` has no `unknown` line (`unknown ignore`, `deny` or \
-             `capture`)"
-        );
+        errors_with(&[
+            (
+                "root A\n",
+                "",
+                "line 1, column 1: no `root` line: the header names the type on the wire (`root \
+                 TYPE`)",
+            ),
+            (
+                "    send \"id\" always\n",
+                "",
+                "line 6, column 3: field `id` has no `send` line; write `send never` when the \
+                 sender never writes it",
+            ),
+            (
+                "    receive \"id\" required\n",
+                "",
+                "line 6, column 3: field `id` has no `receive` line; write `receive never` when \
+                 the receiver never reads it",
+            ),
+            (
+                "  rust \"app::A\"\n",
+                "",
+                "line 3, column 1: struct `A` has no `rust \"PATH\"` line",
+            ),
+            (
+                "  unknown ignore\n",
+                "",
+                "line 3, column 1: struct `A` has no `unknown` line (`unknown ignore`, `deny` or \
+                 `capture`)",
+            ),
+        ]);
         assert_eq!(
             error("root E\n\nenum E\n  rust \"e\"\n"),
             "line 3, column 1: enum `E` has no `repr` line (`repr external`, `internal tag \
@@ -1700,54 +1741,68 @@ enum E
 
     #[test]
     fn indentation_errors() {
-        assert_eq!(
-            error(&with("  unknown ignore", "   unknown ignore")),
-            "line 5, column 4: an indentation of 3 spaces; indent with two spaces per level"
-        );
-        assert_eq!(
-            error(&with("  unknown ignore", "  \tunknown ignore")),
-            "line 5, column 3: a tab in the indentation; indent with two spaces per level"
-        );
-        assert_eq!(
-            error(&with("  unknown ignore", "    unknown ignore")),
-            "line 5, column 5: an indentation of 4 spaces where 2 are expected"
-        );
-        assert_eq!(
-            error(&with("root A", "  root A")),
-            "line 1, column 3: an indented line outside any struct, enum or newtype; remove \
-             the indentation or the line"
-        );
+        errors_with(&[
+            (
+                "  unknown ignore",
+                "   unknown ignore",
+                "line 5, column 4: an indentation of 3 spaces; indent with two spaces per level",
+            ),
+            (
+                "  unknown ignore",
+                "  \tunknown ignore",
+                "line 5, column 3: a tab in the indentation; indent with two spaces per level",
+            ),
+            (
+                "  unknown ignore",
+                "    unknown ignore",
+                "line 5, column 5: an indentation of 4 spaces where 2 are expected",
+            ),
+            (
+                "root A",
+                "  root A",
+                "line 1, column 3: an indented line outside any struct, enum or newtype; remove \
+                 the indentation or the line",
+            ),
+        ]);
     }
 
     #[test]
     fn string_errors() {
-        assert_eq!(
-            error(&with("rust \"app::A\"", "rust \"app::A")),
-            "line 4, column 8: the Rust path is not closed by a `\"` on this line"
-        );
-        assert_eq!(
-            error(&with("rust \"app::A\"", "rust \"a\\qb\"")),
-            "line 4, column 10: unknown escape `\\q`; use `\\\"`, `\\\\`, `\\n`, `\\r`, `\\t` or \
-             `\\u{…}`"
-        );
-        assert_eq!(
-            error(&with("rust \"app::A\"", "rust \"\\u{d800}\"")),
-            "line 4, column 9: `\\u{d800}` is not a Unicode scalar value"
-        );
-        assert_eq!(
-            error(&with("rust \"app::A\"", "rust \"\\u{1234567}\"")),
-            "line 4, column 9: a `\\u{…}` escape takes one to six hexadecimal digits and a \
-             closing `}`"
-        );
-        assert_eq!(
-            error(&with("rust \"app::A\"", "rust app::A")),
-            "line 4, column 8: expected the Rust path as a quoted string, found `app::A`"
-        );
-        assert_eq!(
-            error(&with("send \"id\" always", "send id always")),
-            "line 7, column 10: expected the sent key as a quoted string, or `never`; found \
-             `id`"
-        );
+        errors_with(&[
+            (
+                "rust \"app::A\"",
+                "rust \"app::A",
+                "line 4, column 8: the Rust path is not closed by a `\"` on this line",
+            ),
+            (
+                "rust \"app::A\"",
+                "rust \"a\\qb\"",
+                "line 4, column 10: unknown escape `\\q`; use `\\\"`, `\\\\`, `\\n`, `\\r`, \
+                 `\\t` or `\\u{…}`",
+            ),
+            (
+                "rust \"app::A\"",
+                "rust \"\\u{d800}\"",
+                "line 4, column 9: `\\u{d800}` is not a Unicode scalar value",
+            ),
+            (
+                "rust \"app::A\"",
+                "rust \"\\u{1234567}\"",
+                "line 4, column 9: a `\\u{…}` escape takes one to six hexadecimal digits and a \
+                 closing `}`",
+            ),
+            (
+                "rust \"app::A\"",
+                "rust app::A",
+                "line 4, column 8: expected the Rust path as a quoted string, found `app::A`",
+            ),
+            (
+                "send \"id\" always",
+                "send id always",
+                "line 7, column 10: expected the sent key as a quoted string, or `never`; found \
+                 `id`",
+            ),
+        ]);
     }
 
     #[test]
@@ -1793,53 +1848,63 @@ enum E
 
     #[test]
     fn trailing_tokens_are_rejected() {
-        assert_eq!(
-            error(&with("send \"id\" always", "send \"id\" always please")),
-            "line 7, column 22: unexpected `please` at the end of the line"
-        );
-        assert_eq!(
-            error(&with("field id: string", "field id: string>")),
-            "line 6, column 19: unexpected `>` at the end of the line"
-        );
+        errors_with(&[
+            (
+                "send \"id\" always",
+                "send \"id\" always please",
+                "line 7, column 22: unexpected `please` at the end of the line",
+            ),
+            (
+                "field id: string",
+                "field id: string>",
+                "line 6, column 19: unexpected `>` at the end of the line",
+            ),
+        ]);
     }
 
     #[test]
     fn type_syntax_errors() {
-        assert_eq!(
-            parse_type("option<string").unwrap_err().to_string(),
-            "line 1, column 14: expected `>` to close `option<`, found the end of the line"
-        );
-        assert_eq!(
-            parse_type("map<string u8>").unwrap_err().to_string(),
-            "line 1, column 12: expected `,` between the key and value types of `map<`, found \
-             `u8>`"
-        );
-        assert_eq!(
-            parse_type("array<u8; n>").unwrap_err().to_string(),
-            "line 1, column 11: expected the array's length, found `n>`"
-        );
-        assert_eq!(
-            parse_type("array<u8; 99999999999999999999999>")
-                .unwrap_err()
-                .to_string(),
-            "line 1, column 11: expected the array's length, found `99999999999999999999999>`"
-        );
-        assert_eq!(
-            parse_type("string(uuidd)").unwrap_err().to_string(),
-            "line 1, column 8: unknown word `uuidd` as a string format; did you mean `uuid`?"
-        );
-        assert_eq!(
-            parse_type("list").unwrap_err().to_string(),
-            "line 1, column 5: expected `<` after `list`, found the end of the line"
-        );
-        assert_eq!(
-            parse_type("app::").unwrap_err().to_string(),
-            "line 1, column 4: unexpected `::` at the end of the line"
-        );
-        assert_eq!(
-            parse_type("").unwrap_err().to_string(),
-            "line 1, column 1: expected a type, found the end of the line"
-        );
+        for (text, message) in [
+            (
+                "option<string",
+                "line 1, column 14: expected `>` to close `option<`, found the end of the line",
+            ),
+            (
+                "map<string u8>",
+                "line 1, column 12: expected `,` between the key and value types of `map<`, \
+                 found `u8>`",
+            ),
+            (
+                "array<u8; n>",
+                "line 1, column 11: expected the array's length, found `n>`",
+            ),
+            (
+                "array<u8; 99999999999999999999999>",
+                "line 1, column 11: expected the array's length, found `99999999999999999999999>`",
+            ),
+            (
+                "string(uuidd)",
+                "line 1, column 8: unknown word `uuidd` as a string format; did you mean `uuid`?",
+            ),
+            (
+                "list",
+                "line 1, column 5: expected `<` after `list`, found the end of the line",
+            ),
+            (
+                "app::",
+                "line 1, column 4: unexpected `::` at the end of the line",
+            ),
+            (
+                "",
+                "line 1, column 1: expected a type, found the end of the line",
+            ),
+        ] {
+            assert_eq!(
+                parse_type(text).unwrap_err().to_string(),
+                message,
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
