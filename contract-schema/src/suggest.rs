@@ -11,16 +11,28 @@
 //! assert_eq!(did_you_mean("colour", keys), None);
 //! ```
 
+/// Words longer than this (in characters) get no suggestion: a typo is a short word, and
+/// the cost of comparing two words grows with the product of their lengths.
+pub const MAX_WORD: usize = 64;
+
 /// The candidate closest to `word` when it is close enough to be a likely typo: within an
 /// [`edit_distance`] of a third of `word`'s characters (at least one). Of equally close
-/// candidates, the first wins; `None` when none is close enough.
+/// candidates, the first wins; `None` when none is close enough, or when `word` is longer
+/// than [`MAX_WORD`] characters.
 pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
-    let limit = (word.chars().count() / 3).max(1);
+    let length = word.chars().count();
+    if length > MAX_WORD {
+        return None;
+    }
+    let limit = (length / 3).max(1);
     candidates
         .into_iter()
+        // The distance is at least the difference in length: a long candidate costs
+        // nothing to turn down.
+        .filter(|c| c.chars().count().abs_diff(length) <= limit)
         .map(|c| (edit_distance(word, c), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
@@ -78,7 +90,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{did_you_mean, edit_distance};
+    use super::{did_you_mean, edit_distance, MAX_WORD};
 
     #[test]
     fn edit_distance_counts_each_edit_once() {
@@ -114,6 +126,19 @@ mod tests {
         assert_eq!(did_you_mean("bat", ["hat", "cat"]), Some("hat"));
         // A closer candidate wins over an earlier one.
         assert_eq!(did_you_mean("send", ["sent", "send"]), Some("send"));
+    }
+
+    #[test]
+    fn long_words_get_no_suggestion_and_cost_little() {
+        let long = "a".repeat(MAX_WORD);
+        let typo = format!("{}b", "a".repeat(MAX_WORD - 1));
+        assert_eq!(did_you_mean(&typo, [long.as_str()]), Some(long.as_str()));
+        let longer = format!("{long}a");
+        assert_eq!(did_you_mean(&format!("{long}b"), [longer.as_str()]), None);
+        // A huge word against huge candidates returns at once instead of comparing them.
+        let huge = "x".repeat(1_000_000);
+        assert_eq!(did_you_mean(&huge, [huge.as_str(), "x"]), None);
+        assert_eq!(did_you_mean("x", [huge.as_str()]), None);
     }
 
     #[test]

@@ -178,6 +178,9 @@ impl<'a> Checker<'a> {
         self.findings = findings;
         self.trial = trial;
         self.path.truncate(path_len);
+        // Nested trials drain only what they logged, so the log is at least as long as it
+        // was; `min` keeps the range valid whatever happens.
+        let log_start = log_start.min(self.trial_log.len());
         for pair in self.trial_log.drain(log_start..) {
             self.visited.remove(&pair);
         }

@@ -1637,6 +1637,24 @@ enum E
     }
 
     #[test]
+    fn a_long_undefined_name_is_reported_without_a_suggestion() {
+        // Two names of 100,000 characters one edit apart: comparing them would take
+        // 10^10 steps; they are not compared.
+        let defined = "A".repeat(100_000);
+        let typo = format!("{}B", "A".repeat(99_999));
+        let text = VALID
+            .replace("root A", &format!("root {typo}"))
+            .replace("struct A", &format!("struct {defined}"));
+        assert_eq!(
+            error(&text),
+            format!(
+                "line 1, column 6: type `{}…` is not defined in this schema",
+                "A".repeat(32)
+            )
+        );
+    }
+
+    #[test]
     fn generic_arguments_of_a_name_need_no_definition() {
         let text = VALID.replace('A', "Handoff<Refund>");
         let schema = parse(&text).unwrap();
