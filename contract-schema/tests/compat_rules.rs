@@ -1220,3 +1220,28 @@ fn a_long_chain_of_nested_types_stops_without_overflowing_the_stack() {
     let short = chain(100);
     assert!(check(&short, &short).findings().is_empty());
 }
+
+/// A newtype that reaches itself through an `Option` on the reader's side, against a writer
+/// type that does not shrink with it: compared once, no depth-limit finding.
+#[test]
+fn a_newtype_reaching_itself_through_an_option_terminates_without_a_depth_finding() {
+    let reader = contract_schema::text::parse(
+        "root Msg\n\nstruct Msg\n  rust \"m::Msg\"\n  unknown capture\n  extra Step\n\nnewtype Step: option<Step>\n  rust \"m::Step\"\n",
+    )
+    .expect("the reader parses");
+    let writer = contract_schema::text::parse(
+        "root Msg\n\nstruct Msg\n  rust \"m::Msg\"\n  unknown ignore\n  field note: string\n    send \"note\" always\n    receive \"note\" required\n",
+    )
+    .expect("the writer parses");
+    let report = contract_schema::compat::check(&writer, &reader);
+    assert!(
+        !report
+            .findings()
+            .iter()
+            .any(|f| f.rule.id() == "SCHEMA_TOO_DEEP"),
+        "{report}"
+    );
+    // A string is not `null`, the only value a `Step` holds: the captured key breaks the reader.
+    assert!(!report.is_compatible(), "{report}");
+    assert!(report.to_string().contains("reads nothing but `null`"), "{report}");
+}

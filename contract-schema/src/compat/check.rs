@@ -42,19 +42,33 @@ enum Seg<'a> {
 }
 
 /// Compares one writer with one reader and collects the findings.
+/// One side of a compared pair: a named type by name, or one occurrence of an unnamed type
+/// by its address in the schema (stable for the checker's lifetime).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Side<'a> {
+    Named(&'a str),
+    At(usize),
+}
+
+/// A (writer's, reader's) pair of types.
+type Pair<'a> = (Side<'a>, Side<'a>);
+
 pub(crate) struct Checker<'a> {
     writer: &'a Schema,
     reader: &'a Schema,
     direction: Direction,
     against: Option<usize>,
     path: Vec<Seg<'a>>,
-    /// Pairs of named types (writer's, reader's) already compared or being compared.
-    visited: HashSet<(&'a str, &'a str)>,
+    /// Pairs (writer's, reader's) with at least one named side already compared or being
+    /// compared.
+    visited: HashSet<Pair<'a>>,
     findings: Vec<Finding>,
     /// A trial stops at its first finding and only answers "does it fit".
     trial: bool,
     /// The pairs a trial added to `visited`, removed when the trial ends.
-    trial_log: Vec<(&'a str, &'a str)>,
+    trial_log: Vec<Pair<'a>>,
+    /// Pairs with one named side being compared now (on the current path).
+    in_progress: HashSet<Pair<'a>>,
     depth: usize,
 }
 
@@ -76,6 +90,7 @@ impl<'a> Checker<'a> {
             findings: Vec::new(),
             trial: false,
             trial_log: Vec::new(),
+            in_progress: HashSet::new(),
             depth: 0,
         };
         checker.contract_names();
@@ -207,11 +222,66 @@ impl<'a> Checker<'a> {
             // Two named types: compared once per pair, newtypes included, so that a type
             // that contains itself (through a newtype) terminates.
             (Type::Named(a), Type::Named(b)) => self.named(w, r, a, b),
-            // One side named: following its newtypes is bounded, and the other side's
-            // structure shrinks at every step.
-            _ => self.ty_resolved(self.writer.resolve(w), self.reader.resolve(r)),
+            // One side named: compared once per pair of that name and this occurrence of the
+            // other side's type. Meeting the pair again while it is still being compared means
+            // the named side came back to itself without the other side moving: a cycle with no
+            // value of its own (a newtype that contains itself through an `Option`).
+            (Type::Named(a), _) => {
+                let pair = (Side::Named(a), Side::At(core::ptr::from_ref(r) as usize));
+                self.one_side_named(pair, w, r, None);
+            }
+            (_, Type::Named(b)) => {
+                let pair = (Side::At(core::ptr::from_ref(w) as usize), Side::Named(b));
+                self.one_side_named(pair, w, r, Some(b));
+            }
+            _ => self.ty_resolved(w, r),
         }
         self.depth -= 1;
+    }
+
+    /// Compares a pair with one named side (`reader_name` when it is the reader's). On a
+    /// cycle back to the pair: a writer's cycle adds no value (nothing to check); a reader's
+    /// cycle reads no value, so the writer's value is not read.
+    fn one_side_named(
+        &mut self,
+        pair: Pair<'a>,
+        w: &'a Type,
+        r: &'a Type,
+        reader_name: Option<&str>,
+    ) {
+        if self.in_progress.contains(&pair) {
+            if let Some(name) = reader_name {
+                let (writer, reader) = self.sides();
+                let why = format!(
+                    "`{w}` sent by {writer} is not read by `{name}` of {reader}, which contains itself through an option and reads nothing but `null` here"
+                );
+                self.report_revert(
+                    Rule::TypeChanged,
+                    why,
+                    &format!("a reader type that holds `{w}`"),
+                );
+            }
+            return;
+        }
+        if self.visited.contains(&pair) {
+            return;
+        }
+        self.in_progress.insert(pair);
+        self.ty_resolved(self.writer.resolve(w), self.reader.resolve(r));
+        self.in_progress.remove(&pair);
+        self.first_visit(pair);
+    }
+
+    /// Marks a pair as compared; false when it already was (or is being) compared. A trial
+    /// logs the pairs it marks so that they are compared again for real after it.
+    fn first_visit(&mut self, pair: Pair<'a>) -> bool {
+        if !self.visited.insert(pair) {
+            return false;
+        }
+        if self.trial {
+            self.trial_log.push(pair);
+        }
+        true
     }
 
     fn ty_resolved(&mut self, w: &'a Type, r: &'a Type) {
@@ -359,11 +429,8 @@ impl<'a> Checker<'a> {
 
     /// Two named types, compared by structure. Each pair is compared once.
     fn named(&mut self, w: &'a Type, r: &'a Type, a: &'a str, b: &'a str) {
-        if !self.visited.insert((a, b)) {
+        if !self.first_visit((Side::Named(a), Side::Named(b))) {
             return;
-        }
-        if self.trial {
-            self.trial_log.push((a, b));
         }
         let (Some(wd), Some(rd)) = (self.writer.def(a), self.reader.def(b)) else {
             let (side, name) = if self.writer.def(a).is_none() {
