@@ -745,6 +745,219 @@ pub struct Nested {
     pub pair: (Level, Option<Category>),
 }
 
+// ---------------------------------------------------------------------------------------
+// Less common attribute combinations.
+// ---------------------------------------------------------------------------------------
+
+/// `rename_all_fields` and `rename_all` with per-view rules on an internally tagged enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(
+    tag = "kind",
+    rename_all(serialize = "SCREAMING_SNAKE_CASE", deserialize = "kebab-case"),
+    rename_all_fields(serialize = "camelCase", deserialize = "PascalCase")
+)]
+pub enum SplitCaseInternal {
+    FirstOne {
+        max_speed: u8,
+        #[serde(rename = "fixed_name")]
+        dry_run: bool,
+    },
+    #[serde(rename = "second", alias = "zweite", alias = "deuxieme")]
+    SecondOne,
+    ThirdOne(Meta),
+}
+
+/// `rename_all_fields` on an adjacently tagged enum, with a tuple variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c", rename_all_fields = "SCREAMING-KEBAB-CASE")]
+pub enum AdjacentTuples {
+    Pair(u8, String),
+    Triple(bool, i16, Option<u8>),
+    Named {
+        some_field: u8,
+    },
+    #[serde(alias = "N")]
+    New(u32),
+}
+
+fn seven() -> u16 {
+    7
+}
+
+/// Container `default` with a skipped field, a `default = "path"` field and
+/// `skip_serializing_if` on non-`Option` fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(default)]
+pub struct DefaultsAndSkips {
+    #[serde(skip)]
+    pub cache: u8,
+    #[serde(default = "seven", skip_serializing_if = "is_zero")]
+    pub count: u16,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(skip_deserializing)]
+    pub computed: bool,
+    pub plain: i8,
+}
+
+impl Default for DefaultsAndSkips {
+    fn default() -> Self {
+        DefaultsAndSkips {
+            cache: 1,
+            count: 3,
+            name: String::new(),
+            computed: true,
+            plain: -1,
+        }
+    }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+/// `Option<Option<T>>` with and without `skip_serializing_if`, and with `default`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct DoubleOptions {
+    pub plain: Option<Option<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<Option<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defaulted: Option<Option<bool>>,
+    pub inner_vec: Option<Vec<Option<u8>>>,
+}
+
+/// An untagged enum whose variants overlap: the first that fits wins.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+pub enum UntaggedOverlap {
+    Wide { a: u8, b: Option<u8> },
+    Narrow { a: u8 },
+    Tuple(u8, u8),
+    Single(u8),
+    Newtype(Meta),
+    Float(f32),
+    Text(String),
+    Nothing,
+}
+
+/// An internally tagged enum with a newtype of a map, of a unit struct and of a struct
+/// with defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "type")]
+pub enum InternalNewtypes {
+    Map(BTreeMap<String, String>),
+    Unit(Marker),
+    Defaults(Defaults),
+    Flat(FlattenStruct),
+    Opened(FlattenMap),
+}
+
+/// Maps keyed by `bool`, by `char`, by a renamed enum and by 128-bit integers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct MoreKeys {
+    pub flags: BTreeMap<bool, u8>,
+    pub levels: BTreeMap<KeyLevel, u8>,
+    pub big: BTreeMap<u128, u8>,
+    pub small: BTreeMap<i128, u8>,
+    pub tiny: BTreeMap<i8, u8>,
+}
+
+/// An enum that keys a map, renamed, with an alias.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, HandoffSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyLevel {
+    LowLevel,
+    #[serde(alias = "hi")]
+    HighLevel,
+}
+
+/// Odd std shapes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct OddStd {
+    pub empty: [u8; 0],
+    pub unit: (),
+    pub boxed_slice: Box<[u16]>,
+    pub arc: Arc<str>,
+    pub boxed_str: Box<str>,
+    pub small_float: f32,
+    pub optional_unit: Option<()>,
+    pub one: (u8,),
+    pub extremes: (i128, u128),
+}
+
+/// A generic envelope around nested generics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Generics<T> {
+    pub value: Pair<Option<Vec<T>>, Wrap<Option<T>>>,
+    pub more: Option<Box<Generics<T>>>,
+}
+
+/// A struct variant with a flattened struct and a flattened map, externally tagged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub enum FlattenInVariant {
+    S {
+        id: u8,
+        #[serde(flatten)]
+        meta: Meta,
+    },
+    M {
+        #[serde(flatten)]
+        rest: BTreeMap<String, u8>,
+    },
+    U,
+}
+
+/// A struct variant with a flattened struct, adjacently tagged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c")]
+pub enum FlattenInAdjacent {
+    S {
+        id: u8,
+        #[serde(flatten)]
+        meta: Meta,
+    },
+    U,
+}
+
+/// A struct variant with a flattened struct, internally tagged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum FlattenInInternal {
+    S {
+        id: u8,
+        #[serde(flatten)]
+        meta: Meta,
+    },
+    U,
+}
+
+/// Skipped variants in each representation, and a catch-all that is read only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c")]
+pub enum AdjacentSkips {
+    A(u8),
+    #[serde(skip)]
+    Hidden(u8),
+    #[serde(skip_deserializing)]
+    WriteOnly {
+        x: u8,
+    },
+    #[serde(other)]
+    Other,
+}
+
+/// `bound` on a generic struct.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(bound(serialize = "T: Serialize", deserialize = "T: Deserialize<'de>"))]
+pub struct Bounded<T> {
+    #[serde(bound(serialize = "T: Serialize", deserialize = "T: Deserialize<'de>"))]
+    pub inner: T,
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -800,6 +1013,21 @@ fidelity! {
     denying_external: DenyingExternal,
     denying_untagged: DenyingUntagged,
     denying_internal: DenyingInternal,
+    split_case_internal: SplitCaseInternal,
+    adjacent_tuples: AdjacentTuples,
+    defaults_and_skips: DefaultsAndSkips,
+    double_options: DoubleOptions,
+    untagged_overlap: UntaggedOverlap,
+    internal_newtypes: InternalNewtypes,
+    more_keys: MoreKeys,
+    odd_std: OddStd,
+    generics: Generics<Category>,
+    handoff_nested_generics: Handoff<Option<Vec<Meta>>>,
+    flatten_in_variant: FlattenInVariant,
+    flatten_in_adjacent: FlattenInAdjacent,
+    flatten_in_internal: FlattenInInternal,
+    adjacent_skips: AdjacentSkips,
+    bounded: Bounded<Level>,
 }
 
 // ---------------------------------------------------------------------------------------
