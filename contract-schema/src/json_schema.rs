@@ -70,7 +70,9 @@
 //! the tag and the content under its key (a unit variant has no content, or `null`); the
 //! receiver view forbids every other key when the enum has `deny_unknown_fields`, as serde
 //! does whatever the variants carry. (An internally tagged unit variant ignores other keys
-//! even then, and a newtype variant's content follows its own type, as in serde.)
+//! even then, and a newtype variant's content follows its own type, as in serde: a newtype
+//! variant of `()` or of a unit struct accepts no key beside the tags, since serde reads a
+//! unit only from an empty remainder.)
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -673,7 +675,13 @@ impl Exporter<'_> {
                 out.insert("additionalProperties".into(), Value::Object(self.ty(value)));
                 out
             }
-            Type::Any | Type::Unit => tag_only(tags),
+            Type::Any => tag_only(tags),
+            // serde reads a unit from what remains of the map only when nothing does.
+            Type::Unit => {
+                let mut out = tag_only(tags);
+                out.insert("additionalProperties".into(), false.into());
+                out
+            }
             _ => combined(),
         }
     }

@@ -435,6 +435,12 @@ impl Generator<'_> {
                     _ => {}
                 }
             }
+            // serde reads a unit only from an empty remainder: a site, so that an unknown
+            // key is tried.
+            Type::Unit => {
+                let tags = map.keys().cloned().collect();
+                self.enum_site(Unknown::Deny, tags, None);
+            }
             Type::Map(k, v) => {
                 for _ in 0..self.rng.below(3) {
                     let entry = self.key(&k);

@@ -958,6 +958,23 @@ pub struct Bounded<T> {
     pub inner: T,
 }
 
+/// Internally tagged newtype variants of a unit and a unit struct: serde reads a unit only
+/// when no key but the tags remains.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum InternalUnits {
+    Unit(()),
+    Mark(Marker),
+    Nested(InnerUnits),
+}
+
+/// An internally tagged enum with a unit newtype variant, inside [`InternalUnits`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "inner")]
+pub enum InnerUnits {
+    Empty(()),
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -1028,6 +1045,7 @@ fidelity! {
     flatten_in_internal: FlattenInInternal,
     adjacent_skips: AdjacentSkips,
     bounded: Bounded<Level>,
+    internal_units: InternalUnits,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1215,4 +1233,22 @@ fn transparent_wrappers_are_looked_through_and_newtypes_are_not() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn an_internally_tagged_newtype_of_a_unit_reads_no_other_key() {
+    // serde reads a unit only when no key but the tags remains, where a unit variant ignores
+    // other keys.
+    agree::<InternalUnits>(json!({ "t": "Unit" }), true);
+    agree::<InternalUnits>(json!({ "t": "Unit", "x": 1 }), false);
+    agree::<InternalUnits>(json!({ "t": "Mark" }), true);
+    agree::<InternalUnits>(json!({ "t": "Mark", "x": null }), false);
+    agree::<InternalUnits>(json!({ "t": "Nested", "inner": "Empty" }), true);
+    agree::<InternalUnits>(json!({ "t": "Nested", "inner": "Empty", "x": 1 }), false);
+    agree::<DenyingInternal>(json!({ "kind": "U", "x": 0 }), true);
+    // It writes the tags alone.
+    assert_eq!(
+        serde_json::to_value(InternalUnits::Nested(InnerUnits::Empty(()))).expect("written"),
+        json!({ "t": "Nested", "inner": "Empty" })
+    );
 }
