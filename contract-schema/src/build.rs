@@ -5,6 +5,9 @@
 //!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
 //!   behind a plain newtype struct (which serde requires).
 //! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys.
+//! - An internally tagged newtype variant whose content serde cannot write beside the tag
+//!   (an `Option`, a primitive, a string, a sequence, a tuple) has no sender name: serde
+//!   refuses to write it, although it reads `Some` of an `Option`'s inner type.
 //! - Named types are identified by their Rust path with generic arguments and displayed by
 //!   the shortest unambiguous name: the bare name unless two reached types share it (or it is
 //!   a keyword of the canonical text), then the module path too.
@@ -427,9 +430,15 @@ impl Builder {
                     receiver.push(v.de_name.to_owned());
                     receiver.extend(v.aliases.iter().map(|a| (*a).to_owned()));
                 }
+                let unwritable = match (e.repr, v.kind) {
+                    (shape::Repr::Internal { .. }, VariantKind::Newtype(inner)) => {
+                        !writable_beside_tag(inner())
+                    }
+                    _ => false,
+                };
                 VariantDef {
                     rust_name: v.name.to_owned(),
-                    sender: (!v.skip_serializing).then(|| v.ser_name.to_owned()),
+                    sender: (!v.skip_serializing && !unwritable).then(|| v.ser_name.to_owned()),
                     receiver,
                     other: v.other,
                     kind,
@@ -443,6 +452,34 @@ impl Builder {
             deny_unknown_fields: e.deny_unknown_fields,
         }
     }
+}
+
+/// Whether serde can write a value of this type as the content of an internally tagged
+/// newtype variant, beside the tag: a unit, a map, a struct or an enum (serde looks through
+/// newtype and transparent structs to find one), and `serde_json::Value`, whose verdict
+/// depends on the value. serde refuses everything else at run time ("cannot serialize tagged
+/// newtype variant … containing …"): an `Option` (`Some` as well as `None`, although it reads
+/// `Some` from the keys beside the tag), a bool, a number, a char, a string, a sequence and a
+/// tuple. Such a variant is read (or not) but never written.
+fn writable_beside_tag(mut shape: &'static Shape) -> bool {
+    for _ in 0..MAX_TRANSPARENT_DEPTH {
+        match shape.kind {
+            Kind::Newtype(inner) | Kind::Transparent(inner) => shape = inner(),
+            Kind::Unit | Kind::Any | Kind::Map { .. } | Kind::Struct(_) | Kind::Enum(_) => {
+                return true
+            }
+            Kind::Option(_)
+            | Kind::Bool
+            | Kind::Int(_)
+            | Kind::Float(_)
+            | Kind::Char
+            | Kind::String(_)
+            | Kind::Seq(_)
+            | Kind::Tuple(_) => return false,
+        }
+    }
+    // A newtype that contains itself cannot be written at all; say it may be.
+    true
 }
 
 /// Whether serde reads a missing field of this type as a value: an `Option` reads it as

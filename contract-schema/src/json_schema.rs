@@ -72,7 +72,9 @@
 //! does whatever the variants carry. (An internally tagged unit variant ignores other keys
 //! even then, and a newtype variant's content follows its own type, as in serde: a newtype
 //! variant of `()` or of a unit struct accepts no key beside the tags, since serde reads a
-//! unit only from an empty remainder.)
+//! unit only from an empty remainder; a newtype variant of an `Option` reads `Some` of the
+//! inner type from the keys beside the tags and is never written, since serde refuses to
+//! write an `Option`, a primitive, a string or a sequence there.)
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -682,6 +684,9 @@ impl Exporter<'_> {
                 out.insert("additionalProperties".into(), false.into());
                 out
             }
+            // serde reads the remaining map as `Some` of the inner type (and fails to write
+            // either `Some` or `None` there, so only the receiver has a use for this).
+            Type::Option(inner) => self.beside(inner, tags, depth + 1),
             _ => combined(),
         }
     }

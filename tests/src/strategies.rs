@@ -435,6 +435,8 @@ impl Generator<'_> {
                     _ => {}
                 }
             }
+            // serde reads what remains of the map as `Some` of the inner type.
+            Type::Option(inner) => self.beside(map, &inner, depth + 1),
             // serde reads a unit only from an empty remainder: a site, so that an unknown
             // key is tried.
             Type::Unit => {

@@ -135,9 +135,13 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
         })?;
         let sent = match serde_json::to_value(&decoded) {
             Ok(sent) => sent,
-            // A variant read but never written (`skip_serializing`): serde refuses to write
-            // it, and the sender view has no such variant.
-            Err(e) if e.to_string().contains("cannot be serialized") => {
+            // A variant read but never written (`skip_serializing`, or an internally tagged
+            // newtype variant of an `Option`): serde refuses to write it, and the sender view
+            // has no such variant (pinned in `unwritable_internal_newtypes_are_not_sent`).
+            Err(e)
+                if e.to_string().contains("cannot be serialized")
+                    || e.to_string().contains("containing an optional") =>
+            {
                 return self.mutations(instance);
             }
             Err(e) => {
@@ -958,13 +962,16 @@ pub struct Bounded<T> {
     pub inner: T,
 }
 
-/// Internally tagged newtype variants of a unit and a unit struct: serde reads a unit only
-/// when no key but the tags remains.
+/// Internally tagged newtype variants of a unit, a unit struct and an `Option` of a struct:
+/// serde reads a unit only when no key but the tags remains, and `Some` of the struct from
+/// the keys beside the tags (it writes neither `Some` nor `None` there).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 #[serde(tag = "t")]
 pub enum InternalUnits {
     Unit(()),
     Mark(Marker),
+    Maybe(Option<Meta>),
+    MaybeStrict(Option<Scope>),
     Nested(InnerUnits),
 }
 
@@ -973,6 +980,7 @@ pub enum InternalUnits {
 #[serde(tag = "inner")]
 pub enum InnerUnits {
     Empty(()),
+    Twice(Option<Option<Marker>>),
 }
 
 fidelity! {
@@ -1251,4 +1259,96 @@ fn an_internally_tagged_newtype_of_a_unit_reads_no_other_key() {
         serde_json::to_value(InternalUnits::Nested(InnerUnits::Empty(()))).expect("written"),
         json!({ "t": "Nested", "inner": "Empty" })
     );
+}
+
+#[test]
+fn unwritable_internal_newtypes_are_not_sent() {
+    // serde reads `Some` of a struct from the keys beside the tag, whatever that struct says of
+    // unknown fields (the tag is not its key), and nothing reads `None`.
+    agree::<InternalUnits>(json!({ "t": "MaybeStrict", "requiredFields": [] }), true);
+    agree::<InternalUnits>(json!({ "t": "MaybeStrict" }), false);
+    agree::<InternalUnits>(json!({ "t": "Maybe" }), false);
+    agree::<InternalUnits>(json!({ "t": "Nested", "inner": "Twice" }), true);
+    agree::<InternalUnits>(json!({ "t": "Nested", "inner": "Twice", "x": 1 }), false);
+    // ...and serde refuses to write either.
+    for value in [
+        InternalUnits::Maybe(None),
+        InternalUnits::Maybe(Some(Meta {
+            author: "a".into(),
+            revision: 0,
+        })),
+        InternalUnits::Nested(InnerUnits::Twice(None)),
+    ] {
+        let error = serde_json::to_value(&value).expect_err("serde does not write it");
+        assert!(
+            error.to_string().contains("containing an optional"),
+            "{error}"
+        );
+    }
+    // So the sender view has no such variant, and the receiver view keeps it.
+    let schema = InternalUnits::schema();
+    let sent = |name: &str| {
+        let Some(Body::Enum(e)) = schema.def(name).map(|d| &d.body) else {
+            panic!("an enum")
+        };
+        e.variants
+            .iter()
+            .map(|v| {
+                (
+                    v.rust_name.clone(),
+                    (v.sender.is_some(), !v.receiver.is_empty()),
+                )
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    let expected = |pairs: &[(&str, (bool, bool))]| {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), *v))
+            .collect::<BTreeMap<_, _>>()
+    };
+    assert_eq!(
+        sent("InternalUnits"),
+        expected(&[
+            ("Unit", (true, true)),
+            ("Mark", (true, true)),
+            ("Maybe", (false, true)),
+            ("MaybeStrict", (false, true)),
+            ("Nested", (true, true)),
+        ])
+    );
+    assert_eq!(
+        sent("InnerUnits"),
+        expected(&[("Empty", (true, true)), ("Twice", (false, true))])
+    );
+    // A primitive, a sequence or a transparent `Option` is neither read nor written there.
+    #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+    #[serde(tag = "t")]
+    enum Unwritable {
+        Number(u8),
+        Text(OrderId),
+        List(Vec<u8>),
+        Count(MaybeCount),
+        Ok(Meta),
+    }
+    for (value, tag) in [
+        (Unwritable::Number(1), "Number"),
+        (Unwritable::Text(OrderId("o".into())), "Text"),
+        (Unwritable::List(vec![1]), "List"),
+        (Unwritable::Count(MaybeCount { inner: Some(1) }), "Count"),
+    ] {
+        assert!(serde_json::to_value(&value).is_err(), "{tag}");
+        agree::<Unwritable>(json!({ "t": tag }), false);
+        agree::<Unwritable>(json!({ "t": tag, "inner": 1 }), false);
+    }
+    let schema = Unwritable::schema();
+    let Some(Body::Enum(e)) = schema.def("Unwritable").map(|d| &d.body) else {
+        panic!("an enum")
+    };
+    let sent: Vec<&str> = e
+        .variants
+        .iter()
+        .filter_map(|v| v.sender.as_deref())
+        .collect();
+    assert_eq!(sent, ["Ok"]);
 }
