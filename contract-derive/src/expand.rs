@@ -71,7 +71,23 @@ fn expand(
     });
     let doc = &input.doc;
     let kind = kind(input, krate);
-    let assertions = flatten_assertions(input, krate);
+    let (assertions, generic_assertions) = flatten_assertions(input, krate);
+    let shape = quote! {
+        #p::Shape {
+            name: #name,
+            module: ::core::module_path!(),
+            generics: &[#(#generic_shapes),*],
+            doc: #doc,
+            kind: #kind,
+        }
+    };
+    // Checks that depend on the generic arguments run when an instantiation's shape is
+    // evaluated.
+    let shape = if generic_assertions.is_empty() {
+        shape
+    } else {
+        quote!({ #(#generic_assertions)* #shape })
+    };
 
     let (schema_fn, contract_impl, snapshot_test, track) = match contract {
         Some((info, track)) => {
@@ -110,13 +126,7 @@ fn expand(
         const _: () = {
             #[automatically_derived]
             impl #impl_generics #krate::HandoffSchema for #ident #ty_generics #where_clause {
-                const SHAPE: &'static #p::Shape = &#p::Shape {
-                    name: #name,
-                    module: ::core::module_path!(),
-                    generics: &[#(#generic_shapes),*],
-                    doc: #doc,
-                    kind: #kind,
-                };
+                const SHAPE: &'static #p::Shape = &#shape;
                 #schema_fn
             }
             #contract_impl
@@ -296,9 +306,14 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
     }
 }
 
-/// For each flattened field whose type is known outside the impl (it mentions no generic
-/// parameter), a constant that fails to evaluate unless the type is a struct or a map.
-fn flatten_assertions(input: &Input, krate: &syn::Path) -> Vec<TokenStream> {
+/// For each flattened field, a constant that fails to evaluate unless its type is a struct
+/// or a map (or an `Option`, newtype or transparent struct, which serde looks through): the
+/// type itself and, for an `Option<X>` written as such, `X` too. A type known outside the impl
+/// is checked by an item of its own (first list); one that mentions a generic parameter is
+/// checked inside `SHAPE` (second list), so that each instantiation is checked when its
+/// schema is built: `Envelope<Figure>` with a flattened `T` is a compile error, not a schema
+/// that captures any key.
+fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let p = quote!(#krate::__private);
     let params: Vec<String> = input
         .original
@@ -310,7 +325,6 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> Vec<TokenStream> {
             syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
             syn::GenericParam::Const(c) => c.ident.to_string(),
         })
-        .chain(["Self".to_owned()])
         .collect();
     let fields: Vec<&Field> = match &input.data {
         Data::Struct(fields) => fields.iter().collect(),
@@ -321,33 +335,63 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> Vec<TokenStream> {
             .collect(),
         Data::Newtype(_) | Data::Tuple(_) | Data::Unit => Vec::new(),
     };
+    let mut outside = Vec::new();
+    let mut inside = Vec::new();
     if input.attrs.schema_as.is_some() {
-        return Vec::new();
+        return (outside, inside);
     }
-    fields
+    let checked = fields
         .into_iter()
         .filter(|f| f.flatten && !f.is_skipped())
-        .map(Field::wire_type)
-        .filter(|ty| !mentions(ty.to_token_stream(), &params))
-        .map(|ty| {
-            let span = ty.span();
-            let message = format!(
-                "`#[serde(flatten)]` needs a struct or a map (or an `Option` of one), and `{}` is neither",
-                crate::attr::written(&ty.to_token_stream())
-            );
-            quote_spanned! {span=>
-                const _: () = match <#ty as #krate::HandoffSchema>::SHAPE.kind {
-                    #p::Kind::Struct(_)
-                    | #p::Kind::Map { .. }
-                    | #p::Kind::Option(_)
-                    | #p::Kind::Newtype(_)
-                    | #p::Kind::Transparent(_)
-                    | #p::Kind::Any => {}
-                    _ => ::core::panic!(#message),
-                };
-            }
+        .flat_map(|f| {
+            let ty = f.wire_type();
+            std::iter::once(ty).chain(option_inner(ty))
         })
-        .collect()
+        // `Self` cannot be checked while its own shape is being defined.
+        .filter(|ty| !mentions(ty.to_token_stream(), &["Self".to_owned()]));
+    for ty in checked {
+        let span = ty.span();
+        let message = format!(
+            "`#[serde(flatten)]` needs a struct or a map (or an `Option` of one), and `{}` is neither",
+            crate::attr::written(&ty.to_token_stream())
+        );
+        let check = quote_spanned! {span=>
+            match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                #p::Kind::Struct(_)
+                | #p::Kind::Map { .. }
+                | #p::Kind::Option(_)
+                | #p::Kind::Newtype(_)
+                | #p::Kind::Transparent(_)
+                | #p::Kind::Any => {}
+                _ => ::core::panic!(#message),
+            }
+        };
+        if mentions(ty.to_token_stream(), &params) {
+            inside.push(quote!(#check;));
+        } else {
+            outside.push(quote!(const _: () = #check;));
+        }
+    }
+    (outside, inside)
+}
+
+/// `X` when `ty` is written `Option<X>` (any path ending in `Option`), through every layer.
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut args = args.args.iter();
+    let (Some(syn::GenericArgument::Type(inner)), None) = (args.next(), args.next()) else {
+        return None;
+    };
+    option_inner(inner).or(Some(inner))
 }
 
 /// Whether `tokens` mention one of `names` as an identifier.

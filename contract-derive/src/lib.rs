@@ -61,7 +61,10 @@
 //! `borrow`, `crate`, `expecting`, …) are accepted. What the description cannot say is a
 //! compile error that names the attribute: `#[serde(tag)]` on a struct, `#[serde(untagged)]`
 //! on some variants of a tagged enum, `flatten` with `deny_unknown_fields`, a flattened type
-//! that is not a struct or a map, and the attributes above that need `schema_as`.
+//! that is not a struct or a map (nor an `Option` of one; a flattened generic parameter is
+//! checked for each type it is instantiated with, when that instantiation's schema is built,
+//! so `cargo build` reports it where `cargo check` cannot), and the attributes above that need
+//! `schema_as`.
 //!
 //! `RULE_ID` is a rule of the catalogue (`contract_core::compat::Rule`): an unknown id is an
 //! error with the closest id, and the reason must not be empty.

@@ -983,6 +983,15 @@ pub enum InnerUnits {
     Twice(Option<Option<Marker>>),
 }
 
+/// A flattened generic parameter: each instantiation is checked at compile time to be a
+/// struct or a map (or an `Option` of one), and described as such.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlatGeneric<T> {
+    pub id: u8,
+    #[serde(flatten)]
+    pub payload: T,
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -1054,6 +1063,10 @@ fidelity! {
     adjacent_skips: AdjacentSkips,
     bounded: Bounded<Level>,
     internal_units: InternalUnits,
+    flat_generic_struct: FlatGeneric<Meta>,
+    flat_generic_option: FlatGeneric<Option<Meta>>,
+    flat_generic_map: FlatGeneric<BTreeMap<String, u8>>,
+    flat_generic_nested: FlatGeneric<Option<FlattenStruct>>,
 }
 
 // ---------------------------------------------------------------------------------------
