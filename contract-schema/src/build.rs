@@ -5,6 +5,8 @@
 //!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
 //!   behind a plain newtype struct (which serde requires).
 //! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys.
+//!   A key goes to the field serde gives it to: the struct's own fields first, then the
+//!   flattened fields in declaration order (a later field loses the names already taken).
 //! - An internally tagged newtype variant whose content serde cannot write beside the tag
 //!   (an `Option`, a primitive, a string, a sequence, a tuple) has no sender name: serde
 //!   refuses to write it, although it reads `Some` of an `Option`'s inner type.
@@ -311,6 +313,7 @@ impl Builder {
             extra: None,
         };
         self.push_fields(&mut def, fields, "", (false, false), 0);
+        shadow_flattened_keys(&mut def);
         def
     }
 
@@ -451,6 +454,48 @@ impl Builder {
             variants,
             deny_unknown_fields: e.deny_unknown_fields,
         }
+    }
+}
+
+/// Gives each key to the one field serde reads it into. serde matches a struct's own fields
+/// first and hands the other keys to its flattened fields, each of which takes the keys of
+/// its fields in declaration order: a key already taken never reaches a later field. So a
+/// flattened field loses a name or alias an earlier field reads (its next free alias becomes
+/// its name), and is not read at all when it has none left: serde then reads its default (an
+/// `Option`'s `None`), or cannot read the struct when the field is required (a documented
+/// looser point of the JSON Schema export). The sender view is left as serde writes it: both
+/// fields, under the same key.
+fn shadow_flattened_keys(def: &mut StructDef) {
+    let depth = |f: &FieldDef| f.rust_name.matches('.').count();
+    let mut order: Vec<usize> = (0..def.fields.len()).collect();
+    order.sort_by_key(|&i| def.fields.get(i).map_or(0, depth));
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    for i in order {
+        let Some(field) = def.fields.get_mut(i) else {
+            continue;
+        };
+        let flattened = depth(field) > 0;
+        let Some(receiver) = field.receiver.as_mut() else {
+            continue;
+        };
+        if flattened {
+            let mut free = std::iter::once(receiver.name.clone())
+                .chain(receiver.aliases.iter().cloned())
+                .filter(|k| !taken.contains(k));
+            match free.next() {
+                Some(name) => {
+                    let aliases = free.collect();
+                    receiver.name = name;
+                    receiver.aliases = aliases;
+                }
+                None => {
+                    field.receiver = None;
+                    continue;
+                }
+            }
+        }
+        taken.insert(receiver.name.clone());
+        taken.extend(receiver.aliases.iter().cloned());
     }
 }
 

@@ -111,6 +111,12 @@
 //!   integer type.
 //! - **128-bit extremes**: bounds are written only when a JSON number of `serde_json` can hold
 //!   them, so `u128` has `minimum: 0` and no `maximum`, and `i128` has neither.
+//! - **a required field whose key an earlier field reads**: serde gives a key to a struct's
+//!   own field first, then to its flattened fields in declaration order, so a required field
+//!   of a flattened struct whose key (and every alias) is already taken never receives it,
+//!   and serde never reads the struct; the schema gives the key to the field serde gives it
+//!   to and reads the other nowhere. (serde then writes that key twice; a parsed document,
+//!   which the sender view describes, keeps the last.)
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it).

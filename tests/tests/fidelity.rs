@@ -992,6 +992,34 @@ pub struct FlatGeneric<T> {
     pub payload: T,
 }
 
+/// Flattened structs whose keys an earlier field already reads: serde gives a key to the
+/// struct's own field first, then to the flattened fields in declaration order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Shadowing {
+    #[serde(flatten)]
+    pub first: ShadowedFirst,
+    pub id: u8,
+    #[serde(flatten)]
+    pub second: ShadowedSecond,
+}
+
+/// Its `id` is never read (the outer `id` takes the key): serde reads `None`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct ShadowedFirst {
+    pub id: Option<u8>,
+    #[serde(alias = "ex")]
+    pub x: u8,
+}
+
+/// Its `x` is read only under its last alias, its `label` not under its alias.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct ShadowedSecond {
+    #[serde(default, alias = "ex", alias = "x2")]
+    pub x: u8,
+    #[serde(default, alias = "id")]
+    pub label: String,
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -1067,6 +1095,7 @@ fidelity! {
     flat_generic_option: FlatGeneric<Option<Meta>>,
     flat_generic_map: FlatGeneric<BTreeMap<String, u8>>,
     flat_generic_nested: FlatGeneric<Option<FlattenStruct>>,
+    shadowing: Shadowing,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1364,4 +1393,41 @@ fn unwritable_internal_newtypes_are_not_sent() {
         .filter_map(|v| v.sender.as_deref())
         .collect();
     assert_eq!(sent, ["Ok"]);
+}
+
+#[test]
+fn a_key_goes_to_the_first_field_serde_gives_it_to() {
+    agree::<Shadowing>(json!({ "id": 1, "x": 2 }), true);
+    agree::<Shadowing>(json!({ "id": 1, "ex": 2, "x2": 3, "label": "l" }), true);
+    agree::<Shadowing>(json!({ "id": null, "x": 2 }), false);
+    agree::<Shadowing>(json!({ "id": 1, "x": 2, "ex": 3 }), false);
+    let read: Shadowing =
+        serde_json::from_value(json!({ "id": 1, "x": 2, "x2": 3 })).expect("serde reads it");
+    assert_eq!((read.first.id, read.first.x, read.second.x), (None, 2, 3));
+    let schema = Shadowing::schema();
+    let Some(Body::Struct(s)) = schema.def("Shadowing").map(|d| &d.body) else {
+        panic!("a struct")
+    };
+    let keys: Vec<(&str, Option<(&str, &[String])>)> = s
+        .fields
+        .iter()
+        .map(|f| {
+            (
+                f.rust_name.as_str(),
+                f.receiver
+                    .as_ref()
+                    .map(|r| (r.name.as_str(), r.aliases.as_slice())),
+            )
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("first.id", None),
+            ("first.x", Some(("x", &["ex".to_owned()][..]))),
+            ("id", Some(("id", &[][..]))),
+            ("second.x", Some(("x2", &[][..]))),
+            ("second.label", Some(("label", &[][..]))),
+        ]
+    );
 }

@@ -231,6 +231,57 @@ fn extremes_of_128_bit_integers_are_not_bounds() {
     looser::<u128>(parsed);
 }
 
+/// A flattened struct whose required `id` the outer `id` reads first.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct ShadowsRequired {
+    id: u8,
+    #[serde(flatten)]
+    inner: RequiredId,
+}
+
+/// Requires an `id` it never receives inside [`ShadowsRequired`].
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct RequiredId {
+    id: u8,
+    note: String,
+}
+
+#[test]
+fn a_required_field_whose_key_an_earlier_field_reads() {
+    // serde gives `id` to the outer field: the flattened one is missing, always.
+    looser::<ShadowsRequired>(json!({ "id": 1, "note": "n" }));
+    let error = serde_json::from_value::<ShadowsRequired>(json!({ "id": 1, "note": "n" }))
+        .expect_err("serde never reads it");
+    assert!(error.to_string().contains("missing field `id`"), "{error}");
+    // The description gives the key to the outer field, as serde does; the inner field is
+    // read nowhere.
+    let schema = ShadowsRequired::schema();
+    let Some(contract_core::schema::model::Body::Struct(s)) =
+        schema.def("ShadowsRequired").map(|d| &d.body)
+    else {
+        panic!("a struct")
+    };
+    let readers: Vec<(&str, bool)> = s
+        .fields
+        .iter()
+        .map(|f| (f.rust_name.as_str(), f.receiver.is_some()))
+        .collect();
+    assert_eq!(
+        readers,
+        [("id", true), ("inner.id", false), ("inner.note", true)]
+    );
+    // serde writes the key twice; a parsed document keeps the last.
+    let text = serde_json::to_string(&ShadowsRequired {
+        id: 1,
+        inner: RequiredId {
+            id: 2,
+            note: "n".into(),
+        },
+    })
+    .expect("writes");
+    assert_eq!(text, r#"{"id":1,"id":2,"note":"n"}"#);
+}
+
 #[test]
 fn integer_map_keys_are_checked_for_form_not_range() {
     // "300" is digits but not a u8.
