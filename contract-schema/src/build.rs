@@ -458,10 +458,12 @@ impl Builder {
 }
 
 /// Gives each key to the one field serde reads it into. serde matches a struct's own fields
-/// first and hands the other keys to its flattened fields, each of which takes the keys of
-/// its fields in declaration order: a key already taken never reaches a later field. So a
-/// flattened field loses a name or alias an earlier field reads (its next free alias becomes
-/// its name), and is not read at all when it has none left: serde then reads its default (an
+/// first, in declaration order (two of them may share a name or an alias: the first takes
+/// it, and rustc warns of an unreachable pattern), and hands the other keys to its flattened
+/// fields, each of which takes the keys of its fields in declaration order: a key already
+/// taken never reaches a later field. So a field loses a name or alias an earlier field
+/// reads (its next free alias becomes its name), and is not read at all when it has none
+/// left: serde then reads its default (an
 /// `Option`'s `None`), or cannot read the struct when the field is required (a documented
 /// looser point of the JSON Schema export). The sender view is left as serde writes it: both
 /// fields, under the same key.
@@ -474,24 +476,21 @@ fn shadow_flattened_keys(def: &mut StructDef) {
         let Some(field) = def.fields.get_mut(i) else {
             continue;
         };
-        let flattened = depth(field) > 0;
         let Some(receiver) = field.receiver.as_mut() else {
             continue;
         };
-        if flattened {
-            let mut free = std::iter::once(receiver.name.clone())
-                .chain(receiver.aliases.iter().cloned())
-                .filter(|k| !taken.contains(k));
-            match free.next() {
-                Some(name) => {
-                    let aliases = free.collect();
-                    receiver.name = name;
-                    receiver.aliases = aliases;
-                }
-                None => {
-                    field.receiver = None;
-                    continue;
-                }
+        let mut free = std::iter::once(receiver.name.clone())
+            .chain(receiver.aliases.iter().cloned())
+            .filter(|k| !taken.contains(k));
+        match free.next() {
+            Some(name) => {
+                let aliases = free.collect();
+                receiver.name = name;
+                receiver.aliases = aliases;
+            }
+            None => {
+                field.receiver = None;
+                continue;
             }
         }
         taken.insert(receiver.name.clone());

@@ -1020,6 +1020,23 @@ pub struct ShadowedSecond {
     pub label: String,
 }
 
+/// Fields of one struct that share a key: serde's first declared field takes it (and rustc
+/// warns of an unreachable pattern in serde's code, allowed here).
+mod clash {
+    #![allow(unreachable_patterns)]
+    use super::{Deserialize, HandoffSchema, Serialize};
+
+    /// `b` is also an alias of `a`, and `c` is renamed `a`: neither is ever read.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+    pub struct ClashingNames {
+        #[serde(alias = "b")]
+        pub a: u8,
+        pub b: Option<u8>,
+        #[serde(rename = "a", alias = "cc")]
+        pub c: Option<bool>,
+    }
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -1096,6 +1113,7 @@ fidelity! {
     flat_generic_map: FlatGeneric<BTreeMap<String, u8>>,
     flat_generic_nested: FlatGeneric<Option<FlattenStruct>>,
     shadowing: Shadowing,
+    clashing_names: clash::ClashingNames,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1401,6 +1419,13 @@ fn a_key_goes_to_the_first_field_serde_gives_it_to() {
     agree::<Shadowing>(json!({ "id": 1, "ex": 2, "x2": 3, "label": "l" }), true);
     agree::<Shadowing>(json!({ "id": null, "x": 2 }), false);
     agree::<Shadowing>(json!({ "id": 1, "x": 2, "ex": 3 }), false);
+    // Within one struct too: the first declared field takes a shared key.
+    agree::<clash::ClashingNames>(json!({ "a": 1 }), true);
+    agree::<clash::ClashingNames>(json!({ "b": 1 }), true);
+    agree::<clash::ClashingNames>(json!({ "a": null }), false);
+    agree::<clash::ClashingNames>(json!({ "b": null }), false);
+    agree::<clash::ClashingNames>(json!({ "a": 1, "cc": true }), true);
+    agree::<clash::ClashingNames>(json!({ "a": 1, "cc": 1 }), false);
     let read: Shadowing =
         serde_json::from_value(json!({ "id": 1, "x": 2, "x2": 3 })).expect("serde reads it");
     assert_eq!((read.first.id, read.first.x, read.second.x), (None, 2, 3));
