@@ -1433,7 +1433,7 @@ fn a_key_goes_to_the_first_field_serde_gives_it_to() {
     let Some(Body::Struct(s)) = schema.def("Shadowing").map(|d| &d.body) else {
         panic!("a struct")
     };
-    let keys: Vec<(&str, Option<(&str, &[String])>)> = s
+    let keys: Vec<_> = s
         .fields
         .iter()
         .map(|f| {
