@@ -484,3 +484,40 @@ fn doc_comments_become_descriptions() {
     );
     assert_eq!(RefundRequest::SHAPE.doc, def.doc);
 }
+
+/// Borrowed strings: `borrow` and `bound` do not change the wire.
+#[derive(Debug, serde::Serialize, serde::Deserialize, HandoffSchema)]
+#[serde(bound(deserialize = "'de: 'a"))]
+struct Borrowed<'a> {
+    #[serde(borrow)]
+    name: std::borrow::Cow<'a, str>,
+    plain: &'a str,
+    #[serde(borrow, default, skip_serializing_if = "Option::is_none")]
+    note: Option<std::borrow::Cow<'a, str>>,
+}
+
+#[test]
+fn borrowed_fields_are_strings_in_both_views() {
+    let s = root_struct::<Borrowed>();
+    for (name, required) in [("name", true), ("plain", true), ("note", false)] {
+        let f = field(&s, name);
+        assert_eq!(receiver(f), (name, vec![], required), "{name}");
+        let presence = if required {
+            Presence::Always
+        } else {
+            Presence::IfPresent
+        };
+        assert_eq!(sender(f), (name, presence), "{name}");
+    }
+    assert_eq!(field(&s, "name").ty, Type::String(StringFormat::Plain));
+    assert_eq!(field(&s, "plain").ty, Type::String(StringFormat::Plain));
+    assert_eq!(
+        field(&s, "note").ty,
+        Type::Option(Box::new(Type::String(StringFormat::Plain)))
+    );
+    // serde borrows them from the text it reads.
+    let text = r#"{"name":"n","plain":"p"}"#;
+    let read: Borrowed = serde_json::from_str(text).expect("serde reads it");
+    assert!(matches!(read.name, std::borrow::Cow::Borrowed("n")));
+    assert_eq!(serde_json::to_string(&read).expect("writes"), text);
+}
