@@ -5,6 +5,8 @@
 //!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
 //!   behind a plain newtype struct (which serde requires).
 //! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys.
+//!   `default` (on the flattened field or its struct) does not make the inlined fields
+//!   optional: serde reads a flattened type from the remaining keys regardless.
 //!   A key goes to the field serde gives it to: the struct's own fields first, then the
 //!   flattened fields in declaration order (a later field loses the names already taken).
 //! - An internally tagged newtype variant whose content serde cannot write beside the tag
@@ -369,7 +371,9 @@ impl Builder {
     ) {
         let prefix = format!("{prefix}{}.", field.name);
         let mut shape = (field.ty)();
-        let mut optional = all_optional || field.default;
+        // serde ignores `default` on a flattened field, and a container's `default` too: the
+        // flattened type is always read from the remaining keys.
+        let mut optional = all_optional;
         // Look through newtypes and one `Option` (serde flattens `Option<Struct>` too).
         for _ in 0..MAX_FLATTEN_DEPTH {
             match shape.kind {

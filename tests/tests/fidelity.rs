@@ -1037,6 +1037,33 @@ mod clash {
     }
 }
 
+/// `default` on a struct with flattened fields, and on a flattened field: serde ignores both
+/// for the flattened type, which it reads from the remaining keys regardless.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(default)]
+pub struct DefaultAroundFlatten {
+    pub a: u8,
+    #[serde(flatten)]
+    pub inner: RequiredInner,
+    #[serde(flatten, default)]
+    pub more: MoreInner,
+}
+
+/// Required fields, with a `Default` that serde never uses when flattened.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct RequiredInner {
+    pub author: String,
+    pub count: Option<u8>,
+}
+
+/// A required field and one with its own `default`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct MoreInner {
+    pub flag: bool,
+    #[serde(default)]
+    pub level: i16,
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -1114,6 +1141,7 @@ fidelity! {
     flat_generic_nested: FlatGeneric<Option<FlattenStruct>>,
     shadowing: Shadowing,
     clashing_names: clash::ClashingNames,
+    default_around_flatten: DefaultAroundFlatten,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1454,5 +1482,25 @@ fn a_key_goes_to_the_first_field_serde_gives_it_to() {
             ("second.x", Some(("x2", &[][..]))),
             ("second.label", Some(("label", &[][..]))),
         ]
+    );
+}
+
+#[test]
+fn default_does_not_reach_flattened_fields() {
+    agree::<DefaultAroundFlatten>(json!({ "author": "a", "flag": true }), true);
+    agree::<DefaultAroundFlatten>(json!({ "flag": true }), false);
+    agree::<DefaultAroundFlatten>(json!({ "author": "a" }), false);
+    assert_eq!(
+        required_fields::<DefaultAroundFlatten>(),
+        BTreeMap::from(
+            [
+                ("a", false),
+                ("inner.author", true),
+                ("inner.count", false),
+                ("more.flag", true),
+                ("more.level", false),
+            ]
+            .map(|(k, v)| (k.to_owned(), v))
+        )
     );
 }
