@@ -117,6 +117,12 @@
 //!   and serde never reads the struct; the schema gives the key to the field serde gives it
 //!   to and reads the other nowhere. (serde then writes that key twice; a parsed document,
 //!   which the sender view describes, keeps the last.)
+//! - **keys a flattened map sees before a later flattened field**: serde reads every key not
+//!   yet taken into a flattened map, in declaration order, so a flattened struct declared
+//!   after the map also has its keys read into the map (they must fit its values too), and
+//!   with two flattened maps every unknown key must fit both. The schema checks a declared
+//!   key against its field only, and an unknown key against the last map. (A map declared
+//!   last, the usual catch-all, or one of `serde_json::Value`, is described exactly.)
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it).

@@ -282,6 +282,55 @@ fn a_required_field_whose_key_an_earlier_field_reads() {
     assert_eq!(text, r#"{"id":1,"id":2,"note":"n"}"#);
 }
 
+/// A flattened map declared before a flattened struct.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct MapBeforeStruct {
+    id: u8,
+    #[serde(flatten)]
+    extra: BTreeMap<String, u8>,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+/// A flattened map declared after a flattened struct: the usual catch-all.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct MapAfterStruct {
+    id: u8,
+    #[serde(flatten)]
+    meta: Meta,
+    #[serde(flatten)]
+    extra: BTreeMap<String, u8>,
+}
+
+/// Two flattened maps.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct TwoMaps {
+    id: u8,
+    #[serde(flatten)]
+    numbers: BTreeMap<String, u8>,
+    #[serde(flatten)]
+    words: BTreeMap<String, String>,
+}
+
+#[test]
+fn keys_a_flattened_map_sees_before_a_later_flattened_field() {
+    // serde reads every key not yet taken into a flattened map: the later struct's `author`
+    // too, which must then fit the map's values.
+    looser::<MapBeforeStruct>(json!({ "id": 1, "author": "a" }));
+    // Declared after it, the struct takes its keys first, and both agree.
+    assert_eq!(
+        verdicts::<MapAfterStruct>(&json!({ "id": 1, "author": "a", "x": 2 })),
+        (true, true)
+    );
+    // Each unknown key must fit every map; the schema checks it against the last.
+    looser::<TwoMaps>(json!({ "id": 1, "x": "s" }));
+    assert_eq!(
+        verdicts::<TwoMaps>(&json!({ "id": 1, "x": 2 })),
+        (false, false)
+    );
+    assert_eq!(verdicts::<TwoMaps>(&json!({ "id": 1 })), (true, true));
+}
+
 #[test]
 fn integer_map_keys_are_checked_for_form_not_range() {
     // "300" is digits but not a u8.
