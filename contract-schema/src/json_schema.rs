@@ -67,7 +67,8 @@
 //! holding its content (`null` for a unit variant), an adjacently tagged enum's tag and
 //! content, an untagged enum's content (serde writes an untagged unit variant as the tag alone
 //! and cannot read that back, so only the sender view has it). **Adjacent** (`tag`, `content`): a `oneOf` of objects with
-//! the tag and the content under its key (a unit variant has no content, or `null`); the
+//! the tag and the content under its key (a unit variant has no content, or `null`; the
+//! receiver reads a newtype variant of an `Option` without content too, as `None`); the
 //! receiver view forbids every other key when the enum has `deny_unknown_fields`, as serde
 //! does whatever the variants carry. (An internally tagged unit variant ignores other keys
 //! even then, and a newtype variant's content follows its own type, as in serde: a newtype
@@ -99,6 +100,11 @@
 //! - **empty object as unit inside an internally tagged enum**: in the content of an internally
 //!   tagged variant serde also reads `{}` as a unit (`()`, a unit struct, the content of a
 //!   unit variant); the schema requires `null`.
+//! - **missing content of a transparent `Option`**: serde reads an adjacently tagged newtype
+//!   variant without its content when the content type reads a missing value (an `Option`,
+//!   also behind `#[serde(transparent)]`); the schema lets the content be absent only when the
+//!   variant's type is an `Option` itself, since the description does not tell a transparent
+//!   struct from a newtype struct (which serde requires).
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -822,7 +828,11 @@ impl Exporter<'_> {
             }
             Some(kind) => {
                 properties.insert(content_key.to_owned(), Value::Object(self.content(kind)));
-                required.push(content_key.to_owned());
+                // serde reads a missing content of an `Option` as `None` (and writes `null`).
+                let optional = matches!(kind, VariantDefKind::Newtype(Type::Option(_)));
+                if !(optional && self.receiver()) {
+                    required.push(content_key.to_owned());
+                }
             }
         }
         let mut out = obj(json!({

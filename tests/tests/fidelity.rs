@@ -771,7 +771,8 @@ pub enum SplitCaseInternal {
     ThirdOne(Meta),
 }
 
-/// `rename_all_fields` on an adjacently tagged enum, with a tuple variant.
+/// `rename_all_fields` on an adjacently tagged enum, with a tuple variant, and newtype
+/// variants of an `Option` (read without content as `None`) and of units.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 #[serde(tag = "t", content = "c", rename_all_fields = "SCREAMING-KEBAB-CASE")]
 pub enum AdjacentTuples {
@@ -782,6 +783,11 @@ pub enum AdjacentTuples {
     },
     #[serde(alias = "N")]
     New(u32),
+    Maybe(Option<String>),
+    MaybeNamed(Option<Meta>),
+    Unit(()),
+    Mark(Marker),
+    Through(MaybeName),
 }
 
 fn seven() -> u16 {
@@ -1502,5 +1508,22 @@ fn default_does_not_reach_flattened_fields() {
             ]
             .map(|(k, v)| (k.to_owned(), v))
         )
+    );
+}
+
+#[test]
+fn an_adjacently_tagged_option_may_come_without_content() {
+    agree::<AdjacentTuples>(json!({ "t": "Maybe" }), true);
+    agree::<AdjacentTuples>(json!({ "t": "Maybe", "c": null }), true);
+    agree::<AdjacentTuples>(json!({ "t": "MaybeNamed" }), true);
+    // A unit, and a newtype struct around an `Option`, need their content.
+    agree::<AdjacentTuples>(json!({ "t": "Unit" }), false);
+    agree::<AdjacentTuples>(json!({ "t": "Mark" }), false);
+    agree::<AdjacentTuples>(json!({ "t": "Through" }), false);
+    agree::<AdjacentTuples>(json!({ "t": "Through", "c": null }), true);
+    // serde writes the `null`.
+    assert_eq!(
+        serde_json::to_value(AdjacentTuples::Maybe(None)).expect("written"),
+        json!({ "t": "Maybe", "c": null })
     );
 }

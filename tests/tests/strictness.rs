@@ -155,6 +155,36 @@ fn a_variant_index_is_no_tag_for_either() {
     assert_eq!(verdicts::<Command>(&json!(0)), (false, false));
 }
 
+/// A transparent struct around an `Option`.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(transparent)]
+struct MaybeCount {
+    inner: Option<u16>,
+}
+
+/// An adjacently tagged newtype variant of a transparent `Option`.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c")]
+enum AdjacentTransparent {
+    Count(MaybeCount),
+}
+
+#[test]
+fn missing_content_of_a_transparent_option() {
+    // serde reads the missing content as a transparent `None`; the schema requires it.
+    stricter::<AdjacentTransparent>(json!({ "t": "Count" }));
+    let read: AdjacentTransparent =
+        serde_json::from_value(json!({ "t": "Count" })).expect("serde reads it");
+    assert!(matches!(
+        read,
+        AdjacentTransparent::Count(MaybeCount { inner: None })
+    ));
+    assert_eq!(
+        verdicts::<AdjacentTransparent>(&json!({ "t": "Count", "c": null })),
+        (true, true)
+    );
+}
+
 #[test]
 fn duplicate_items_in_a_set() {
     stricter::<BTreeSet<String>>(json!(["a", "a"]));
