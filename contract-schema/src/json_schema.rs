@@ -75,7 +75,10 @@
 //! variant of `()` or of a unit struct accepts no key beside the tags, since serde reads a
 //! unit only from an empty remainder; a newtype variant of an `Option` reads `Some` of the
 //! inner type from the keys beside the tags and is never written, since serde refuses to
-//! write an `Option`, a primitive, a string or a sequence there.)
+//! write an `Option`, a primitive, a string or a sequence there. serde takes the tag out
+//! before the content sees the keys: a content field is never read under the tag's key, and
+//! a required one makes the variant unreadable; serde then writes that key twice, which no
+//! receiver reads back, so the sender view has no such variant, or no such optional field.)
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -129,6 +132,11 @@
 //!   with two flattened maps every unknown key must fit both. The schema checks a declared
 //!   key against its field only, and an unknown key against the last map. (A map declared
 //!   last, the usual catch-all, or one of `serde_json::Value`, is described exactly.)
+//! - **an inner tag under an outer tag's key**: an internally tagged enum whose newtype
+//!   variant holds an enum tagged (or holding its content) under the same key: serde takes
+//!   the key for the outer enum, and the inner one never finds it, so serde reads no such
+//!   variant; the schema describes the inner tag under the key (the last one serde writes
+//!   there) and accepts it.
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it).
@@ -422,6 +430,13 @@ impl Exporter<'_> {
                     let Some(sender) = &field.sender else {
                         continue;
                     };
+                    if tags.iter().any(|(tag, _)| *tag == sender.name) {
+                        // serde writes the key twice, which nothing reads back.
+                        if sender.presence == Presence::Always {
+                            return obj(json!({ "not": {} }));
+                        }
+                        continue;
+                    }
                     let schema = self.field_schema(field, &sender.name);
                     properties.insert(sender.name.clone(), Value::Object(schema));
                     if sender.presence == Presence::Always {
@@ -432,20 +447,29 @@ impl Exporter<'_> {
                     let Some(receiver) = &field.receiver else {
                         continue;
                     };
-                    let schema = self.field_schema(field, &receiver.name);
-                    properties.insert(receiver.name.clone(), Value::Object(schema.clone()));
-                    for alias in &receiver.aliases {
-                        let mut alias_schema = schema.clone();
-                        alias_schema
-                            .insert("x-handoff-alias-of".into(), receiver.name.clone().into());
-                        properties.insert(alias.clone(), Value::Object(alias_schema));
-                    }
+                    // serde takes the tags out before the struct sees the keys: a field is
+                    // never read under a tag's key.
                     let names: Vec<&String> = std::iter::once(&receiver.name)
                         .chain(&receiver.aliases)
+                        .filter(|n| !tags.iter().any(|(tag, _)| tag == *n))
                         .collect();
+                    let Some(&primary) = names.first() else {
+                        if receiver.required {
+                            // Never read, yet required: serde never reads the variant.
+                            return obj(json!({ "not": {} }));
+                        }
+                        continue;
+                    };
+                    let schema = self.field_schema(field, primary);
+                    properties.insert(primary.clone(), Value::Object(schema.clone()));
+                    for alias in names.iter().skip(1) {
+                        let mut alias_schema = schema.clone();
+                        alias_schema.insert("x-handoff-alias-of".into(), primary.clone().into());
+                        properties.insert((*alias).clone(), Value::Object(alias_schema));
+                    }
                     if names.len() == 1 {
                         if receiver.required {
-                            required.push(receiver.name.clone().into());
+                            required.push(primary.clone().into());
                         }
                     } else if receiver.required {
                         // Exactly one of the keys: serde rejects two as a duplicate field.

@@ -270,15 +270,20 @@ impl Generator<'_> {
             if !receiver.required && (shallow || self.rng.chance(35)) {
                 continue;
             }
+            // serde takes the tags out first: a field is never read under a tag's key.
             let names: Vec<&String> = std::iter::once(&receiver.name)
                 .chain(&receiver.aliases)
+                .filter(|n| !map.contains_key(n.as_str()))
                 .collect();
+            let Some(&first) = names.first() else {
+                continue;
+            };
             let key = if self.rng.chance(60) {
-                receiver.name.clone()
+                first.clone()
             } else {
                 self.rng
                     .pick(&names)
-                    .map_or_else(|| receiver.name.clone(), |n| (*n).clone())
+                    .map_or_else(|| first.clone(), |n| (*n).clone())
             };
             let value = self.at(Step::Key(key.clone()), |g| g.ty(&field.ty, depth));
             map.insert(key, value);

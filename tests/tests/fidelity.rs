@@ -1070,6 +1070,36 @@ pub struct MoreInner {
     pub level: i16,
 }
 
+/// An internally tagged enum whose content has fields under the tag's key: serde takes the
+/// tag out first, so they are never read under it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum TagShadow {
+    N(UnderTag),
+    S { y: u8 },
+}
+
+/// A field named like the tag.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct UnderTag {
+    pub t: Option<String>,
+    pub x: u8,
+}
+
+/// A required field named like the tag: serde never reads the variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum TagTakesRequired {
+    N(RequiredUnderTag),
+    U,
+}
+
+/// See [`TagTakesRequired`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct RequiredUnderTag {
+    pub t: String,
+}
+
 fidelity! {
     category: Category,
     refund_request: RefundRequest,
@@ -1526,4 +1556,28 @@ fn an_adjacently_tagged_option_may_come_without_content() {
         serde_json::to_value(AdjacentTuples::Maybe(None)).expect("written"),
         json!({ "t": "Maybe", "c": null })
     );
+}
+
+#[test]
+fn a_key_taken_by_a_tag_reaches_no_field() {
+    agree::<TagShadow>(json!({ "t": "N", "x": 1 }), true);
+    agree::<TagShadow>(json!({ "t": "S", "y": 1 }), true);
+    agree::<TagShadow>(json!({ "t": "S" }), false);
+    agree::<TagShadow>(json!({ "t": "N" }), false);
+    let read: TagShadow =
+        serde_json::from_value(json!({ "t": "N", "x": 1 })).expect("serde reads it");
+    assert_eq!(read, TagShadow::N(UnderTag { t: None, x: 1 }));
+    // A required field under the tag's key: never read, so neither is its variant.
+    agree::<TagTakesRequired>(json!({ "t": "N" }), false);
+    agree::<TagTakesRequired>(json!({ "t": "U" }), true);
+    // serde writes such a key twice: `{"t":"N","t":null,"x":1}`, which it cannot read back,
+    // so the sender view has no such variant.
+    let written =
+        serde_json::to_string(&TagShadow::N(UnderTag { t: None, x: 1 })).expect("written");
+    assert_eq!(written, r#"{"t":"N","t":null,"x":1}"#);
+    assert!(serde_json::from_str::<TagShadow>(&written).is_err());
+    let sender = validator(&json_schema::<TagShadow>(View::Sender));
+    assert!(!sender.is_valid(&json!({ "t": "N", "x": 1 })));
+    assert!(!sender.is_valid(&json!({ "t": null, "x": 1 })));
+    assert!(sender.is_valid(&json!({ "t": "S", "y": 1 })));
 }

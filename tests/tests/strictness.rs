@@ -361,6 +361,39 @@ fn keys_a_flattened_map_sees_before_a_later_flattened_field() {
     assert_eq!(verdicts::<TwoMaps>(&json!({ "id": 1 })), (true, true));
 }
 
+/// An internally tagged enum inside another with the same tag.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+enum SameTagOuter {
+    B(SameTagInner),
+    D { y: u8 },
+}
+
+/// See [`SameTagOuter`].
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+enum SameTagInner {
+    A { y: u8 },
+}
+
+#[test]
+fn an_inner_tag_under_an_outer_tags_key() {
+    // serde takes `t` for the outer enum; the inner one never finds its tag.
+    looser::<SameTagOuter>(json!({ "t": "A", "y": 1 }));
+    assert_eq!(
+        verdicts::<SameTagOuter>(&json!({ "t": "B", "y": 1 })),
+        (false, false)
+    );
+    assert_eq!(
+        verdicts::<SameTagOuter>(&json!({ "t": "D", "y": 1 })),
+        (true, true)
+    );
+    // serde writes the key twice, and cannot read that back.
+    let text = serde_json::to_string(&SameTagOuter::B(SameTagInner::A { y: 1 })).expect("writes");
+    assert_eq!(text, r#"{"t":"B","t":"A","y":1}"#);
+    assert!(serde_json::from_str::<SameTagOuter>(&text).is_err());
+}
+
 #[test]
 fn integer_map_keys_are_checked_for_form_not_range() {
     // "300" is digits but not a u8.
