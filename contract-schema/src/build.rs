@@ -12,6 +12,8 @@
 //! - An internally tagged newtype variant whose content serde cannot write beside the tag
 //!   (an `Option`, a primitive, a string, a sequence, a tuple) has no sender name: serde
 //!   refuses to write it, although it reads `Some` of an `Option`'s inner type.
+//! - A key or a tag goes to the first field or variant serde matches it against (a later one
+//!   with the same name or alias never reads it).
 //! - Named types are identified by their Rust path with generic arguments and displayed by
 //!   the shortest unambiguous name: the bare name unless two reached types share it (or it is
 //!   a keyword of the canonical text), then the module path too.
@@ -418,7 +420,7 @@ impl Builder {
             },
             shape::Repr::Untagged => Repr::Untagged,
         };
-        let variants = e
+        let mut variants = e
             .variants
             .iter()
             .map(|v| {
@@ -452,7 +454,17 @@ impl Builder {
                     doc: v.doc.to_owned(),
                 }
             })
-            .collect();
+            .collect::<Vec<VariantDef>>();
+        // serde matches a tag against the variants' names and aliases in declaration order:
+        // a name an earlier variant reads never reaches a later one (rustc warns of an
+        // unreachable pattern). An untagged enum reads no name.
+        if repr != Repr::Untagged {
+            let mut taken: BTreeSet<String> = BTreeSet::new();
+            for variant in &mut variants {
+                variant.receiver.retain(|name| !taken.contains(name));
+                taken.extend(variant.receiver.iter().cloned());
+            }
+        }
         EnumDef {
             repr,
             variants,

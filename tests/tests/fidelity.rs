@@ -1041,6 +1041,31 @@ mod clash {
         #[serde(rename = "a", alias = "cc")]
         pub c: Option<bool>,
     }
+
+    /// `B` is also an alias of `A`, and `C` is renamed `A`: the first declared variant takes
+    /// the tag.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+    pub enum ClashingVariants {
+        #[serde(alias = "B")]
+        A(u8),
+        B(String),
+        #[serde(rename = "A", alias = "C2")]
+        C(bool),
+    }
+
+    /// The same, internally tagged.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+    #[serde(tag = "t")]
+    pub enum ClashingInternal {
+        #[serde(alias = "B")]
+        A {
+            x: u8,
+        },
+        B {
+            y: String,
+        },
+        U,
+    }
 }
 
 /// `default` on a struct with flattened fields, and on a flattened field: serde ignores both
@@ -1177,6 +1202,8 @@ fidelity! {
     flat_generic_nested: FlatGeneric<Option<FlattenStruct>>,
     shadowing: Shadowing,
     clashing_names: clash::ClashingNames,
+    clashing_variants: clash::ClashingVariants,
+    clashing_internal: clash::ClashingInternal,
     default_around_flatten: DefaultAroundFlatten,
 }
 
@@ -1580,4 +1607,33 @@ fn a_key_taken_by_a_tag_reaches_no_field() {
     assert!(!sender.is_valid(&json!({ "t": "N", "x": 1 })));
     assert!(!sender.is_valid(&json!({ "t": null, "x": 1 })));
     assert!(sender.is_valid(&json!({ "t": "S", "y": 1 })));
+}
+
+#[test]
+fn a_tag_goes_to_the_first_variant_that_reads_it() {
+    use clash::{ClashingInternal, ClashingVariants};
+    agree::<ClashingVariants>(json!({ "A": 1 }), true);
+    agree::<ClashingVariants>(json!({ "B": 1 }), true);
+    agree::<ClashingVariants>(json!({ "B": "x" }), false);
+    agree::<ClashingVariants>(json!({ "A": true }), false);
+    agree::<ClashingVariants>(json!({ "C2": true }), true);
+    agree::<ClashingInternal>(json!({ "t": "B", "x": 1 }), true);
+    agree::<ClashingInternal>(json!({ "t": "B", "y": "s" }), false);
+    let schema = ClashingVariants::schema();
+    let Some(Body::Enum(e)) = schema.def("ClashingVariants").map(|d| &d.body) else {
+        panic!("an enum")
+    };
+    let read: Vec<(&str, &[String])> = e
+        .variants
+        .iter()
+        .map(|v| (v.rust_name.as_str(), v.receiver.as_slice()))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("A", &["A".to_owned(), "B".to_owned()][..]),
+            ("B", &[][..]),
+            ("C", &["C2".to_owned()][..]),
+        ]
+    );
 }
