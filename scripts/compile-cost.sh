@@ -62,8 +62,10 @@ RS
 
 for v in "${variants[@]}"; do
     gen_crate "$v"
-    # All variants share one target folder, so every dependency is built once.
-    (cd "$work/$v" && CARGO_TARGET_DIR="$work/target" cargo build -q)
+    # All variants share one target folder, so every dependency is built once (with the same
+    # CARGO_INCREMENTAL=0 as the timed builds, or the path dependencies would be rebuilt in the
+    # first timed run).
+    (cd "$work/$v" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo build -q)
 done
 
 declare -A times
