@@ -1243,5 +1243,8 @@ fn a_newtype_reaching_itself_through_an_option_terminates_without_a_depth_findin
     );
     // A string is not `null`, the only value a `Step` holds: the captured key breaks the reader.
     assert!(!report.is_compatible(), "{report}");
-    assert!(report.to_string().contains("reads nothing but `null`"), "{report}");
+    assert!(
+        report.to_string().contains("reads nothing but `null`"),
+        "{report}"
+    );
 }
