@@ -261,12 +261,12 @@ struct Outcome {
 
 fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
     let export = to_json_schema(reader, View::Receiver);
-    // An export the validator cannot compile is counted apart (it is the exporter's
-    // problem, tested with it), never read as agreement.
+    // An export the validator cannot compile is counted apart (and the test requires none),
+    // never read as agreement; its error is printed to say which.
     let validator = match jsonschema::draft202012::new(&export) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("EXPORT ERROR: {e}");
+            eprintln!("receiver export does not compile: {e}");
             return None;
         }
     };
