@@ -12,7 +12,8 @@
 //! Within one struct the Rust field names are distinct, and so are the sender names and the
 //! receiver names and aliases (as serde requires of a derived type); within one enum the
 //! variant names are distinct. `Option<Option<T>>` never occurs (serde cannot tell the two
-//! `None`s apart, so the builder collapses them).
+//! `None`s apart, so the builder collapses them). No newtype variant of an internally tagged
+//! enum holds an enum tagged under the same key (serde can never read one back).
 //!
 //! ```
 //! use contract_schema::arbitrary::arb_schema;
@@ -592,9 +593,44 @@ pub fn arb_schema() -> impl Strategy<Value = Schema> {
                 root,
                 types,
             };
+            unit_for_unreadable_variants(&mut schema);
             retain_reachable(&mut schema);
             schema
         })
+}
+
+/// Makes a unit variant of every newtype variant of an internally tagged enum whose content
+/// is an enum tagged under the same key: serde can never read it back (the compatibility
+/// engine's `VARIANT_UNREADABLE`), so a derived type that round-trips has none.
+fn unit_for_unreadable_variants(schema: &mut Schema) {
+    let mut unreadable = Vec::new();
+    for (name, def) in &schema.types {
+        if let Body::Enum(EnumDef {
+            repr: Repr::Internal { tag },
+            variants,
+            ..
+        }) = &def.body
+        {
+            for (i, v) in variants.iter().enumerate() {
+                if let VariantDefKind::Newtype(ty) = &v.kind {
+                    if crate::compat::needs_taken_tag(schema, ty, tag) {
+                        unreadable.push((name.clone(), i));
+                    }
+                }
+            }
+        }
+    }
+    for (name, i) in unreadable {
+        if let Some(TypeDef {
+            body: Body::Enum(e),
+            ..
+        }) = schema.types.get_mut(&name)
+        {
+            if let Some(v) = e.variants.get_mut(i) {
+                v.kind = VariantDefKind::Unit;
+            }
+        }
+    }
 }
 
 /// Removes the named types the root does not reach, as the builder never defines them.

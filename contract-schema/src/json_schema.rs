@@ -78,7 +78,10 @@
 //! write an `Option`, a primitive, a string or a sequence there. serde takes the tag out
 //! before the content sees the keys: a content field is never read under the tag's key, and
 //! a required one makes the variant unreadable; serde then writes that key twice, which no
-//! receiver reads back, so the sender view has no such variant, or no such optional field.)
+//! receiver reads back, so the sender view has no such variant, or no such optional field.
+//! Likewise a newtype variant whose content is an enum tagged, internally or adjacently,
+//! under the enclosing enum's own tag key is never read, and written with that key twice: it
+//! has no value in either view, as the compatibility engine's `VARIANT_UNREADABLE` says.)
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -132,11 +135,13 @@
 //!   with two flattened maps every unknown key must fit both. The schema checks a declared
 //!   key against its field only, and an unknown key against the last map. (A map declared
 //!   last, the usual catch-all, or one of `serde_json::Value`, is described exactly.)
-//! - **an inner tag under an outer tag's key**: an internally tagged enum whose newtype
-//!   variant holds an enum tagged (or holding its content) under the same key: serde takes
-//!   the key for the outer enum, and the inner one never finds it, so serde reads no such
-//!   variant; the schema describes the inner tag under the key (the last one serde writes
-//!   there) and accepts it.
+//! - **an inner tag under a farther tag's key**: the content of an internally tagged newtype
+//!   variant tagged under the enclosing enum's own key has no value (see above), but an enum
+//!   tagged under the key of an enum further out (through another internally tagged enum, or
+//!   an untagged one), or an adjacently tagged enum holding its content under the enclosing
+//!   tag's key, is described with its tag or content under the key (the last one serde writes
+//!   there) and accepted: serde took the key for the outer enum, and reads no such variant
+//!   (for the content key, none that needs its content).
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it).
@@ -150,6 +155,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Number, Value};
 
+use crate::compat::needs_taken_tag;
 use crate::model::{
     Body, EnumDef, FieldDef, IntKind, Presence, Repr, Schema, StringFormat, StructDef, Type,
     TypeDef, Unknown, VariantDef, VariantDefKind,
@@ -681,6 +687,14 @@ impl Exporter<'_> {
             // serde ignores every other key of a unit variant, even under deny_unknown_fields.
             VariantDefKind::Unit => tag_only(tags),
             VariantDefKind::Struct(s) => self.struct_schema(s, tags),
+            // serde takes the key for this enum first; the content never finds its own tag.
+            VariantDefKind::Newtype(ty)
+                if tags
+                    .last()
+                    .is_some_and(|(key, _)| needs_taken_tag(self.schema, ty, key)) =>
+            {
+                obj(json!({ "not": {} }))
+            }
             VariantDefKind::Newtype(ty) => self.beside(ty, tags, depth),
             // serde cannot write tuple variants internally: the tags and an array, which no
             // object satisfies.

@@ -796,6 +796,125 @@ fn an_enum_that_denies_unknown_keys_reads_every_key_of_the_same_representation()
     assert!(check(&with_fields(&["a", "b"]), &with_fields(&["a"])).is_compatible());
 }
 
+/// `Event` internally tagged under `t`, whose variant `B` holds `content` and `D` a struct;
+/// `Inner` is the enum `inner` with one struct variant `A { y }`.
+fn nested_tags(content: Type, inner: Repr, others: Vec<(&str, TypeDef)>) -> Schema {
+    let y = || {
+        VariantDefKind::Struct(StructDef {
+            fields: vec![f("y", int(IntKind::U8))],
+            unknown: Unknown::Ignore,
+            extra: None,
+        })
+    };
+    let mut s = event(
+        internal("t"),
+        vec![
+            variant("B", VariantDefKind::Newtype(content)),
+            variant("D", y()),
+        ],
+    );
+    s.types
+        .insert("Inner".to_owned(), enumm(inner, vec![variant("A", y())]));
+    for (name, def) in others {
+        s.types.insert(name.to_owned(), def);
+    }
+    s
+}
+
+#[test]
+fn a_variant_whose_content_needs_the_enclosing_tag_is_never_read() {
+    // serde takes `t` for `Event`; `Inner` never finds its own tag under `t`.
+    let same = nested_tags(named("Inner"), internal("t"), vec![]);
+    let report = check(&same, &same);
+    assert_eq!(
+        located(&report),
+        [(
+            "VARIANT_UNREADABLE",
+            "event(B)".to_owned(),
+            Direction::Check
+        )]
+    );
+    let text = report.to_string();
+    assert!(text.contains("never read"), "{text}");
+    assert!(text.contains("under another key than `t`"), "{text}");
+    // Through an Option (read there as Some), a newtype, or an adjacent tag under `t`.
+    let through_option = nested_tags(opt(named("Inner")), internal("t"), vec![]);
+    assert_eq!(
+        ids(&check(&through_option, &through_option)),
+        ["VARIANT_UNREADABLE"]
+    );
+    let wrapped = nested_tags(
+        named("Wrap"),
+        internal("t"),
+        vec![(
+            "Wrap",
+            TypeDef {
+                rust_path: String::new(),
+                doc: String::new(),
+                body: Body::Newtype(named("Inner")),
+            },
+        )],
+    );
+    assert_eq!(ids(&check(&wrapped, &wrapped)), ["VARIANT_UNREADABLE"]);
+    let adjacent = Repr::Adjacent {
+        tag: "t".to_owned(),
+        content: "c".to_owned(),
+    };
+    let adjacent = nested_tags(named("Inner"), adjacent, vec![]);
+    assert_eq!(ids(&check(&adjacent, &adjacent)), ["VARIANT_UNREADABLE"]);
+    // Under another key, or with a content key only, the inner enum is read.
+    let other_key = nested_tags(named("Inner"), internal("k"), vec![]);
+    assert!(check(&other_key, &other_key).is_compatible());
+    let external = nested_tags(named("Inner"), Repr::External, vec![]);
+    assert!(check(&external, &external).is_compatible());
+    // A reader with such a variant still reads writers that never send it.
+    let mut quiet = same.clone();
+    if let Some(TypeDef {
+        body: Body::Enum(e),
+        ..
+    }) = quiet.types.get_mut("Event")
+    {
+        e.variants[0].sender = None;
+    }
+    assert!(check(&quiet, &same).is_compatible());
+    // The reader decides: a writer whose `B` holds a readable enum still breaks such a
+    // reader, and in evolution the finding names who reads.
+    assert_eq!(ids(&check(&other_key, &same)), ["VARIANT_UNREADABLE"]);
+    assert_eq!(
+        located(&evolve(&other_key, &same, Mode::Backward)),
+        [(
+            "VARIANT_UNREADABLE",
+            "event(B)".to_owned(),
+            Direction::Backward
+        )]
+    );
+    assert!(evolve(&same, &other_key, Mode::Backward)
+        .findings()
+        .iter()
+        .all(|f| f.rule != Rule::VariantUnreadable));
+}
+
+#[test]
+fn the_json_schema_export_gives_an_unreadable_variant_no_value() {
+    use contract_schema::{to_json_schema, View};
+    use serde_json::json;
+    let same = nested_tags(named("Inner"), internal("t"), vec![]);
+    let other_key = nested_tags(named("Inner"), internal("k"), vec![]);
+    for view in [View::Receiver, View::Sender] {
+        let unreadable = jsonschema::draft202012::new(&to_json_schema(&same, view))
+            .expect("the export compiles");
+        let readable = jsonschema::draft202012::new(&to_json_schema(&other_key, view))
+            .expect("the export compiles");
+        // What a validator makes of serde's `{"t":"B","t":"A","y":1}`, and what a reader
+        // with the inner tag under another key reads.
+        assert!(!unreadable.is_valid(&json!({ "event": { "t": "A", "y": 1 } })));
+        assert!(!unreadable.is_valid(&json!({ "event": { "t": "B", "y": 1 } })));
+        assert!(unreadable.is_valid(&json!({ "event": { "t": "D", "y": 1 } })));
+        assert!(readable.is_valid(&json!({ "event": { "t": "B", "k": "A", "y": 1 } })));
+        assert!(!readable.is_valid(&json!({ "event": { "t": "B", "y": 1 } })));
+    }
+}
+
 #[test]
 fn untagged_variants_must_fit_some_reader_variant() {
     let id = |variants| event(Repr::Untagged, variants);

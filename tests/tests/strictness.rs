@@ -377,21 +377,58 @@ enum SameTagInner {
 }
 
 #[test]
-fn an_inner_tag_under_an_outer_tags_key() {
-    // serde takes `t` for the outer enum; the inner one never finds its tag.
-    looser::<SameTagOuter>(json!({ "t": "A", "y": 1 }));
-    assert_eq!(
-        verdicts::<SameTagOuter>(&json!({ "t": "B", "y": 1 })),
-        (false, false)
-    );
+fn an_inner_tag_under_the_enclosing_tags_key_is_never_read() {
+    // serde takes `t` for the outer enum; the inner one never finds its tag. The schema
+    // agrees: the variant has no value (the compatibility engine's VARIANT_UNREADABLE).
+    for instance in [json!({ "t": "A", "y": 1 }), json!({ "t": "B", "y": 1 })] {
+        assert_eq!(
+            verdicts::<SameTagOuter>(&instance),
+            (false, false),
+            "{instance}"
+        );
+    }
     assert_eq!(
         verdicts::<SameTagOuter>(&json!({ "t": "D", "y": 1 })),
         (true, true)
     );
-    // serde writes the key twice, and cannot read that back.
+    // serde writes the key twice, and cannot read that back; the sender view has no such
+    // variant either.
     let text = serde_json::to_string(&SameTagOuter::B(SameTagInner::A { y: 1 })).expect("writes");
     assert_eq!(text, r#"{"t":"B","t":"A","y":1}"#);
     assert!(serde_json::from_str::<SameTagOuter>(&text).is_err());
+    let sender = json_schema::<SameTagOuter>(View::Sender);
+    let sender = jsonschema::draft202012::new(&sender).expect("the export compiles");
+    assert!(!sender.is_valid(&json!({ "t": "A", "y": 1 })));
+    assert!(!sender.is_valid(&json!({ "t": "B", "y": 1 })));
+    assert!(sender.is_valid(&json!({ "t": "D", "y": 1 })));
+}
+
+/// An inner enum tagged under the key of an enum further out: `t`, taken by `FarOuter`.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+enum FarOuter {
+    B(FarMiddle),
+}
+
+/// See [`FarOuter`].
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "k")]
+enum FarMiddle {
+    M(SameTagInner),
+}
+
+#[test]
+fn an_inner_tag_under_a_farther_tags_key() {
+    // serde takes `t` for `FarOuter` and `k` for `FarMiddle`; `SameTagInner` never finds `t`.
+    looser::<FarOuter>(json!({ "t": "A", "k": "M", "y": 1 }));
+    assert_eq!(
+        verdicts::<FarOuter>(&json!({ "t": "B", "k": "M", "y": 1 })),
+        (false, false)
+    );
+    let text = serde_json::to_string(&FarOuter::B(FarMiddle::M(SameTagInner::A { y: 1 })))
+        .expect("writes");
+    assert_eq!(text, r#"{"t":"B","k":"M","t":"A","y":1}"#);
+    assert!(serde_json::from_str::<FarOuter>(&text).is_err());
 }
 
 #[test]

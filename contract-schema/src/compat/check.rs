@@ -782,7 +782,10 @@ impl<'a> Checker<'a> {
             }
             let Some(tag) = &wv.sender else { continue };
             self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
-                Some(rv) => c.variant_pair(wv, rv),
+                Some(rv) => match taken_tag(c.reader, &r.repr, rv) {
+                    Some(key) => c.variant_unreadable(rv, key),
+                    None => c.variant_pair(wv, rv),
+                },
                 None => {
                     let caught = r.catch_all().is_some()
                         && (matches!(wv.kind, VariantDefKind::Unit)
@@ -793,6 +796,22 @@ impl<'a> Checker<'a> {
                 }
             });
         }
+    }
+
+    /// The reader's variant `rv` is never read: its content needs `key`, its enum's tag.
+    fn variant_unreadable(&mut self, rv: &VariantDef, key: &str) {
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "{writer} may send `{}`, which {reader} never read: its content is an enum tagged \
+             under `{key}`, the key serde takes first for the enclosing enum",
+            rv.rust_name
+        );
+        let hint = format!(
+            "tag the enum inside `{}` under another key than `{key}` \
+             (serde also writes `{key}` twice there, which it cannot read back)",
+            rv.rust_name
+        );
+        self.report(Rule::VariantUnreadable, why, hint);
     }
 
     fn variant_unknown(&mut self, tag: &str, string_enum: bool) {
@@ -885,6 +904,49 @@ impl<'a> Checker<'a> {
             });
         }
     }
+}
+
+/// The tag of the enum represented as `repr` when its variant `rv` is never read, as its
+/// content needs that tag for itself (see [`needs_taken_tag`]).
+fn taken_tag<'r>(schema: &Schema, repr: &'r Repr, rv: &VariantDef) -> Option<&'r str> {
+    match (repr, &rv.kind) {
+        (Repr::Internal { tag }, VariantDefKind::Newtype(content))
+            if needs_taken_tag(schema, content, tag) =>
+        {
+            Some(tag)
+        }
+        _ => None,
+    }
+}
+
+/// How many `Option`s and newtypes [`needs_taken_tag`] looks through.
+const MAX_UNWRAP: usize = 64;
+
+/// Whether serde can never read a value of `ty` as the content of a newtype variant of an
+/// internally tagged enum whose tag is `key`: serde takes `key` out of the object for that
+/// enum before the content sees the other keys, and the content (through newtypes, and an
+/// `Option`, which serde reads there as `Some`) is an enum that needs `key` for its own tag,
+/// internally or adjacently tagged under it. serde also writes such a variant with `key`
+/// twice, which it cannot read back. The JSON Schema export describes no value for such a
+/// variant, so the checker and the export agree.
+pub(crate) fn needs_taken_tag(schema: &Schema, ty: &Type, key: &str) -> bool {
+    let mut ty = ty;
+    for _ in 0..MAX_UNWRAP {
+        match schema.resolve(ty) {
+            Type::Option(inner) => ty = inner,
+            Type::Named(name) => {
+                return match schema.def(name).map(|d| &d.body) {
+                    Some(Body::Enum(e)) => match &e.repr {
+                        Repr::Internal { tag } | Repr::Adjacent { tag, .. } => tag == key,
+                        Repr::External | Repr::Untagged => false,
+                    },
+                    Some(Body::Struct(_) | Body::Newtype(_)) | None => false,
+                };
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn is_string_enum(body: &Body) -> bool {

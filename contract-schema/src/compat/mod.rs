@@ -38,6 +38,7 @@
 //! | `ENUM_REPR_CHANGED` | external, internal, adjacent or untagged representation differs | `#[serde(tag = "type")]` added |
 //! | `ENUM_TAG_CHANGED` | the same representation with another tag or content key | `tag = "type"` becomes `tag = "kind"` |
 //! | `UNTAGGED_VARIANT_UNMATCHED` | an untagged variant the writer sends fits none of the reader's variants | `Id::Number(u64)` dropped from an untagged `Id` |
+//! | `VARIANT_UNREADABLE` | the writer may send a variant of an internally tagged enum whose content, in the reader, is an enum tagged under the same key (internally, or adjacently with that tag): serde takes the key for the outer enum, so the reader never reads the variant (and serde writes the key twice) | `#[serde(tag = "t")] enum Outer { B(Inner) }` with `#[serde(tag = "t")] enum Inner` |
 //! | `FIELD_RENAMED_WITHOUT_ALIAS` | the reader declares `renamed_from = "orderRef"` but has no `#[serde(alias = "orderRef")]`, and the writer sends `orderRef` | `order_ref` renamed `order_id` with `renamed_from` only |
 //! | `FIELD_RENAMED` | the writer declares `renamed_from` a name the reader still requires (an alias on the new side does not help old readers) | `orderRef` renamed `orderId`, read by a v1 reader |
 //! | `FIELD_LIKELY_RENAMED` | a required field is missing and the writer sends an unknown field of a fitting type: an undeclared rename | `orderRef: String` gone, `orderId: String` appeared |
@@ -57,6 +58,8 @@
 mod check;
 mod report;
 mod rules;
+
+pub(crate) use check::needs_taken_tag;
 
 pub use crate::shape::Mode;
 pub use report::{Allowance, Allowances, CompatReport, Finding};

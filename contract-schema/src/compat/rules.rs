@@ -71,6 +71,10 @@ pub enum Rule {
     EnumTagChanged,
     /// An untagged variant the writer sends fits none of the reader's variants.
     UntaggedVariantUnmatched,
+    /// The writer may send a variant of an internally tagged enum that the reader never
+    /// reads: the reader's variant holds an enum tagged under the same key, which serde
+    /// takes for the outer enum first.
+    VariantUnreadable,
     /// The reader declares `renamed_from` the writer's name but has no serde `alias` for it.
     FieldRenamedWithoutAlias,
     /// The writer renamed a field (declared `renamed_from`) the reader still requires under
@@ -94,7 +98,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in catalogue order.
-    pub const ALL: [Rule; 38] = [
+    pub const ALL: [Rule; 39] = [
         Rule::ContractNameChanged,
         Rule::RequiredFieldNotSent,
         Rule::FieldAddedRequired,
@@ -125,6 +129,7 @@ impl Rule {
         Rule::EnumReprChanged,
         Rule::EnumTagChanged,
         Rule::UntaggedVariantUnmatched,
+        Rule::VariantUnreadable,
         Rule::FieldRenamedWithoutAlias,
         Rule::FieldRenamed,
         Rule::FieldLikelyRenamed,
@@ -169,6 +174,7 @@ impl Rule {
             Rule::EnumReprChanged => "ENUM_REPR_CHANGED",
             Rule::EnumTagChanged => "ENUM_TAG_CHANGED",
             Rule::UntaggedVariantUnmatched => "UNTAGGED_VARIANT_UNMATCHED",
+            Rule::VariantUnreadable => "VARIANT_UNREADABLE",
             Rule::FieldRenamedWithoutAlias => "FIELD_RENAMED_WITHOUT_ALIAS",
             Rule::FieldRenamed => "FIELD_RENAMED",
             Rule::FieldLikelyRenamed => "FIELD_LIKELY_RENAMED",
