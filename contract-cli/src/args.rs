@@ -1,24 +1,32 @@
-//! The command line, parsed by hand: two subcommands and two options do not need a parser
-//! crate.
+//! The command line, parsed by hand: three subcommands and a few options do not need a
+//! parser crate.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use contract_schema::compat::Mode;
+use contract_schema::json_schema::View;
 
 /// The usage text, printed by `--help` and after a usage error.
 pub const USAGE: &str = "\
 usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]
        handoff check OLD_DIR NEW_DIR [--format text|json]
+       handoff json-schema SNAPSHOT [--view sender|receiver] [--out FILE]
 
-diff   compares two snapshot files of one contract; the mode defaults to the one the new
-       snapshot declares (full when it declares none); `--mode check` compares a producer
-       (OLD.snap, say vendored from its repository) with a consumer (NEW.snap)
-check  compares two `contracts/` folders (say, the last release's and today's): every
-       contract major present in both under its declared mode, and every published major
-       that disappeared
+diff         compares two snapshot files of one contract; the mode defaults to the one the
+             new snapshot declares (full when it declares none); `--mode check` compares a
+             producer (OLD.snap, say vendored from its repository) with a consumer (NEW.snap)
+check        compares two `contracts/` folders (say, the last release's and today's): every
+             contract major present in both under its declared mode, and every published
+             major that disappeared
+json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,
+             for a peer written in another language: the receiver view (what the consumer's
+             Deserialize accepts, the default) or the sender view (what the producer's
+             Serialize writes)
 
-exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input";
+exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input
+             (json-schema: 0 when the schema is written, 2 on a usage error, an unreadable
+             snapshot or a FILE that cannot be written)";
 
 /// How a report is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -66,32 +74,47 @@ pub enum Command {
         /// How to print.
         format: Format,
     },
+    /// Export the JSON Schema of one snapshot file.
+    JsonSchema {
+        /// The snapshot file.
+        snapshot: PathBuf,
+        /// The view to export (receiver unless given).
+        view: View,
+        /// The file to write, or `None` for stdout.
+        out: Option<PathBuf>,
+    },
 }
 
-/// Parses the arguments after the program name. Paths may be any OS string; the
-/// subcommand, the options and their values are UTF-8.
+/// The subcommands, as typed.
+const SUBCOMMANDS: &str = "`diff`, `check` or `json-schema`";
+
+/// Parses the arguments after the program name. Paths (including the value of `--out`) may
+/// be any OS string; the subcommand, the other options and their values are UTF-8.
 ///
 /// # Errors
 ///
 /// A message naming the argument that is missing, unknown or invalid.
 pub fn parse(args: &[OsString]) -> Result<Command, String> {
     let Some((sub, rest)) = args.split_first() else {
-        return Err("missing a subcommand: `diff` or `check`".to_owned());
+        return Err(format!("missing a subcommand: {SUBCOMMANDS}"));
     };
     let sub = match sub.to_str() {
-        Some(sub @ ("diff" | "check")) => sub,
+        Some(sub @ ("diff" | "check" | "json-schema")) => sub,
         Some("-h" | "--help" | "help") => return Ok(Command::Help),
         Some("-V" | "--version") => return Ok(Command::Version),
         _ => {
             return Err(format!(
-                "unknown subcommand `{}`: expected `diff` or `check`",
+                "unknown subcommand `{}`: expected {SUBCOMMANDS}",
                 sub.to_string_lossy()
             ))
         }
     };
+    let exporting = sub == "json-schema";
     let mut positional = Vec::new();
     let mut mode = None;
     let mut format = None;
+    let mut view = None;
+    let mut out = None;
     let mut i = 0;
     while let Some(arg) = rest.get(i) {
         i += 1;
@@ -101,20 +124,24 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
             continue;
         };
         let (key, inline) = match text.split_once('=') {
-            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_owned())),
+            Some((k, v)) if k.starts_with("--") => (k, Some(OsString::from(v))),
             _ => (text, None),
         };
-        let mut value = |name: &str| -> Result<String, String> {
+        // The option's value: after `=`, else the next argument.
+        let mut value_os = |name: &str| -> Result<OsString, String> {
             if let Some(v) = inline.clone() {
                 return Ok(v);
             }
             let v = rest
                 .get(i)
+                .cloned()
                 .ok_or_else(|| format!("`{name}` needs a value"))?;
             i += 1;
-            v.to_str()
-                .map(str::to_owned)
-                .ok_or_else(|| format!("the value of `{name}` is not UTF-8"))
+            Ok(v)
+        };
+        let utf8 = |name: &str, v: OsString| -> Result<String, String> {
+            v.into_string()
+                .map_err(|_| format!("the value of `{name}` is not UTF-8"))
         };
         match key {
             "-h" | "--help" => return Ok(Command::Help),
@@ -122,7 +149,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                 if mode.is_some() {
                     return Err("`--mode` is given twice".to_owned());
                 }
-                let v = value("--mode")?;
+                let v = utf8("--mode", value_os("--mode")?)?;
                 mode = Some(if v == "check" {
                     DiffMode::Check
                 } else {
@@ -133,16 +160,47 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                     })?)
                 });
             }
-            "--format" => {
+            "--format" if !exporting => {
                 if format.is_some() {
                     return Err("`--format` is given twice".to_owned());
                 }
-                let v = value("--format")?;
+                let v = utf8("--format", value_os("--format")?)?;
                 format = Some(match v.as_str() {
                     "text" => Format::Text,
                     "json" => Format::Json,
                     _ => return Err(format!("unknown format `{v}`: expected `text` or `json`")),
                 });
+            }
+            "--view" if exporting => {
+                if view.is_some() {
+                    return Err("`--view` is given twice".to_owned());
+                }
+                let v = utf8("--view", value_os("--view")?)?;
+                view = Some(match v.as_str() {
+                    "sender" => View::Sender,
+                    "receiver" => View::Receiver,
+                    _ => {
+                        return Err(format!(
+                            "unknown view `{v}`: expected `sender` or `receiver`"
+                        ))
+                    }
+                });
+            }
+            "--out" if exporting => {
+                if out.is_some() {
+                    return Err("`--out` is given twice".to_owned());
+                }
+                let v = value_os("--out")?;
+                if v.is_empty() {
+                    return Err("`--out` needs a file name".to_owned());
+                }
+                out = Some(PathBuf::from(v));
+            }
+            "--mode" if exporting => {
+                return Err(
+                    "`--mode` applies to `diff` only; `json-schema` exports one snapshot"
+                        .to_owned(),
+                )
             }
             "--mode" => {
                 return Err(
@@ -150,18 +208,38 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                         .to_owned(),
                 )
             }
+            "--format" => {
+                return Err(
+                    "`--format` applies to `diff` and `check`; `json-schema` always prints JSON"
+                        .to_owned(),
+                )
+            }
+            "--view" | "--out" => return Err(format!("`{key}` applies to `json-schema` only")),
             _ if key.starts_with('-') && key.len() > 1 => {
                 return Err(format!("unknown option `{key}`"))
             }
             _ => positional.push(PathBuf::from(arg)),
         }
     }
+    let mut positional = positional.into_iter();
+    if exporting {
+        let snapshot = positional
+            .next()
+            .ok_or_else(|| "missing SNAPSHOT".to_owned())?;
+        if let Some(extra) = positional.next() {
+            return Err(format!("unexpected argument `{}`", extra.display()));
+        }
+        return Ok(Command::JsonSchema {
+            snapshot,
+            view: view.unwrap_or(View::Receiver),
+            out,
+        });
+    }
     let what = if sub == "diff" {
         ("OLD.snap", "NEW.snap")
     } else {
         ("OLD_DIR", "NEW_DIR")
     };
-    let mut positional = positional.into_iter();
     let old = positional
         .next()
         .ok_or_else(|| format!("missing {} and {}", what.0, what.1))?;
@@ -238,6 +316,65 @@ mod tests {
         assert_eq!(parse(&args("check -h")).unwrap(), Command::Help);
     }
 
+    #[test]
+    fn json_schema_defaults_to_the_receiver_view_on_stdout() {
+        assert_eq!(
+            parse(&args("json-schema a.snap")).unwrap(),
+            Command::JsonSchema {
+                snapshot: "a.snap".into(),
+                view: View::Receiver,
+                out: None,
+            }
+        );
+        assert_eq!(
+            parse(&args("json-schema --out=a.json a.snap --view sender")).unwrap(),
+            Command::JsonSchema {
+                snapshot: "a.snap".into(),
+                view: View::Sender,
+                out: Some("a.json".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn json_schema_usage_errors_name_the_argument() {
+        assert_eq!(parse(&args("json-schema")).unwrap_err(), "missing SNAPSHOT");
+        assert_eq!(
+            parse(&args("json-schema a.snap b.snap")).unwrap_err(),
+            "unexpected argument `b.snap`"
+        );
+        assert_eq!(
+            parse(&args("json-schema a.snap --view both")).unwrap_err(),
+            "unknown view `both`: expected `sender` or `receiver`"
+        );
+        assert_eq!(
+            parse(&args("json-schema a.snap --view sender --view=receiver")).unwrap_err(),
+            "`--view` is given twice"
+        );
+        assert_eq!(
+            parse(&args("json-schema a.snap --out")).unwrap_err(),
+            "`--out` needs a value"
+        );
+        assert_eq!(
+            parse(&args("json-schema a.snap --out=")).unwrap_err(),
+            "`--out` needs a file name"
+        );
+        assert!(parse(&args("json-schema a.snap --format json"))
+            .unwrap_err()
+            .starts_with("`--format` applies to `diff` and `check`"));
+        assert!(parse(&args("json-schema a.snap --mode full"))
+            .unwrap_err()
+            .starts_with("`--mode` applies to `diff` only"));
+        assert_eq!(
+            parse(&args("diff a b --view sender")).unwrap_err(),
+            "`--view` applies to `json-schema` only"
+        );
+        assert_eq!(
+            parse(&args("check a b --out x.json")).unwrap_err(),
+            "`--out` applies to `json-schema` only"
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn paths_need_not_be_utf8_but_option_values_must() {
@@ -261,8 +398,23 @@ mod tests {
             parse(&argv).unwrap_err(),
             "the value of `--format` is not UTF-8"
         );
-        assert!(parse(&[path])
+        assert!(parse(std::slice::from_ref(&path))
             .unwrap_err()
             .starts_with("unknown subcommand `old-"));
+        // `--out` names a path: any OS string will do.
+        let argv = vec![
+            "json-schema".into(),
+            "a.snap".into(),
+            "--out".into(),
+            path.clone(),
+        ];
+        assert_eq!(
+            parse(&argv).unwrap(),
+            Command::JsonSchema {
+                snapshot: "a.snap".into(),
+                view: View::Receiver,
+                out: Some(PathBuf::from(path)),
+            }
+        );
     }
 }

@@ -1,10 +1,16 @@
-//! `handoff`: compatibility of handoff-contract snapshots, for CI.
+//! `handoff`: compatibility of handoff-contract snapshots, and their JSON Schema, for CI.
 //!
-//! - `handoff diff OLD.snap NEW.snap [--mode backward|forward|full] [--format text|json]`
+//! - `handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]`
 //! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
+//! - `handoff json-schema SNAPSHOT [--view sender|receiver] [--out FILE]`: the JSON Schema
+//!   (draft 2020-12) of one snapshot in the chosen view (receiver by default), pretty-printed
+//!   to stdout or FILE, so that a peer in another language gets the schema in CI without
+//!   compiling Rust. The document carries `x-handoff-contract` (for a contract) and
+//!   `x-handoff-view`; see `contract_schema::json_schema` for the rest.
 //!
-//! Exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input (the message
-//! names the file, and the line and column of a text that does not parse).
+//! Exit status: 0 compatible (for `json-schema`: written), 1 breaking, 2 usage error,
+//! unreadable input or an output file that cannot be written (the message names the file,
+//! and the line and column of a text that does not parse).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -16,11 +22,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use contract_schema::compat::{self, evolve, CompatReport, Direction, Finding, Rule};
+use contract_schema::json_schema::{to_json_schema, View};
 use serde::Serialize;
 
 use args::{Command, DiffMode, Format};
 
-/// Exit status of a compatible comparison.
+/// Exit status of a compatible comparison (or a schema written).
 const COMPATIBLE: u8 = 0;
 /// Exit status when something breaks.
 const BREAKING: u8 = 1;
@@ -53,6 +60,11 @@ fn main() -> ExitCode {
             format,
         } => diff(&old, &new, mode, format),
         Command::Check { old, new, format } => check(&old, &new, format),
+        Command::JsonSchema {
+            snapshot,
+            view,
+            out,
+        } => json_schema(&snapshot, view, out.as_deref()),
     };
     match outcome {
         Ok(true) => ExitCode::from(COMPATIBLE),
@@ -72,6 +84,18 @@ fn print(text: &str) {
 
 fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
     serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))
+}
+
+/// Writes the JSON Schema of the snapshot at `path` in `view` to `out`, or to stdout.
+fn json_schema(path: &Path, view: View, out: Option<&Path>) -> Result<bool, String> {
+    let schema = snapshots::read(path)?;
+    let text = to_json(&to_json_schema(&schema, view))?;
+    match out {
+        None => print(&text),
+        Some(out) => std::fs::write(out, format!("{text}\n"))
+            .map_err(|e| format!("{}: cannot write the JSON Schema: {e}", out.display()))?,
+    }
+    Ok(true)
 }
 
 #[derive(Serialize)]

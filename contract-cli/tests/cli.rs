@@ -461,3 +461,175 @@ fn an_argument_that_is_not_utf8_is_a_path_never_a_panic() {
         "{err}"
     );
 }
+
+/// A snapshot this repository publishes: `refund-request/v2`, whose `orderId` the receiver
+/// also reads under its alias `orderRef`.
+fn repository_snapshot() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/contracts/refund-request.v2.snap")
+}
+
+/// The exported document, checked against the 2020-12 meta-schema and compiled.
+fn exported(out: &Output) -> (serde_json::Value, jsonschema::Validator) {
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+    assert!(out.stderr.is_empty(), "{}", stderr(out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    jsonschema::draft202012::meta::validate(&json).unwrap();
+    let validator = jsonschema::draft202012::new(&json).unwrap();
+    (json, validator)
+}
+
+#[test]
+fn json_schema_prints_either_view_of_a_snapshot() {
+    use contract_schema::json_schema::{to_json_schema, View, DRAFT_2020_12};
+    use contract_schema::text::parse_snapshot;
+
+    let path = repository_snapshot();
+    let schema = parse_snapshot(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let sent = serde_json::json!({
+        "category": "damaged",
+        "orderId": "A-1",
+        "amountCents": 1250
+    });
+    let by_old_name = serde_json::json!({
+        "category": "damaged",
+        "orderRef": "A-1",
+        "amountCents": 1250
+    });
+
+    let receiver = handoff(&[&"json-schema", &path]);
+    let (json, validator) = exported(&receiver);
+    assert_eq!(json["$schema"], DRAFT_2020_12);
+    assert_eq!(json["x-handoff-contract"], "refund-request/v2");
+    assert_eq!(json["x-handoff-view"], "receiver");
+    assert_eq!(json, to_json_schema(&schema, View::Receiver));
+    assert!(validator.is_valid(&sent));
+    // The receiver reads the alias; a missing required field is refused.
+    assert!(validator.is_valid(&by_old_name));
+    assert!(!validator.is_valid(&serde_json::json!({"category": "damaged", "orderId": "A-1"})));
+    // Pretty, one line per key, ending in a newline.
+    let text = stdout(&receiver);
+    assert!(text.starts_with("{\n  \""), "{text}");
+    assert!(text.ends_with("}\n"), "{text}");
+
+    let explicit = handoff(&[&"json-schema", &"--view", &"receiver", &path]);
+    assert_eq!(explicit.stdout, receiver.stdout);
+
+    let sender = handoff(&[&"json-schema", &path, &"--view=sender"]);
+    let (json, validator) = exported(&sender);
+    assert_eq!(json["x-handoff-contract"], "refund-request/v2");
+    assert_eq!(json["x-handoff-view"], "sender");
+    assert_eq!(json, to_json_schema(&schema, View::Sender));
+    assert!(validator.is_valid(&sent));
+    // The sender writes only the current name.
+    assert!(!validator.is_valid(&by_old_name));
+}
+
+#[test]
+fn json_schema_of_a_temporary_snapshot_to_a_file() {
+    let tmp = TempDir::new();
+    let snap = write(&tmp.0, "x.v1.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let file = tmp.0.join("x.schema.json");
+    let out = handoff(&[&"json-schema", &snap, &"--out", &file, &"--view", &"sender"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let written = std::fs::read(&file).unwrap();
+    // The file holds exactly what stdout would.
+    assert_eq!(
+        written,
+        handoff(&[&"json-schema", &snap, &"--view", &"sender"]).stdout
+    );
+    let json: serde_json::Value = serde_json::from_slice(&written).unwrap();
+    assert_eq!(json["x-handoff-contract"], "x/v1");
+    assert_eq!(json["x-handoff-mode"], "full");
+    assert_eq!(json["x-handoff-view"], "sender");
+    let validator = jsonschema::draft202012::new(&json).unwrap();
+    assert!(validator.is_valid(&serde_json::json!({"orderRef": "A-1", "amount": 3})));
+    assert!(!validator.is_valid(&serde_json::json!({"orderRef": "A-1", "amount": -3})));
+    assert!(!validator.is_valid(&serde_json::json!({"orderRef": "A-1"})));
+
+    // An existing file is replaced, in the other view.
+    let out = handoff(&[&"json-schema", &snap, &format!("--out={}", file.display())]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(json["x-handoff-view"], "receiver");
+}
+
+#[test]
+fn json_schema_usage_errors_and_unreadable_input_exit_2() {
+    let tmp = TempDir::new();
+    let good = write(&tmp.0, "good.snap", &snapshot("x", 1, Mode::Full, v1()));
+
+    let out = handoff(&[&"json-schema", &good, &"--view", &"both"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: unknown view `both`: expected `sender` or `receiver`"),
+        "{err}"
+    );
+    assert!(err.contains("usage: handoff diff"), "{err}");
+    assert!(err.contains("handoff json-schema SNAPSHOT"), "{err}");
+    assert!(out.stdout.is_empty());
+
+    for args in [
+        vec!["json-schema"],
+        vec!["json-schema", "a.snap", "b.snap"],
+        vec!["json-schema", "a.snap", "--format", "json"],
+        vec!["json-schema", "a.snap", "--out"],
+        vec!["diff", "a.snap", "b.snap", "--view", "sender"],
+    ] {
+        let argv: Vec<&dyn AsRef<std::ffi::OsStr>> = args
+            .iter()
+            .map(|a| a as &dyn AsRef<std::ffi::OsStr>)
+            .collect();
+        let out = handoff(&argv);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("usage: handoff diff"), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+
+    let missing = tmp.0.join("missing.snap");
+    let out = handoff(&[&"json-schema", &missing]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: {}: cannot read the snapshot",
+            missing.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+
+    let bad = write(
+        &tmp.0,
+        "bad.snap",
+        "---\nsource: src/lib.rs\n---\nroot Payload\n\nstruct Payload\n  rust \"app::Payload\"\n  unknwon ignore\n",
+    );
+    let file = tmp.0.join("bad.json");
+    let out = handoff(&[&"json-schema", &bad, &"--out", &file]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!("error: {}:8:", bad.display())),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(
+        !file.exists(),
+        "nothing is written for an unreadable snapshot"
+    );
+
+    // An output file in a folder that does not exist: named, exit 2.
+    let nowhere = tmp.0.join("nowhere").join("x.json");
+    let out = handoff(&[&"json-schema", &good, &"--out", &nowhere]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: {}: cannot write the JSON Schema",
+            nowhere.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+}
