@@ -1367,3 +1367,283 @@ fn a_newtype_reaching_itself_through_an_option_terminates_without_a_depth_findin
         "{report}"
     );
 }
+
+// ----- structs read as maps, maps read as structs -------------------------------------------
+
+fn map(k: Type, v: Type) -> Type {
+    Type::Map(Box::new(k), Box::new(v))
+}
+
+/// `Root { meta: T }`, with further named types.
+fn meta(ty: Type, others: Vec<(&str, TypeDef)>) -> Schema {
+    schema(strukt(vec![f("meta", ty)]), others)
+}
+
+/// `Root { meta: Meta }` with `Meta` the given struct.
+fn meta_struct(def: TypeDef) -> Schema {
+    meta(named("Meta"), vec![("Meta", def)])
+}
+
+#[test]
+fn a_struct_is_read_by_a_string_map_whose_values_fit_every_field() {
+    let writer = meta_struct(strukt(vec![f("a", string()), f("b", opt(string()))]));
+    let nullable = meta(map(string(), opt(string())), vec![]);
+    let report = check(&writer, &nullable);
+    assert!(report.findings().is_empty(), "{report}");
+    // `b` may be `null`, which a map of strings rejects; a map of bytes reads neither.
+    assert_eq!(
+        located(&check(&writer, &meta(map(string(), string()), vec![]))),
+        [("NULL_NOT_ACCEPTED", "meta.b".to_owned(), Direction::Check)]
+    );
+    assert_eq!(
+        ids(&check(
+            &writer,
+            &meta(map(string(), int(IntKind::U8)), vec![])
+        )),
+        ["TYPE_CHANGED", "NULL_NOT_ACCEPTED", "TYPE_CHANGED"]
+    );
+    // A field never sent is not an entry.
+    let mut skipped = f("secret", int(IntKind::U8));
+    skipped.sender = None;
+    let with_skipped = meta_struct(strukt(vec![f("a", string()), skipped]));
+    assert!(check(&with_skipped, &meta(map(string(), string()), vec![])).is_compatible());
+    // By direction: a struct that became a map reads old writers; old readers lose fields.
+    let old = meta_struct(strukt(vec![f("a", string())]));
+    let new = meta(map(string(), string()), vec![]);
+    assert!(backward(&old, &new).is_empty());
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Forward)),
+        [(
+            "FIELD_BECAME_OMITTABLE",
+            "meta.a".to_owned(),
+            Direction::Forward
+        )]
+    );
+}
+
+#[test]
+fn a_struct_capturing_unknown_keys_sends_them_to_the_map_too() {
+    let writer = meta_struct(strukt_with(
+        vec![f("a", string())],
+        Unknown::Capture,
+        Some(int(IntKind::U8)),
+    ));
+    assert_eq!(
+        located(&check(&writer, &meta(map(string(), string()), vec![]))),
+        [("TYPE_CHANGED", "meta.*".to_owned(), Direction::Check)]
+    );
+    assert!(check(&writer, &meta(map(string(), Type::Any), vec![])).is_compatible());
+    // Keys that are data are not all read by a key of a narrower type.
+    let single = meta_struct(strukt_with(
+        vec![f("a", string())],
+        Unknown::Capture,
+        Some(string()),
+    ));
+    let report = check(&single, &meta(map(Type::Char, string()), vec![]));
+    assert_eq!(
+        located(&report),
+        [("TYPE_CHANGED", "meta.*".to_owned(), Direction::Check)]
+    );
+    assert!(report.findings()[0].why.contains("flattened map"));
+}
+
+#[test]
+fn a_struct_read_as_a_map_needs_keys_that_read_its_field_names() {
+    let writer = meta_struct(strukt(vec![f("1", string()), f("300", string())]));
+    let report = check(&writer, &meta(map(int(IntKind::U8), string()), vec![]));
+    assert_eq!(
+        located(&report),
+        [("TYPE_CHANGED", "meta.300".to_owned(), Direction::Check)]
+    );
+    assert_eq!(
+        report.findings()[0].why,
+        "writers send a struct whose field `300` is read by readers as a map key, which the `u8` keys do not read"
+    );
+    assert!(check(&writer, &meta(map(int(IntKind::U16), string()), vec![])).is_compatible());
+    let named_fields = meta_struct(strukt(vec![f("orderId", string())]));
+    assert_eq!(
+        located(&check(
+            &named_fields,
+            &meta(map(int(IntKind::U64), string()), vec![])
+        )),
+        [("TYPE_CHANGED", "meta.orderId".to_owned(), Direction::Check)]
+    );
+    // A string enum key reads its tags; a catch-all reads every name.
+    let writer = meta_struct(strukt(vec![f("Ready", string()), f("Other", string())]));
+    let by_status = |variants| {
+        meta(
+            map(named("Status"), string()),
+            vec![("Status", enumm(Repr::External, variants))],
+        )
+    };
+    assert_eq!(
+        located(&check(
+            &writer,
+            &by_status(vec![unit("Ready"), unit("Done")])
+        )),
+        [("TYPE_CHANGED", "meta.Other".to_owned(), Direction::Check)]
+    );
+    assert!(check(
+        &writer,
+        &by_status(vec![unit("Ready"), catch_all("Unknown")])
+    )
+    .is_compatible());
+}
+
+#[test]
+fn a_string_map_read_as_a_struct_may_omit_every_field() {
+    let writer = meta(map(string(), string()), vec![]);
+    let reader = meta_struct(strukt(vec![
+        f("a", string()),
+        f("b", opt(string())),
+        f("c", opt(int(IntKind::U8))),
+    ]));
+    let report = check(&writer, &reader);
+    assert_eq!(
+        located(&report),
+        [
+            (
+                "REQUIRED_FIELD_MAY_BE_OMITTED",
+                "meta.a".to_owned(),
+                Direction::Check
+            ),
+            ("TYPE_CHANGED", "meta.c".to_owned(), Direction::Check),
+        ]
+    );
+    assert_eq!(
+        report.findings()[0].why,
+        "`a` is required by readers but writers send a map, which may leave out any key"
+    );
+    // Optional fields of the map's value type read it; unknown keys are ignored.
+    let optional = meta_struct(strukt(vec![
+        f("b", opt(string())),
+        with_default(f("d", string())),
+    ]));
+    let report = check(&writer, &optional);
+    assert!(report.findings().is_empty(), "{report}");
+    // A nullable value into a field that rejects `null`.
+    let nullable = meta(map(string(), opt(string())), vec![]);
+    assert_eq!(
+        located(&check(&nullable, &optional)),
+        [("NULL_NOT_ACCEPTED", "meta.d".to_owned(), Direction::Check)]
+    );
+    // By direction.
+    let old = writer;
+    let new = meta_struct(strukt(vec![f("a", string())]));
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Backward)),
+        [(
+            "FIELD_BECAME_REQUIRED",
+            "meta.a".to_owned(),
+            Direction::Backward
+        )]
+    );
+    assert!(forward(&old, &new).is_empty());
+}
+
+#[test]
+fn a_map_read_as_a_struct_meets_its_unknown_field_policy() {
+    let writer = meta(map(string(), string()), vec![]);
+    let fields = vec![f("b", opt(string()))];
+    let denying = meta_struct(strukt_with(fields.clone(), Unknown::Deny, None));
+    let report = check(&writer, &denying);
+    assert_eq!(
+        located(&report),
+        [(
+            "UNKNOWN_FIELD_DENIED",
+            "meta.*".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert!(report.findings()[0].hint.contains("deny_unknown_fields"));
+    let capturing =
+        |extra: Type| meta_struct(strukt_with(fields.clone(), Unknown::Capture, Some(extra)));
+    assert!(check(&writer, &capturing(string())).is_compatible());
+    assert_eq!(
+        located(&check(&writer, &capturing(int(IntKind::U8)))),
+        [("TYPE_CHANGED", "meta.*".to_owned(), Direction::Check)]
+    );
+    // Two keys of one field may both come: serde rejects the duplicate.
+    let aliased = meta_struct(strukt(vec![alias(f("orderId", opt(string())), "orderRef")]));
+    assert_eq!(
+        located(&check(&writer, &aliased)),
+        [(
+            "FIELD_READ_TWICE",
+            "meta.orderId".to_owned(),
+            Direction::Check
+        )]
+    );
+}
+
+#[test]
+fn a_map_read_as_a_struct_sends_only_the_keys_its_key_type_writes() {
+    // Integer keys are never `orderId`: a required field is never sent, an optional one
+    // is never read (whatever its type), and every key is unknown to the reader.
+    let by_number = meta(map(int(IntKind::U32), string()), vec![]);
+    let required = meta_struct(strukt(vec![f("orderId", int(IntKind::U8))]));
+    let report = check(&by_number, &required);
+    assert_eq!(
+        located(&report),
+        [(
+            "REQUIRED_FIELD_NOT_SENT",
+            "meta.orderId".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(
+        report.findings()[0].why,
+        "`orderId` is required by readers but never sent by writers, whose map keys (`u32`) cannot be `orderId`"
+    );
+    let optional = meta_struct(strukt(vec![f("orderId", opt(int(IntKind::U8)))]));
+    assert!(check(&by_number, &optional).is_compatible());
+    let numbered = meta_struct(strukt(vec![f("7", opt(int(IntKind::U8)))]));
+    assert_eq!(
+        located(&check(&by_number, &numbered)),
+        [("TYPE_CHANGED", "meta.7".to_owned(), Direction::Check)]
+    );
+    // String-enum keys are exactly its tags: a denying reader that reads them all is fine.
+    let status = (
+        "Status",
+        enumm(Repr::External, vec![unit("Ready"), unit("Done")]),
+    );
+    let by_status = meta(map(named("Status"), int(IntKind::U8)), vec![status.clone()]);
+    let reader = |fields: Vec<FieldDef>| {
+        meta(
+            named("Meta"),
+            vec![("Meta", strukt_with(fields, Unknown::Deny, None))],
+        )
+    };
+    let all = reader(vec![
+        f("Ready", opt(int(IntKind::U16))),
+        f("Done", opt(int(IntKind::U8))),
+    ]);
+    let report = check(&by_status, &all);
+    assert!(report.findings().is_empty(), "{report}");
+    assert_eq!(
+        located(&check(
+            &by_status,
+            &reader(vec![f("Ready", opt(int(IntKind::U8)))])
+        )),
+        [(
+            "UNKNOWN_FIELD_DENIED",
+            "meta.Done".to_owned(),
+            Direction::Check
+        )]
+    );
+}
+
+#[test]
+fn json_values_stay_as_they_are_against_structs_and_maps() {
+    let structured = meta_struct(strukt(vec![f("a", string())]));
+    let any = meta(Type::Any, vec![]);
+    assert!(check(&structured, &any).is_compatible());
+    assert!(check(&meta(map(string(), string()), vec![]), &any).is_compatible());
+    assert_eq!(
+        located(&check(&any, &structured)),
+        [("TYPE_CHANGED", "meta".to_owned(), Direction::Check)]
+    );
+    assert_eq!(
+        located(&check(&any, &meta(map(string(), string()), vec![]))),
+        [("TYPE_CHANGED", "meta".to_owned(), Direction::Check)]
+    );
+}

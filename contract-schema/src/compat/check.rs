@@ -20,6 +20,8 @@ use crate::model::{
 };
 use crate::shape::{Provenance, StringFormat};
 
+mod struct_map;
+
 /// How deep the comparison follows nested types before it stops with `SCHEMA_TOO_DEEP`.
 pub(crate) const MAX_DEPTH: usize = 256;
 
@@ -371,6 +373,15 @@ impl<'a> Checker<'a> {
                     is_string_enum(&d.body)
                         && matches!(&d.body, Body::Enum(e) if e.catch_all().is_some())
                 }) => {}
+            // serde reads a struct as a map and a map as a struct (both are objects).
+            (Type::Named(a), Type::Map(rk, rv)) => match self.writer.def(a).map(|d| &d.body) {
+                Some(Body::Struct(s)) => self.struct_into_map(s, rk, rv),
+                _ => self.type_changed(w, r),
+            },
+            (Type::Map(wk, wv), Type::Named(b)) => match self.reader.def(b).map(|d| &d.body) {
+                Some(Body::Struct(s)) => self.map_into_struct(wk, wv, s),
+                _ => self.type_changed(w, r),
+            },
             _ => self.type_changed(w, r),
         }
     }

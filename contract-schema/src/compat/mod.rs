@@ -54,6 +54,22 @@
 //! read as a list; a string enum read as a string, any string read by a string enum with a
 //! catch-all, an integer map key read as a string key; a renamed nested type with the same
 //! structure; a rename the reader declares *and* reads through an alias (backward).
+//!
+//! # Structs and maps
+//!
+//! serde reads a struct's object as a map and a map's object as a struct, so neither is a
+//! `TYPE_CHANGED` by itself (`serde_json::Value`, `any`, reads both and is read as neither).
+//! A writer's struct read by a reader's `map<K, V>` needs every field it may send to fit `V`
+//! (path `field`), and `K` to read each field's name (`TYPE_CHANGED` at the field when it
+//! does not: `map<u64, _>` reads no `orderId`); a writer that captures unknown keys also
+//! sends keys that are data, which `K` must read whatever they are, with values of its
+//! extra type (path `*`). A writer's `map<K, V>` read by a reader's struct may send any key
+//! `K` writes, or none: a required reader field is `REQUIRED_FIELD_MAY_BE_OMITTED` (by
+//! direction), or `REQUIRED_FIELD_NOT_SENT` when `K` cannot write its name; every field
+//! whose key `K` may write must accept `V`; a field with an alias may get both keys
+//! (`FIELD_READ_TWICE`); keys the reader does not read are `UNKNOWN_FIELD_DENIED` by a
+//! `deny_unknown_fields` reader (at `*`, or at each string-enum tag when `K` is a string
+//! enum) and must fit the value type of a reader that captures them.
 
 mod check;
 mod report;
