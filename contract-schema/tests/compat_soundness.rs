@@ -52,6 +52,9 @@ struct Gen<'a> {
     rng: Rng,
     /// Nodes left before the instance is given up (recursive required fields).
     budget: usize,
+    /// The keys the reader reads as struct fields: a writer's map with plain string keys may
+    /// send them, and sometimes does, so that a map read as a struct meets the fields.
+    probes: Vec<String>,
 }
 
 const MAX_DEPTH: usize = 12;
@@ -182,6 +185,9 @@ impl Gen<'_> {
     fn key(&mut self, ty: &Type) -> Option<String> {
         let ty = self.schema.resolve(ty).clone();
         match ty {
+            Type::String(StringFormat::Plain) if !self.probes.is_empty() && self.rng.one_in(2) => {
+                self.probes.get(self.rng.below(self.probes.len())).cloned()
+            }
             Type::String(fmt) => Some(format!("{}{}", self.string(fmt), self.rng.below(100))),
             Type::Int(k) => match self.int(k) {
                 Value::Number(n) => Some(n.to_string()),
@@ -275,6 +281,7 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
         schema: writer,
         rng: Rng(seed | 1),
         budget: 0,
+        probes: field_keys(reader),
     };
     let mut instances = 0;
     let mut rejected = None;
@@ -292,6 +299,49 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
         instances,
         rejected,
     })
+}
+
+/// Every key a struct of `schema` reads a field from (names and aliases), once each.
+fn field_keys(schema: &Schema) -> Vec<String> {
+    fn strukt(s: &StructDef, out: &mut Vec<String>) {
+        for recv in s.fields.iter().filter_map(|f| f.receiver.as_ref()) {
+            for key in std::iter::once(&recv.name).chain(&recv.aliases) {
+                if !out.contains(key) {
+                    out.push(key.clone());
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for def in schema.types.values() {
+        match &def.body {
+            Body::Struct(s) => strukt(s, &mut out),
+            Body::Enum(e) => {
+                for v in &e.variants {
+                    if let VariantDefKind::Struct(s) = &v.kind {
+                        strukt(s, &mut out);
+                    }
+                }
+            }
+            Body::Newtype(_) => {}
+        }
+    }
+    out
+}
+
+/// Every struct replaced by a map with string keys whose values have the type of its first
+/// field (`any` without fields): structs read as maps and maps read as structs.
+fn structs_as_maps(mut schema: Schema) -> Schema {
+    for def in schema.types.values_mut() {
+        if let Body::Struct(s) = &def.body {
+            let value = s.fields.first().map_or(Type::Any, |f| f.ty.clone());
+            def.body = Body::Newtype(Type::Map(
+                Box::new(Type::String(StringFormat::Plain)),
+                Box::new(value),
+            ));
+        }
+    }
+    schema
 }
 
 /// Every integer of every type replaced by `to` (range changes, both ways).
@@ -345,10 +395,12 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     let mut breaking_pairs = 0;
     let mut witnessed = 0;
     let mut unexported = 0;
-    let mut tally = |writer: &Schema, reader: &Schema, seed: u64| {
+    // Whether a pair was compatible and had instances, and whether it was breaking with a
+    // witness: `(compatible, witnessed)`.
+    let mut tally = |writer: &Schema, reader: &Schema, seed: u64| -> (bool, bool) {
         let Some(outcome) = judge(writer, reader, seed) else {
             unexported += 1;
-            return;
+            return (false, false);
         };
         if outcome.compatible {
             compatible_pairs += 1;
@@ -364,9 +416,14 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
             breaking_pairs += 1;
             if outcome.rejected.is_some() {
                 witnessed += 1;
+                return (false, true);
             }
         }
+        (outcome.compatible && outcome.instances > 0, false)
     };
+    // The pairs of a struct and a map (see `structs_as_maps`): compatible with instances,
+    // breaking with a witness.
+    let (mut struct_map_compatible, mut struct_map_witnessed) = (0, 0);
     for seed in 0..300u64 {
         let a = strategy.new_tree(&mut runner).unwrap().current();
         let b = strategy.new_tree(&mut runner).unwrap().current();
@@ -381,6 +438,14 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
         let wide = ints_to(ca.clone(), IntKind::I64);
         tally(&narrow, &wide, seed);
         tally(&wide, &narrow, seed);
+        // Structs read as maps, and maps read as structs.
+        let maps = structs_as_maps(ca.clone());
+        if maps != ca {
+            for (compatible, witness) in [tally(&ca, &maps, seed), tally(&maps, &ca, seed)] {
+                struct_map_compatible += usize::from(compatible);
+                struct_map_witnessed += usize::from(witness);
+            }
+        }
     }
     println!(
         "soundness: {compatible_pairs} compatible pairs, {instances} writer instances all accepted; \
@@ -393,6 +458,15 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     );
     assert!(instances >= 3000, "only {instances} instances");
     assert!(witnessed > 0, "no breaking pair had a witness");
+    println!(
+        "struct and map pairs: {struct_map_compatible} compatible with instances, \
+         {struct_map_witnessed} breaking with a witness"
+    );
+    assert!(
+        struct_map_compatible >= 20 && struct_map_witnessed >= 50,
+        "too few struct and map pairs: {struct_map_compatible} compatible, \
+         {struct_map_witnessed} witnessed"
+    );
     let pairs = compatible_pairs + breaking_pairs + unexported;
     assert_eq!(
         unexported, 0,
