@@ -25,7 +25,7 @@ use syn::Error;
 
 use contract_schema::compat::{self, Allowance, Allowances, Direction, Finding, Rule};
 use contract_schema::model::{
-    Body, FieldDef, Presence, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef, Unknown,
+    Body, Emit, FieldDef, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef, Unknown,
 };
 use contract_schema::{ContractId, Mode, Provenance};
 
@@ -251,10 +251,10 @@ fn field_def(field: &Field, old: &[FieldDef], published: &Schema) -> FieldDef {
     let ty = wire.fill(counterpart.map(|o| &o.ty), published);
     let sender = (!field.skip_serializing).then(|| SenderField {
         name: field.ser_name.clone(),
-        presence: if field.skip_serializing_if {
-            Presence::IfPresent
+        emit: if field.skip_serializing_if {
+            Emit::IfPresent
         } else {
-            Presence::Always
+            Emit::Always
         },
     });
     // A named type around an `Option` may be absent when it is `#[serde(transparent)]` and

@@ -34,7 +34,7 @@ use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 
 use crate::model::{
-    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
@@ -304,12 +304,12 @@ fn field_def(rust_name: &str, case: Case, choices: FieldChoices) -> FieldDef {
     let wire = case.apply(last_segment(rust_name));
     let sender = match send {
         0 => None,
-        1..=3 => Some(Presence::IfPresent),
-        _ => Some(Presence::Always),
+        1..=3 => Some(Emit::IfPresent),
+        _ => Some(Emit::Always),
     }
-    .map(|presence| SenderField {
+    .map(|emit| SenderField {
         name: wire.clone(),
-        presence,
+        emit,
     });
     let aliases: Vec<String> = (0..alias_count)
         .map(|i| format!("{wire}Old{}", i + 1))
@@ -836,7 +836,7 @@ mod tests {
                 ty(&f.ty, seen);
                 match &f.sender {
                     None => seen.insert("send never"),
-                    Some(s) if s.presence == Presence::IfPresent => seen.insert("if-present"),
+                    Some(s) if s.emit == Emit::IfPresent => seen.insert("if-present"),
                     Some(_) => seen.insert("always"),
                 };
                 match &f.receiver {

@@ -20,7 +20,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::model::Presence;
+use crate::model::Emit;
 use crate::model::{
     Body, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type, TypeDef,
     Unknown, VariantDef, VariantDefKind,
@@ -339,12 +339,12 @@ impl Builder {
             let ty = self.ty((field.ty)());
             let sender = match field.send {
                 Send::Never => None,
-                Send::Always if !if_present => Some(Presence::Always),
-                Send::Always | Send::IfPresent => Some(Presence::IfPresent),
+                Send::Always if !if_present => Some(Emit::Always),
+                Send::Always | Send::IfPresent => Some(Emit::IfPresent),
             }
-            .map(|presence| SenderField {
+            .map(|emit| SenderField {
                 name: field.ser_name.to_owned(),
-                presence,
+                emit,
             });
             let receiver = (!field.skip_deserializing).then(|| ReceiverField {
                 name: field.de_name.to_owned(),

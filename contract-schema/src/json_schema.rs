@@ -157,8 +157,8 @@ use serde_json::{json, Map, Number, Value};
 
 use crate::compat::needs_taken_tag;
 use crate::model::{
-    Body, EnumDef, FieldDef, IntKind, Presence, Repr, Schema, StringFormat, StructDef, Type,
-    TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, IntKind, Repr, Schema, StringFormat, StructDef, Type, TypeDef,
+    Unknown, VariantDef, VariantDefKind,
 };
 
 /// The JSON Schema dialect of every exported document.
@@ -438,14 +438,14 @@ impl Exporter<'_> {
                     };
                     if tags.iter().any(|(tag, _)| *tag == sender.name) {
                         // serde writes the key twice, which nothing reads back.
-                        if sender.presence == Presence::Always {
+                        if sender.emit == Emit::Always {
                             return obj(json!({ "not": {} }));
                         }
                         continue;
                     }
                     let schema = self.field_schema(field, &sender.name);
                     properties.insert(sender.name.clone(), Value::Object(schema));
-                    if sender.presence == Presence::Always {
+                    if sender.emit == Emit::Always {
                         required.push(sender.name.clone().into());
                     }
                 }

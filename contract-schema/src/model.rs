@@ -114,20 +114,20 @@ pub struct StructDef {
 
 /// Whether a sender writes a field always or only when it has a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Presence {
+pub enum Emit {
     /// Always written.
     Always,
     /// Written only when present (`skip_serializing_if`).
     IfPresent,
 }
 
-impl Presence {
+impl Emit {
     /// The canonical spelling.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            Presence::Always => "always",
-            Presence::IfPresent => "if-present",
+            Emit::Always => "always",
+            Emit::IfPresent => "if-present",
         }
     }
 }
@@ -138,7 +138,7 @@ pub struct SenderField {
     /// The key it is written under.
     pub name: String,
     /// Always, or only when present.
-    pub presence: Presence,
+    pub emit: Emit,
 }
 
 /// The receiver's view of a field.
@@ -187,10 +187,10 @@ impl FieldDef {
     /// schemas from it and change what they need.
     ///
     /// ```
-    /// use contract_schema::model::{FieldDef, Presence, Type};
+    /// use contract_schema::model::{FieldDef, Emit, Type};
     ///
     /// let field = FieldDef::plain("note", Type::Option(Box::new(Type::Bool)));
-    /// assert_eq!(field.sender.map(|s| s.presence), Some(Presence::Always));
+    /// assert_eq!(field.sender.map(|s| s.emit), Some(Emit::Always));
     /// assert_eq!(field.receiver.map(|r| r.required), Some(false));
     /// ```
     #[must_use]
@@ -202,7 +202,7 @@ impl FieldDef {
             ty,
             sender: Some(SenderField {
                 name: name.clone(),
-                presence: Presence::Always,
+                emit: Emit::Always,
             }),
             receiver: Some(ReceiverField {
                 name,
@@ -373,7 +373,7 @@ impl core::fmt::Display for Type {
 
 #[cfg(test)]
 mod tests {
-    use super::{FieldDef, Presence, Provenance, ReceiverField, SenderField, Type};
+    use super::{Emit, FieldDef, Provenance, ReceiverField, SenderField, Type};
     use crate::shape::IntKind;
 
     #[test]
@@ -385,7 +385,7 @@ mod tests {
             field.sender,
             Some(SenderField {
                 name: "orderId".to_owned(),
-                presence: Presence::Always,
+                emit: Emit::Always,
             })
         );
         assert_eq!(

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use contract_schema::arbitrary::{arb_int_kind, arb_schema};
 use contract_schema::compat::{check, evolve, CompatReport, Mode};
-use contract_schema::model::{Body, FieldDef, Presence, Schema, StructDef, Type, Unknown};
+use contract_schema::model::{Body, Emit, FieldDef, Schema, StructDef, Type, Unknown};
 use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -294,7 +294,7 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
                 let always = field
                     .sender
                     .as_ref()
-                    .is_some_and(|s| s.presence == Presence::Always);
+                    .is_some_and(|s| s.emit == Emit::Always);
                 if required && always {
                     let old_name = field.sender.as_ref().map(|s| s.name.clone()).unwrap();
 

@@ -7,7 +7,7 @@ use contract_schema::compat::{
     Direction, Mode, Rule,
 };
 use contract_schema::model::{
-    Body, EnumDef, FieldDef, Presence, Repr, Schema, StructDef, Type, TypeDef, Unknown, VariantDef,
+    Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Type, TypeDef, Unknown, VariantDef,
     VariantDefKind,
 };
 use contract_schema::shape::{ContractId, FloatKind, IntKind, Provenance, StringFormat};
@@ -23,7 +23,7 @@ fn f(name: &str, ty: Type) -> FieldDef {
 
 fn if_present(mut field: FieldDef) -> FieldDef {
     if let Some(s) = &mut field.sender {
-        s.presence = Presence::IfPresent;
+        s.emit = Emit::IfPresent;
     }
     field
 }

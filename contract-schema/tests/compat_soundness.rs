@@ -10,7 +10,7 @@
 use contract_schema::arbitrary::arb_schema;
 use contract_schema::compat::check;
 use contract_schema::model::{
-    Body, EnumDef, Presence, Repr, Schema, StructDef, Type, Unknown, VariantDefKind,
+    Body, Emit, EnumDef, Repr, Schema, StructDef, Type, Unknown, VariantDefKind,
 };
 use contract_schema::shape::{FloatKind, IntKind, StringFormat};
 use contract_schema::{to_json_schema, View};
@@ -202,7 +202,7 @@ impl Gen<'_> {
         let mut out = Map::new();
         for f in &s.fields {
             let Some(sent) = &f.sender else { continue };
-            if sent.presence == Presence::IfPresent && self.rng.one_in(2) {
+            if sent.emit == Emit::IfPresent && self.rng.one_in(2) {
                 continue;
             }
             let v = self.value(&f.ty, depth)?;

@@ -4,7 +4,7 @@
 #![deny(clippy::pedantic)]
 
 use contract_core::schema::model::{
-    Body, EnumDef, FieldDef, FloatKind, IntKind, Presence, Repr, StringFormat, StructDef, Unknown,
+    Body, Emit, EnumDef, FieldDef, FloatKind, IntKind, Repr, StringFormat, StructDef, Unknown,
     VariantDef, VariantDefKind,
 };
 use contract_core::schema::Type;
@@ -53,9 +53,9 @@ fn variant<'a>(e: &'a EnumDef, rust_name: &str) -> &'a VariantDef {
         .unwrap_or_else(|| panic!("no variant `{rust_name}`"))
 }
 
-fn sender(f: &FieldDef) -> (&str, Presence) {
+fn sender(f: &FieldDef) -> (&str, Emit) {
     let s = f.sender.as_ref().expect("the sender writes it");
-    (s.name.as_str(), s.presence)
+    (s.name.as_str(), s.emit)
 }
 
 fn receiver(f: &FieldDef) -> (&str, Vec<&str>, bool) {
@@ -108,12 +108,12 @@ fn shape_names_the_type_and_its_module() {
 fn refund_request_rename_alias_and_provenance() {
     let s = root_struct::<RefundRequest>();
     let order = field(&s, "order_id");
-    assert_eq!(sender(order), ("orderId", Presence::Always));
+    assert_eq!(sender(order), ("orderId", Emit::Always));
     assert_eq!(receiver(order), ("orderId", vec!["orderRef"], true));
     assert_eq!(order.renamed_from, vec!["orderRef".to_owned()]);
     assert_eq!(order.provenance, Provenance::Confirmed);
     let use_case = field(&s, "use_case");
-    assert_eq!(sender(use_case), ("useCase", Presence::Always));
+    assert_eq!(sender(use_case), ("useCase", Emit::Always));
     // An `Option` may be absent and may be null.
     assert_eq!(receiver(use_case), ("useCase", vec![], false));
     assert!(use_case.ty.is_nullable());
@@ -158,7 +158,7 @@ fn string_enum_with_rename_all_and_other() {
 #[test]
 fn rename_split_and_aliases() {
     let s = root_struct::<Renames>();
-    assert_eq!(sender(field(&s, "id")), ("ID", Presence::Always));
+    assert_eq!(sender(field(&s, "id")), ("ID", Emit::Always));
     assert_eq!(receiver(field(&s, "id")), ("ID", vec![], true));
     assert_eq!(sender(field(&s, "split")).0, "outName");
     assert_eq!(receiver(field(&s, "split")).0, "inName");
@@ -183,7 +183,7 @@ fn rename_all_per_view() {
 fn defaults_make_fields_optional_for_the_receiver_only() {
     let s = root_struct::<Defaults>();
     for f in &s.fields {
-        assert_eq!(sender(f).1, Presence::Always, "{}", f.rust_name);
+        assert_eq!(sender(f).1, Emit::Always, "{}", f.rust_name);
         assert!(!receiver(f).2, "{} has a container default", f.rust_name);
         // `default` does not make `null` acceptable.
         assert!(!f.ty.is_nullable());
@@ -205,13 +205,13 @@ fn skips_shape_each_view() {
     assert!(write_only.sender.is_none());
     assert_eq!(receiver(write_only), ("write_only", vec![], true));
     let computed = field(&s, "computed");
-    assert_eq!(sender(computed), ("computed", Presence::Always));
+    assert_eq!(sender(computed), ("computed", Emit::Always));
     assert!(computed.receiver.is_none());
     let note = field(&s, "note");
-    assert_eq!(sender(note).1, Presence::IfPresent);
+    assert_eq!(sender(note).1, Emit::IfPresent);
     assert!(!receiver(note).2);
     let items = field(&s, "items");
-    assert_eq!(sender(items).1, Presence::IfPresent);
+    assert_eq!(sender(items).1, Emit::IfPresent);
     assert!(
         receiver(items).2,
         "skip_serializing_if without default: the receiver still requires it"
@@ -503,9 +503,9 @@ fn borrowed_fields_are_strings_in_both_views() {
         let f = field(&s, name);
         assert_eq!(receiver(f), (name, vec![], required), "{name}");
         let presence = if required {
-            Presence::Always
+            Emit::Always
         } else {
-            Presence::IfPresent
+            Emit::IfPresent
         };
         assert_eq!(sender(f), (name, presence), "{name}");
     }

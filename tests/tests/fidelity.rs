@@ -16,7 +16,7 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use contract_core::schema::model::{Body, FieldDef, Presence, Repr, Type, Unknown, VariantDefKind};
+use contract_core::schema::model::{Body, Emit, FieldDef, Repr, Type, Unknown, VariantDefKind};
 use contract_core::{json_schema, HandoffSchema, Schema, View};
 use contract_tests::strategies::{receiver_instances, Instance, Site, SplitMix, Step};
 use contract_tests::types::*;
@@ -258,7 +258,7 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
                 && field
                     .sender
                     .as_ref()
-                    .is_some_and(|s| s.presence == Presence::IfPresent)
+                    .is_some_and(|s| s.emit == Emit::IfPresent)
                 && field.receiver.as_ref().is_some_and(|r| !r.required);
             if serde && inlined_from_option {
                 return Some("flattened option reads none");

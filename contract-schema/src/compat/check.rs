@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use super::report::Finding;
 use super::rules::{Direction, Rule};
 use crate::model::{
-    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{Provenance, StringFormat};
@@ -593,7 +593,7 @@ impl<'a> Checker<'a> {
 
     /// A field the reader requires and the writer sends only when present.
     fn presence(&mut self, sent: &SenderField, recv: &ReceiverField) {
-        if sent.presence != Presence::IfPresent || !recv.required {
+        if sent.emit != Emit::IfPresent || !recv.required {
             return;
         }
         let rule = self.direction.pick(
@@ -702,7 +702,7 @@ impl<'a> Checker<'a> {
             if tried >= MAX_RENAME_CANDIDATES {
                 break;
             }
-            if !free(consumed, j) || sent.presence != Presence::Always {
+            if !free(consumed, j) || sent.emit != Emit::Always {
                 continue;
             }
             tried += 1;

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::write::is_word_char;
 use super::ParseError;
 use crate::model::{
-    Body, EnumDef, FieldDef, Presence, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
@@ -467,8 +467,8 @@ impl<'p, 'a> Parser<'p, 'a> {
                             c.spaces();
                             let (word, at) = c.keyword();
                             let presence = match word {
-                                "always" => Presence::Always,
-                                "if-present" => Presence::IfPresent,
+                                "always" => Emit::Always,
+                                "if-present" => Emit::IfPresent,
                                 other => {
                                     return Err(c.error_at(
                                         at,
@@ -480,7 +480,10 @@ impl<'p, 'a> Parser<'p, 'a> {
                                     ))
                                 }
                             };
-                            Some(SenderField { name, presence })
+                            Some(SenderField {
+                                name,
+                                emit: presence,
+                            })
                         }
                     };
                     c.end_once(&mut send, sender, keyword)?;

@@ -3,7 +3,7 @@
 use core::fmt::Write as _;
 
 use crate::model::{
-    Body, EnumDef, FieldDef, Presence, Repr, Schema, StructDef, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{Mode, Provenance};
 
@@ -83,9 +83,9 @@ impl Writer {
         match &field.sender {
             None => self.line(level, format_args!("send never")),
             Some(s) => {
-                let presence = match s.presence {
-                    Presence::Always => "always",
-                    Presence::IfPresent => "if-present",
+                let presence = match s.emit {
+                    Emit::Always => "always",
+                    Emit::IfPresent => "if-present",
                 };
                 self.line(level, format_args!("send {} {presence}", Quoted(&s.name)));
             }

@@ -3,7 +3,7 @@
 // Each test binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
-use contract_schema::model::{Body, Presence, ReceiverField, Schema, StructDef, VariantDefKind};
+use contract_schema::model::{Body, Emit, ReceiverField, Schema, StructDef, VariantDefKind};
 
 /// Makes every type read what it writes, as a serde type that round-trips does: each field
 /// is read under the name it is sent (no `rename(serialize, deserialize)`, no aliases), a
@@ -35,8 +35,8 @@ fn consistent_struct(s: &mut StructDef) {
     for f in &mut s.fields {
         match &f.sender {
             Some(sent) => {
-                let required = f.receiver.as_ref().is_some_and(|r| r.required)
-                    && sent.presence == Presence::Always;
+                let required =
+                    f.receiver.as_ref().is_some_and(|r| r.required) && sent.emit == Emit::Always;
                 f.receiver = Some(ReceiverField {
                     name: sent.name.clone(),
                     aliases: Vec::new(),
