@@ -46,8 +46,10 @@
 
 mod impls;
 mod json_schema;
+pub mod runtime;
 #[cfg(feature = "snapshots")]
 mod snapshot;
+mod trace;
 mod traits;
 
 pub use contract_schema as schema;
@@ -55,6 +57,10 @@ pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use json_schema::json_schema;
+pub use runtime::{
+    receive, receive_with, send, send_to, send_to_with, send_with, Journey, Limits, Presence,
+    Problem, ProblemKind, ReceiveOptions, Received, Rejection, SendOptions, Sent,
+};
 pub use traits::{shape_of, HandoffContract, HandoffSchema};
 
 #[cfg(feature = "derive")]

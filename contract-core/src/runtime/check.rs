@@ -1,0 +1,1059 @@
+//! The second pass: the scanned tape against one view of a schema, collecting every problem
+//! with its JSON pointer and the presence of every field.
+//!
+//! The walk mirrors serde's derived `Deserialize` (receiver view) or `Serialize` (sender view)
+//! as the description states it, and takes the documented stricter positions of the
+//! `json_schema` module (a struct must be an object, a unit variant a string, a set has no
+//! duplicate items, no key twice). Where serde's decision depends on more than the
+//! description says (a string format, an internally tagged newtype variant whose content is
+//! an enum), it checks what it can and leaves the verdict to serde, which `receive` always
+//! runs after a clean walk. It recurses once per level of the document, which the scan has
+//! bounded.
+
+use std::collections::{HashMap, HashSet};
+
+use contract_schema::model::{
+    Body, EnumDef, FieldDef, IntKind, Repr, StructDef, Type, Unknown, VariantDef, VariantDefKind,
+};
+use contract_schema::{Schema, View};
+
+use super::presence::{Presence, PresenceParts};
+use super::problem::{JsonKind, Problem, ProblemKind};
+use super::scan::{key_text, str_text, Node, NodeKind, Tape};
+
+/// One step of the pointer into the instance.
+#[derive(Debug, Clone, Copy)]
+enum Seg<'s> {
+    /// An object key, by its node.
+    Key(u32),
+    /// A name from the schema (a missing field, a tag).
+    Name(&'s str),
+    /// An array index.
+    Index(u32),
+    /// A map key: data, shown as `*`.
+    Star,
+}
+
+/// One step of a schema path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Label<'s> {
+    Field(&'s str),
+    Items,
+    Values,
+    Variant(&'s str),
+}
+
+/// Schema paths met in one payload, interned, with arrival counts.
+#[derive(Debug, Default)]
+struct Paths<'s> {
+    /// Parent, label, count, whether inside an array or a map.
+    nodes: Vec<(u32, Label<'s>, u64, bool)>,
+    index: HashMap<(u32, Label<'s>), u32>,
+    /// Field paths in first-arrival order.
+    arrived: Vec<u32>,
+}
+
+/// The root of every path.
+const ROOT: u32 = u32::MAX;
+
+impl<'s> Paths<'s> {
+    fn child(&mut self, parent: u32, label: Label<'s>) -> u32 {
+        if let Some(id) = self.index.get(&(parent, label)) {
+            return *id;
+        }
+        let inside = matches!(label, Label::Items | Label::Values)
+            || (parent != ROOT && self.nodes[parent as usize].3);
+        let id = self.nodes.len() as u32;
+        self.nodes.push((parent, label, 0, inside));
+        self.index.insert((parent, label), id);
+        id
+    }
+
+    fn render(&self, mut id: u32, out: &mut String) {
+        let mut labels = Vec::new();
+        while id != ROOT {
+            let (parent, label, _, _) = self.nodes[id as usize];
+            labels.push(label);
+            id = parent;
+        }
+        for label in labels.iter().rev() {
+            match label {
+                Label::Field(name) => {
+                    if !out.is_empty() && !out.ends_with('.') {
+                        out.push('.');
+                    }
+                    out.push_str(name);
+                }
+                Label::Items => out.push_str("[]"),
+                Label::Values => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push('*');
+                }
+                Label::Variant(tag) => {
+                    out.push('(');
+                    out.push_str(tag);
+                    out.push(')');
+                }
+            }
+        }
+    }
+
+    fn path(&self, id: u32) -> String {
+        let mut out = String::new();
+        self.render(id, &mut out);
+        out
+    }
+
+    fn path_with(&self, id: u32, name: &str) -> String {
+        let mut out = self.path(id);
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+        out
+    }
+}
+
+/// What a check produced.
+pub(crate) struct Outcome {
+    pub problems: Vec<Problem>,
+    pub presence: Presence,
+}
+
+/// The checker over one document.
+pub(crate) struct Checker<'s> {
+    schema: &'s Schema,
+    view: View,
+    input: &'s [u8],
+    nodes: &'s [Node],
+    duplicates: &'s [super::scan::Duplicate],
+    problems: Vec<Problem>,
+    pointer: Vec<Seg<'s>>,
+    paths: Paths<'s>,
+    here: u32,
+    /// Inside a trial of an untagged variant: record nothing, only whether it failed.
+    trial: u32,
+    failed: bool,
+    missing: Vec<String>,
+    missing_seen: HashSet<(u32, &'s str)>,
+    unknown: Vec<String>,
+    unknown_seen: HashSet<String>,
+    unknown_omitted: u64,
+    max_unknown: usize,
+    /// Per struct being checked: the key node that filled each field, `u32::MAX` if none.
+    seen: Vec<u32>,
+}
+
+impl<'s> Checker<'s> {
+    pub(crate) fn new(
+        schema: &'s Schema,
+        view: View,
+        input: &'s [u8],
+        tape: &'s Tape,
+        max_unknown: usize,
+    ) -> Self {
+        Checker {
+            schema,
+            view,
+            input,
+            nodes: &tape.nodes,
+            duplicates: &tape.duplicates,
+            problems: Vec::new(),
+            pointer: Vec::new(),
+            paths: Paths::default(),
+            here: ROOT,
+            trial: 0,
+            failed: false,
+            missing: Vec::new(),
+            missing_seen: HashSet::new(),
+            unknown: Vec::new(),
+            unknown_seen: HashSet::new(),
+            unknown_omitted: 0,
+            max_unknown,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Checks the whole document against the schema's root.
+    pub(crate) fn run(mut self) -> Outcome {
+        if !self.nodes.is_empty() {
+            self.value(0, &self.schema.root, 0);
+        }
+        let presence = self.presence();
+        Outcome {
+            problems: self.problems,
+            presence,
+        }
+    }
+
+    /// The presence record of what the walk saw.
+    fn presence(&self) -> Presence {
+        let paths = &self.paths;
+        let received = paths
+            .arrived
+            .iter()
+            .map(|id| {
+                let (_, _, count, inside) = paths.nodes[*id as usize];
+                (paths.path(*id), count, inside)
+            })
+            .collect();
+        let mut top = Vec::new();
+        if let Some(Body::Struct(root)) = self.named_body(&self.schema.root) {
+            for field in &root.fields {
+                if let Some(name) = self.primary_name(field) {
+                    let arrived = paths
+                        .index
+                        .get(&(ROOT, Label::Field(name)))
+                        .is_some_and(|id| paths.nodes[*id as usize].2 > 0);
+                    top.push((name.to_owned(), arrived));
+                }
+            }
+        }
+        Presence::from_parts(PresenceParts {
+            contract: self.schema.contract.as_ref().map(ToString::to_string),
+            received,
+            missing: self.missing.clone(),
+            unknown: self.unknown.clone(),
+            unknown_omitted: self.unknown_omitted,
+            top,
+        })
+    }
+
+    fn named_body(&self, ty: &Type) -> Option<&'s Body> {
+        match self.schema.resolve(ty) {
+            Type::Named(name) => self.schema.def(name).map(|d| &d.body),
+            _ => None,
+        }
+    }
+
+    fn node(&self, i: u32) -> Node {
+        self.nodes[i as usize]
+    }
+
+    // ---- recording -------------------------------------------------------------------
+
+    fn problem(&mut self, kind: ProblemKind) {
+        if self.trial > 0 {
+            self.failed = true;
+            return;
+        }
+        let pointer = self.render_pointer(None);
+        self.problems.push(Problem { pointer, kind });
+    }
+
+    fn problem_at(&mut self, seg: Seg<'s>, kind: ProblemKind) {
+        self.pointer.push(seg);
+        self.problem(kind);
+        self.pointer.pop();
+    }
+
+    fn render_pointer(&self, extra: Option<Seg<'s>>) -> String {
+        let mut out = String::new();
+        for seg in self.pointer.iter().chain(extra.iter()) {
+            out.push('/');
+            match seg {
+                Seg::Key(k) => escape_token(&key_text(self.input, &self.node(*k)), &mut out),
+                Seg::Name(name) => escape_token(name.as_bytes(), &mut out),
+                Seg::Index(i) => out.push_str(&i.to_string()),
+                Seg::Star => out.push('*'),
+            }
+        }
+        out
+    }
+
+    fn arrive(&mut self, label: Label<'s>) -> u32 {
+        let id = self.paths.child(self.here, label);
+        if self.trial == 0 {
+            let entry = &mut self.paths.nodes[id as usize];
+            if entry.2 == 0 {
+                self.paths.arrived.push(id);
+            }
+            self.paths.nodes[id as usize].2 += 1;
+        }
+        id
+    }
+
+    fn record_missing(&mut self, name: &'s str) {
+        if self.trial > 0 {
+            return;
+        }
+        if self.missing_seen.insert((self.here, name)) {
+            self.missing.push(self.paths.path_with(self.here, name));
+        }
+    }
+
+    fn record_unknown(&mut self, key: u32) {
+        if self.trial > 0 {
+            return;
+        }
+        let name = String::from_utf8_lossy(&key_text(self.input, &self.node(key))).into_owned();
+        let path = self.paths.path_with(self.here, &name);
+        if self.unknown_seen.contains(&path) {
+            return;
+        }
+        if self.unknown.len() >= self.max_unknown {
+            self.unknown_omitted += 1;
+            return;
+        }
+        self.unknown_seen.insert(path.clone());
+        self.unknown.push(path);
+    }
+
+    /// A value the walk does not look into: report the duplicate keys inside it.
+    fn skip(&mut self, i: u32) {
+        let node = self.node(i);
+        if !matches!(node.kind, NodeKind::Object | NodeKind::Array) {
+            return;
+        }
+        let from = self.duplicates.partition_point(|d| d.object < i);
+        let to = self.duplicates.partition_point(|d| d.object < node.next);
+        for _ in from..to {
+            self.problem(ProblemKind::DuplicateKey { key: None });
+        }
+    }
+
+    /// Duplicate keys of the object at `i`, named when `named` (a struct's fields).
+    fn own_duplicates(&mut self, i: u32, named: bool) {
+        let from = self.duplicates.partition_point(|d| d.object < i);
+        let to = self.duplicates.partition_point(|d| d.object <= i);
+        for d in from..to {
+            let key = self.duplicates[d].key;
+            if named {
+                let name =
+                    String::from_utf8_lossy(&key_text(self.input, &self.node(key))).into_owned();
+                self.problem_at(Seg::Key(key), ProblemKind::DuplicateKey { key: Some(name) });
+            } else {
+                self.problem_at(Seg::Star, ProblemKind::DuplicateKey { key: None });
+            }
+        }
+    }
+
+    fn mismatch(&mut self, i: u32, expected: &Type) {
+        let node = self.node(i);
+        let expected = expected.to_string();
+        if node.kind == NodeKind::Null {
+            self.problem(ProblemKind::NullNotAllowed { expected });
+        } else {
+            self.problem(ProblemKind::WrongType {
+                expected,
+                found: json_kind(&node),
+            });
+            self.skip(i);
+        }
+    }
+
+    // ---- types -----------------------------------------------------------------------
+
+    /// `hops`: named types followed without consuming a node (newtype cycles end here).
+    fn value(&mut self, i: u32, ty: &'s Type, hops: usize) {
+        let node = self.node(i);
+        match ty {
+            Type::Any => self.skip(i),
+            Type::Option(inner) => {
+                if node.kind != NodeKind::Null {
+                    self.value(i, inner, hops);
+                }
+            }
+            Type::Unit if node.kind == NodeKind::Null => {}
+            Type::Bool if node.kind == NodeKind::Bool => {}
+            Type::Int(kind) if node.kind == NodeKind::Int => {
+                if !int_in_range(self.text(&node), *kind) {
+                    self.problem(ProblemKind::OutOfRange {
+                        expected: ty.to_string(),
+                    });
+                }
+            }
+            Type::Float(_) if matches!(node.kind, NodeKind::Int | NodeKind::Float) => {
+                let finite = std::str::from_utf8(self.text(&node))
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .is_some_and(f64::is_finite);
+                if !finite {
+                    self.problem(ProblemKind::OutOfRange {
+                        expected: ty.to_string(),
+                    });
+                }
+            }
+            Type::Char if node.kind == NodeKind::Str => {
+                if str_text(self.input, &node).chars().count() != 1 {
+                    self.problem(ProblemKind::NotOneCharacter);
+                }
+            }
+            Type::String(_) if node.kind == NodeKind::Str => {}
+            Type::List(item) | Type::Set(item) if node.kind == NodeKind::Array => {
+                self.items(i, std::slice::from_ref(&**item), None);
+                if matches!(ty, Type::Set(_)) {
+                    self.set_duplicates(i);
+                }
+            }
+            Type::Array(item, n) if node.kind == NodeKind::Array => {
+                if node.count as usize == *n {
+                    self.items(i, std::slice::from_ref(&**item), None);
+                } else {
+                    self.problem(ProblemKind::WrongLength {
+                        expected: *n,
+                        found: node.count as usize,
+                    });
+                    self.skip(i);
+                }
+            }
+            Type::Tuple(items) if node.kind == NodeKind::Array => {
+                if node.count as usize == items.len() {
+                    self.items(i, items, Some(()));
+                } else {
+                    self.problem(ProblemKind::WrongLength {
+                        expected: items.len(),
+                        found: node.count as usize,
+                    });
+                    self.skip(i);
+                }
+            }
+            Type::Map(key, value) if node.kind == NodeKind::Object => {
+                self.map(i, key, value, &[]);
+            }
+            Type::Named(name) => self.named(i, ty, name, hops),
+            _ => self.mismatch(i, ty),
+        }
+    }
+
+    fn text(&self, node: &Node) -> &'s [u8] {
+        &self.input[node.start as usize..node.end as usize]
+    }
+
+    /// The items of the array at `i`: all of type `types[0]`, or (`tuple`) one type each.
+    fn items(&mut self, i: u32, types: &'s [Type], tuple: Option<()>) {
+        let saved = self.here;
+        self.here = self.paths.child(saved, Label::Items);
+        let mut child = i + 1;
+        for n in 0..self.node(i).count {
+            let ty = if tuple.is_some() {
+                &types[n as usize]
+            } else {
+                &types[0]
+            };
+            self.pointer.push(Seg::Index(n));
+            self.value(child, ty, 0);
+            self.pointer.pop();
+            child = self.node(child).next;
+        }
+        self.here = saved;
+    }
+
+    fn set_duplicates(&mut self, i: u32) {
+        let mut seen = HashSet::new();
+        let mut child = i + 1;
+        for n in 0..self.node(i).count {
+            let node = self.node(child);
+            let raw = &self.input[node.start as usize..node.end as usize];
+            let key: std::borrow::Cow<'_, [u8]> = if node.kind == NodeKind::Str {
+                key_text(self.input, &node)
+            } else {
+                raw.into()
+            };
+            if !seen.insert((node.kind as u8, key)) {
+                self.problem_at(Seg::Index(n), ProblemKind::DuplicateItem);
+            }
+            child = node.next;
+        }
+    }
+
+    /// A map: every key read by `key`, every value of type `value`; `skip_keys` are the tags
+    /// of enclosing internally tagged enums.
+    fn map(&mut self, i: u32, key: &'s Type, value: &'s Type, skip_keys: &[&str]) {
+        let saved = self.here;
+        self.here = self.paths.child(saved, Label::Values);
+        let mut k = i + 1;
+        for _ in 0..self.node(i).count {
+            let v = k + 1;
+            let text = key_text(self.input, &self.node(k));
+            if !skip_keys.iter().any(|t| t.as_bytes() == &*text) {
+                if !self.key_fits(&text, key) {
+                    self.problem_at(
+                        Seg::Star,
+                        ProblemKind::InvalidKey {
+                            expected: key.to_string(),
+                        },
+                    );
+                }
+                self.pointer.push(Seg::Star);
+                self.value(v, value, 0);
+                self.pointer.pop();
+            }
+            k = self.node(v).next;
+        }
+        self.here = saved;
+        self.own_duplicates(i, false);
+    }
+
+    /// Whether serde_json reads `text` as a map key of type `key` (a format it cannot tell is
+    /// left to serde).
+    fn key_fits(&self, text: &[u8], key: &'s Type) -> bool {
+        match self.schema.resolve(key) {
+            Type::Int(kind) => is_canonical_int(text) && int_in_range(text, *kind),
+            Type::Bool => text == b"true" || text == b"false",
+            Type::Char => std::str::from_utf8(text).is_ok_and(|t| t.chars().count() == 1),
+            Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
+                Some(Body::Enum(e)) if e.is_string_enum() => {
+                    e.catch_all().is_some() && self.view == View::Receiver
+                        || e.variants
+                            .iter()
+                            .any(|v| self.tags(v).any(|t| t.as_bytes() == text))
+                }
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+
+    fn named(&mut self, i: u32, ty: &'s Type, name: &'s str, hops: usize) {
+        let Some(def) = self.schema.def(name) else {
+            return self.skip(i);
+        };
+        match &def.body {
+            Body::Newtype(inner) => {
+                if hops > self.schema.types.len() {
+                    // A cycle of newtypes: serde decides.
+                    return self.skip(i);
+                }
+                self.value(i, inner, hops + 1);
+            }
+            Body::Struct(s) => {
+                if self.node(i).kind == NodeKind::Object {
+                    self.structure(i, s, &[]);
+                } else {
+                    self.mismatch(i, ty);
+                }
+            }
+            Body::Enum(e) => self.enumeration(i, ty, e),
+        }
+    }
+
+    /// The tags a variant is read (receiver) or written (sender) under.
+    fn tags(&self, v: &'s VariantDef) -> impl Iterator<Item = &'s String> {
+        let (sender, receiver) = match self.view {
+            View::Sender => (v.sender.as_ref(), &v.receiver[..0]),
+            View::Receiver => (None, &v.receiver[..]),
+        };
+        sender.into_iter().chain(receiver)
+    }
+
+    fn primary_name(&self, field: &'s FieldDef) -> Option<&'s str> {
+        match self.view {
+            View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
+            View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
+        }
+    }
+
+    fn field_reads(&self, field: &'s FieldDef, key: &[u8]) -> bool {
+        match self.view {
+            View::Sender => field
+                .sender
+                .as_ref()
+                .is_some_and(|s| s.name.as_bytes() == key),
+            View::Receiver => field.receiver.as_ref().is_some_and(|r| {
+                r.name.as_bytes() == key || r.aliases.iter().any(|a| a.as_bytes() == key)
+            }),
+        }
+    }
+
+    fn field_required(&self, field: &'s FieldDef, tags: &[&str]) -> Option<&'s str> {
+        match self.view {
+            View::Sender => field
+                .sender
+                .as_ref()
+                .filter(|s| s.emit == contract_schema::model::Emit::Always)
+                .filter(|s| !tags.contains(&s.name.as_str()))
+                .map(|s| s.name.as_str()),
+            View::Receiver => field
+                .receiver
+                .as_ref()
+                .filter(|r| r.required)
+                .map(|r| r.name.as_str()),
+        }
+    }
+
+    /// A struct's object; `tags` are keys taken by enclosing internally tagged enums.
+    fn structure(&mut self, i: u32, def: &'s StructDef, tags: &[&str]) {
+        let base = self.seen.len();
+        self.seen.resize(base + def.fields.len(), u32::MAX);
+        let mut k = i + 1;
+        for _ in 0..self.node(i).count {
+            let v = k + 1;
+            let next = self.node(v).next;
+            let text = key_text(self.input, &self.node(k));
+            if tags.iter().any(|t| t.as_bytes() == &*text) {
+                k = next;
+                continue;
+            }
+            let found = def.fields.iter().position(|f| self.field_reads(f, &text));
+            match found {
+                Some(f) => {
+                    let field = &def.fields[f];
+                    let earlier = self.seen[base + f];
+                    if earlier != u32::MAX {
+                        // The same key twice is a duplicate key; two names of one field are
+                        // serde's "duplicate field".
+                        if key_text(self.input, &self.node(earlier)) != text {
+                            let name = self.primary_name(field).unwrap_or_default().to_owned();
+                            self.problem_at(
+                                Seg::Key(k),
+                                ProblemKind::DuplicateField { field: name },
+                            );
+                        }
+                        self.skip(v);
+                    } else {
+                        self.seen[base + f] = k;
+                        let name = self.primary_name(field).unwrap_or_default();
+                        let saved = self.here;
+                        self.here = self.arrive(Label::Field(name));
+                        self.pointer.push(Seg::Key(k));
+                        self.value(v, &field.ty, 0);
+                        self.pointer.pop();
+                        self.here = saved;
+                    }
+                }
+                None => match (&def.extra, def.unknown, self.view) {
+                    (Some(extra), Unknown::Capture, _) => {
+                        let saved = self.here;
+                        self.here = self.paths.child(saved, Label::Values);
+                        self.pointer.push(Seg::Key(k));
+                        self.value(v, extra, 0);
+                        self.pointer.pop();
+                        self.here = saved;
+                    }
+                    (_, Unknown::Deny, _) | (_, _, View::Sender) => {
+                        let field = String::from_utf8_lossy(&text).into_owned();
+                        self.problem_at(Seg::Key(k), ProblemKind::UnknownField { field });
+                        self.skip(v);
+                    }
+                    _ => {
+                        self.record_unknown(k);
+                        self.skip(v);
+                    }
+                },
+            }
+            k = next;
+        }
+        for (f, field) in def.fields.iter().enumerate() {
+            if self.seen[base + f] != u32::MAX {
+                continue;
+            }
+            if let Some(name) = self.field_required(field, tags) {
+                self.record_missing(name);
+                self.problem_at(
+                    Seg::Name(name),
+                    ProblemKind::MissingField {
+                        field: name.to_owned(),
+                    },
+                );
+            }
+        }
+        self.seen.truncate(base);
+        self.own_duplicates(i, true);
+    }
+
+    fn variant_named(&self, e: &'s EnumDef, text: &[u8]) -> Option<&'s VariantDef> {
+        e.variants
+            .iter()
+            .find(|v| self.tags(v).any(|t| t.as_bytes() == text))
+    }
+
+    fn catch_all(&self, e: &'s EnumDef) -> Option<&'s VariantDef> {
+        e.catch_all().filter(|_| self.view == View::Receiver)
+    }
+
+    fn enumeration(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
+        match &e.repr {
+            Repr::External => self.external(i, ty, e),
+            Repr::Internal { tag } => {
+                if self.node(i).kind != NodeKind::Object {
+                    return self.mismatch(i, ty);
+                }
+                self.internal(i, ty, e, tag);
+            }
+            Repr::Adjacent { tag, content } => {
+                if self.node(i).kind != NodeKind::Object {
+                    return self.mismatch(i, ty);
+                }
+                self.adjacent(i, ty, e, tag, content);
+            }
+            Repr::Untagged => self.untagged(i, ty, e),
+        }
+    }
+
+    /// Enters a variant's path and checks its content.
+    fn in_variant(&mut self, v: &'s VariantDef, f: impl FnOnce(&mut Self)) {
+        let saved = self.here;
+        let tag = match self.view {
+            View::Sender => v.sender.as_deref(),
+            View::Receiver => v.receiver.first().map(String::as_str),
+        };
+        self.here = self
+            .paths
+            .child(saved, Label::Variant(tag.unwrap_or(&v.rust_name)));
+        f(self);
+        self.here = saved;
+    }
+
+    fn content(&mut self, i: u32, v: &'s VariantDef) {
+        self.in_variant(v, |c| match &v.kind {
+            VariantDefKind::Unit => {
+                if c.node(i).kind != NodeKind::Null {
+                    c.mismatch(i, &Type::Unit);
+                }
+            }
+            VariantDefKind::Newtype(ty) => c.value(i, ty, 0),
+            VariantDefKind::Tuple(items) => {
+                let node = c.node(i);
+                if node.kind != NodeKind::Array {
+                    c.problem(ProblemKind::WrongType {
+                        expected: format!("an array of {} items", items.len()),
+                        found: json_kind(&node),
+                    });
+                    c.skip(i);
+                } else if node.count as usize != items.len() {
+                    c.problem(ProblemKind::WrongLength {
+                        expected: items.len(),
+                        found: node.count as usize,
+                    });
+                    c.skip(i);
+                } else {
+                    c.items(i, items, Some(()));
+                }
+            }
+            VariantDefKind::Struct(s) => {
+                if c.node(i).kind == NodeKind::Object {
+                    c.structure(i, s, &[]);
+                } else {
+                    let node = c.node(i);
+                    c.problem(ProblemKind::WrongType {
+                        expected: format!("the fields of variant {}", v.rust_name),
+                        found: json_kind(&node),
+                    });
+                    c.skip(i);
+                }
+            }
+        });
+    }
+
+    fn external(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
+        let node = self.node(i);
+        match node.kind {
+            NodeKind::Str => {
+                let text = key_text(self.input, &node);
+                match self.variant_named(e, &text) {
+                    Some(v) if matches!(v.kind, VariantDefKind::Unit) => {
+                        self.in_variant(v, |_| {});
+                    }
+                    Some(_) => self.mismatch(i, ty),
+                    None if self.catch_all(e).is_some() => {}
+                    None => self.problem(ProblemKind::UnknownVariant {
+                        expected: ty.to_string(),
+                    }),
+                }
+            }
+            NodeKind::Object if !e.is_string_enum() => {
+                if node.count != 1 {
+                    self.problem(ProblemKind::NotOneKey {
+                        expected: ty.to_string(),
+                    });
+                    return self.skip(i);
+                }
+                let k = i + 1;
+                let text = key_text(self.input, &self.node(k));
+                match self.variant_named(e, &text) {
+                    Some(v) if !matches!(v.kind, VariantDefKind::Unit) => {
+                        self.pointer.push(Seg::Key(k));
+                        self.content(k + 1, v);
+                        self.pointer.pop();
+                    }
+                    Some(_) => self.mismatch(i, ty),
+                    None => {
+                        self.problem_at(
+                            Seg::Key(k),
+                            ProblemKind::UnknownVariant {
+                                expected: ty.to_string(),
+                            },
+                        );
+                        self.skip(i);
+                    }
+                }
+            }
+            _ => self.mismatch(i, ty),
+        }
+    }
+
+    /// The value node of `key` in the object at `i`.
+    fn member(&self, i: u32, key: &str) -> Option<(u32, u32)> {
+        let mut k = i + 1;
+        for _ in 0..self.node(i).count {
+            if &*key_text(self.input, &self.node(k)) == key.as_bytes() {
+                return Some((k, k + 1));
+            }
+            k = self.node(k + 1).next;
+        }
+        None
+    }
+
+    /// Reads the tag under `key`: the variant, `Ok(None)` for the catch-all, or a problem.
+    fn tag(
+        &mut self,
+        i: u32,
+        ty: &'s Type,
+        e: &'s EnumDef,
+        key: &'s str,
+    ) -> Result<Option<&'s VariantDef>, ()> {
+        let Some((k, v)) = self.member(i, key) else {
+            self.problem_at(
+                Seg::Name(key),
+                ProblemKind::MissingField {
+                    field: key.to_owned(),
+                },
+            );
+            return Err(());
+        };
+        let node = self.node(v);
+        if node.kind != NodeKind::Str {
+            self.pointer.push(Seg::Key(k));
+            self.problem(ProblemKind::WrongType {
+                expected: format!("a variant name of {ty}"),
+                found: json_kind(&node),
+            });
+            self.pointer.pop();
+            return Err(());
+        }
+        match self.variant_named(e, &key_text(self.input, &node)) {
+            Some(variant) => Ok(Some(variant)),
+            None if self.catch_all(e).is_some() => Ok(None),
+            None => {
+                self.problem_at(
+                    Seg::Key(k),
+                    ProblemKind::UnknownVariant {
+                        expected: ty.to_string(),
+                    },
+                );
+                Err(())
+            }
+        }
+    }
+
+    fn internal(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef, tag: &'s str) {
+        let variant = match self.tag(i, ty, e, tag) {
+            Ok(Some(v)) => v,
+            // The catch-all is a unit variant: serde ignores the other keys.
+            Ok(None) => return self.skip(i),
+            Err(()) => return self.skip(i),
+        };
+        let tags = [tag];
+        self.in_variant(variant, |c| match &variant.kind {
+            VariantDefKind::Unit => c.skip(i),
+            VariantDefKind::Struct(s) => c.structure(i, s, &tags),
+            VariantDefKind::Newtype(inner) => c.beside(i, inner, &tags, 0),
+            // serde cannot read a tuple variant beside a tag: it decides.
+            VariantDefKind::Tuple(_) => c.skip(i),
+        });
+    }
+
+    /// The content of an internally tagged newtype variant: the object beside the tag.
+    fn beside(&mut self, i: u32, ty: &'s Type, tags: &[&str], hops: usize) {
+        match self.schema.resolve(ty) {
+            Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
+                Some(Body::Struct(s)) => self.structure(i, s, tags),
+                // An inner enum beside the tag: serde decides.
+                _ => self.skip(i),
+            },
+            Type::Map(key, value) => self.map(i, key, value, tags),
+            Type::Option(inner) if hops < 8 => self.beside(i, inner, tags, hops + 1),
+            // A unit reads only an empty remainder; anything else beside a tag is for serde.
+            _ => self.skip(i),
+        }
+    }
+
+    fn adjacent(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef, tag: &'s str, content: &'s str) {
+        let closed = e.deny_unknown_fields || self.view == View::Sender;
+        let mut k = i + 1;
+        for _ in 0..self.node(i).count {
+            let v = k + 1;
+            let text = key_text(self.input, &self.node(k));
+            if &*text != tag.as_bytes() && &*text != content.as_bytes() {
+                if closed {
+                    let field = String::from_utf8_lossy(&text).into_owned();
+                    self.problem_at(Seg::Key(k), ProblemKind::UnknownField { field });
+                } else {
+                    self.record_unknown(k);
+                }
+                self.skip(v);
+            }
+            k = self.node(v).next;
+        }
+        let variant = match self.tag(i, ty, e, tag) {
+            Ok(v) => v,
+            Err(()) => {
+                if let Some((_, c)) = self.member(i, content) {
+                    self.skip(c);
+                }
+                return;
+            }
+        };
+        let found = self.member(i, content);
+        let unit = variant.is_none_or(|v| matches!(v.kind, VariantDefKind::Unit));
+        match (found, variant) {
+            (Some((ck, cv)), _) if unit => {
+                // A unit variant: no content, or (receiver) `null`.
+                if self.view == View::Sender || self.node(cv).kind != NodeKind::Null {
+                    self.pointer.push(Seg::Key(ck));
+                    self.mismatch(cv, &Type::Unit);
+                    self.pointer.pop();
+                }
+            }
+            (Some((ck, cv)), Some(v)) => {
+                self.pointer.push(Seg::Key(ck));
+                self.content(cv, v);
+                self.pointer.pop();
+            }
+            (None, Some(v)) => {
+                let optional = self.view == View::Receiver
+                    && matches!(v.kind, VariantDefKind::Newtype(Type::Option(_)));
+                if unit || optional {
+                    self.in_variant(v, |_| {});
+                } else {
+                    self.problem_at(
+                        Seg::Name(content),
+                        ProblemKind::MissingField {
+                            field: content.to_owned(),
+                        },
+                    );
+                }
+            }
+            (_, None) => {}
+        }
+        self.own_duplicates(i, true);
+    }
+
+    fn untagged(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
+        let readable = |c: &Self, v: &'s VariantDef| c.tags(v).next().is_some();
+        for v in &e.variants {
+            if !readable(self, v) {
+                continue;
+            }
+            // A trial records nothing; the first variant that fits is checked for real.
+            let (outer_trial, outer_failed) = (self.trial, self.failed);
+            self.trial += 1;
+            self.failed = false;
+            self.content(i, v);
+            let fits = !self.failed;
+            self.trial = outer_trial;
+            self.failed = outer_failed;
+            if fits {
+                return self.content(i, v);
+            }
+        }
+        self.problem(ProblemKind::NoVariantMatches {
+            expected: ty.to_string(),
+        });
+        self.skip(i);
+    }
+}
+
+fn json_kind(node: &Node) -> JsonKind {
+    match node.kind {
+        NodeKind::Null => JsonKind::Null,
+        NodeKind::Bool => JsonKind::Boolean,
+        NodeKind::Int => JsonKind::Integer,
+        NodeKind::Float => JsonKind::Number,
+        NodeKind::Str => JsonKind::String,
+        NodeKind::Array => JsonKind::Array,
+        NodeKind::Object => JsonKind::Object,
+    }
+}
+
+/// Whether an integer literal (`-?digits`) is a value of `kind`.
+fn int_in_range(text: &[u8], kind: IntKind) -> bool {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let mut magnitude: u128 = 0;
+    for d in digits {
+        let Some(m) = magnitude
+            .checked_mul(10)
+            .and_then(|m| m.checked_add(u128::from(d.wrapping_sub(b'0'))))
+        else {
+            return false;
+        };
+        magnitude = m;
+    }
+    if negative {
+        // -min of a signed kind is max + 1.
+        magnitude == 0 || (kind.min() < 0 && magnitude <= kind.min().unsigned_abs())
+    } else {
+        magnitude <= kind.max()
+    }
+}
+
+/// A map key serde_json reads as an integer: `0` or `-?[1-9][0-9]*`.
+fn is_canonical_int(text: &[u8]) -> bool {
+    let digits = text.strip_prefix(b"-").unwrap_or(text);
+    match digits {
+        [b'0'] => text.len() == 1,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+/// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
+fn escape_token(raw: &[u8], out: &mut String) {
+    for c in String::from_utf8_lossy(raw).chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_ranges_are_exact_at_every_edge() {
+        assert!(int_in_range(b"255", IntKind::U8));
+        assert!(!int_in_range(b"256", IntKind::U8));
+        assert!(!int_in_range(b"-1", IntKind::U64));
+        assert!(int_in_range(b"-0", IntKind::U64));
+        assert!(int_in_range(b"-128", IntKind::I8));
+        assert!(!int_in_range(b"-129", IntKind::I8));
+        assert!(int_in_range(b"18446744073709551615", IntKind::U64));
+        assert!(!int_in_range(b"18446744073709551616", IntKind::U64));
+        assert!(int_in_range(b"18446744073709551616", IntKind::U128));
+        assert!(int_in_range(
+            b"-170141183460469231731687303715884105728",
+            IntKind::I128
+        ));
+        assert!(!int_in_range(
+            b"-170141183460469231731687303715884105729",
+            IntKind::I128
+        ));
+        assert!(!int_in_range(&[b'9'; 60], IntKind::U128));
+    }
+
+    #[test]
+    fn canonical_integer_keys() {
+        for ok in ["0", "7", "-7", "120"] {
+            assert!(is_canonical_int(ok.as_bytes()), "{ok}");
+        }
+        for bad in ["", "-", "-0", "01", "+1", "1.0", " 1", "1e2"] {
+            assert!(!is_canonical_int(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        let mut out = String::new();
+        escape_token(b"a/b~c", &mut out);
+        assert_eq!(out, "a~1b~0c");
+    }
+}

@@ -1,0 +1,387 @@
+//! What can be wrong with a payload: [`Problem`], its [`ProblemKind`], and the [`Rejection`]
+//! that lists every problem of one payload.
+//!
+//! No message here carries a value of the payload. A problem names structure only: the JSON
+//! pointer of where it is (with `*` for the key of a map, which is data), the wire names of
+//! declared or unknown fields, the expected type in the schema's canonical text, the kind of
+//! JSON value found, and byte offsets.
+
+use core::fmt;
+
+use serde::Serialize;
+
+use super::presence::Presence;
+
+/// The kind of JSON value found where another was expected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum JsonKind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A number without fraction or exponent.
+    Integer,
+    /// A number with a fraction or an exponent.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    /// The word used in messages.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Boolean => "a boolean",
+            JsonKind::Integer => "an integer",
+            JsonKind::Number => "a number with a fraction or exponent",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        }
+    }
+}
+
+/// One problem of a payload, located by a JSON pointer into the instance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Where: an RFC 6901 JSON pointer into the payload (`/artifacts/4999/version`), `""`
+    /// for the whole document; a map key, which is data, is written `*`.
+    pub pointer: String,
+    /// What.
+    #[serde(flatten)]
+    pub kind: ProblemKind,
+}
+
+/// What is wrong. Never holds a value of the payload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// Not JSON: what was expected at a byte offset.
+    Malformed {
+        /// The byte offset of the first bad byte.
+        offset: usize,
+        /// What the grammar expected there.
+        expected: &'static str,
+    },
+    /// No value at all: empty input or whitespace only.
+    Empty,
+    /// A UTF-8 byte order mark before the document, which JSON does not allow.
+    ByteOrderMark,
+    /// Bytes that are not UTF-8 (even inside a value the type ignores).
+    InvalidUtf8 {
+        /// The byte offset of the first invalid byte.
+        offset: usize,
+    },
+    /// A `\u` escape of half a surrogate pair (even inside a value the type ignores).
+    LoneSurrogate {
+        /// The byte offset of the escape.
+        offset: usize,
+    },
+    /// More than whitespace after the document.
+    TrailingData {
+        /// The byte offset where it starts.
+        offset: usize,
+    },
+    /// The payload is larger than the limit.
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// Arrays and objects nest deeper than the limit.
+    TooDeep {
+        /// The byte offset of the container that is one too deep.
+        offset: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A string is longer than the limit.
+    StringTooLong {
+        /// The byte offset of the string.
+        offset: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// An object has more keys than the limit.
+    TooManyKeys {
+        /// The byte offset of the first key past the limit.
+        offset: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A field the contract requires is absent.
+    MissingField {
+        /// Its wire name.
+        field: String,
+    },
+    /// A value of the wrong JSON kind.
+    WrongType {
+        /// The type the contract expects, in the schema's canonical text.
+        expected: String,
+        /// What arrived.
+        found: JsonKind,
+    },
+    /// `null` where the contract's type has no `null`.
+    NullNotAllowed {
+        /// The type the contract expects.
+        expected: String,
+    },
+    /// A number outside the range of the field's type, or not finite.
+    OutOfRange {
+        /// The type the contract expects.
+        expected: String,
+    },
+    /// A string of the wrong length for a `char`.
+    NotOneCharacter,
+    /// An array of the wrong length.
+    WrongLength {
+        /// The length the type has.
+        expected: usize,
+        /// The length that arrived.
+        found: usize,
+    },
+    /// The same item twice in a set.
+    DuplicateItem,
+    /// A field the contract does not have, where unknown fields are denied.
+    UnknownField {
+        /// The name that arrived (a name is structure, not a value).
+        field: String,
+    },
+    /// The same key twice in one object. The key is named when it is a field name; a map's
+    /// key is data and is not shown.
+    DuplicateKey {
+        /// The field name, for a struct.
+        key: Option<String>,
+    },
+    /// One field under two of its names (its name and an alias).
+    DuplicateField {
+        /// The field's wire name.
+        field: String,
+    },
+    /// A tag or string-enum value outside the set (the value is not shown).
+    UnknownVariant {
+        /// The type it should name a variant of.
+        expected: String,
+    },
+    /// A map key that its key type does not read (the key is not shown).
+    InvalidKey {
+        /// The key type.
+        expected: String,
+    },
+    /// An externally tagged enum's object with other than exactly one key.
+    NotOneKey {
+        /// The enum.
+        expected: String,
+    },
+    /// A value that fits none of an untagged enum's variants.
+    NoVariantMatches {
+        /// The enum.
+        expected: String,
+    },
+    /// The type's own `Deserialize` refused the payload where the description saw no
+    /// problem (a string format such as a UUID or a date, or a hand-written impl); serde's
+    /// message is not repeated, since it quotes values.
+    Refused {
+        /// The byte offset serde stopped at.
+        offset: usize,
+        /// serde_json's category: `syntax`, `data`, `eof` or `io`.
+        category: &'static str,
+    },
+    /// The type's own `Serialize` failed (a map key that is not a string, a custom error).
+    SerializeFailed,
+}
+
+impl fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProblemKind::Malformed { offset, expected } => {
+                write!(f, "malformed JSON at byte {offset}: expected {expected}")
+            }
+            ProblemKind::Empty => f.write_str("empty input: expected a JSON value"),
+            ProblemKind::ByteOrderMark => {
+                f.write_str("a byte order mark before the document: JSON has none")
+            }
+            ProblemKind::InvalidUtf8 { offset } => write!(f, "invalid UTF-8 at byte {offset}"),
+            ProblemKind::LoneSurrogate { offset } => {
+                write!(f, "a lone surrogate in a \\u escape at byte {offset}")
+            }
+            ProblemKind::TrailingData { offset } => {
+                write!(f, "trailing data at byte {offset} after the document")
+            }
+            ProblemKind::TooLarge { limit } => {
+                write!(
+                    f,
+                    "too large: the payload exceeds the limit of {limit} bytes"
+                )
+            }
+            ProblemKind::TooDeep { offset, limit } => write!(
+                f,
+                "too deep: arrays and objects nest deeper than {limit} at byte {offset}"
+            ),
+            ProblemKind::StringTooLong { offset, limit } => write!(
+                f,
+                "string too long at byte {offset}: the limit is {limit} bytes"
+            ),
+            ProblemKind::TooManyKeys { offset, limit } => write!(
+                f,
+                "too many keys at byte {offset}: an object may have {limit}"
+            ),
+            ProblemKind::MissingField { field } => {
+                write!(f, "missing field `{field}`, which the contract requires")
+            }
+            ProblemKind::WrongType { expected, found } => {
+                write!(
+                    f,
+                    "wrong type: expected {expected}, found {}",
+                    found.as_str()
+                )
+            }
+            ProblemKind::NullNotAllowed { expected } => {
+                write!(f, "null is not allowed: expected {expected}")
+            }
+            ProblemKind::OutOfRange { expected } => {
+                write!(f, "number out of range: expected {expected}")
+            }
+            ProblemKind::NotOneCharacter => {
+                f.write_str("wrong length: expected a string of exactly one character")
+            }
+            ProblemKind::WrongLength { expected, found } => write!(
+                f,
+                "wrong length: expected an array of {expected} items, found {found}"
+            ),
+            ProblemKind::DuplicateItem => f.write_str("duplicate item in a set"),
+            ProblemKind::UnknownField { field } => {
+                write!(
+                    f,
+                    "unknown field `{field}`: the contract denies unknown fields"
+                )
+            }
+            ProblemKind::DuplicateKey { key: Some(key) } => {
+                write!(f, "duplicate key `{key}`")
+            }
+            ProblemKind::DuplicateKey { key: None } => f.write_str("duplicate key"),
+            ProblemKind::DuplicateField { field } => write!(
+                f,
+                "duplicate field `{field}`: it arrived under two of its names"
+            ),
+            ProblemKind::UnknownVariant { expected } => {
+                write!(f, "unknown variant: expected a variant of {expected}")
+            }
+            ProblemKind::InvalidKey { expected } => {
+                write!(f, "invalid map key: expected a key of type {expected}")
+            }
+            ProblemKind::NotOneKey { expected } => write!(
+                f,
+                "expected an object with exactly one key, the variant of {expected}"
+            ),
+            ProblemKind::NoVariantMatches { expected } => {
+                write!(f, "the value matches no variant of {expected}")
+            }
+            ProblemKind::Refused { offset, category } => write!(
+                f,
+                "refused by the type's Deserialize ({category} error at byte {offset})"
+            ),
+            ProblemKind::SerializeFailed => f.write_str("the type's Serialize failed"),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{at}: {}", self.kind)
+    }
+}
+
+/// Which side of a handoff rejected a payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Side {
+    /// `send` or `send_to`: the producer, before the bytes left.
+    Send,
+    /// `receive`: the consumer, where the bytes arrived.
+    Receive,
+}
+
+impl Side {
+    /// `send` or `receive`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Side::Send => "send",
+            Side::Receive => "receive",
+        }
+    }
+}
+
+/// A payload refused by [`receive`](crate::receive) or [`send`](crate::send): every problem
+/// found, each with its JSON pointer, and the presence record of what did arrive.
+///
+/// `Display` prints one line per problem, like a compiler; `Debug` and the JSON of
+/// `Serialize` hold no value of the payload either.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rejection {
+    side: Side,
+    problems: Vec<Problem>,
+    presence: Presence,
+}
+
+impl Rejection {
+    pub(crate) fn new(side: Side, problems: Vec<Problem>, presence: Presence) -> Self {
+        Self {
+            side,
+            problems,
+            presence,
+        }
+    }
+
+    /// Every problem found, in document order.
+    #[must_use]
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// What did arrive (or, for `send`, what was written): fields present, missing and unknown.
+    #[must_use]
+    pub fn presence(&self) -> &Presence {
+        &self.presence
+    }
+
+    /// The side that refused it.
+    #[must_use]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let contract = self.presence.contract().unwrap_or("payload");
+        let n = self.problems.len();
+        write!(
+            f,
+            "{} of {contract} refused: {n} problem{}",
+            self.side.as_str(),
+            if n == 1 { "" } else { "s" }
+        )?;
+        for p in &self.problems {
+            write!(f, "\n  {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Rejection {}

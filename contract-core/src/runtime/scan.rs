@@ -1,0 +1,784 @@
+//! The first pass of `receive` and `send`: JSON bytes to a flat tape of nodes.
+//!
+//! The scanner is iterative (an explicit stack, no recursion), so no input can overflow the
+//! stack, and it enforces the limits of [`Limits`] as it goes: the total size before reading,
+//! the nesting depth, the length of a string and the keys of one object. It checks what
+//! serde_json checks in the values it reads (the grammar, control characters in strings) and
+//! what it leaves unchecked in the values it skips (invalid UTF-8 anywhere, lone surrogates in
+//! `\u` escapes), and it finds duplicate keys in every object, which serde_json never reports
+//! for maps and unknown fields.
+//!
+//! A node records where its text is (byte offsets), never a copy of it: the tape of a
+//! document costs a fixed 20 bytes per value, reused across calls on one thread.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+/// What a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    Null,
+    Bool,
+    /// A number without fraction or exponent.
+    Int,
+    /// A number with a fraction or an exponent.
+    Float,
+    Str,
+    Array,
+    Object,
+}
+
+/// One value (or object key) of the document.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Node {
+    pub kind: NodeKind,
+    /// A string with at least one escape (its text must be decoded before comparing).
+    pub escaped: bool,
+    /// The first byte of the value; for a string, the first byte after the opening quote.
+    pub start: u32,
+    /// One past the last byte; for a string, the closing quote.
+    pub end: u32,
+    /// The index of the node after this one's subtree.
+    pub next: u32,
+    /// Items of an array, members of an object (each member is a key node, then a value).
+    pub count: u32,
+}
+
+use super::Limits;
+
+/// Why a document could not be scanned at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScanError {
+    Empty,
+    TooLarge {
+        limit: usize,
+    },
+    ByteOrderMark,
+    InvalidUtf8 {
+        offset: usize,
+    },
+    Malformed {
+        offset: usize,
+        expected: &'static str,
+    },
+    LoneSurrogate {
+        offset: usize,
+    },
+    TooDeep {
+        offset: usize,
+        limit: usize,
+    },
+    StringTooLong {
+        offset: usize,
+        limit: usize,
+    },
+    TooManyKeys {
+        offset: usize,
+        limit: usize,
+    },
+    TrailingData {
+        offset: usize,
+    },
+}
+
+/// A duplicate key: the object and the second key node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Duplicate {
+    pub object: u32,
+    pub key: u32,
+}
+
+/// A scanned document.
+#[derive(Debug, Default)]
+pub(crate) struct Tape {
+    pub nodes: Vec<Node>,
+    /// Duplicate keys, ordered by object.
+    pub duplicates: Vec<Duplicate>,
+    frames: Vec<Frame>,
+    keys: Vec<u32>,
+}
+
+/// An open array or object.
+#[derive(Debug)]
+struct Frame {
+    node: u32,
+    /// Where this object's keys start in `Tape::keys`.
+    keys_from: usize,
+    /// The keys seen, once the object has more than [`LINEAR_KEYS`].
+    seen: Option<HashSet<Vec<u8>>>,
+}
+
+/// Objects up to this many keys compare them pairwise; larger ones hash.
+const LINEAR_KEYS: usize = 16;
+
+impl Tape {
+    /// Scans `input` into this tape, replacing what it held.
+    pub fn scan(&mut self, input: &[u8], limits: &Limits) -> Result<(), ScanError> {
+        self.nodes.clear();
+        self.duplicates.clear();
+        self.frames.clear();
+        self.keys.clear();
+        if input.len() > limits.max_bytes || input.len() > u32::MAX as usize {
+            return Err(ScanError::TooLarge {
+                limit: limits.max_bytes.min(u32::MAX as usize),
+            });
+        }
+        if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            return Err(ScanError::ByteOrderMark);
+        }
+        if let Err(e) = std::str::from_utf8(input) {
+            return Err(ScanError::InvalidUtf8 {
+                offset: e.valid_up_to(),
+            });
+        }
+        let mut s = Scanner {
+            input,
+            pos: 0,
+            limits,
+        };
+        s.skip_ws();
+        if s.pos == input.len() {
+            return Err(ScanError::Empty);
+        }
+        self.value(&mut s)?;
+        s.skip_ws();
+        if s.pos != input.len() {
+            return Err(ScanError::TrailingData { offset: s.pos });
+        }
+        self.duplicates.sort_by_key(|d| (d.object, d.key));
+        Ok(())
+    }
+
+    /// Reads one value, iteratively: containers push a frame and are closed in the loop.
+    fn value(&mut self, s: &mut Scanner<'_>) -> Result<(), ScanError> {
+        // Whether the next token is a value (true) or the end/continuation of a container.
+        let mut want_value = true;
+        loop {
+            if want_value {
+                s.skip_ws();
+                let start = s.pos;
+                match s.peek() {
+                    Some(b'{') | Some(b'[') => {
+                        let object = s.peek() == Some(b'{');
+                        if self.frames.len() >= s.limits.max_depth {
+                            return Err(ScanError::TooDeep {
+                                offset: start,
+                                limit: s.limits.max_depth,
+                            });
+                        }
+                        s.pos += 1;
+                        let index = self.push(
+                            if object {
+                                NodeKind::Object
+                            } else {
+                                NodeKind::Array
+                            },
+                            start,
+                            false,
+                        );
+                        self.frames.push(Frame {
+                            node: index,
+                            keys_from: self.keys.len(),
+                            seen: None,
+                        });
+                        s.skip_ws();
+                        let close = if object { b'}' } else { b']' };
+                        if s.peek() == Some(close) {
+                            s.pos += 1;
+                            self.close(s.pos);
+                            want_value = false;
+                        } else if object {
+                            self.key(s)?;
+                        }
+                    }
+                    _ => {
+                        self.scalar(s)?;
+                        want_value = false;
+                    }
+                }
+            } else {
+                let Some(frame) = self.frames.last() else {
+                    return Ok(());
+                };
+                let node = frame.node as usize;
+                let object = self.nodes[node].kind == NodeKind::Object;
+                s.skip_ws();
+                match s.peek() {
+                    Some(b',') => {
+                        s.pos += 1;
+                        self.nodes[node].count += 1;
+                        if object {
+                            self.key(s)?;
+                        }
+                        want_value = true;
+                    }
+                    Some(b'}') if object => {
+                        s.pos += 1;
+                        self.nodes[node].count += 1;
+                        self.close(s.pos);
+                    }
+                    Some(b']') if !object => {
+                        s.pos += 1;
+                        self.nodes[node].count += 1;
+                        self.close(s.pos);
+                    }
+                    _ => {
+                        return Err(ScanError::Malformed {
+                            offset: s.pos,
+                            expected: if object { "`,` or `}`" } else { "`,` or `]`" },
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Closes the innermost container at `end`.
+    fn close(&mut self, end: usize) {
+        if let Some(frame) = self.frames.pop() {
+            let next = self.nodes.len() as u32;
+            let node = &mut self.nodes[frame.node as usize];
+            node.end = end as u32;
+            node.next = next;
+            self.keys.truncate(frame.keys_from);
+        }
+    }
+
+    /// Reads `"key" :` inside the innermost object and checks it for a duplicate.
+    fn key(&mut self, s: &mut Scanner<'_>) -> Result<(), ScanError> {
+        s.skip_ws();
+        if s.peek() != Some(b'"') {
+            return Err(ScanError::Malformed {
+                offset: s.pos,
+                expected: "a string key",
+            });
+        }
+        let key_start = s.pos;
+        let index = self.string(s)?;
+        s.skip_ws();
+        if s.peek() != Some(b':') {
+            return Err(ScanError::Malformed {
+                offset: s.pos,
+                expected: "`:`",
+            });
+        }
+        s.pos += 1;
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let count = self.keys.len() - frame.keys_from;
+        if count >= s.limits.max_keys_per_object {
+            return Err(ScanError::TooManyKeys {
+                offset: key_start,
+                limit: s.limits.max_keys_per_object,
+            });
+        }
+        let nodes = &self.nodes;
+        let text = |i: u32| key_text(s.input, &nodes[i as usize]);
+        let this = text(index);
+        let duplicate = match &mut frame.seen {
+            Some(seen) => !seen.insert(this.clone().into_owned()),
+            None => {
+                let dup = self.keys[frame.keys_from..]
+                    .iter()
+                    .any(|k| text(*k) == this);
+                if count + 1 > LINEAR_KEYS {
+                    let mut seen: HashSet<Vec<u8>> = self.keys[frame.keys_from..]
+                        .iter()
+                        .map(|k| text(*k).into_owned())
+                        .collect();
+                    seen.insert(this.into_owned());
+                    frame.seen = Some(seen);
+                }
+                dup
+            }
+        };
+        if duplicate {
+            self.duplicates.push(Duplicate {
+                object: frame.node,
+                key: index,
+            });
+        }
+        self.keys.push(index);
+        Ok(())
+    }
+
+    fn push(&mut self, kind: NodeKind, start: usize, escaped: bool) -> u32 {
+        let index = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            kind,
+            escaped,
+            start: start as u32,
+            end: start as u32,
+            next: index + 1,
+            count: 0,
+        });
+        index
+    }
+
+    fn scalar(&mut self, s: &mut Scanner<'_>) -> Result<(), ScanError> {
+        let start = s.pos;
+        match s.peek() {
+            Some(b'"') => {
+                self.string(s)?;
+            }
+            Some(b'n') => {
+                s.literal(b"null")?;
+                let i = self.push(NodeKind::Null, start, false);
+                self.nodes[i as usize].end = s.pos as u32;
+            }
+            Some(b't') | Some(b'f') => {
+                s.literal(if s.peek() == Some(b't') {
+                    b"true"
+                } else {
+                    b"false"
+                })?;
+                let i = self.push(NodeKind::Bool, start, false);
+                self.nodes[i as usize].end = s.pos as u32;
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let float = s.number()?;
+                let kind = if float {
+                    NodeKind::Float
+                } else {
+                    NodeKind::Int
+                };
+                let i = self.push(kind, start, false);
+                self.nodes[i as usize].end = s.pos as u32;
+            }
+            _ => {
+                return Err(ScanError::Malformed {
+                    offset: start,
+                    expected: "a JSON value",
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a string (at its opening quote) into a node, checking its escapes.
+    fn string(&mut self, s: &mut Scanner<'_>) -> Result<u32, ScanError> {
+        let open = s.pos;
+        s.pos += 1;
+        let start = s.pos;
+        let mut escaped = false;
+        loop {
+            // Fast path: run to the next quote, backslash or control character.
+            while let Some(&b) = s.input.get(s.pos) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                s.pos += 1;
+            }
+            match s.peek() {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    s.escape()?;
+                }
+                Some(_) => {
+                    return Err(ScanError::Malformed {
+                        offset: s.pos,
+                        expected: "no control character inside a string",
+                    })
+                }
+                None => {
+                    return Err(ScanError::Malformed {
+                        offset: s.pos,
+                        expected: "the end of a string",
+                    })
+                }
+            }
+        }
+        let end = s.pos;
+        if end - start > s.limits.max_string_bytes {
+            return Err(ScanError::StringTooLong {
+                offset: open,
+                limit: s.limits.max_string_bytes,
+            });
+        }
+        s.pos += 1;
+        let i = self.push(NodeKind::Str, start, escaped);
+        self.nodes[i as usize].end = end as u32;
+        Ok(i)
+    }
+}
+
+impl Tape {
+    /// The JSON pointer of the innermost value around byte `offset` (serde_json reports a
+    /// position at or just past the value it refused). Object keys in `names` (the field
+    /// names of the schema: structure) are shown; any other key may be data and shows as `*`.
+    pub fn pointer_at(&self, input: &[u8], offset: usize, names: &dyn Fn(&[u8]) -> bool) -> String {
+        let mut out = String::new();
+        let mut i = 0usize;
+        let around = |n: &Node| {
+            let quote = usize::from(n.kind == NodeKind::Str);
+            (n.start as usize).saturating_sub(quote) <= offset && offset <= n.end as usize + quote
+        };
+        while let Some(node) = self.nodes.get(i).copied() {
+            let object = match node.kind {
+                NodeKind::Object => true,
+                NodeKind::Array => false,
+                _ => break,
+            };
+            let mut child = i + 1;
+            let mut found = None;
+            for n in 0..node.count {
+                let (key, value) = if object {
+                    (Some(child), child + 1)
+                } else {
+                    (None, child)
+                };
+                let Some(v) = self.nodes.get(value) else {
+                    break;
+                };
+                if around(v) {
+                    found = Some((n, key, value));
+                    break;
+                }
+                child = v.next as usize;
+            }
+            let Some((n, key, value)) = found else { break };
+            out.push('/');
+            match key.and_then(|k| self.nodes.get(k)) {
+                Some(k) => {
+                    let text = key_text(input, k);
+                    if names(&text) {
+                        for c in String::from_utf8_lossy(&text).chars() {
+                            match c {
+                                '~' => out.push_str("~0"),
+                                '/' => out.push_str("~1"),
+                                c => out.push(c),
+                            }
+                        }
+                    } else {
+                        out.push('*');
+                    }
+                }
+                None => out.push_str(&n.to_string()),
+            }
+            i = value;
+        }
+        out
+    }
+}
+
+/// The text of a key node, decoded when it has escapes.
+pub(crate) fn key_text<'a>(input: &'a [u8], node: &Node) -> Cow<'a, [u8]> {
+    let raw = &input[node.start as usize..node.end as usize];
+    if node.escaped {
+        Cow::Owned(unescape(raw).into_bytes())
+    } else {
+        Cow::Borrowed(raw)
+    }
+}
+
+/// The text of a string node.
+pub(crate) fn str_text<'a>(input: &'a [u8], node: &Node) -> Cow<'a, str> {
+    let raw = &input[node.start as usize..node.end as usize];
+    if node.escaped {
+        Cow::Owned(unescape(raw))
+    } else {
+        // The scanner checked the whole input is UTF-8, and a string ends at an ASCII quote.
+        String::from_utf8_lossy(raw)
+    }
+}
+
+/// Decodes the escapes of a string the scanner accepted.
+fn unescape(raw: &[u8]) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let b = raw[i];
+        if b != b'\\' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let Some(&e) = raw.get(i + 1) else { break };
+        i += 2;
+        let c = match e {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let hi = hex4(raw.get(i..i + 4)).unwrap_or(0xFFFD);
+                i += 4;
+                if (0xD800..0xDC00).contains(&hi) {
+                    let lo = raw
+                        .get(i..i + 2)
+                        .filter(|p| *p == b"\\u")
+                        .and_then(|_| hex4(raw.get(i + 2..i + 6)))
+                        .unwrap_or(0xFFFD);
+                    i += 6;
+                    char::from_u32(
+                        0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF),
+                    )
+                    .unwrap_or('\u{FFFD}')
+                } else {
+                    char::from_u32(hi).unwrap_or('\u{FFFD}')
+                }
+            }
+            _ => '\u{FFFD}',
+        };
+        let mut buf = [0; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn hex4(digits: Option<&[u8]>) -> Option<u32> {
+    let digits = digits?;
+    let mut v = 0;
+    for &d in digits {
+        v = v * 16 + (d as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+struct Scanner<'a> {
+    input: &'a [u8],
+    pos: usize,
+    limits: &'a Limits,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), ScanError> {
+        if self.input.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(ScanError::Malformed {
+                offset: self.pos,
+                expected: "a JSON value",
+            })
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let from = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        self.pos - from
+    }
+
+    /// Reads a number by JSON's grammar; true when it has a fraction or an exponent.
+    fn number(&mut self) -> Result<bool, ScanError> {
+        let bad = |offset| ScanError::Malformed {
+            offset,
+            expected: "a valid number",
+        };
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.pos += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(bad(self.pos));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(bad(self.pos)),
+        }
+        let mut float = false;
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            float = true;
+            if self.digits() == 0 {
+                return Err(bad(self.pos));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            float = true;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(bad(self.pos));
+            }
+        }
+        Ok(float)
+    }
+
+    /// Reads one escape at a backslash; a `\u` high surrogate must be followed by a low one.
+    fn escape(&mut self) -> Result<(), ScanError> {
+        let at = self.pos;
+        self.pos += 1;
+        match self.peek() {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(b'u') => {
+                self.pos += 1;
+                let unit = self.hex()?;
+                match unit {
+                    0xDC00..=0xDFFF => Err(ScanError::LoneSurrogate { offset: at }),
+                    0xD800..=0xDBFF => {
+                        if self.input.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                            return Err(ScanError::LoneSurrogate { offset: at });
+                        }
+                        self.pos += 2;
+                        match self.hex()? {
+                            0xDC00..=0xDFFF => Ok(()),
+                            _ => Err(ScanError::LoneSurrogate { offset: at }),
+                        }
+                    }
+                    _ => Ok(()),
+                }
+            }
+            _ => Err(ScanError::Malformed {
+                offset: at,
+                expected: "a valid escape",
+            }),
+        }
+    }
+
+    fn hex(&mut self) -> Result<u32, ScanError> {
+        match hex4(self.input.get(self.pos..self.pos + 4)) {
+            Some(v) => {
+                self.pos += 4;
+                Ok(v)
+            }
+            None => Err(ScanError::Malformed {
+                offset: self.pos,
+                expected: "four hex digits",
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: Limits = Limits {
+        max_bytes: 1 << 20,
+        max_depth: 127,
+        max_string_bytes: 1 << 16,
+        max_keys_per_object: 1000,
+        max_unknown_names: 8,
+    };
+
+    fn scan(input: &str) -> Result<Tape, ScanError> {
+        let mut tape = Tape::default();
+        tape.scan(input.as_bytes(), &LIMITS).map(|()| tape)
+    }
+
+    #[test]
+    fn a_document_becomes_a_tape_with_subtree_links() {
+        let tape = scan(r#" {"a": [1, 2.5, "x\n"], "b": null, "c": {}} "#).unwrap();
+        let kinds: Vec<NodeKind> = tape.nodes.iter().map(|n| n.kind).collect();
+        use NodeKind::*;
+        assert_eq!(
+            kinds,
+            [Object, Str, Array, Int, Float, Str, Str, Null, Str, Object]
+        );
+        assert_eq!(tape.nodes[0].count, 3);
+        assert_eq!(tape.nodes[0].next, 10);
+        assert_eq!(tape.nodes[2].count, 3);
+        assert_eq!(tape.nodes[2].next, 6);
+        assert!(tape.nodes[5].escaped);
+        assert_eq!(tape.nodes[9].count, 0);
+    }
+
+    #[test]
+    fn duplicate_keys_are_found_in_small_and_large_objects_and_through_escapes() {
+        let tape = scan(r#"{"a": 1, "\u0061": 2}"#).unwrap();
+        assert_eq!(tape.duplicates, [Duplicate { object: 0, key: 3 }]);
+        let mut big: String = (0..40).map(|i| format!("\"k{i}\": {i},")).collect();
+        big.insert(0, '{');
+        big.push_str("\"k7\": 0}");
+        let tape = scan(&big).unwrap();
+        assert_eq!(tape.duplicates.len(), 1);
+        // The same key in two objects is no duplicate.
+        assert!(scan(r#"[{"a": 1}, {"a": 1}]"#)
+            .unwrap()
+            .duplicates
+            .is_empty());
+    }
+
+    #[test]
+    fn bad_documents_are_errors_with_offsets() {
+        assert_eq!(scan("").unwrap_err(), ScanError::Empty);
+        assert_eq!(scan("  ").unwrap_err(), ScanError::Empty);
+        assert_eq!(scan("\u{feff}{}").unwrap_err(), ScanError::ByteOrderMark);
+        assert_eq!(
+            scan("{} x").unwrap_err(),
+            ScanError::TrailingData { offset: 3 }
+        );
+        assert!(matches!(
+            scan("[1,]"),
+            Err(ScanError::Malformed { offset: 3, .. })
+        ));
+        assert!(matches!(scan("01"), Err(ScanError::Malformed { .. })));
+        assert!(matches!(scan("1."), Err(ScanError::Malformed { .. })));
+        assert!(matches!(scan("\"a\tb\""), Err(ScanError::Malformed { .. })));
+        assert!(matches!(
+            scan("{\"a\" 1}"),
+            Err(ScanError::Malformed { .. })
+        ));
+        assert_eq!(
+            scan(r#"["\udc00"]"#).unwrap_err(),
+            ScanError::LoneSurrogate { offset: 2 }
+        );
+        assert_eq!(
+            scan(r#""\ud800x""#).unwrap_err(),
+            ScanError::LoneSurrogate { offset: 1 }
+        );
+        assert!(scan(r#""\ud83d\ude00""#).is_ok());
+        let mut tape = Tape::default();
+        assert_eq!(
+            tape.scan(b"[\"\xff\"]", &LIMITS).unwrap_err(),
+            ScanError::InvalidUtf8 { offset: 2 }
+        );
+    }
+
+    #[test]
+    fn limits_are_errors_not_crashes() {
+        let deep = "[".repeat(1_000_000);
+        assert_eq!(
+            scan(&deep).unwrap_err(),
+            ScanError::TooDeep {
+                offset: 127,
+                limit: 127
+            }
+        );
+        let nested = format!("{}{}", "[".repeat(127), "]".repeat(127));
+        assert!(scan(&nested).is_ok());
+        let long = format!("\"{}\"", "a".repeat(70_000));
+        assert!(matches!(scan(&long), Err(ScanError::StringTooLong { .. })));
+        let many: String = (0..1001).map(|i| format!("\"k{i}\":0,")).collect();
+        let many = format!("{{{}\"z\":0}}", many);
+        assert!(matches!(scan(&many), Err(ScanError::TooManyKeys { .. })));
+    }
+
+    #[test]
+    fn escapes_decode() {
+        let tape = scan(r#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#).unwrap();
+        assert_eq!(
+            str_text(br#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#, &tape.nodes[0]),
+            "a\"\\/\u{8}\u{c}\n\r\t\u{e9}\u{1F600}"
+        );
+    }
+}
