@@ -9,6 +9,11 @@
 //! documented points where the schema is stricter or looser (module docs of
 //! `contract_schema::json_schema`), each of which is counted here and pinned in
 //! `tests/strictness.rs`.
+//!
+//! The runtime is judged on the same instances: `receive::<T>` must accept every generated
+//! instance, `send` must accept what serde writes, and on every mutation `receive` must agree
+//! with `serde_json::from_slice::<T>` apart from the documented points where it is stricter
+//! (module docs of `contract_core::runtime`, the same list), never looser.
 
 use std::collections::BTreeMap;
 
@@ -17,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use contract_core::schema::model::{Body, Emit, FieldDef, Repr, Type, Unknown, VariantDefKind};
-use contract_core::{json_schema, HandoffSchema, Schema, View};
+use contract_core::{json_schema, receive, send, HandoffSchema, ProblemKind, Schema, View};
 use contract_tests::strategies::{receiver_instances, Instance, Site, SplitMix, Step};
 use contract_tests::types::*;
 use jsonschema::Validator;
@@ -76,7 +81,7 @@ fn validator(schema: &Value) -> Validator {
     jsonschema::draft202012::new(schema).expect("the export compiles")
 }
 
-impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
+impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<T> {
     fn new() -> Self {
         Harness {
             schema: Arc::new(T::schema()),
@@ -94,6 +99,19 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
     fn receiver_accepts(&self, value: &Value) -> bool {
         self.checked.fetch_add(1, Ordering::Relaxed);
         self.receiver.is_valid(value)
+    }
+
+    /// `receive`'s verdict on the bytes of `value`, checked against serde's: never looser.
+    fn receive_accepts(value: &Value) -> Result<bool, TestCaseError> {
+        let bytes = serde_json::to_vec(value).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let received = receive::<T>(&bytes);
+        let serde = serde_json::from_slice::<T>(&bytes);
+        if let (Ok(_), Err(e)) = (&received, &serde) {
+            return Err(TestCaseError::fail(format!(
+                "receive accepts {value} but serde rejects it: {e}"
+            )));
+        }
+        Ok(received.is_ok())
     }
 
     fn sender_accepts(&self, value: &Value) -> bool {
@@ -133,6 +151,12 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
                 "the receiver schema accepts {value} but serde rejects it: {e}"
             ))
         })?;
+        let bytes = serde_json::to_vec(value).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        if let Err(rejection) = receive::<T>(&bytes) {
+            return Err(TestCaseError::fail(format!(
+                "receive rejects a generated instance {value}: {rejection}"
+            )));
+        }
         let sent = match serde_json::to_value(&decoded) {
             Ok(sent) => sent,
             // A variant read but never written (`skip_serializing`, or an internally tagged
@@ -150,6 +174,19 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
                 )))
             }
         };
+        if let Err(rejection) = send(&decoded) {
+            // serde writes a key twice when two fields (or a field and a flattened one) share
+            // a name; no receiver reads that back, and `send` says so.
+            let duplicates_only = rejection
+                .problems()
+                .iter()
+                .all(|p| matches!(p.kind, ProblemKind::DuplicateKey { .. }));
+            if !duplicates_only {
+                return Err(TestCaseError::fail(format!(
+                    "send rejects what serde writes, {sent}: {rejection}"
+                )));
+            }
+        }
         if !self.sender_accepts(&sent) {
             let errors: Vec<String> = self
                 .sender
@@ -201,10 +238,28 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug> Harness<T> {
 
         let serde = Self::serde_accepts(&mutated);
         let schema = self.receiver_accepts(&mutated);
+        let object = site_object(&instance.value, &site.path);
+        let received = Self::receive_accepts(&mutated)?;
+        if received != serde {
+            // `receive` is never looser than serde; where it is stricter, a point says why.
+            let Some(point) = self.documented(site, object, mutation, serde) else {
+                let rejection = receive::<T>(&serde_json::to_vec(&mutated).unwrap_or_default())
+                    .err()
+                    .map(|r| r.to_string());
+                return Err(TestCaseError::fail(format!(
+                    "{mutation:?} at {:?}: serde accepts, receive rejects: {rejection:?}\n  instance: {}\n  mutated:  {mutated}",
+                    site.path, instance.value
+                )));
+            };
+            *EXPLAINED
+                .lock()
+                .expect("no test panics while holding the lock")
+                .entry(point)
+                .or_default() += 1;
+        }
         if serde == schema {
             return Ok(());
         }
-        let object = site_object(&instance.value, &site.path);
         match self.documented(site, object, mutation, serde) {
             Some(point) => {
                 *EXPLAINED

@@ -587,7 +587,24 @@ impl<'s> Checker<'s> {
                 k = next;
                 continue;
             }
-            let found = def.fields.iter().position(|f| self.field_reads(f, &text));
+            // The receiver gives a key to the first field that reads it (serde's matcher); a
+            // sender may write one name for several fields, each once.
+            let found = match self.view {
+                View::Receiver => def.fields.iter().position(|f| self.field_reads(f, &text)),
+                View::Sender => {
+                    let mut fields = def.fields.iter().enumerate();
+                    let first = fields
+                        .clone()
+                        .find(|(_, f)| self.field_reads(f, &text))
+                        .map(|(n, _)| n);
+                    fields
+                        .find(|(n, f)| {
+                            self.seen[base + n] == u32::MAX && self.field_reads(f, &text)
+                        })
+                        .map(|(n, _)| n)
+                        .or(first)
+                }
+            };
             match found {
                 Some(f) => {
                     let field = &def.fields[f];
@@ -658,6 +675,47 @@ impl<'s> Checker<'s> {
         e.variants
             .iter()
             .find(|v| self.tags(v).any(|t| t.as_bytes() == text))
+    }
+
+    /// The variant a tag names. A receiver reads the first declared (serde's matcher); a
+    /// sender may write one tag for several variants, so the first whose content `fits`
+    /// (checked as a trial) is taken, or else the first.
+    fn choose_variant(
+        &mut self,
+        e: &'s EnumDef,
+        text: &[u8],
+        mut fits: impl FnMut(&mut Self, &'s VariantDef),
+    ) -> Option<&'s VariantDef> {
+        let first = self.variant_named(e, text)?;
+        if self.view == View::Receiver {
+            return Some(first);
+        }
+        let candidates: Vec<&'s VariantDef> = e
+            .variants
+            .iter()
+            .filter(|v| self.tags(v).any(|t| t.as_bytes() == text))
+            .collect();
+        if candidates.len() == 1 {
+            return Some(first);
+        }
+        for v in candidates {
+            if self.trial_fits(|c| fits(c, v)) {
+                return Some(v);
+            }
+        }
+        Some(first)
+    }
+
+    /// Runs `f` as a trial: records nothing, and says whether it found no problem.
+    fn trial_fits(&mut self, f: impl FnOnce(&mut Self)) -> bool {
+        let (outer_trial, outer_failed) = (self.trial, self.failed);
+        self.trial += 1;
+        self.failed = false;
+        f(self);
+        let fits = !self.failed;
+        self.trial = outer_trial;
+        self.failed = outer_failed;
+        fits
     }
 
     fn catch_all(&self, e: &'s EnumDef) -> Option<&'s VariantDef> {
@@ -763,7 +821,7 @@ impl<'s> Checker<'s> {
                 }
                 let k = i + 1;
                 let text = key_text(self.input, &self.node(k));
-                match self.variant_named(e, &text) {
+                match self.choose_variant(e, &text, |c, v| c.content(k + 1, v)) {
                     Some(v) if !matches!(v.kind, VariantDefKind::Unit) => {
                         self.pointer.push(Seg::Key(k));
                         self.content(k + 1, v);
@@ -804,6 +862,7 @@ impl<'s> Checker<'s> {
         ty: &'s Type,
         e: &'s EnumDef,
         key: &'s str,
+        fits: impl FnMut(&mut Self, &'s VariantDef),
     ) -> Result<Option<&'s VariantDef>, ()> {
         let Some((k, v)) = self.member(i, key) else {
             self.problem_at(
@@ -824,7 +883,7 @@ impl<'s> Checker<'s> {
             self.pointer.pop();
             return Err(());
         }
-        match self.variant_named(e, &key_text(self.input, &node)) {
+        match self.choose_variant(e, &key_text(self.input, &node), fits) {
             Some(variant) => Ok(Some(variant)),
             None if self.catch_all(e).is_some() => Ok(None),
             None => {
@@ -840,12 +899,17 @@ impl<'s> Checker<'s> {
     }
 
     fn internal(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef, tag: &'s str) {
-        let variant = match self.tag(i, ty, e, tag) {
+        let variant = match self.tag(i, ty, e, tag, |c, v| c.internal_content(i, v, tag)) {
             Ok(Some(v)) => v,
             // The catch-all is a unit variant: serde ignores the other keys.
             Ok(None) => return self.skip(i),
             Err(()) => return self.skip(i),
         };
+        self.internal_content(i, variant, tag);
+    }
+
+    /// The keys beside the tag of an internally tagged variant.
+    fn internal_content(&mut self, i: u32, variant: &'s VariantDef, tag: &'s str) {
         let tags = [tag];
         self.in_variant(variant, |c| match &variant.kind {
             VariantDefKind::Unit => c.skip(i),
@@ -888,7 +952,13 @@ impl<'s> Checker<'s> {
             }
             k = self.node(v).next;
         }
-        let variant = match self.tag(i, ty, e, tag) {
+        let found = self.member(i, content);
+        let fits = |c: &mut Self, v: &'s VariantDef| {
+            if let Some((_, cv)) = found {
+                c.content(cv, v);
+            }
+        };
+        let variant = match self.tag(i, ty, e, tag, fits) {
             Ok(v) => v,
             Err(()) => {
                 if let Some((_, c)) = self.member(i, content) {
@@ -897,7 +967,6 @@ impl<'s> Checker<'s> {
                 return;
             }
         };
-        let found = self.member(i, content);
         let unit = variant.is_none_or(|v| matches!(v.kind, VariantDefKind::Unit));
         match (found, variant) {
             (Some((ck, cv)), _) if unit => {
@@ -939,14 +1008,7 @@ impl<'s> Checker<'s> {
                 continue;
             }
             // A trial records nothing; the first variant that fits is checked for real.
-            let (outer_trial, outer_failed) = (self.trial, self.failed);
-            self.trial += 1;
-            self.failed = false;
-            self.content(i, v);
-            let fits = !self.failed;
-            self.trial = outer_trial;
-            self.failed = outer_failed;
-            if fits {
+            if self.trial_fits(|c| c.content(i, v)) {
                 return self.content(i, v);
             }
         }
