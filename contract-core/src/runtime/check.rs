@@ -631,25 +631,27 @@ impl<'s> Checker<'s> {
                         self.here = saved;
                     }
                 }
-                None => match (&def.extra, def.unknown, self.view) {
-                    (Some(extra), Unknown::Capture, _) => {
-                        let saved = self.here;
-                        self.here = self.paths.child(saved, Label::Values);
-                        self.pointer.push(Seg::Key(k));
-                        self.value(v, extra, 0);
-                        self.pointer.pop();
-                        self.here = saved;
+                None => {
+                    self.pointer.push(Seg::Key(k));
+                    match (&def.extra, def.unknown, self.view) {
+                        (Some(extra), Unknown::Capture, _) => {
+                            let saved = self.here;
+                            self.here = self.paths.child(saved, Label::Values);
+                            self.value(v, extra, 0);
+                            self.here = saved;
+                        }
+                        (_, Unknown::Deny, _) | (_, _, View::Sender) => {
+                            let field = String::from_utf8_lossy(&text).into_owned();
+                            self.problem(ProblemKind::UnknownField { field });
+                            self.skip(v);
+                        }
+                        _ => {
+                            self.record_unknown(k);
+                            self.skip(v);
+                        }
                     }
-                    (_, Unknown::Deny, _) | (_, _, View::Sender) => {
-                        let field = String::from_utf8_lossy(&text).into_owned();
-                        self.problem_at(Seg::Key(k), ProblemKind::UnknownField { field });
-                        self.skip(v);
-                    }
-                    _ => {
-                        self.record_unknown(k);
-                        self.skip(v);
-                    }
-                },
+                    self.pointer.pop();
+                }
             }
             k = next;
         }
@@ -942,13 +944,15 @@ impl<'s> Checker<'s> {
             let v = k + 1;
             let text = key_text(self.input, &self.node(k));
             if &*text != tag.as_bytes() && &*text != content.as_bytes() {
+                self.pointer.push(Seg::Key(k));
                 if closed {
                     let field = String::from_utf8_lossy(&text).into_owned();
-                    self.problem_at(Seg::Key(k), ProblemKind::UnknownField { field });
+                    self.problem(ProblemKind::UnknownField { field });
                 } else {
                     self.record_unknown(k);
                 }
                 self.skip(v);
+                self.pointer.pop();
             }
             k = self.node(v).next;
         }

@@ -1,0 +1,570 @@
+//! The runtime on its own: `receive`, `send` and `send_to` on hostile input, the points where
+//! `receive` is stricter than serde (each pinned: serde accepts, `receive` refuses), presence
+//! records, and the promise that no value of a payload appears in any output.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use contract_core::{
+    receive, receive_with, send, send_to, HandoffContract, HandoffSchema, Limits, Presence,
+    ProblemKind, ReceiveOptions, Rejection,
+};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Artifact {
+    pub name: String,
+    pub uri: String,
+    pub version: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ready,
+    Blocked,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "runtime-envelope", version = 1)]
+#[serde(rename_all = "camelCase")]
+pub struct Envelope {
+    pub context_id: String,
+    pub handoff_id: String,
+    pub status: Status,
+    pub artifacts: Vec<Artifact>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub budget: BTreeMap<String, u32>,
+}
+
+fn envelope() -> serde_json::Value {
+    json!({
+        "contextId": "ctx-1",
+        "handoffId": "h-1",
+        "status": "ready",
+        "artifacts": [
+            { "name": "plan", "uri": "s3://plans/1", "version": 3 },
+            { "name": "draft", "uri": "s3://drafts/1", "version": 1 }
+        ],
+        "budget": { "tokens": 1000 }
+    })
+}
+
+fn bytes(value: &serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(value).expect("a Value serializes")
+}
+
+fn rejection<T: DeserializeOwned + HandoffSchema + 'static>(input: &[u8]) -> Rejection {
+    match receive::<T>(input) {
+        Ok(_) => panic!("receive accepted {}", String::from_utf8_lossy(input)),
+        Err(r) => r,
+    }
+}
+
+fn kinds(r: &Rejection) -> Vec<(String, ProblemKind)> {
+    r.problems()
+        .iter()
+        .map(|p| (p.pointer.clone(), p.kind.clone()))
+        .collect()
+}
+
+#[test]
+fn a_valid_payload_is_received_with_its_presence() {
+    let received = receive::<Envelope>(&bytes(&envelope())).expect("valid");
+    let presence = received.presence();
+    assert_eq!(presence.contract(), Some("runtime-envelope/v1"));
+    // In the order of first arrival (serde_json writes a `Value`'s keys sorted).
+    assert_eq!(
+        presence.received(),
+        [
+            "artifacts",
+            "artifacts[].name",
+            "artifacts[].uri",
+            "artifacts[].version",
+            "budget",
+            "contextId",
+            "handoffId",
+            "status",
+        ]
+    );
+    assert_eq!(presence.count("artifacts[].version"), 2);
+    assert_eq!(presence.count("contextId"), 1);
+    assert_eq!(presence.count("note"), 0);
+    assert_eq!(presence.is_present("note"), Some(false));
+    assert_eq!(presence.is_present("handoffId"), Some(true));
+    assert!(presence.missing().is_empty());
+    assert_eq!(received.into_inner().artifacts.len(), 2);
+}
+
+#[test]
+fn every_problem_is_listed_with_its_pointer() {
+    let mut payload = envelope();
+    payload["artifacts"][1]["version"] = json!(-1);
+    payload["artifacts"][0]
+        .as_object_mut()
+        .expect("an object")
+        .remove("uri");
+    payload["status"] = json!("SECRET-status");
+    payload["budget"]["tokens"] = json!("many");
+    payload
+        .as_object_mut()
+        .expect("an object")
+        .remove("handoffId");
+    let r = rejection::<Envelope>(&bytes(&payload));
+    // serde_json writes a `Value`'s keys sorted: the problems follow the document's order.
+    let expected: Vec<(String, ProblemKind)> = vec![
+        (
+            "/artifacts/0/uri".into(),
+            ProblemKind::MissingField {
+                field: "uri".into(),
+            },
+        ),
+        (
+            "/artifacts/1/version".into(),
+            ProblemKind::OutOfRange {
+                expected: "u64".into(),
+            },
+        ),
+        (
+            "/budget/*".into(),
+            ProblemKind::WrongType {
+                expected: "u32".into(),
+                found: contract_core::runtime::JsonKind::String,
+            },
+        ),
+        (
+            "/status".into(),
+            ProblemKind::UnknownVariant {
+                expected: "Status".into(),
+            },
+        ),
+        (
+            "/handoffId".into(),
+            ProblemKind::MissingField {
+                field: "handoffId".into(),
+            },
+        ),
+    ];
+    assert_eq!(kinds(&r), expected);
+    assert_eq!(r.presence().missing(), ["artifacts[].uri", "handoffId"]);
+    let text = r.to_string();
+    assert!(
+        text.starts_with("receive of runtime-envelope/v1 refused: 5 problems"),
+        "{text}"
+    );
+    assert!(text.contains("\n  /artifacts/1/version: number out of range: expected u64"));
+    assert!(!text.contains("SECRET"));
+    assert!(!text.contains("many"));
+}
+
+#[test]
+fn a_rejection_serializes_for_logs() {
+    let r = rejection::<Envelope>(br#"{"contextId": 1}"#);
+    let json = serde_json::to_value(&r).expect("serializes");
+    assert_eq!(json["side"], "receive");
+    assert_eq!(json["problems"][0]["pointer"], "/contextId");
+    assert_eq!(json["problems"][0]["kind"], "wrong_type");
+    assert_eq!(json["problems"][0]["expected"], "string");
+    assert_eq!(json["problems"][0]["found"], "integer");
+    assert_eq!(json["problems"][1]["kind"], "missing_field");
+    assert_eq!(json["presence"]["handoffContract"], "runtime-envelope/v1");
+    assert_eq!(json["presence"]["contextIdPresent"], true);
+    assert_eq!(json["presence"]["handoffIdPresent"], false);
+    let error: &dyn std::error::Error = &r;
+    assert!(error.to_string().contains("/contextId: wrong type"));
+}
+
+#[test]
+fn presence_serializes_with_the_seed_names_and_reads_back() {
+    let r = rejection::<Envelope>(br#"{"contextId": "c", "orderRef": "x", "status": "ready"}"#);
+    let presence = r.presence();
+    assert_eq!(presence.unknown(), ["orderRef"]);
+    let json = serde_json::to_value(presence).expect("serializes");
+    assert_eq!(json["receivedFields"], json!(["contextId", "status"]));
+    assert_eq!(json["unknownFields"], json!(["orderRef"]));
+    assert_eq!(json["handoffIdPresent"], false);
+    let back: Presence = serde_json::from_value(json).expect("reads back");
+    assert_eq!(&back, presence);
+    // The presence record describes itself, and receives itself.
+    let again = receive::<Presence>(&serde_json::to_vec(presence).expect("serializes"))
+        .expect("a presence record is a valid payload of its own schema");
+    assert_eq!(again.value(), presence);
+    assert_eq!(
+        presence.to_string(),
+        "runtime-envelope/v1: received [contextId, status]; missing [handoffId, artifacts, budget]; unknown [orderRef]"
+    );
+}
+
+#[test]
+fn unknown_names_are_capped() {
+    let mut object = serde_json::Map::new();
+    for i in 0..100 {
+        object.insert(format!("extra{i}"), json!(i));
+    }
+    let mut options = ReceiveOptions::default();
+    options.limits.max_unknown_names = 3;
+    let r = receive_with::<Envelope>(&bytes(&object.into()), &options).unwrap_err();
+    assert_eq!(r.presence().unknown().len(), 3);
+    assert_eq!(r.presence().unknown_omitted(), 97);
+}
+
+// ---- hostile input: each a clean rejection ----------------------------------------------
+
+#[test]
+fn a_million_levels_of_nesting() {
+    let deep = "[".repeat(1_000_000);
+    let r = rejection::<Envelope>(deep.as_bytes());
+    assert_eq!(
+        kinds(&r),
+        [(
+            String::new(),
+            ProblemKind::TooDeep {
+                offset: 127,
+                limit: 127
+            }
+        )]
+    );
+    let deep_objects = "{\"a\":".repeat(1_000_000);
+    assert!(matches!(
+        rejection::<serde_json::Value>(deep_objects.as_bytes()).problems()[0].kind,
+        ProblemKind::TooDeep { .. }
+    ));
+}
+
+#[test]
+fn a_huge_string_is_refused_by_the_size_limit() {
+    let mut huge = Vec::with_capacity(128 << 20);
+    huge.extend_from_slice(br#"{"contextId": ""#);
+    huge.resize(128 << 20, b'a');
+    huge.extend_from_slice(b"\"}");
+    let r = rejection::<Envelope>(&huge);
+    assert_eq!(
+        kinds(&r),
+        [(String::new(), ProblemKind::TooLarge { limit: 16 << 20 })]
+    );
+    let mut options = ReceiveOptions::default();
+    options.limits.max_bytes = 256 << 20;
+    assert_eq!(Limits::default().max_bytes, 16 << 20);
+    let r = receive_with::<Envelope>(&huge, &options).unwrap_err();
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::StringTooLong { offset: 14, .. }
+    ));
+}
+
+#[test]
+fn invalid_utf8_and_lone_surrogates() {
+    let r = rejection::<Envelope>(b"{\"contextId\": \"\xff\"}");
+    assert_eq!(
+        kinds(&r),
+        [(String::new(), ProblemKind::InvalidUtf8 { offset: 15 })]
+    );
+    let r = rejection::<Envelope>(br#"{"contextId": "\udc00"}"#);
+    assert_eq!(
+        kinds(&r),
+        [(String::new(), ProblemKind::LoneSurrogate { offset: 15 })]
+    );
+    let r = rejection::<Envelope>(br#"{"contextId": "\ud800"}"#);
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::LoneSurrogate { .. }
+    ));
+}
+
+#[test]
+fn numbers_out_of_the_field_range() {
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    struct Numbers {
+        count: u64,
+        ratio: f64,
+    }
+    for (input, pointer) in [
+        (r#"{"count": -1, "ratio": 1}"#, "/count"),
+        (r#"{"count": 18446744073709551616, "ratio": 1}"#, "/count"),
+        (r#"{"count": 1, "ratio": 1e400}"#, "/ratio"),
+        (r#"{"count": 1, "ratio": -1e400}"#, "/ratio"),
+    ] {
+        let r = rejection::<Numbers>(input.as_bytes());
+        assert_eq!(r.problems().len(), 1, "{input}");
+        assert_eq!(r.problems()[0].pointer, pointer, "{input}");
+        assert!(
+            matches!(r.problems()[0].kind, ProblemKind::OutOfRange { .. }),
+            "{input}"
+        );
+        assert!(
+            serde_json::from_str::<Numbers>(input).is_err(),
+            "serde agrees: {input}"
+        );
+    }
+    let r = rejection::<Numbers>(br#"{"count": 1.0, "ratio": 1}"#);
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::WrongType { .. }
+    ));
+}
+
+#[test]
+fn duplicate_keys_at_every_level() {
+    let cases: [(&str, &str, Option<&str>); 4] = [
+        (
+            r#"{"contextId":"a","contextId":"b"}"#,
+            "/contextId",
+            Some("contextId"),
+        ),
+        (r#"{"budget":{"t":1,"t":2}}"#, "/budget/*", None),
+        (
+            r#"{"artifacts":[{"name":"a","name":"b"}]}"#,
+            "/artifacts/0/name",
+            Some("name"),
+        ),
+        (r#"{"x":{"y":[{"z":1,"z":1}]}}"#, "/x", None),
+    ];
+    for (input, pointer, key) in cases {
+        let r = rejection::<Envelope>(input.as_bytes());
+        let dup = r
+            .problems()
+            .iter()
+            .find(|p| matches!(p.kind, ProblemKind::DuplicateKey { .. }))
+            .unwrap_or_else(|| panic!("no duplicate found in {input}: {r}"));
+        assert_eq!(dup.pointer, pointer, "{input}");
+        assert_eq!(
+            dup.kind,
+            ProblemKind::DuplicateKey {
+                key: key.map(str::to_owned)
+            }
+        );
+    }
+    // serde keeps the last of a map's duplicate keys and skips a duplicate unknown field.
+    assert!(serde_json::from_str::<BTreeMap<String, u8>>(r#"{"a":1,"a":2}"#).is_ok());
+    assert!(receive::<BTreeMap<String, u8>>(br#"{"a":1,"a":2}"#).is_err());
+}
+
+#[test]
+fn framing_errors() {
+    let cases: [(&[u8], ProblemKind); 6] = [
+        (b"", ProblemKind::Empty),
+        (b"  \n", ProblemKind::Empty),
+        (b"\xEF\xBB\xBF{}", ProblemKind::ByteOrderMark),
+        (b"{} garbage", ProblemKind::TrailingData { offset: 3 }),
+        (b"{}{}", ProblemKind::TrailingData { offset: 2 }),
+        (
+            b"{\"a\":}",
+            ProblemKind::Malformed {
+                offset: 5,
+                expected: "a JSON value",
+            },
+        ),
+    ];
+    for (input, kind) in cases {
+        let r = rejection::<Envelope>(input);
+        assert_eq!(kinds(&r), [(String::new(), kind)], "{input:?}");
+    }
+}
+
+#[test]
+fn null_and_an_empty_array_are_wrong_types() {
+    let r = rejection::<Envelope>(b"null");
+    assert_eq!(
+        kinds(&r),
+        [(
+            String::new(),
+            ProblemKind::NullNotAllowed {
+                expected: "Envelope".into()
+            }
+        )]
+    );
+    let r = rejection::<Envelope>(b"[]");
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::WrongType { .. }
+    ));
+}
+
+// ---- stricter than serde, pinned: serde accepts, receive refuses ------------------------
+
+fn stricter<T: DeserializeOwned + HandoffSchema + 'static>(input: &str) -> Rejection {
+    assert!(
+        serde_json::from_str::<T>(input).is_ok(),
+        "serde should accept {input}"
+    );
+    rejection::<T>(input.as_bytes())
+}
+
+#[test]
+fn stricter_points_are_pinned() {
+    stricter::<Artifact>(r#"["plan", "s3://x", 1]"#);
+    stricter::<contract_tests::types::Category>(r#"{"damaged": null}"#);
+    stricter::<BTreeSet<u8>>("[1, 1]");
+    stricter::<HashMap<String, u8>>(r#"{"a": 1, "a": 2}"#);
+    stricter::<Artifact>(r#"{"name": "a", "uri": "u", "version": 1, "x": 1, "x": 2}"#);
+    stricter::<Artifact>(r#"{"name": "a", "uri": "u", "version": 1, "x": "\udc00"}"#);
+    stricter::<Artifact>(
+        r#"{"name": "a", "uri": "u", "version": 1, "x": {"y": {"y": 1, "y": 2}}}"#,
+    );
+}
+
+#[test]
+fn a_format_serde_refuses_is_located_without_its_value() {
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    struct Stamp {
+        id: uuid::Uuid,
+    }
+    let r = rejection::<Stamp>(br#"{"id": "SECRET-not-a-uuid"}"#);
+    assert_eq!(r.problems().len(), 1);
+    assert_eq!(r.problems()[0].pointer, "/id");
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::Refused {
+            category: "data",
+            ..
+        }
+    ));
+    assert!(!format!("{r} {r:?}").contains("SECRET"));
+}
+
+// ---- send and send_to --------------------------------------------------------------------
+
+#[derive(Debug, Serialize, HandoffContract)]
+#[handoff(name = "runtime-triage-out", version = 1)]
+#[serde(rename_all = "camelCase")]
+pub struct TriageOut {
+    pub category: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order_ref: Option<String>,
+}
+
+#[derive(Debug, Deserialize, HandoffContract)]
+#[handoff(name = "runtime-specialist-in", version = 1)]
+#[serde(rename_all = "camelCase")]
+pub struct SpecialistIn {
+    pub category: String,
+    pub order_ref: String,
+}
+
+#[test]
+fn send_checks_the_own_sender_view_and_send_to_the_consumer() {
+    let dropped = TriageOut {
+        category: "damaged".into(),
+        order_ref: None,
+    };
+    // Its own contract allows leaving `orderRef` out.
+    let sent = send(&dropped).expect("the producer's own view allows it");
+    assert_eq!(sent.presence().received(), ["category"]);
+    assert_eq!(sent.presence().is_present("orderRef"), Some(false));
+    // The consumer requires it: caught before the bytes leave.
+    let r = send_to::<SpecialistIn, _>(&dropped).unwrap_err();
+    assert_eq!(
+        kinds(&r),
+        [(
+            "/orderRef".into(),
+            ProblemKind::MissingField {
+                field: "orderRef".into()
+            }
+        )]
+    );
+    assert!(r
+        .to_string()
+        .starts_with("send of runtime-specialist-in/v1 refused: 1 problem"));
+    let ok = send_to::<SpecialistIn, _>(&TriageOut {
+        category: "damaged".into(),
+        order_ref: Some("A-1".into()),
+    })
+    .expect("complete");
+    assert!(receive::<SpecialistIn>(ok.bytes()).is_ok());
+}
+
+#[test]
+fn send_catches_a_custom_serialize_that_writes_something_else() {
+    #[derive(Debug, HandoffSchema)]
+    struct Liar {
+        #[allow(dead_code)]
+        count: u32,
+    }
+    impl Serialize for Liar {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = s.serialize_map(Some(1))?;
+            map.serialize_entry("count", "SECRET")?;
+            map.serialize_entry("extra", &1)?;
+            map.end()
+        }
+    }
+    let r = send(&Liar { count: 1 }).unwrap_err();
+    assert_eq!(r.problems().len(), 2);
+    assert_eq!(r.problems()[0].pointer, "/count");
+    assert_eq!(
+        r.problems()[1].kind,
+        ProblemKind::UnknownField {
+            field: "extra".into()
+        }
+    );
+    assert!(!r.to_string().contains("SECRET"));
+}
+
+// ---- never values -----------------------------------------------------------------------
+
+const SECRET: &str = "S3CR3T";
+
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "runtime-secrets", version = 1)]
+#[serde(deny_unknown_fields)]
+pub struct Secrets {
+    pub text: String,
+    pub number: u8,
+    pub keyed: BTreeMap<String, u8>,
+    pub status: Status,
+    pub when: uuid::Uuid,
+    pub pair: (char, bool),
+}
+
+#[test]
+fn no_value_appears_in_any_output() {
+    let secret_number = "918273645";
+    let payloads = [
+        format!(
+            r#"{{"text": 7, "number": {secret_number}, "keyed": {{"{SECRET}": "{SECRET}", "{SECRET}": 1}}, "status": "{SECRET}", "when": "{SECRET}", "pair": ["{SECRET}", "{SECRET}"], "{SECRET}x": 1}}"#
+        ),
+        format!(r#"{{"text": "{SECRET}", "number": 1.{secret_number}}}"#),
+        format!(r#"{{"text": "{SECRET}\udc00"}}"#),
+        format!(r#"{{"text": "{SECRET}"}} {SECRET}"#),
+        format!(r#"{{"text": "{SECRET}", "text": "{SECRET}"}}"#),
+        format!(
+            r#"{{"text": "{SECRET}", "number": 1, "keyed": {{}}, "status": "ready", "when": "{SECRET}", "pair": ["a", true]}}"#
+        ),
+        format!(
+            r#"{{"keyed": {{"{SECRET}": 1}}, "number": 1, "text": "x", "status": "ready", "pair": ["a", true], "when": "00000000-0000-0000-0000-00000000000{SECRET}"}}"#
+        ),
+    ];
+    for payload in payloads {
+        let r = rejection::<Secrets>(payload.as_bytes());
+        let outputs = [
+            r.to_string(),
+            format!("{r:?}"),
+            serde_json::to_string(&r).expect("serializes"),
+            r.presence().to_string(),
+            serde_json::to_string(r.presence()).expect("serializes"),
+        ];
+        for out in outputs {
+            // An unknown field's name is structure and may appear: the payload above names
+            // one `S3CR3Tx`, so only the value forms are checked here.
+            let scrubbed = out.replace(&format!("{SECRET}x"), "");
+            assert!(!scrubbed.contains(SECRET), "{payload}\n{out}");
+            assert!(!out.contains(secret_number), "{payload}\n{out}");
+        }
+    }
+    // The accepted path: the presence of a valid payload holds no value either.
+    let ok = format!(
+        r#"{{"text": "{SECRET}", "number": 1, "keyed": {{"{SECRET}": 2}}, "status": "ready", "when": "67e55044-10b1-426f-9247-bb680e5fe0c8", "pair": ["s", true]}}"#
+    );
+    let received = receive::<Secrets>(ok.as_bytes()).expect("valid");
+    let p = received.presence();
+    for out in [
+        p.to_string(),
+        format!("{p:?}"),
+        serde_json::to_string(p).expect("ok"),
+    ] {
+        assert!(!out.contains(SECRET), "{out}");
+    }
+}
