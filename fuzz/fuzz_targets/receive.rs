@@ -2,8 +2,9 @@
 //! representation, flatten, maps, options, sets, tuples, arrays. The properties:
 //! no panic; `receive` accepts only what `serde_json::from_slice` accepts; an accepted
 //! payload round-trips through `send`, and what `send` writes is received again; a
-//! rejection lists at least one problem and its text holds no string of the payload
-//! longer than the field names (none is echoed).
+//! rejection lists at least one problem, and a string the payload holds as a value
+//! (`"SECRET"` in the seeds) never appears in its text — unless the payload also has it as a
+//! key, since field names, even unknown ones, are structure and may be shown.
 #![no_main]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -114,7 +115,10 @@ fuzz_target!(|data: &[u8]| {
         Err(rejection) => {
             assert!(!rejection.problems().is_empty());
             let text = format!("{rejection} {rejection:?} {}", serde_json::to_string(&rejection).unwrap());
-            assert!(!text.contains("SECRET"), "a value leaked: {text}");
+            let as_key = [&b"SECRET\":"[..], b"SECRET\" :"]
+                .iter()
+                .any(|key| data.windows(key.len()).any(|w| w == *key));
+            assert!(as_key || !text.contains("SECRET"), "a value leaked: {text}");
         }
     }
 });

@@ -519,6 +519,31 @@ pub struct Secrets {
     pub pair: (char, bool),
 }
 
+/// Found by the fuzz target: the key of an externally tagged enum's object is the variant's
+/// name, a value the sender chose; an unknown one is not shown.
+#[test]
+fn an_unknown_external_variant_is_not_echoed() {
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    enum External {
+        Newtype(u16),
+    }
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    struct Holder {
+        external: External,
+    }
+    let r = rejection::<Holder>(br#"{"external":{"SECRET":1}}"#);
+    assert_eq!(
+        kinds(&r),
+        [(
+            "/external".into(),
+            ProblemKind::UnknownVariant {
+                expected: "External".into()
+            }
+        )]
+    );
+    assert!(!format!("{r} {r:?}").contains("SECRET"));
+}
+
 #[test]
 fn no_value_appears_in_any_output() {
     let secret_number = "918273645";

@@ -830,13 +830,11 @@ impl<'s> Checker<'s> {
                         self.pointer.pop();
                     }
                     Some(_) => self.mismatch(i, ty),
+                    // The key is the variant's name: a value the sender chose, not shown.
                     None => {
-                        self.problem_at(
-                            Seg::Key(k),
-                            ProblemKind::UnknownVariant {
-                                expected: ty.to_string(),
-                            },
-                        );
+                        self.problem(ProblemKind::UnknownVariant {
+                            expected: ty.to_string(),
+                        });
                         self.skip(i);
                     }
                 }

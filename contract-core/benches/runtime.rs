@@ -1,0 +1,266 @@
+//! The cost of the runtime against what a user would do instead, on handoff envelopes of
+//! three sizes (seed `000_…`'s envelope with 2, 50 and 5,000 artifacts: about 0.5 KB, 10 KB
+//! and 1 MB):
+//!
+//! - `receive/*`: `receive::<T>` (every problem, presence) beside `serde_json::from_slice::<T>`
+//!   (what a user pays today: the first error only, no presence) and `from_slice::<Value>` +
+//!   `jsonschema` + `from_value::<T>` (what a user would build);
+//! - `reject/*`: `receive::<T>` on a payload with problems in every artifact, beside the same
+//!   `from_slice::<T>` failing at its first;
+//! - `send/*`: `send` beside `serde_json::to_vec`.
+//!
+//! Absolute times on a shared 2-core machine swing ±30 %, so the figures to quote are the
+//! ratios printed by `ratios`: per size, rounds in which every method runs one batch in turn,
+//! and the median over rounds of each method's time divided by the baseline's in the same
+//! round.
+//!
+//! Run: `cargo bench -p contract-core --bench runtime` (add `-- ratios` for the ratios alone).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use contract_core::{json_schema, receive, send, HandoffContract, HandoffSchema, View};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "camelCase")]
+struct Artifact {
+    name: String,
+    uri: String,
+    version: u32,
+}
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "snake_case")]
+enum Status {
+    Draft,
+    Ready,
+    Accepted,
+}
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "camelCase")]
+struct Budget {
+    tokens: u64,
+    seconds: f64,
+}
+
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "bench-envelope", version = 1)]
+#[serde(rename_all = "camelCase")]
+struct Envelope {
+    schema_version: u32,
+    context_id: String,
+    task_id: String,
+    handoff_id: String,
+    goal: String,
+    constraints: Vec<String>,
+    decisions: Vec<String>,
+    open_questions: Vec<String>,
+    artifacts: Vec<Artifact>,
+    budget: Budget,
+    owner: String,
+    status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+fn envelope(artifacts: usize) -> Envelope {
+    Envelope {
+        schema_version: 2,
+        context_id: "ctx-7f3a9c".into(),
+        task_id: "task-0192".into(),
+        handoff_id: "handoff-55e1".into(),
+        goal: "Refund the damaged order and notify the customer".into(),
+        constraints: vec!["no refunds above 500 EUR without approval".into()],
+        decisions: vec!["the order was damaged in transit".into()],
+        open_questions: vec!["does the customer want a replacement?".into()],
+        artifacts: (0..artifacts)
+            .map(|i| Artifact {
+                name: format!("evidence-{i}"),
+                uri: format!("s3://handoffs/ctx-7f3a9c/evidence-{i}.json"),
+                version: (i % 7) as u32 + 1,
+            })
+            .collect(),
+        budget: Budget {
+            tokens: 12_000,
+            seconds: 90.5,
+        },
+        owner: "refund-specialist".into(),
+        status: Status::Ready,
+        note: None,
+    }
+}
+
+const SIZES: [(&str, usize); 3] = [("small", 2), ("medium", 50), ("large", 5_000)];
+
+/// The payload with problems in every artifact: a version out of range and a missing uri.
+fn broken(bytes: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(bytes)
+        .replace("\"version\":1", "\"version\":-1")
+        .replace("\"uri\":", "\"url\":")
+        .into_bytes()
+}
+
+struct Validator(jsonschema::Validator);
+
+impl Validator {
+    fn new() -> Self {
+        Validator(
+            jsonschema::draft202012::new(&json_schema::<Envelope>(View::Receiver))
+                .expect("the export compiles"),
+        )
+    }
+
+    /// What a user would build: parse to a `Value`, validate, then convert.
+    fn receive(&self, bytes: &[u8]) -> Option<Envelope> {
+        let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+        if !self.0.is_valid(&value) {
+            return None;
+        }
+        serde_json::from_value(value).ok()
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let validator = Validator::new();
+    for (size, n) in SIZES {
+        let value = envelope(n);
+        let bytes = serde_json::to_vec(&value).expect("serializes");
+        let bad = broken(&bytes);
+        assert!(receive::<Envelope>(&bytes).is_ok());
+        assert!(receive::<Envelope>(&bad).is_err());
+
+        let mut group = c.benchmark_group("receive");
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_with_input(BenchmarkId::new("receive", size), &bytes, |b, bytes| {
+            b.iter(|| receive::<Envelope>(black_box(bytes)).is_ok())
+        });
+        group.bench_with_input(BenchmarkId::new("from_slice", size), &bytes, |b, bytes| {
+            b.iter(|| serde_json::from_slice::<Envelope>(black_box(bytes)).is_ok())
+        });
+        group.bench_with_input(
+            BenchmarkId::new("value_jsonschema", size),
+            &bytes,
+            |b, bytes| b.iter(|| validator.receive(black_box(bytes)).is_some()),
+        );
+        group.finish();
+
+        let mut group = c.benchmark_group("reject");
+        group.throughput(Throughput::Bytes(bad.len() as u64));
+        group.bench_with_input(BenchmarkId::new("receive", size), &bad, |b, bad| {
+            b.iter(|| receive::<Envelope>(black_box(bad)).is_err())
+        });
+        group.bench_with_input(BenchmarkId::new("from_slice", size), &bad, |b, bad| {
+            b.iter(|| serde_json::from_slice::<Envelope>(black_box(bad)).is_err())
+        });
+        group.finish();
+
+        let mut group = c.benchmark_group("send");
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_with_input(BenchmarkId::new("send", size), &value, |b, value| {
+            b.iter(|| send(black_box(value)).is_ok())
+        });
+        group.bench_with_input(BenchmarkId::new("to_vec", size), &value, |b, value| {
+            b.iter(|| serde_json::to_vec(black_box(value)).is_ok())
+        });
+        group.finish();
+    }
+}
+
+/// Times `batch` runs of `f`.
+fn timed(batch: u32, mut f: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    for _ in 0..batch {
+        black_box(f());
+    }
+    start.elapsed()
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Interleaved rounds: each method runs one batch per round; the median of per-round ratios
+/// to the first method.
+fn ratios_of(
+    label: &str,
+    rounds: usize,
+    batch: u32,
+    methods: &mut [(&str, &mut dyn FnMut() -> bool)],
+) {
+    let mut per_method: Vec<Vec<f64>> = vec![Vec::new(); methods.len()];
+    for (_, f) in methods.iter_mut() {
+        timed(batch, f);
+    }
+    for _ in 0..rounds {
+        let times: Vec<f64> = methods
+            .iter_mut()
+            .map(|(_, f)| timed(batch, f).as_secs_f64())
+            .collect();
+        for (m, t) in times.iter().enumerate() {
+            per_method[m].push(t / times[0]);
+        }
+    }
+    let (base, _) = methods[0];
+    for (m, (name, _)) in methods.iter().enumerate().skip(1) {
+        println!(
+            "ratio {label}: {name} / {base} = {:.2}x (median of {rounds} rounds)",
+            median(per_method[m].clone())
+        );
+    }
+}
+
+fn ratios(c: &mut Criterion) {
+    // The ratios are printed, not measured by criterion; a filter naming them runs them.
+    let _ = c;
+    let validator = Validator::new();
+    for (size, n) in SIZES {
+        let value = envelope(n);
+        let bytes = serde_json::to_vec(&value).expect("serializes");
+        let bad = broken(&bytes);
+        let batch = (200_000 / bytes.len().max(1)).clamp(2, 2_000) as u32;
+        let rounds = 41;
+        println!("payload {size}: {} bytes, batch {batch}", bytes.len());
+        ratios_of(
+            &format!("receive {size}"),
+            rounds,
+            batch,
+            &mut [
+                ("from_slice", &mut || {
+                    serde_json::from_slice::<Envelope>(&bytes).is_ok()
+                }),
+                ("receive", &mut || receive::<Envelope>(&bytes).is_ok()),
+                ("value_jsonschema", &mut || {
+                    validator.receive(&bytes).is_some()
+                }),
+            ],
+        );
+        ratios_of(
+            &format!("reject {size}"),
+            rounds,
+            batch,
+            &mut [
+                ("receive_ok", &mut || receive::<Envelope>(&bytes).is_ok()),
+                ("receive_rejected", &mut || {
+                    receive::<Envelope>(&bad).is_err()
+                }),
+            ],
+        );
+        ratios_of(
+            &format!("send {size}"),
+            rounds,
+            batch,
+            &mut [
+                ("to_vec", &mut || serde_json::to_vec(&value).is_ok()),
+                ("send", &mut || send(&value).is_ok()),
+            ],
+        );
+    }
+}
+
+criterion_group!(runtime, benches);
+criterion_group!(ratio, ratios);
+criterion_main!(runtime, ratio);
