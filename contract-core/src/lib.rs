@@ -58,10 +58,10 @@ pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use json_schema::json_schema;
 pub use runtime::{
-    receive, receive_with, send, send_to, send_to_with, send_with, Journey, Limits, Presence,
-    Problem, ProblemKind, ReceiveOptions, Received, Rejection, SendOptions, Sent,
+    receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis, Journey,
+    Limits, Presence, Problem, ProblemKind, ReceiveOptions, Received, Rejection, SendOptions, Sent,
 };
-pub use traits::{shape_of, HandoffContract, HandoffSchema};
+pub use traits::{shape_of, HandoffContract, HandoffSchema, PublishedSnapshot};
 
 #[cfg(feature = "derive")]
 pub use contract_derive::{HandoffContract, HandoffSchema};

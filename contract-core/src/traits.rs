@@ -39,6 +39,23 @@ pub trait HandoffSchema {
 pub trait HandoffContract: HandoffSchema {
     /// The contract's identity, mode and snapshot folder. Displays as `name/vN`.
     const CONTRACT: ContractInfo;
+
+    /// The published snapshots of this contract's name (every `<name>.v*.snap` in its
+    /// snapshot folder, this version's included), embedded by the derive when it expanded:
+    /// a snapshot added later is seen after the next rebuild of the crate. [`why_missing`]
+    /// reads the other versions from here.
+    ///
+    /// [`why_missing`]: crate::why_missing
+    const PUBLISHED: &'static [PublishedSnapshot] = &[];
+}
+
+/// One published snapshot file of a contract, as the derive embeds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PublishedSnapshot {
+    /// The major version the file publishes.
+    pub version: u32,
+    /// The file's contents (an insta header, then the canonical schema text).
+    pub text: &'static str,
 }
 
 /// The shape of `T`, as a function: the edges of a description point at these.

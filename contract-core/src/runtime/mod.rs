@@ -35,6 +35,7 @@
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
 
 mod check;
+mod diagnose;
 mod presence;
 mod problem;
 mod scan;
@@ -50,6 +51,7 @@ use serde::Serialize;
 
 use crate::traits::HandoffSchema;
 
+pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMissing};
 pub use presence::Presence;
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 

@@ -1,0 +1,490 @@
+//! Why a field is missing: the four causes of the tracing seed, told apart from the evidence
+//! at hand.
+//!
+//! A required field that did not arrive was either **not emitted** (the producer never wrote
+//! it), **dropped on the way** (written, not arrived), **renamed by a mapper** (it arrived
+//! under another name), or sent by a producer on **another version** of the contract. The
+//! receiver's [`Presence`] says what arrived; the sender's `Presence`, when it travels with
+//! the payload, says what was written; the contract's other published versions, and the
+//! payload itself, say which version it fits.
+
+use core::fmt;
+
+use contract_schema::model::{Body, FieldDef, Type, VariantDefKind};
+use contract_schema::suggest::did_you_mean;
+use contract_schema::{Schema, View};
+use serde::Serialize;
+
+use super::presence::Presence;
+use super::{check, with_tape, Limits};
+use crate::traits::HandoffContract;
+
+/// How sure a cause is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Certainty {
+    /// The evidence shows it.
+    Established,
+    /// Not ruled out by the evidence at hand.
+    Possible,
+}
+
+/// One cause of a missing field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Cause {
+    /// The producer never wrote it.
+    NotEmitted {
+        /// How sure.
+        certainty: Certainty,
+    },
+    /// The producer wrote it and it did not arrive.
+    DroppedOnTheWay {
+        /// How sure.
+        certainty: Certainty,
+    },
+    /// It arrived under another name, which the receiver does not read.
+    RenamedByMapper {
+        /// The name it arrived under (a field name: structure).
+        arrived_as: String,
+        /// Why that name is this field: `renamed_from`, its name in another version, or a
+        /// close spelling.
+        because: String,
+        /// How sure.
+        certainty: Certainty,
+    },
+    /// The producer follows another version of the contract.
+    AnotherVersion {
+        /// That version's id (`refund-request/v1`).
+        contract: String,
+        /// What shows it.
+        because: String,
+        /// How sure.
+        certainty: Certainty,
+    },
+}
+
+impl Cause {
+    /// How sure this cause is.
+    #[must_use]
+    pub fn certainty(&self) -> Certainty {
+        match self {
+            Cause::NotEmitted { certainty }
+            | Cause::DroppedOnTheWay { certainty }
+            | Cause::RenamedByMapper { certainty, .. }
+            | Cause::AnotherVersion { certainty, .. } => *certainty,
+        }
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sure = |c: Certainty| match c {
+            Certainty::Established => "",
+            Certainty::Possible => "possibly ",
+        };
+        match self {
+            Cause::NotEmitted { certainty } => {
+                write!(f, "{}not emitted by the producer", sure(*certainty))
+            }
+            Cause::DroppedOnTheWay { certainty } => write!(
+                f,
+                "{}dropped on the way: the producer wrote it, it did not arrive",
+                sure(*certainty)
+            ),
+            Cause::RenamedByMapper {
+                arrived_as,
+                because,
+                certainty,
+            } => write!(
+                f,
+                "{}renamed on the way: it arrived as `{arrived_as}` ({because})",
+                sure(*certainty)
+            ),
+            Cause::AnotherVersion {
+                contract,
+                because,
+                certainty,
+            } => write!(
+                f,
+                "{}the producer follows {contract} ({because})",
+                sure(*certainty)
+            ),
+        }
+    }
+}
+
+/// The causes of one missing field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingField {
+    /// The field's schema path in the receiver's view (`artifacts[].version`).
+    pub path: String,
+    /// Its causes: those the evidence establishes, or else those it leaves possible.
+    pub causes: Vec<Cause>,
+}
+
+/// Why each missing field of one payload is missing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnosis {
+    contract: String,
+    fields: Vec<MissingField>,
+}
+
+impl Diagnosis {
+    /// One entry per missing field, in the order of the receiver's presence record.
+    #[must_use]
+    pub fn fields(&self) -> &[MissingField] {
+        &self.fields
+    }
+
+    /// The causes of the field at `path`.
+    #[must_use]
+    pub fn causes(&self, path: &str) -> &[Cause] {
+        self.fields
+            .iter()
+            .find(|f| f.path == path)
+            .map_or(&[], |f| &f.causes)
+    }
+}
+
+impl fmt::Display for Diagnosis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.fields.is_empty() {
+            return write!(f, "{}: no field is missing", self.contract);
+        }
+        write!(f, "{}: why fields are missing", self.contract)?;
+        for field in &self.fields {
+            write!(f, "\n  {}:", field.path)?;
+            for (i, cause) in field.causes.iter().enumerate() {
+                let sep = if i == 0 { " " } else { "; or " };
+                write!(f, "{sep}{cause}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The evidence about one payload's missing fields; [`WhyMissing::explain`] weighs it.
+/// Start it with [`why_missing`].
+#[derive(Debug, Clone)]
+pub struct WhyMissing<'a> {
+    schema: &'static Schema,
+    received: &'a Presence,
+    sender: Option<&'a Presence>,
+    payload: Option<&'a [u8]>,
+    versions: Vec<Schema>,
+}
+
+/// Starts a diagnosis of the fields of contract `T` missing from a payload, from the
+/// receiver's presence record (of a [`Received`](super::Received) or a
+/// [`Rejection`](super::Rejection)). The contract's other published versions, which the
+/// derive embeds from its snapshot folder, are taken into account.
+///
+/// ```
+/// use contract_core::{receive, send, why_missing, HandoffContract};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, HandoffContract)]
+/// #[handoff(name = "refund-request", version = 2)]
+/// #[serde(rename_all = "camelCase")]
+/// struct RefundRequest {
+///     category: String,
+///     #[handoff(renamed_from = "orderRef")]
+///     order_id: String,
+/// }
+///
+/// // A mapper on the way wrote the old name.
+/// let payload = br#"{"category": "damaged", "orderRef": "A-1"}"#;
+/// let rejection = receive::<RefundRequest>(payload).unwrap_err();
+/// let diagnosis = why_missing::<RefundRequest>(rejection.presence()).payload(payload).explain();
+/// assert_eq!(
+///     diagnosis.to_string(),
+///     "refund-request/v2: why fields are missing
+///   orderId: renamed on the way: it arrived as `orderRef` (the field's renamed_from)"
+/// );
+/// ```
+#[must_use]
+pub fn why_missing<T: HandoffContract + 'static>(received: &Presence) -> WhyMissing<'_> {
+    let own = T::CONTRACT.version;
+    let versions = T::PUBLISHED
+        .iter()
+        .filter(|p| p.version != own)
+        .filter_map(|p| contract_schema::text::parse_snapshot(p.text).ok())
+        .collect();
+    WhyMissing {
+        schema: super::schema_of::<T>(),
+        received,
+        sender: None,
+        payload: None,
+        versions,
+    }
+}
+
+impl<'a> WhyMissing<'a> {
+    /// The producer's presence record of what it wrote (it travels with the payload).
+    #[must_use]
+    pub fn sender(mut self, sender: &'a Presence) -> Self {
+        self.sender = Some(sender);
+        self
+    }
+
+    /// The payload, so that other versions can be tried on it.
+    #[must_use]
+    pub fn payload(mut self, bytes: &'a [u8]) -> Self {
+        self.payload = Some(bytes);
+        self
+    }
+
+    /// Another version of the contract (one the derive did not embed).
+    #[must_use]
+    pub fn version(mut self, schema: Schema) -> Self {
+        self.versions.push(schema);
+        self
+    }
+
+    /// Weighs the evidence for every missing field.
+    #[must_use]
+    pub fn explain(&self) -> Diagnosis {
+        let contract = self
+            .schema
+            .contract
+            .as_ref()
+            .map_or_else(|| "payload".to_owned(), ToString::to_string);
+        let fitting = self.fitting_versions();
+        let fields = self
+            .received
+            .missing()
+            .iter()
+            .map(|path| MissingField {
+                path: path.clone(),
+                causes: self.causes(path, &contract, &fitting),
+            })
+            .collect();
+        Diagnosis { contract, fields }
+    }
+
+    /// The other versions whose receiver view accepts the payload.
+    fn fitting_versions(&self) -> Vec<String> {
+        let Some(bytes) = self.payload else {
+            return Vec::new();
+        };
+        let limits = Limits::default();
+        self.versions
+            .iter()
+            .filter(|v| v.contract != self.schema.contract)
+            .filter(|v| {
+                with_tape(|tape| check(v, View::Receiver, bytes, &limits, tape).0.is_empty())
+            })
+            .filter_map(|v| v.contract.as_ref().map(ToString::to_string))
+            .collect()
+    }
+
+    fn causes(&self, path: &str, contract: &str, fitting: &[String]) -> Vec<Cause> {
+        let (parent, name) = match path.rsplit_once('.') {
+            Some((parent, name)) => (Some(parent), name),
+            None => (None, path),
+        };
+        let field = field_at(self.schema, path);
+        let mut causes = Vec::new();
+        // The producer on another version.
+        if let Some(sent_by) = self.sender.and_then(Presence::contract) {
+            if sent_by != contract {
+                causes.push(Cause::AnotherVersion {
+                    contract: sent_by.to_owned(),
+                    because: "the producer's presence record names it".to_owned(),
+                    certainty: Certainty::Established,
+                });
+            }
+        }
+        for version in fitting {
+            if !causes
+                .iter()
+                .any(|c| matches!(c, Cause::AnotherVersion { contract, .. } if contract == version))
+            {
+                causes.push(Cause::AnotherVersion {
+                    contract: version.clone(),
+                    because: "the payload fits its receiver view".to_owned(),
+                    certainty: Certainty::Established,
+                });
+            }
+        }
+        // A name that arrived beside it, unknown to the receiver.
+        if let Some(rename) = self.renamed(parent, name, field) {
+            causes.push(rename);
+        }
+        let renamed = causes
+            .iter()
+            .any(|c| matches!(c, Cause::RenamedByMapper { .. }));
+        match self.sender {
+            Some(sender) => {
+                let sender_path = field
+                    .and_then(|f| f.sender.as_ref())
+                    .map_or_else(|| path.to_owned(), |s| join(parent, &s.name));
+                let written = sender.count(&sender_path) > 0 || sender.count(path) > 0;
+                if !written {
+                    causes.push(Cause::NotEmitted {
+                        certainty: Certainty::Established,
+                    });
+                } else if !renamed {
+                    causes.push(Cause::DroppedOnTheWay {
+                        certainty: Certainty::Established,
+                    });
+                }
+            }
+            None if causes.is_empty() => {
+                causes.push(Cause::NotEmitted {
+                    certainty: Certainty::Possible,
+                });
+                causes.push(Cause::DroppedOnTheWay {
+                    certainty: Certainty::Possible,
+                });
+            }
+            None => {}
+        }
+        causes
+    }
+
+    /// An unknown name that arrived beside the missing field and names it.
+    fn renamed(&self, parent: Option<&str>, name: &str, field: Option<&FieldDef>) -> Option<Cause> {
+        let beside: Vec<&str> = self
+            .received
+            .unknown()
+            .iter()
+            .filter_map(|u| match (u.rsplit_once('.'), parent) {
+                (Some((p, n)), Some(parent)) if p == parent => Some(n),
+                (None, None) => Some(u.as_str()),
+                _ => None,
+            })
+            .collect();
+        let found = |arrived_as: &str, because: String| {
+            Some(Cause::RenamedByMapper {
+                arrived_as: arrived_as.to_owned(),
+                because,
+                certainty: Certainty::Established,
+            })
+        };
+        if let Some(field) = field {
+            if let Some(old) = beside
+                .iter()
+                .find(|u| field.renamed_from.iter().any(|r| r == *u))
+            {
+                return found(old, "the field's renamed_from".to_owned());
+            }
+            for version in &self.versions {
+                let id = version
+                    .contract
+                    .as_ref()
+                    .map_or_else(|| "another version".to_owned(), ToString::to_string);
+                for other in same_field(version, field) {
+                    if let Some(u) = beside.iter().find(|u| **u == other) {
+                        return found(u, format!("its name in {id}"));
+                    }
+                }
+            }
+        }
+        let close = did_you_mean(name, beside.iter().copied())?;
+        found(close, "a close spelling".to_owned())
+    }
+}
+
+fn join(parent: Option<&str>, name: &str) -> String {
+    match parent {
+        Some(parent) => format!("{parent}.{name}"),
+        None => name.to_owned(),
+    }
+}
+
+/// The wire names another version gives the field with the same Rust name.
+fn same_field<'v>(version: &'v Schema, field: &FieldDef) -> Vec<&'v str> {
+    let mut names = Vec::new();
+    for def in version.types.values() {
+        if let Body::Struct(s) = &def.body {
+            for f in s.fields.iter().filter(|f| f.rust_name == field.rust_name) {
+                names.extend(f.receiver.as_ref().map(|r| r.name.as_str()));
+                names.extend(f.sender.as_ref().map(|s| s.name.as_str()));
+            }
+        }
+    }
+    names
+}
+
+/// The field at a receiver-view schema path (`artifacts[].version`, `payment(Card).number`,
+/// `labels.*.name`).
+fn field_at<'s>(schema: &'s Schema, path: &str) -> Option<&'s FieldDef> {
+    /// Where the walk is: at a type, or at the fields of a struct variant.
+    enum At<'s> {
+        Ty(&'s Type),
+        Fields(&'s [FieldDef]),
+    }
+    let struct_fields = |ty: &'s Type| match unwrap(schema, ty) {
+        Type::Named(name) => match &schema.def(name)?.body {
+            Body::Struct(s) => Some(&s.fields[..]),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut at = At::Ty(&schema.root);
+    let mut field = None;
+    for segment in path.split('.') {
+        if segment == "*" {
+            let At::Ty(ty) = at else { return None };
+            let Type::Map(_, value) = unwrap(schema, ty) else {
+                return None;
+            };
+            at = At::Ty(value);
+            continue;
+        }
+        let (head, mut rest) = segment.split_at(segment.find(['(', '[']).unwrap_or(segment.len()));
+        let fields = match at {
+            At::Fields(fields) => fields,
+            At::Ty(ty) => struct_fields(ty)?,
+        };
+        let found = fields
+            .iter()
+            .find(|f| f.receiver.as_ref().is_some_and(|r| r.name == head))?;
+        field = Some(found);
+        at = At::Ty(&found.ty);
+        while !rest.is_empty() {
+            let At::Ty(ty) = at else { return None };
+            if let Some(after) = rest.strip_prefix("[]") {
+                at = match unwrap(schema, ty) {
+                    Type::List(item) | Type::Set(item) | Type::Array(item, _) => At::Ty(item),
+                    _ => return None,
+                };
+                rest = after;
+            } else {
+                let (tag, after) = rest.strip_prefix('(')?.split_once(')')?;
+                let Type::Named(name) = unwrap(schema, ty) else {
+                    return None;
+                };
+                let Body::Enum(e) = &schema.def(name)?.body else {
+                    return None;
+                };
+                let variant = e
+                    .variants
+                    .iter()
+                    .find(|v| v.receiver.iter().any(|t| t == tag))?;
+                at = match &variant.kind {
+                    VariantDefKind::Newtype(inner) => At::Ty(inner),
+                    VariantDefKind::Struct(s) => At::Fields(&s.fields),
+                    _ => return None,
+                };
+                rest = after;
+            }
+        }
+    }
+    field
+}
+
+/// The type under `Option`s and newtypes.
+fn unwrap<'s>(schema: &'s Schema, mut ty: &'s Type) -> &'s Type {
+    for _ in 0..=schema.types.len() {
+        match schema.resolve(ty) {
+            Type::Option(inner) => ty = inner,
+            other => return other,
+        }
+    }
+    ty
+}

@@ -1,0 +1,225 @@
+//! Why a field is missing: one test per cause of the tracing seed, with and without the
+//! producer's presence record.
+
+use contract_core::runtime::{Cause, Certainty};
+use contract_core::{receive, send, why_missing, HandoffSchema, Presence, Rejection};
+
+mod v1 {
+    use contract_core::HandoffContract;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, Serialize, Deserialize, HandoffContract)]
+    #[handoff(name = "diag-refund", version = 1)]
+    #[serde(rename_all = "camelCase")]
+    pub struct RefundRequest {
+        pub category: String,
+        pub order_ref: String,
+    }
+}
+
+mod v2 {
+    use contract_core::HandoffContract;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, Serialize, Deserialize, HandoffContract)]
+    #[handoff(name = "diag-refund", version = 2)]
+    #[serde(rename_all = "camelCase")]
+    pub struct RefundRequest {
+        pub category: String,
+        #[handoff(renamed_from = "orderRef")]
+        pub order_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub amount_cents: Option<u32>,
+    }
+
+    /// A producer of v2 whose builder may leave the order id out (a plain schema: its
+    /// presence record names no contract).
+    #[derive(Debug, Serialize, contract_core::HandoffSchema)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Draft {
+        pub category: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub order_id: Option<String>,
+    }
+}
+
+fn rejected(bytes: &[u8]) -> Rejection {
+    receive::<v2::RefundRequest>(bytes).expect_err("orderId is missing")
+}
+
+fn only(causes: &[Cause]) -> &Cause {
+    assert_eq!(causes.len(), 1, "{causes:?}");
+    &causes[0]
+}
+
+#[test]
+fn not_emitted_the_producer_never_wrote_it() {
+    let sent = send(&v2::Draft {
+        category: "damaged".into(),
+        order_id: None,
+    })
+    .expect("its own view allows leaving it out");
+    let rejection = rejected(sent.bytes());
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .sender(sent.presence())
+        .explain();
+    assert_eq!(
+        only(diagnosis.causes("orderId")),
+        &Cause::NotEmitted {
+            certainty: Certainty::Established
+        }
+    );
+    assert_eq!(
+        diagnosis.to_string(),
+        "diag-refund/v2: why fields are missing\n  orderId: not emitted by the producer"
+    );
+}
+
+#[test]
+fn dropped_on_the_way_written_but_not_arrived() {
+    let sent = send(&v2::Draft {
+        category: "damaged".into(),
+        order_id: Some("A-1".into()),
+    })
+    .expect("complete");
+    // A transport that keeps only the first field.
+    let dropped = br#"{"category":"damaged"}"#;
+    let rejection = rejected(dropped);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .sender(sent.presence())
+        .explain();
+    assert_eq!(
+        only(diagnosis.causes("orderId")),
+        &Cause::DroppedOnTheWay {
+            certainty: Certainty::Established
+        }
+    );
+}
+
+#[test]
+fn renamed_by_a_mapper_through_renamed_from() {
+    let sent = send(&v2::Draft {
+        category: "damaged".into(),
+        order_id: Some("A-1".into()),
+    })
+    .expect("complete");
+    let mapped = br#"{"category":"damaged","orderRef":"A-1"}"#;
+    let rejection = rejected(mapped);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .sender(sent.presence())
+        .explain();
+    assert_eq!(
+        only(diagnosis.causes("orderId")),
+        &Cause::RenamedByMapper {
+            arrived_as: "orderRef".into(),
+            because: "the field's renamed_from".into(),
+            certainty: Certainty::Established
+        }
+    );
+}
+
+#[test]
+fn renamed_by_a_mapper_to_a_close_spelling() {
+    let rejection = rejected(br#"{"category":"damaged","order_id":"A-1"}"#);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence()).explain();
+    assert_eq!(
+        only(diagnosis.causes("orderId")),
+        &Cause::RenamedByMapper {
+            arrived_as: "order_id".into(),
+            because: "a close spelling".into(),
+            certainty: Certainty::Established
+        }
+    );
+}
+
+#[test]
+fn another_version_named_by_the_producers_record() {
+    let sent = send(&v1::RefundRequest {
+        category: "damaged".into(),
+        order_ref: "A-1".into(),
+    })
+    .expect("a valid v1");
+    let rejection = rejected(sent.bytes());
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .sender(sent.presence())
+        .version(v1::RefundRequest::schema())
+        .explain();
+    let causes = diagnosis.causes("orderId");
+    assert_eq!(
+        causes[0],
+        Cause::AnotherVersion {
+            contract: "diag-refund/v1".into(),
+            because: "the producer's presence record names it".into(),
+            certainty: Certainty::Established
+        }
+    );
+    // The old name arrived too, and v1 calls the field so.
+    assert!(causes.contains(&Cause::RenamedByMapper {
+        arrived_as: "orderRef".into(),
+        because: "the field's renamed_from".into(),
+        certainty: Certainty::Established
+    }));
+}
+
+#[test]
+fn another_version_that_the_payload_fits() {
+    // No producer record: the payload itself fits v1's receiver view.
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Old {
+        category: &'static str,
+        order_ref: &'static str,
+    }
+    let bytes = serde_json::to_vec(&Old {
+        category: "damaged",
+        order_ref: "A-1",
+    })
+    .expect("serializes");
+    let rejection = rejected(&bytes);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .payload(&bytes)
+        .version(v1::RefundRequest::schema())
+        .explain();
+    assert_eq!(
+        diagnosis.causes("orderId")[0],
+        Cause::AnotherVersion {
+            contract: "diag-refund/v1".into(),
+            because: "the payload fits its receiver view".into(),
+            certainty: Certainty::Established
+        }
+    );
+}
+
+#[test]
+fn without_evidence_the_possible_causes_remain() {
+    let rejection = rejected(br#"{"category":"damaged"}"#);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence()).explain();
+    assert_eq!(
+        diagnosis.causes("orderId"),
+        [
+            Cause::NotEmitted {
+                certainty: Certainty::Possible
+            },
+            Cause::DroppedOnTheWay {
+                certainty: Certainty::Possible
+            }
+        ]
+    );
+    assert_eq!(
+        diagnosis.to_string(),
+        "diag-refund/v2: why fields are missing\n  orderId: possibly not emitted by the producer; or possibly dropped on the way: the producer wrote it, it did not arrive"
+    );
+    let json = serde_json::to_value(&diagnosis).expect("serializes");
+    assert_eq!(json["fields"][0]["causes"][0]["cause"], "not_emitted");
+    assert_eq!(json["fields"][0]["causes"][0]["certainty"], "possible");
+}
+
+#[test]
+fn a_complete_payload_has_nothing_to_explain() {
+    let received =
+        receive::<v2::RefundRequest>(br#"{"category":"damaged","orderId":"A-1"}"#).expect("ok");
+    let diagnosis = why_missing::<v2::RefundRequest>(received.presence()).explain();
+    assert!(diagnosis.fields().is_empty());
+    assert_eq!(diagnosis.to_string(), "diag-refund/v2: no field is missing");
+    let _ = Presence::default();
+}
