@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use contract_schema::text::parse_snapshot;
+use contract_schema::snapshot::parse as parse_snapshot;
 use contract_schema::Schema;
 
 /// Reads and parses one snapshot file.

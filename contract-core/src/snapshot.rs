@@ -10,7 +10,8 @@
 use std::path::Path;
 
 use contract_schema::compat;
-use contract_schema::text::{parse_snapshot, to_text};
+use contract_schema::snapshot::parse as parse_snapshot;
+use contract_schema::text::to_text;
 
 use crate::HandoffContract;
 
@@ -35,7 +36,7 @@ pub fn contract_snapshot<T: HandoffContract + ?Sized>() -> ContractSnapshot {
     let info = T::CONTRACT;
     ContractSnapshot {
         dir: info.snapshots_dir,
-        name: contract_schema::shape::snapshot_name(info.name, info.version),
+        name: contract_schema::snapshot::stem(info.name, info.version),
         text: to_text(&T::schema()),
         description: format!("handoff contract {}: both views, canonical text", info.id),
     }
@@ -58,7 +59,8 @@ pub fn contract_snapshot<T: HandoffContract + ?Sized>() -> ContractSnapshot {
 #[doc(hidden)]
 pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), String> {
     let info = T::CONTRACT;
-    let file = Path::new(info.snapshots_dir).join(info.snapshot_file_name());
+    let file =
+        contract_schema::snapshot::path(Path::new(info.snapshots_dir), info.name, info.version);
     let contents = match std::fs::read_to_string(&file) {
         Ok(contents) => contents,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

@@ -75,7 +75,7 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
     let Some(fields) = applies(input) else {
         return Outcome::default();
     };
-    let file_name = contract_schema::shape::snapshot_file_name(contract.name, contract.version);
+    let file_name = contract_schema::snapshot::file_name(contract.name, contract.version);
     let path = Path::new(contract.dir).join(&file_name);
     let shown = format!(
         "{}/{file_name}",
@@ -119,7 +119,7 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
     let Ok(text) = String::from_utf8(bytes) else {
         return unreadable("is not UTF-8 text".to_owned());
     };
-    let published = match contract_schema::text::parse_snapshot(&text) {
+    let published = match contract_schema::snapshot::parse(&text) {
         Ok(schema) => schema,
         Err(e) => {
             return unreadable(format!(

@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-pub use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+pub use crate::contract::{ContractId, Mode};
+pub use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
 /// A resolved schema: a root type and the named types it reaches.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -62,7 +62,7 @@ fn fixture_snapshots_parse() {
     for entry in std::fs::read_dir(dir).expect("ui/contracts exists") {
         let path = entry.expect("a directory entry").path();
         let text = std::fs::read_to_string(&path).expect("a text file");
-        let result = contract_core::schema::text::parse_snapshot(&text);
+        let result = contract_core::schema::snapshot::parse(&text);
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
