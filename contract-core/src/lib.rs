@@ -46,6 +46,7 @@
 
 mod impls;
 mod json_schema;
+mod published;
 #[cfg(feature = "snapshots")]
 mod snapshot;
 mod traits;
@@ -55,6 +56,7 @@ pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use json_schema::json_schema;
+pub use published::check_published;
 pub use traits::{shape_of, HandoffContract, HandoffSchema};
 
 #[cfg(feature = "derive")]
@@ -73,7 +75,7 @@ pub mod __private {
     #[cfg(feature = "snapshots")]
     pub use crate::__snapshot_test as snapshot_test;
     #[cfg(feature = "snapshots")]
-    pub use crate::snapshot::{check_published, contract_snapshot, ContractSnapshot};
+    pub use crate::snapshot::{contract_snapshot, ContractSnapshot};
     #[cfg(feature = "snapshots")]
     pub use insta;
 
