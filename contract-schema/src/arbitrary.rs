@@ -614,7 +614,7 @@ fn unit_for_unreadable_variants(schema: &mut Schema) {
         {
             for (i, v) in variants.iter().enumerate() {
                 if let VariantDefKind::Newtype(ty) = &v.kind {
-                    if crate::compat::needs_taken_tag(schema, ty, tag) {
+                    if schema.needs_taken_tag(ty, tag) {
                         unreadable.push((name.clone(), i));
                     }
                 }
