@@ -163,19 +163,17 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
                 old_dir.display(),
                 new_dir.display()
             );
-            let finding = Finding {
-                rule: Rule::PublishedVersionRemoved,
-                path: String::new(),
-                field: None,
-                direction: Direction::Forward,
-                against: None,
+            let hint = format!(
+                "restore `{}` while consumers of v{version} remain (a producer may keep emitting v{version} beside newer majors)",
+                snapshot::file_name(&contract.name, version)
+            );
+            let finding = Finding::new(
+                Rule::PublishedVersionRemoved,
+                "",
+                Direction::Forward,
                 why,
-                hint: format!(
-                    "restore `{}` while consumers of v{version} remain (a producer may keep emitting v{version} beside newer majors)",
-                    snapshot::file_name(&contract.name, version)
-                ),
-                allowed: None,
-            };
+                hint,
+            );
             contracts.push(ContractOutcome {
                 contract: id,
                 status: "removed",

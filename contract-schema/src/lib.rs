@@ -53,6 +53,7 @@ pub mod json_schema;
 pub mod model;
 pub mod shape;
 pub mod snapshot;
+#[doc(hidden)]
 pub mod suggest;
 pub mod text;
 
