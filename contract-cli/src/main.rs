@@ -23,6 +23,7 @@ use std::process::ExitCode;
 
 use contract_schema::compat::{self, evolve, CompatReport, Direction, Finding, Rule};
 use contract_schema::json_schema::{to_json_schema, View};
+use contract_schema::snapshot;
 use serde::Serialize;
 
 use args::{Command, DiffMode, Format};
@@ -153,26 +154,26 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
     let old = snapshots::list(old_dir)?;
     let new = snapshots::list(new_dir)?;
     let mut contracts = Vec::new();
-    for ((name, version), old_path) in &old {
-        let id = format!("{name}/v{version}");
-        let Some(new_path) = new.get(&(name.clone(), *version)) else {
+    for (contract, old_path) in &old {
+        let id = contract.to_string();
+        let Some(new_path) = new.get(contract) else {
+            let version = contract.version;
             let why = format!(
                 "`{id}` was published in {} but its snapshot is missing from {}",
                 old_dir.display(),
                 new_dir.display()
             );
-            let finding = Finding {
-                rule: Rule::PublishedVersionRemoved,
-                path: String::new(),
-                field: None,
-                direction: Direction::Forward,
-                against: None,
+            let hint = format!(
+                "restore `{}` while consumers of v{version} remain (a producer may keep emitting v{version} beside newer majors)",
+                snapshot::file_name(&contract.name, version)
+            );
+            let finding = Finding::new(
+                Rule::PublishedVersionRemoved,
+                "",
+                Direction::Forward,
                 why,
-                hint: format!(
-                    "restore `{name}.v{version}.snap` while consumers of v{version} remain (a producer may keep emitting v{version} beside newer majors)"
-                ),
-                allowed: None,
-            };
+                hint,
+            );
             contracts.push(ContractOutcome {
                 contract: id,
                 status: "removed",
@@ -196,14 +197,12 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
             report,
         });
     }
-    for (name, version) in new.keys() {
-        if !old.contains_key(&(name.clone(), *version)) {
+    for (contract, path) in &new {
+        if !old.contains_key(contract) {
             // Read it anyway: an unreadable new snapshot must not pass CI.
-            if let Some(path) = new.get(&(name.clone(), *version)) {
-                snapshots::read(path)?;
-            }
+            snapshots::read(path)?;
             contracts.push(ContractOutcome {
-                contract: format!("{name}/v{version}"),
+                contract: contract.to_string(),
                 status: "new",
                 mode: None,
                 report: CompatReport::default(),

@@ -4,8 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use contract_schema::contract::{ContractId, Mode};
 use contract_schema::model::{Body, FieldDef, StructDef, Type, TypeDef, Unknown};
-use contract_schema::shape::{ContractId, IntKind, Mode, StringFormat};
+use contract_schema::shape::{IntKind, StringFormat};
 use contract_schema::text::to_text;
 use contract_schema::Schema;
 use proptest::prelude::*;
@@ -481,10 +482,9 @@ fn exported(out: &Output) -> (serde_json::Value, jsonschema::Validator) {
 #[test]
 fn json_schema_prints_either_view_of_a_snapshot() {
     use contract_schema::json_schema::{to_json_schema, View, DRAFT_2020_12};
-    use contract_schema::text::parse_snapshot;
 
     let path = repository_snapshot();
-    let schema = parse_snapshot(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let schema = contract_schema::snapshot::read(&path).unwrap();
     let sent = serde_json::json!({
         "category": "damaged",
         "orderId": "A-1",

@@ -46,6 +46,7 @@
 
 mod impls;
 mod json_schema;
+mod published;
 pub mod runtime;
 #[cfg(feature = "snapshots")]
 mod snapshot;
@@ -57,6 +58,7 @@ pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 pub use json_schema::json_schema;
+pub use published::check_published;
 pub use runtime::{
     receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis, Journey,
     Limits, Presence, Problem, ProblemKind, ReceiveOptions, Received, Rejection, SendOptions, Sent,
@@ -79,7 +81,7 @@ pub mod __private {
     #[cfg(feature = "snapshots")]
     pub use crate::__snapshot_test as snapshot_test;
     #[cfg(feature = "snapshots")]
-    pub use crate::snapshot::{check_published, contract_snapshot, ContractSnapshot};
+    pub use crate::snapshot::{contract_snapshot, ContractSnapshot};
     #[cfg(feature = "snapshots")]
     pub use insta;
 

@@ -7,10 +7,8 @@
 //! that no longer matches it fails the snapshot test, and `cargo insta review` (or
 //! `INSTA_UPDATE=always cargo test`) accepts a compatible change.
 
-use std::path::Path;
-
-use contract_schema::compat;
-use contract_schema::text::{parse_snapshot, to_text};
+use contract_schema::snapshot;
+use contract_schema::text::to_text;
 
 use crate::HandoffContract;
 
@@ -35,59 +33,10 @@ pub fn contract_snapshot<T: HandoffContract + ?Sized>() -> ContractSnapshot {
     let info = T::CONTRACT;
     ContractSnapshot {
         dir: info.snapshots_dir,
-        name: contract_schema::shape::snapshot_name(info.name, info.version),
+        name: snapshot::stem(info.name, info.version),
         text: to_text(&T::schema()),
         description: format!("handoff contract {}: both views, canonical text", info.id),
     }
-}
-
-/// Checks contract `T` against its published snapshot, if it has one, under its mode.
-///
-/// A version with no snapshot file is new and passes. A published version passes when the
-/// current type is compatible with it; otherwise the error holds the compatibility report
-/// (every finding, with its rule, path, direction, why and fix), not only a text diff: this
-/// catches what the derive cannot see at expansion time (a change inside a nested type, a
-/// type alias, a type from another crate). The findings the contract accepts on purpose
-/// (`#[handoff(allow(RULE_ID, reason = "…"))]`, [`ContractInfo::allowances`]) do not fail it;
-/// they stay in the report text, marked allowed with their reason.
-///
-/// [`ContractInfo::allowances`]: contract_schema::ContractInfo::allowances
-///
-/// # Errors
-/// The report, or a message naming the snapshot file and line when it cannot be read.
-#[doc(hidden)]
-pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), String> {
-    let info = T::CONTRACT;
-    let file = Path::new(info.snapshots_dir).join(info.snapshot_file_name());
-    let contents = match std::fs::read_to_string(&file) {
-        Ok(contents) => contents,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
-    };
-    let published = parse_snapshot(&contents).map_err(|e| {
-        format!(
-            "{}:{}:{}: the published snapshot of {} does not parse: {}",
-            file.display(),
-            e.line(),
-            e.column(),
-            info.id,
-            e.message()
-        )
-    })?;
-    let report = compat::evolve_with(&published, &T::schema(), info.mode, &info.allowances());
-    if report.is_compatible() {
-        return Ok(());
-    }
-    Err(format!(
-        "{id} no longer matches its published snapshot {file} under mode {mode}:\n\n{report}\n\n\
-         a published version may only change compatibly: undo the change (or make it \
-         compatible as each hint says), or publish the change as a new major version \
-         (`version = {next}`) and keep this one for old peers",
-        id = info.id,
-        file = file.display(),
-        mode = info.mode.as_str(),
-        next = info.version.saturating_add(1),
-    ))
 }
 
 /// Asserts that the canonical schema text of a contract matches its committed snapshot,
@@ -99,8 +48,9 @@ pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), String> {
 /// contract at a concrete type.
 ///
 /// Before comparing texts it checks the contract against the published snapshot with the
-/// compatibility engine under the contract's mode, and fails with the report when the change
-/// breaks a peer: a compatible change fails only with the text diff, to be reviewed.
+/// compatibility engine under the contract's mode ([`check_published`](crate::check_published)),
+/// and fails with the report when the change breaks a peer: a compatible change fails only
+/// with the text diff, to be reviewed.
 ///
 /// A new contract version has no snapshot yet: the first run writes
 /// `<name>.v<N>.snap.new` and fails; accept it with `cargo insta review` (or run the tests
@@ -121,7 +71,7 @@ pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), String> {
 #[macro_export]
 macro_rules! assert_contract_snapshot {
     ($ty:ty $(,)?) => {{
-        if let ::core::result::Result::Err(__report) = $crate::__private::check_published::<$ty>() {
+        if let ::core::result::Result::Err(__report) = $crate::check_published::<$ty>() {
             ::core::panic!("{}", __report);
         }
         let __snapshot = $crate::__private::contract_snapshot::<$ty>();

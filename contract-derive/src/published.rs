@@ -5,11 +5,13 @@
 //!
 //! - no file: the version is new and unpublished; nothing more is emitted;
 //! - a file: `include_bytes!` of it is emitted, so that editing the snapshot recompiles the
-//!   contract; the file is parsed (an unreadable file is an error at `version` naming the
-//!   file, line and message), the new schema is rebuilt from the syntax (see [`crate::wire`])
-//!   and the compatibility engine runs under the contract's mode with its allowances. Every
-//!   breaking finding becomes an error at the offending field (at the struct for a field that
-//!   no longer exists), with the rule, why, the snapshot file and the fixes.
+//!   contract; the file is read by `contract_schema::snapshot`, as the snapshot test and the
+//!   `handoff` command read it (an unreadable file is an error at `version` naming the file,
+//!   line and column: `contracts/NAME.vN.snap:LINE:COLUMN: …`); the new schema is rebuilt
+//!   from the syntax (see [`crate::wire`]) and the compatibility engine runs under the
+//!   contract's mode with its allowances. Every breaking finding becomes an error at the
+//!   offending field (at the struct for a field that no longer exists), with the rule, why,
+//!   the snapshot file and the fixes.
 //!
 //! What the syntax cannot tell (a named type, an alias, a type from another crate) is taken
 //! from the snapshot, i.e. assumed unchanged: the snapshot test, which runs the engine on
@@ -27,6 +29,7 @@ use contract_schema::compat::{self, Allowance, Allowances, Direction, Finding, R
 use contract_schema::model::{
     Body, Emit, FieldDef, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef, Unknown,
 };
+use contract_schema::snapshot::{self, PublishedError};
 use contract_schema::{ContractId, Mode, Provenance};
 
 use crate::ast::{Data, Field, Input};
@@ -75,59 +78,45 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
     let Some(fields) = applies(input) else {
         return Outcome::default();
     };
-    let file_name = contract_schema::shape::snapshot_file_name(contract.name, contract.version);
-    let path = Path::new(contract.dir).join(&file_name);
+    let path = snapshot::path(Path::new(contract.dir), contract.name, contract.version);
+    // The file as the user names it: relative to `Cargo.toml`.
     let shown = format!(
-        "{}/{file_name}",
-        contract.relative.trim_end_matches(['/', '\\'])
+        "{}/{}",
+        contract.relative.trim_end_matches(['/', '\\']),
+        snapshot::file_name(contract.name, contract.version)
     );
     let at_version = || match &input.attrs.version {
         Some(version) => version.tokens.clone(),
         None => input.original.ident.to_token_stream(),
     };
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Outcome::default(),
-        Err(e) => {
-            return Outcome {
-                track: TokenStream::new(),
-                errors: vec![Error::new_spanned(
-                    at_version(),
-                    format!("cannot read the published snapshot `{shown}`: {e}"),
-                )],
-            }
-        }
+    let read = snapshot::read_published(&path);
+    // A file that exists is tracked, even when it does not parse: fixing it recompiles.
+    let exists = match &read {
+        Ok(published) => published.is_some(),
+        Err(e) => e.is_in_contents(),
     };
     let track = match path.to_str() {
-        Some(abs) => quote!(
+        Some(abs) if exists => quote!(
             const _: &[u8] = ::core::include_bytes!(#abs);
         ),
-        None => TokenStream::new(),
+        _ => TokenStream::new(),
     };
-    let unreadable = |what: String| Outcome {
-        track: track.clone(),
-        errors: vec![Error::new_spanned(
-            at_version(),
-            format!(
-                "the published snapshot `{shown}` of `{}/v{}` {what}\n\
-                 = help: restore the file from version control, or delete it to publish this \
-                 version anew (its old peers are then no longer checked)",
-                contract.name, contract.version
-            ),
-        )],
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return unreadable("is not UTF-8 text".to_owned());
-    };
-    let published = match contract_schema::text::parse_snapshot(&text) {
-        Ok(schema) => schema,
-        Err(e) => {
-            return unreadable(format!(
-                "does not parse: line {}, column {}: {}",
-                e.line(),
-                e.column(),
-                e.message()
-            ))
+    let published = match read {
+        Ok(Some(published)) => published,
+        // No file: the version is new and unpublished.
+        Ok(None) => return Outcome::default(),
+        Err(error) => {
+            let error = PublishedError::Unreadable {
+                contract: ContractId {
+                    name: contract.name.to_owned(),
+                    version: contract.version,
+                },
+                error: error.with_path(&shown),
+            };
+            return Outcome {
+                track,
+                errors: vec![Error::new_spanned(at_version(), error)],
+            };
         }
     };
     let new = rebuild(input, fields, contract, &published);
@@ -597,6 +586,26 @@ newtype Kind: string
                 assert!(error.contains("contracts/ping.v1.snap"), "{error}");
             }
         }
+    }
+
+    #[test]
+    fn an_unreadable_snapshot_is_located_as_everywhere_and_still_tracked() {
+        let (outcome, errors) = run(SAME, Some(b"root Nowhere\n"), Mode::Full);
+        assert_one_error(
+            &errors,
+            &[
+                "the published snapshot of `ping/v1` does not parse: \
+                 contracts/ping.v1.snap:1:6: type `Nowhere` is not defined in this schema",
+                "= help: restore the file from version control",
+            ],
+        );
+        // Fixing the file recompiles the contract.
+        assert!(outcome.track.to_string().contains("include_bytes"));
+        let (_, errors) = run(SAME, Some(b"root u8\n\xff"), Mode::Full);
+        assert_one_error(
+            &errors,
+            &["contracts/ping.v1.snap:2:1: not UTF-8 text: a snapshot is canonical schema text"],
+        );
     }
 
     #[test]

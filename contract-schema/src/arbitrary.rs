@@ -33,11 +33,12 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 
+use crate::contract::{ContractId, Mode};
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     TypeDef, Unknown, VariantDef, VariantDefKind,
 };
-use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
 /// Display names the generated named types are drawn from: plain names, module-qualified
 /// names, generic instances (whose arguments are canonical type text) and a non-ASCII one.
@@ -613,7 +614,7 @@ fn unit_for_unreadable_variants(schema: &mut Schema) {
         {
             for (i, v) in variants.iter().enumerate() {
                 if let VariantDefKind::Newtype(ty) = &v.kind {
-                    if crate::compat::needs_taken_tag(schema, ty, tag) {
+                    if schema.needs_taken_tag(ty, tag) {
                         unreadable.push((name.clone(), i));
                     }
                 }

@@ -20,12 +20,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::contract::ContractInfo;
 use crate::model::Emit;
 use crate::model::{
     Body, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type, TypeDef,
     Unknown, VariantDef, VariantDefKind,
 };
-use crate::shape::{self, ContractInfo, Kind, Send, Shape, VariantKind};
+use crate::shape::{self, Kind, Send, Shape, VariantKind};
 
 /// Words of the canonical text that a named type may not be displayed as.
 pub const RESERVED: &[&str] = &[

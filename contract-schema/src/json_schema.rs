@@ -155,7 +155,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Number, Value};
 
-use crate::compat::needs_taken_tag;
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, IntKind, Repr, Schema, StringFormat, StructDef, Type, TypeDef,
     Unknown, VariantDef, VariantDefKind,
@@ -691,7 +690,7 @@ impl Exporter<'_> {
             VariantDefKind::Newtype(ty)
                 if tags
                     .last()
-                    .is_some_and(|(key, _)| needs_taken_tag(self.schema, ty, key)) =>
+                    .is_some_and(|(key, _)| self.schema.needs_taken_tag(ty, key)) =>
             {
                 obj(json!({ "not": {} }))
             }

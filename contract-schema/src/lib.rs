@@ -1,6 +1,8 @@
 //! The schema model of handoff-contract: the static description the derive emits
-//! ([`shape`]), the owned model every feature works on ([`model`]), its canonical text and
-//! parser ([`text`]), and the compatibility engine ([`compat`]).
+//! ([`shape`]), a contract's identity and policy ([`contract`]), the owned model every
+//! feature works on ([`model`]), its canonical text and parser ([`text`]), and the
+//! compatibility engine ([`compat`]); [`snapshot`] reads and checks the published snapshot
+//! files that hold a contract's canonical text.
 //!
 //! This crate is plain library code used both by the derive at compile time (to read the
 //! committed snapshot of a contract) and by `contract-core` at run time. Users depend on
@@ -46,13 +48,17 @@
 pub mod arbitrary;
 mod build;
 pub mod compat;
+pub mod contract;
 pub mod json_schema;
 pub mod model;
 pub mod shape;
+pub mod snapshot;
+#[doc(hidden)]
 pub mod suggest;
 pub mod text;
 
 pub use build::RESERVED;
+pub use contract::{ContractId, ContractInfo, Mode};
 pub use json_schema::{to_json_schema, View};
 pub use model::{Body, FieldDef, Schema, Type, TypeDef};
-pub use shape::{ContractId, ContractInfo, Mode, Provenance, Shape};
+pub use shape::{Provenance, Shape};

@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-pub use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+pub use crate::contract::{ContractId, Mode};
+pub use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
 /// A resolved schema: a root type and the named types it reaches.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -334,7 +335,69 @@ impl Schema {
         }
         ty
     }
+
+    /// Whether serde can never read a value of `ty` as the content of a newtype variant of
+    /// an internally tagged enum whose tag is `key`.
+    ///
+    /// This is a fact about serde, not about any one feature: serde reads such a variant by
+    /// taking `key` out of the object first, to pick the variant, and hands the content only
+    /// the keys that remain. When the content (through newtypes, and an `Option`, which
+    /// serde reads there as `Some`) is an enum tagged under the same `key` itself
+    /// (internally, or adjacently with that tag), the content never finds its tag, and
+    /// reading fails whatever was sent. serde also writes such a variant with `key` twice,
+    /// which it cannot read back.
+    ///
+    /// The compatibility engine reports a writer that may send such a variant
+    /// (`VARIANT_UNREADABLE`) and the JSON Schema export describes no value for it: every
+    /// feature that needs the fact asks this method, so that they agree.
+    ///
+    /// ```
+    /// use contract_schema::text::parse;
+    /// use contract_schema::Type;
+    ///
+    /// let schema = parse(
+    ///     "root Inner
+    ///
+    /// enum Inner
+    ///   rust \"app::Inner\"
+    ///   repr internal tag \"t\"
+    ///   variant A: unit
+    ///     send \"A\"
+    ///     receive \"A\"
+    /// ",
+    /// )?;
+    /// let inner = Type::Named("Inner".to_owned());
+    /// assert!(schema.needs_taken_tag(&inner, "t"));
+    /// assert!(schema.needs_taken_tag(&Type::Option(Box::new(inner.clone())), "t"));
+    /// assert!(!schema.needs_taken_tag(&inner, "kind"));
+    /// assert!(!schema.needs_taken_tag(&Type::Bool, "t"));
+    /// # Ok::<(), contract_schema::text::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn needs_taken_tag(&self, ty: &Type, key: &str) -> bool {
+        let mut ty = ty;
+        // Bounded: a cycle of newtypes and `Option`s has no enum at its end.
+        for _ in 0..MAX_UNWRAP {
+            match self.resolve(ty) {
+                Type::Option(inner) => ty = inner,
+                Type::Named(name) => {
+                    return match self.def(name).map(|d| &d.body) {
+                        Some(Body::Enum(e)) => match &e.repr {
+                            Repr::Internal { tag } | Repr::Adjacent { tag, .. } => tag == key,
+                            Repr::External | Repr::Untagged => false,
+                        },
+                        Some(Body::Struct(_) | Body::Newtype(_)) | None => false,
+                    };
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
 }
+
+/// How many `Option`s and newtypes [`Schema::needs_taken_tag`] looks through.
+const MAX_UNWRAP: usize = 64;
 
 /// The canonical text of a type: `string`, `option<u32>`, `map<string, list<Step>>`,
 /// `array<u8; 4>`, `tuple(string, i64)`, or a named type's display name.

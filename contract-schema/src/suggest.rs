@@ -1,7 +1,8 @@
 //! "Did you mean": the closest of a few known words to a misspelt one.
 //!
 //! Shared by the schema text's parser (misspelt keywords and type names) and the derive
-//! (misspelt attribute keys and rule ids), so that both suggest the same words.
+//! (misspelt attribute keys and rule ids), so that both suggest the same words. Public for
+//! the derive only (hidden from the documentation): not part of the API.
 //!
 //! ```
 //! use contract_schema::suggest::did_you_mean;

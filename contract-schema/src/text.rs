@@ -1,5 +1,6 @@
-//! The canonical schema text: what a contract's snapshot file holds, reviewed in pull
-//! requests and read back by the derive and the command-line tool.
+//! The canonical schema text: what a contract's snapshot file holds (after insta's header,
+//! see [`snapshot`](crate::snapshot)), reviewed in pull requests and read back by the
+//! derive and the command-line tool.
 //!
 //! [`to_text`] writes a [`Schema`]; [`parse`] reads it back, so that
 //! `parse(&to_text(&s)) == Ok(s)` for every valid schema. The text is deterministic (named
@@ -135,40 +136,22 @@ pub fn parse(text: &str) -> Result<Schema, ParseError> {
 }
 
 /// Reads a schema from the contents of an insta snapshot file: the canonical text after a
-/// header between two `---` lines (`---\nsource: …\nexpression: …\n---\n`). Contents
-/// without a header are read as plain text. Line numbers in errors count from the start
-/// of the file.
+/// header between two `---` lines.
 ///
 /// # Errors
 ///
-/// A [`ParseError`] when the header is not closed, or as [`parse`] for the text.
+/// As [`snapshot::parse`](crate::snapshot::parse), which it calls.
+#[deprecated(
+    note = "snapshot files are read by `contract_schema::snapshot`: use `snapshot::parse`"
+)]
 pub fn parse_snapshot(contents: &str) -> Result<Schema, ParseError> {
-    let (body, header_lines) = strip_snapshot_header(contents)?;
-    parse::schema(body, header_lines)
+    crate::snapshot::parse(contents)
 }
 
-/// Splits an insta header off `contents`: the text after it and how many lines it had.
-fn strip_snapshot_header(contents: &str) -> Result<(&str, usize), ParseError> {
-    let contents = contents.strip_prefix('\u{feff}').unwrap_or(contents);
-    // Line by line, keeping what follows the current line: no offsets into `contents`.
-    let (first, mut rest) = contents.split_once('\n').unwrap_or((contents, ""));
-    if first.trim_end() != "---" {
-        return Ok((contents, 0));
-    }
-    let mut lines = 1;
-    while !rest.is_empty() {
-        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
-        lines += 1;
-        if line.trim_end() == "---" {
-            return Ok((after, lines));
-        }
-        rest = after;
-    }
-    Err(ParseError::new(
-        1,
-        1,
-        "the snapshot header opened by `---` is never closed by a second `---` line",
-    ))
+/// Reads a schema from text that follows `lines_before` lines of something else (a
+/// snapshot's header): line numbers in errors count those lines too.
+pub(crate) fn parse_after(text: &str, lines_before: usize) -> Result<Schema, ParseError> {
+    parse::schema(text, lines_before)
 }
 
 /// Writes the canonical text (see [`to_text`]).

@@ -6,11 +6,12 @@ use contract_schema::compat::{
     self, check, check_with, evolve, evolve_history, evolve_with, Allowances, CompatReport,
     Direction, Mode, Rule,
 };
+use contract_schema::contract::ContractId;
 use contract_schema::model::{
     Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Type, TypeDef, Unknown, VariantDef,
     VariantDefKind,
 };
-use contract_schema::shape::{ContractId, FloatKind, IntKind, Provenance, StringFormat};
+use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
 mod common;
 

@@ -1,7 +1,8 @@
 //! Any input gets a schema or a located error, never a panic, and errors stay short.
 
 use contract_schema::arbitrary::arb_schema;
-use contract_schema::text::{parse, parse_snapshot, parse_type, to_text};
+use contract_schema::snapshot;
+use contract_schema::text::{parse, parse_type, to_text};
 use proptest::prelude::*;
 
 /// Errors locate a real position and quote little of the input.
@@ -50,7 +51,7 @@ proptest! {
         if let Err(e) = parse(&text) {
             check_error(&text, &e)?;
         }
-        let _ = parse_snapshot(&text);
+        let _ = snapshot::parse(&text);
         let _ = parse_type(&text);
     }
 

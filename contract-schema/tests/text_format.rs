@@ -6,7 +6,8 @@ use contract_schema::shape::{
     ContractInfo, EnumShape, Field, Kind, Mode, Provenance, Repr, Send, Shape, StructShape,
     Variant, VariantKind,
 };
-use contract_schema::text::{parse, parse_snapshot, to_text};
+use contract_schema::snapshot;
+use contract_schema::text::{parse, to_text};
 use contract_schema::Schema;
 
 static STRING: Shape = Shape::builtin(Kind::String(StringFormat::Plain));
@@ -204,7 +205,7 @@ fn an_insta_snapshot_file_reads_back() {
         "---\nsource: tests/contracts.rs\ndescription: \"handoff contract refund-request/v2\"\n---\n{REFUND_TEXT}"
     );
     let schema = Schema::from_contract(&REFUND_REQUEST, &REFUND_INFO);
-    assert_eq!(parse_snapshot(&file), Ok(schema));
+    assert_eq!(snapshot::parse(&file), Ok(schema));
 }
 
 fn def(s: &mut Schema) -> &mut contract_schema::model::StructDef {

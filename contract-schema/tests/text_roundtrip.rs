@@ -1,7 +1,8 @@
 //! The canonical text holds every fact of the model: `parse(to_text(s)) == s`.
 
 use contract_schema::arbitrary::arb_schema;
-use contract_schema::text::{parse, parse_snapshot, to_text};
+use contract_schema::snapshot;
+use contract_schema::text::{parse, to_text};
 use proptest::prelude::*;
 
 proptest! {
@@ -27,7 +28,7 @@ proptest! {
             "---\nsource: tests/contracts.rs\nexpression: text\n---\n{}",
             to_text(&schema)
         );
-        prop_assert_eq!(parse_snapshot(&contents), Ok(schema));
+        prop_assert_eq!(snapshot::parse(&contents), Ok(schema));
     }
 
     #[test]

@@ -4,13 +4,19 @@
 mod common;
 
 use common::{Ping, FIXTURES};
-use contract_core::__private::check_published;
-use contract_core::HandoffSchema;
+use contract_core::schema::compat::Rule;
+use contract_core::schema::snapshot::{PublishedError, SnapshotErrorKind};
+use contract_core::{check_published, HandoffSchema};
 
 #[test]
 fn an_incompatible_change_of_a_published_version_fails_with_the_report() {
     // tests/fixtures/published/ping.v1.snap publishes `seq: u64` and no `origin`.
-    let err = check_published::<Ping<1>>().expect_err("u64 -> u32 and a new required field break");
+    let error =
+        check_published::<Ping<1>>().expect_err("u64 -> u32 and a new required field break");
+    let report = error.report().expect("a compatibility report");
+    assert!(report.has(Rule::IntNarrowed), "{report}");
+    assert!(report.has(Rule::FieldAddedRequired), "{report}");
+    let err = error.to_string();
     assert!(err.contains("INT_NARROWED"), "{err}");
     assert!(err.contains("seq"), "{err}");
     assert!(err.contains("origin"), "{err}");
@@ -45,6 +51,20 @@ fn a_compatible_published_version_passes() {
 #[test]
 fn an_unreadable_snapshot_names_the_file_and_line() {
     // tests/fixtures/published/ping.v3.snap is not canonical text.
-    let err = check_published::<Ping<3>>().expect_err("the file does not parse");
+    let error = check_published::<Ping<3>>().expect_err("the file does not parse");
+    let PublishedError::Unreadable {
+        error: snapshot, ..
+    } = &error
+    else {
+        panic!("not a parse error: {error}");
+    };
+    assert_eq!(snapshot.kind(), SnapshotErrorKind::Syntax);
+    assert_eq!(snapshot.line(), Some(6));
+    assert!(snapshot.path().ends_with("ping.v3.snap"));
+    let err = error.to_string();
     assert!(err.contains("ping.v3.snap:6:"), "{err}");
+    assert!(
+        err.starts_with("the published snapshot of `ping/v3` does not parse: "),
+        "{err}"
+    );
 }

@@ -276,6 +276,7 @@ fn invalid_utf8_and_lone_surrogates() {
 #[test]
 fn numbers_out_of_the_field_range() {
     #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
     struct Numbers {
         count: u64,
         ratio: f64,
@@ -408,6 +409,7 @@ fn stricter_points_are_pinned() {
 #[test]
 fn a_format_serde_refuses_is_located_without_its_value() {
     #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
     struct Stamp {
         id: uuid::Uuid,
     }
@@ -524,10 +526,12 @@ pub struct Secrets {
 #[test]
 fn an_unknown_external_variant_is_not_echoed() {
     #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
     enum External {
         Newtype(u16),
     }
     #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
     struct Holder {
         external: External,
     }

@@ -12,6 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
+use contract_core::schema::snapshot;
+
 /// trybuild's generated project for this crate: `<target>/tests/trybuild/<crate name>`.
 fn trybuild_project() -> PathBuf {
     // `CARGO_TARGET_TMPDIR` is `<target>/tmp`.
@@ -32,8 +34,11 @@ fn publish_fixtures() -> usize {
     let mut copied = 0;
     for entry in std::fs::read_dir(&from).expect("ui/contracts exists") {
         let path = entry.expect("a directory entry").path();
-        if path.extension().is_some_and(|e| e == "snap") {
-            let name = path.file_name().expect("a file name");
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        // The snapshot of a contract version, by the convention the derive looks it up by.
+        if snapshot::parse_file_name(name).is_some() {
             std::fs::copy(&path, to.join(name)).expect("copy a fixture snapshot");
             copied += 1;
         }
@@ -53,26 +58,27 @@ fn ui() {
     t.pass("ui/compile-pass/*.rs");
 }
 
-/// Every fixture but the deliberately unreadable one is canonical text, so that a case
-/// fails for the reason it is named after.
+/// Every fixture is named as the snapshot of a contract version, and every one but the
+/// deliberately unreadable one is the canonical text of that version, so that a case fails
+/// for the reason it is named after.
 #[test]
 fn fixture_snapshots_parse() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/contracts");
     let mut parsed = 0;
     for entry in std::fs::read_dir(dir).expect("ui/contracts exists") {
         let path = entry.expect("a directory entry").path();
-        let text = std::fs::read_to_string(&path).expect("a text file");
-        let result = contract_core::schema::text::parse_snapshot(&text);
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        if name.starts_with("published-unreadable-snapshot") {
+        let id = snapshot::parse_file_name(name)
+            .unwrap_or_else(|| panic!("{name} is not named `<contract>.v<N>.snap`"));
+        let result = snapshot::read(&path);
+        if id.name == "published-unreadable-snapshot" {
             assert!(result.is_err(), "{name} must not parse");
         } else {
-            let schema = result.unwrap_or_else(|e| panic!("{name}: {e}"));
-            let id = schema.contract.expect("a contract snapshot").to_string();
-            assert_eq!(format!("{}.snap", id.replace("/v", ".v")), name);
+            let schema = result.unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(schema.contract, Some(id), "{name} holds another contract");
             parsed += 1;
         }
     }

@@ -211,7 +211,7 @@ pub fn why_missing<T: HandoffContract + 'static>(received: &Presence) -> WhyMiss
     let versions = T::PUBLISHED
         .iter()
         .filter(|p| p.version != own)
-        .filter_map(|p| contract_schema::text::parse_snapshot(p.text).ok())
+        .filter_map(|p| contract_schema::snapshot::parse(p.text).ok())
         .collect();
     WhyMissing {
         schema: super::schema_of::<T>(),

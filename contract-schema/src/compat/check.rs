@@ -918,46 +918,16 @@ impl<'a> Checker<'a> {
 }
 
 /// The tag of the enum represented as `repr` when its variant `rv` is never read, as its
-/// content needs that tag for itself (see [`needs_taken_tag`]).
+/// content needs that tag for itself (see [`Schema::needs_taken_tag`]).
 fn taken_tag<'r>(schema: &Schema, repr: &'r Repr, rv: &VariantDef) -> Option<&'r str> {
     match (repr, &rv.kind) {
         (Repr::Internal { tag }, VariantDefKind::Newtype(content))
-            if needs_taken_tag(schema, content, tag) =>
+            if schema.needs_taken_tag(content, tag) =>
         {
             Some(tag)
         }
         _ => None,
     }
-}
-
-/// How many `Option`s and newtypes [`needs_taken_tag`] looks through.
-const MAX_UNWRAP: usize = 64;
-
-/// Whether serde can never read a value of `ty` as the content of a newtype variant of an
-/// internally tagged enum whose tag is `key`: serde takes `key` out of the object for that
-/// enum before the content sees the other keys, and the content (through newtypes, and an
-/// `Option`, which serde reads there as `Some`) is an enum that needs `key` for its own tag,
-/// internally or adjacently tagged under it. serde also writes such a variant with `key`
-/// twice, which it cannot read back. The JSON Schema export describes no value for such a
-/// variant, so the checker and the export agree.
-pub(crate) fn needs_taken_tag(schema: &Schema, ty: &Type, key: &str) -> bool {
-    let mut ty = ty;
-    for _ in 0..MAX_UNWRAP {
-        match schema.resolve(ty) {
-            Type::Option(inner) => ty = inner,
-            Type::Named(name) => {
-                return match schema.def(name).map(|d| &d.body) {
-                    Some(Body::Enum(e)) => match &e.repr {
-                        Repr::Internal { tag } | Repr::Adjacent { tag, .. } => tag == key,
-                        Repr::External | Repr::Untagged => false,
-                    },
-                    Some(Body::Struct(_) | Body::Newtype(_)) | None => false,
-                };
-            }
-            _ => return false,
-        }
-    }
-    false
 }
 
 fn is_string_enum(body: &Body) -> bool {

@@ -75,9 +75,7 @@ mod check;
 mod report;
 mod rules;
 
-pub(crate) use check::needs_taken_tag;
-
-pub use crate::shape::Mode;
+pub use crate::contract::Mode;
 pub use report::{Allowance, Allowances, CompatReport, Finding};
 pub use rules::{Direction, Rule};
 

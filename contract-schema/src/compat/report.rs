@@ -8,7 +8,11 @@ use super::rules::{Direction, Rule};
 
 /// One incompatibility, located and explained. It never holds a payload value: only field
 /// names, type names and rule ids.
+///
+/// Findings are made by the engine ([`check`](super::check), [`evolve`](super::evolve), …);
+/// read their fields, which may grow.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
     /// The rule it breaks.
     pub rule: Rule,
@@ -31,6 +35,30 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding at `path` (no innermost field, no history, not allowed), for the tools of
+    /// this workspace that report what the engine cannot see (a snapshot file removed from a
+    /// `contracts/` folder). Not public API.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn new(
+        rule: Rule,
+        path: impl Into<String>,
+        direction: Direction,
+        why: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Self {
+        Self {
+            rule,
+            path: path.into(),
+            field: None,
+            direction,
+            against: None,
+            why: why.into(),
+            hint: hint.into(),
+            allowed: None,
+        }
+    }
+
     /// Whether this finding makes the change incompatible (it is not allowed).
     #[must_use]
     pub fn is_breaking(&self) -> bool {
@@ -83,7 +111,10 @@ pub struct CompatReport {
 }
 
 impl CompatReport {
-    /// A report holding these findings.
+    /// A report holding these findings, for the engine and the tools of this workspace.
+    /// Not public API: reports come from [`check`](super::check), [`evolve`](super::evolve)
+    /// and the functions beside them.
+    #[doc(hidden)]
     #[must_use]
     pub fn new(findings: Vec<Finding>) -> Self {
         Self { findings }

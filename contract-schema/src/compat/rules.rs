@@ -9,7 +9,11 @@
 use serde::{Serialize, Serializer};
 
 /// A kind of incompatibility, with a stable SCREAMING_SNAKE id (see [`Rule::id`]).
+///
+/// New rules join the catalogue as serde's behaviour is covered further: match on a rule
+/// with a wildcard arm, or compare its [`id`](Rule::id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Rule {
     /// The two schemas belong to contracts with different names.
     ContractNameChanged,
@@ -208,6 +212,7 @@ impl Serialize for Rule {
 
 /// Which pairing a finding breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Direction {
     /// A producer's output read by a consumer ([`check`](super::check)).
     Check,

@@ -9,11 +9,12 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::write::is_word_char;
 use super::ParseError;
+use crate::contract::{is_contract_name, ContractId, Mode};
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     TypeDef, Unknown, VariantDef, VariantDefKind,
 };
-use crate::shape::{ContractId, FloatKind, IntKind, Mode, Provenance, StringFormat};
+use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use crate::suggest::did_you_mean;
 
 /// How deeply types may nest (`option<list<…>>`) before the parser refuses: bounds the
@@ -1104,7 +1105,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
             let version: u32 = version.parse().ok()?;
             // The canonical spelling only: no sign, no leading zeros.
             let canonical = version.to_string() == version_text(token);
-            (is_kebab_case(name) && version >= 1 && canonical).then(|| ContractId {
+            (is_contract_name(name) && version >= 1 && canonical).then(|| ContractId {
                 name: name.to_owned(),
                 version,
             })
@@ -1420,20 +1421,9 @@ fn version_text(token: &str) -> &str {
     token.rsplit_once("/v").map_or("", |(_, v)| v)
 }
 
-/// Lowercase ASCII letters and digits in words joined by single hyphens.
-fn is_kebab_case(name: &str) -> bool {
-    !name.is_empty()
-        && name.split('-').all(|word| {
-            !word.is_empty()
-                && word
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::{parse, parse_snapshot, parse_type};
+    use super::super::{parse, parse_type};
     use crate::model::{Body, Type};
 
     /// A valid schema of one struct; tests replace one of its lines.
@@ -2003,35 +1993,5 @@ enum E
         );
         let message = error(&with("field id: string", &format!("field id: {long}")));
         assert!(message.len() < 200, "{message}");
-    }
-
-    #[test]
-    fn snapshot_headers_are_stripped_and_lines_still_counted_from_the_file() {
-        let file = format!("---\nsource: tests/contracts.rs\nexpression: text\n---\n{VALID}");
-        assert_eq!(parse_snapshot(&file), parse(VALID));
-        let broken = file
-            .replace("sned", "x")
-            .replace("send \"id\"", "sned \"id\"");
-        assert_eq!(
-            parse_snapshot(&broken).unwrap_err().to_string(),
-            "line 11, column 5: unknown keyword `sned` in a field; did you mean `send`?"
-        );
-        // Windows line endings, as git may check them out.
-        assert_eq!(parse_snapshot(&file.replace('\n', "\r\n")), parse(VALID));
-        // A byte-order mark before the header.
-        assert_eq!(parse_snapshot(&format!("\u{feff}{file}")), parse(VALID));
-        // No header: plain text.
-        assert_eq!(parse_snapshot(VALID), parse(VALID));
-        assert_eq!(parse_snapshot(""), parse(""));
-        assert_eq!(
-            parse_snapshot("---").unwrap_err().to_string(),
-            "line 1, column 1: the snapshot header opened by `---` is never closed by a second \
-             `---` line"
-        );
-        assert_eq!(
-            parse_snapshot("---\nsource: x\n").unwrap_err().to_string(),
-            "line 1, column 1: the snapshot header opened by `---` is never closed by a second \
-             `---` line"
-        );
     }
 }

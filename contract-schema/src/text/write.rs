@@ -2,10 +2,11 @@
 
 use core::fmt::Write as _;
 
+use crate::contract::Mode;
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Unknown, VariantDef, VariantDefKind,
 };
-use crate::shape::{Mode, Provenance};
+use crate::shape::Provenance;
 
 /// Two spaces per level.
 const INDENT: &str = "  ";

@@ -6,7 +6,7 @@
 //! full, today's `seq` is `INT_NARROWED` and `origin` `FIELD_ADDED_REQUIRED`),
 //! `ping.v2.snap` (exactly today's shape) and `ping.v3.snap` (not canonical text).
 
-use contract_core::__private::{AllowInfo, ContractInfo, Mode};
+use contract_core::schema::contract::{AllowInfo, ContractInfo, Mode};
 use contract_core::{HandoffContract, HandoffSchema, Shape};
 use serde::{Deserialize, Serialize};
 

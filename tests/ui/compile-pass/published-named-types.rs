@@ -39,11 +39,10 @@ pub struct Refund {
 }
 
 fn main() {
-    let published = std::fs::read_to_string(
-        std::path::Path::new(Refund::CONTRACT.snapshots_dir).join("published-named-types.v1.snap"),
-    )
-    .expect("the fixture was copied");
-    let published = contract_core::schema::text::parse_snapshot(&published).expect("it parses");
+    use contract_core::schema::snapshot;
+    let info = Refund::CONTRACT;
+    let file = snapshot::path(std::path::Path::new(info.snapshots_dir), info.name, info.version);
+    let published = snapshot::read(&file).expect("the fixture was copied, and it parses");
     let report = contract_core::compat::evolve(&published, &Refund::schema(), Refund::CONTRACT.mode);
     assert!(report.is_compatible(), "{report}");
 }
