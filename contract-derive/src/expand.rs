@@ -30,7 +30,7 @@ pub fn derive(item: &DeriveInput, kind: DeriveKind) -> TokenStream {
         DeriveKind::Contract if errors.is_empty() => match contract_info(&input, &krate) {
             Ok((tokens, outcome)) => {
                 errors.extend(outcome.errors);
-                Some((tokens, outcome.track))
+                Some((tokens, outcome.track, outcome.embedded))
             }
             Err(err) => {
                 errors.push(err);
@@ -57,7 +57,7 @@ fn bounded_generics(generics: &syn::Generics, krate: &syn::Path) -> syn::Generic
 fn expand(
     input: &Input,
     krate: &syn::Path,
-    contract: Option<(TokenStream, TokenStream)>,
+    contract: Option<(TokenStream, TokenStream, TokenStream)>,
 ) -> TokenStream {
     let item = input.original;
     let ident = &item.ident;
@@ -90,7 +90,7 @@ fn expand(
     };
 
     let (schema_fn, contract_impl, snapshot_test, track) = match contract {
-        Some((info, track)) => {
+        Some((info, track, embedded)) => {
             let schema_fn = quote! {
                 fn schema() -> #krate::Schema {
                     #krate::Schema::from_contract(
@@ -103,6 +103,7 @@ fn expand(
                 #[automatically_derived]
                 impl #impl_generics #krate::HandoffContract for #ident #ty_generics #where_clause {
                     const CONTRACT: #p::ContractInfo = #info;
+                    #embedded
                 }
             };
             let is_generic = item.generics.params.iter().next().is_some();
@@ -451,16 +452,15 @@ fn contract_info(
         .snapshots
         .as_ref()
         .map_or_else(|| DEFAULT_SNAPSHOTS.to_owned(), |s| s.value.value());
-    let outcome = published::check(
-        input,
-        &published::Contract {
-            name: &name,
-            version,
-            mode: mode_value,
-            dir: &dir,
-            relative: &relative,
-        },
-    );
+    let contract = published::Contract {
+        name: &name,
+        version,
+        mode: mode_value,
+        dir: &dir,
+        relative: &relative,
+    };
+    let mut outcome = published::check(input, &contract);
+    outcome.embedded = published::embedded(&contract, krate);
     Ok((info, outcome))
 }
 

@@ -55,6 +55,8 @@ pub struct Contract<'a> {
 pub struct Outcome {
     /// `const _: &[u8] = include_bytes!("…");` when the snapshot exists.
     pub track: TokenStream,
+    /// `const PUBLISHED: …` with every published snapshot of the contract's name.
+    pub embedded: TokenStream,
     /// One error per breaking finding (or one for an unreadable snapshot).
     pub errors: Vec<Error>,
 }
@@ -70,6 +72,37 @@ fn applies<'i, 'a>(input: &'i Input<'a>) -> Option<&'i [Field<'a>]> {
             Some(fields)
         }
         _ => None,
+    }
+}
+
+/// `HandoffContract::PUBLISHED`: every snapshot file of the contract's name in its folder
+/// (`<name>.v<N>.snap`, any `N`), embedded with `include_str!` so that editing one
+/// recompiles the contract. A file added later is seen after the next rebuild; a file that
+/// is not UTF-8 is left out (the published check reports it). Empty when the folder cannot
+/// be listed.
+pub fn embedded(contract: &Contract, krate: &syn::Path) -> TokenStream {
+    let mut files: Vec<(u32, String)> = std::fs::read_dir(contract.dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let id = snapshot::parse_file_name(entry.file_name().to_str()?)?;
+            let path = entry.path();
+            let readable = std::fs::read_to_string(&path).is_ok();
+            (id.name == contract.name && readable)
+                .then(|| Some((id.version, path.to_str()?.to_owned())))
+                .flatten()
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return TokenStream::new();
+    }
+    let entries = files.iter().map(|(version, path)| {
+        quote!(#krate::PublishedSnapshot { version: #version, text: ::core::include_str!(#path) })
+    });
+    quote! {
+        const PUBLISHED: &'static [#krate::PublishedSnapshot] = &[#(#entries),*];
     }
 }
 
@@ -116,6 +149,7 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
             return Outcome {
                 track,
                 errors: vec![Error::new_spanned(at_version(), error)],
+                ..Outcome::default()
             };
         }
     };
@@ -123,7 +157,11 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
     let allowances = allowances(input);
     let report = compat::evolve_with(&published, &new, contract.mode, &allowances);
     let errors = report_errors(input, fields, contract, &shown, report.findings());
-    Outcome { track, errors }
+    Outcome {
+        track,
+        errors,
+        ..Outcome::default()
+    }
 }
 
 /// The allowances as the runtime reads them from `ContractInfo::allows`.

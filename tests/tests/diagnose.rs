@@ -191,6 +191,30 @@ fn another_version_that_the_payload_fits() {
 }
 
 #[test]
+fn the_derive_embeds_every_published_version() {
+    use contract_core::HandoffContract;
+    let versions: Vec<u32> = v2::RefundRequest::PUBLISHED
+        .iter()
+        .map(|p| p.version)
+        .collect();
+    assert_eq!(versions, [1, 2]);
+    assert_eq!(v1::RefundRequest::PUBLISHED.len(), 2);
+    // So the published v1 is tried without being passed in.
+    let bytes = br#"{"category":"damaged","orderRef":"A-1"}"#;
+    let rejection = rejected(bytes);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .payload(bytes)
+        .explain();
+    assert!(diagnosis
+        .causes("orderId")
+        .contains(&Cause::AnotherVersion {
+            contract: "diag-refund/v1".into(),
+            because: "the payload fits its receiver view".into(),
+            certainty: Certainty::Established
+        }));
+}
+
+#[test]
 fn without_evidence_the_possible_causes_remain() {
     let rejection = rejected(br#"{"category":"damaged"}"#);
     let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence()).explain();

@@ -183,10 +183,10 @@ pub struct WhyMissing<'a> {
 /// derive embeds from its snapshot folder, are taken into account.
 ///
 /// ```
-/// use contract_core::{receive, send, why_missing, HandoffContract};
+/// use contract_core::{receive, why_missing, HandoffContract};
 /// use serde::{Deserialize, Serialize};
 ///
-/// #[derive(Serialize, Deserialize, HandoffContract)]
+/// #[derive(Debug, Serialize, Deserialize, HandoffContract)]
 /// #[handoff(name = "refund-request", version = 2)]
 /// #[serde(rename_all = "camelCase")]
 /// struct RefundRequest {
