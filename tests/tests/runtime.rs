@@ -597,3 +597,140 @@ fn no_value_appears_in_any_output() {
         assert!(!out.contains(SECRET), "{out}");
     }
 }
+
+// ---- the value from the tape is serde_json's value ---------------------------------------
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct Numbers {
+    pub u: Option<u64>,
+    pub i: Option<i64>,
+    pub big: Option<u128>,
+    pub signed_big: Option<i128>,
+    pub small: Option<f32>,
+    pub float: Option<f64>,
+    pub any: Option<serde_json::Value>,
+    pub by_int: Option<BTreeMap<i16, u8>>,
+    pub by_bool: Option<BTreeMap<bool, u8>>,
+    pub by_u128: Option<BTreeMap<u128, u8>>,
+}
+
+#[test]
+fn the_value_is_the_one_serde_json_reads() {
+    let fields = [
+        (
+            "u",
+            vec![
+                "0",
+                "18446744073709551615",
+                "-0",
+                "1e2",
+                "1.0",
+                "18446744073709551616",
+            ],
+        ),
+        (
+            "i",
+            vec![
+                "-9223372036854775808",
+                "-0",
+                "9223372036854775807",
+                "-9223372036854775809",
+            ],
+        ),
+        (
+            "big",
+            vec![
+                "340282366920938463463374607431768211455",
+                "18446744073709551616",
+                "-1",
+            ],
+        ),
+        (
+            "signed_big",
+            vec!["-170141183460469231731687303715884105728", "-0", "1"],
+        ),
+        (
+            "small",
+            vec!["3.4028235e38", "1e39", "-0", "0.1", "16777217"],
+        ),
+        (
+            "float",
+            vec![
+                "0.1",
+                "-0.0",
+                "-0",
+                "5e-324",
+                "1.7976931348623157e308",
+                "2.2250738585072011e-308",
+                "123456789012345678901234567890",
+                "0.30000000000000000000000000000000000000000001",
+                "1e400",
+            ],
+        ),
+        (
+            "any",
+            vec![
+                "-0",
+                "1e2",
+                "18446744073709551616",
+                "-9223372036854775809",
+                "[1, -1, 1.5, \"\\u00e9\"]",
+            ],
+        ),
+        (
+            "by_int",
+            vec![
+                r#"{"1": 1}"#,
+                r#"{"-1": 1}"#,
+                r#"{"01": 1}"#,
+                r#"{"1.5": 1}"#,
+                r#"{"70000": 1}"#,
+                r#"{"\u0031": 1}"#,
+            ],
+        ),
+        (
+            "by_bool",
+            vec![r#"{"true": 1}"#, r#"{"false": 2}"#, r#"{"yes": 1}"#],
+        ),
+        (
+            "by_u128",
+            vec![
+                r#"{"340282366920938463463374607431768211455": 1}"#,
+                r#"{"-1": 1}"#,
+            ],
+        ),
+    ];
+    let mut compared = 0;
+    for (field, values) in fields {
+        for value in values {
+            let payload = format!(r#"{{"{field}": {value}}}"#);
+            let ours = receive::<Numbers>(payload.as_bytes());
+            let theirs = serde_json::from_str::<Numbers>(&payload);
+            match (&ours, &theirs) {
+                (Ok(ours), Ok(theirs)) => {
+                    let ours = serde_json::to_string(ours.value()).expect("writes");
+                    let theirs = serde_json::to_string(theirs).expect("writes");
+                    assert_eq!(ours, theirs, "{payload}");
+                    // Bit for bit, not only by the text written.
+                    if let (Some(a), Some(b)) = (
+                        receive::<Numbers>(payload.as_bytes())
+                            .ok()
+                            .and_then(|r| r.into_inner().float),
+                        theirs_float(&payload),
+                    ) {
+                        assert_eq!(a.to_bits(), b.to_bits(), "{payload}");
+                    }
+                    compared += 1;
+                }
+                (Err(_), Err(_)) => {}
+                (Ok(_), Err(e)) => panic!("receive accepts {payload}, serde rejects it: {e}"),
+                (Err(r), Ok(_)) => panic!("serde accepts {payload}, receive rejects it: {r}"),
+            }
+        }
+    }
+    assert!(compared >= 25, "only {compared} values compared");
+}
+
+fn theirs_float(payload: &str) -> Option<f64> {
+    serde_json::from_str::<Numbers>(payload).ok()?.float
+}

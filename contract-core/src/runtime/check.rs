@@ -10,10 +10,13 @@
 //! runs after a clean walk. It recurses once per level of the document, which the scan has
 //! bounded.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap;
 
 use contract_schema::model::{
-    Body, EnumDef, FieldDef, IntKind, Repr, StructDef, Type, Unknown, VariantDef, VariantDefKind,
+    Body, EnumDef, FieldDef, FloatKind, IntKind, Repr, StructDef, Type, Unknown, VariantDef,
+    VariantDefKind,
 };
 use contract_schema::{Schema, View};
 
@@ -35,7 +38,7 @@ enum Seg<'s> {
 }
 
 /// One step of a schema path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy)]
 enum Label<'s> {
     Field(&'s str),
     Items,
@@ -43,12 +46,25 @@ enum Label<'s> {
     Variant(&'s str),
 }
 
+impl Label<'_> {
+    /// A key that identifies the label by the address of its name in the schema (the same
+    /// name at two places of the schema gives two keys, which only costs a second entry).
+    fn key(self) -> (u8, usize) {
+        match self {
+            Label::Field(name) => (0, name.as_ptr() as usize),
+            Label::Items => (1, 0),
+            Label::Values => (2, 0),
+            Label::Variant(tag) => (3, tag.as_ptr() as usize),
+        }
+    }
+}
+
 /// Schema paths met in one payload, interned, with arrival counts.
 #[derive(Debug, Default)]
 struct Paths<'s> {
     /// Parent, label, count, whether inside an array or a map.
     nodes: Vec<(u32, Label<'s>, u64, bool)>,
-    index: HashMap<(u32, Label<'s>), u32>,
+    index: FxHashMap<(u32, u8, usize), u32>,
     /// Field paths in first-arrival order.
     arrived: Vec<u32>,
 }
@@ -58,14 +74,15 @@ const ROOT: u32 = u32::MAX;
 
 impl<'s> Paths<'s> {
     fn child(&mut self, parent: u32, label: Label<'s>) -> u32 {
-        if let Some(id) = self.index.get(&(parent, label)) {
+        let (kind, addr) = label.key();
+        if let Some(id) = self.index.get(&(parent, kind, addr)) {
             return *id;
         }
         let inside = matches!(label, Label::Items | Label::Values)
             || (parent != ROOT && self.nodes[parent as usize].3);
         let id = self.nodes.len() as u32;
         self.nodes.push((parent, label, 0, inside));
-        self.index.insert((parent, label), id);
+        self.index.insert((parent, kind, addr), id);
         id
     }
 
@@ -203,9 +220,10 @@ impl<'s> Checker<'s> {
         if let Some(Body::Struct(root)) = self.named_body(&self.schema.root) {
             for field in &root.fields {
                 if let Some(name) = self.primary_name(field) {
+                    let (kind, addr) = Label::Field(name).key();
                     let arrived = paths
                         .index
-                        .get(&(ROOT, Label::Field(name)))
+                        .get(&(ROOT, kind, addr))
                         .is_some_and(|id| paths.nodes[*id as usize].2 > 0);
                     top.push((name.to_owned(), arrived));
                 }
@@ -358,6 +376,18 @@ impl<'s> Checker<'s> {
             }
             Type::Unit if node.kind == NodeKind::Null => {}
             Type::Bool if node.kind == NodeKind::Bool => {}
+            // serde_json reads `-0` as the float `-0.0`, which no integer type takes but
+            // `i128`, which serde_json parses digit by digit.
+            Type::Int(kind)
+                if *kind != IntKind::I128
+                    && node.kind == NodeKind::Int
+                    && self.text(&node) == b"-0" =>
+            {
+                self.problem(ProblemKind::WrongType {
+                    expected: ty.to_string(),
+                    found: JsonKind::Number,
+                });
+            }
             Type::Int(kind) if node.kind == NodeKind::Int => {
                 if !int_in_range(self.text(&node), *kind) {
                     self.problem(ProblemKind::OutOfRange {
@@ -365,12 +395,16 @@ impl<'s> Checker<'s> {
                     });
                 }
             }
-            Type::Float(_) if matches!(node.kind, NodeKind::Int | NodeKind::Float) => {
-                let finite = std::str::from_utf8(self.text(&node))
-                    .ok()
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .is_some_and(f64::is_finite);
-                if !finite {
+            // serde_json's own parse decides the range: with its `float_roundtrip` feature
+            // (which any crate of the build may turn on) an `f32` beyond its range is an
+            // error, without it an infinity.
+            Type::Float(kind) if matches!(node.kind, NodeKind::Int | NodeKind::Float) => {
+                let text = self.text(&node);
+                let fits = match kind {
+                    FloatKind::F32 => serde_json::from_slice::<f32>(text).is_ok(),
+                    FloatKind::F64 => serde_json::from_slice::<f64>(text).is_ok(),
+                };
+                if !fits {
                     self.problem(ProblemKind::OutOfRange {
                         expected: ty.to_string(),
                     });

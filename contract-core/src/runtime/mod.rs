@@ -12,8 +12,12 @@
 //!    and `send_to`, the sender view for `send`) that records every problem and the
 //!    presence of every field.
 //!
-//! `receive` then deserializes with `serde_json::from_slice::<T>` itself, so it accepts a
-//! payload only when serde does; `send` returns the bytes `serde_json::to_vec` wrote.
+//! `receive` then deserializes `T` from the tape, through a `Deserializer` that makes
+//! serde_json's decisions (which `visit_*` a number reaches, floats parsed by serde_json
+//! itself, structs from objects, enums from strings and one-key objects, numeric map keys),
+//! so the payload is tokenized once; where that fails it asks `serde_json::from_slice::<T>`
+//! itself. It accepts a payload only when serde does. `send` returns the bytes
+//! `serde_json::to_vec` wrote.
 //!
 //! # Stricter than serde, on purpose
 //!
@@ -35,6 +39,7 @@
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
 
 mod check;
+mod de;
 mod diagnose;
 mod presence;
 mod problem;
@@ -375,6 +380,10 @@ where
     let result = with_tape(|tape| {
         let (mut problems, presence) = check(schema, View::Receiver, bytes, &options.limits, tape);
         if problems.is_empty() {
+            // The value from the tape; where that fails, serde_json's own verdict.
+            if let Ok(value) = de::from_tape::<T>(bytes, &tape.nodes) {
+                return Ok(Received { value, presence });
+            }
             match serde_json::from_slice::<T>(bytes) {
                 Ok(value) => return Ok(Received { value, presence }),
                 Err(e) => problems.push(refused(&e, schema, bytes, tape)),

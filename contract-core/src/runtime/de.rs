@@ -1,0 +1,669 @@
+//! The typed value from the scanned tape: a `serde::Deserializer` that reads what
+//! `serde_json::Deserializer` reads, so that `receive` tokenizes a payload once.
+//!
+//! It takes serde_json's decisions wherever they are visible to a `Deserialize` impl:
+//! which `visit_*` a number reaches (`u64`, then `i64`, then `f64`, with `-0` a float, as
+//! serde_json does), floats parsed by serde_json itself, escaped strings through `visit_str`
+//! and plain ones through `visit_borrowed_str`, `null` through `visit_none` and `visit_unit`,
+//! a struct from an object or an array, an enum from a string or a one-key object, map keys
+//! read as numbers and booleans where the key type asks. Anything it does not mirror (such as
+//! serde_json's `RawValue` protocol) fails here, and `receive` then asks serde_json itself:
+//! a failure here costs time, never a verdict.
+
+use core::fmt;
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::scan::{str_text, Node, NodeKind};
+
+/// Why the tape could not give a value, and at which node (never serde's message, which may
+/// quote a value).
+#[derive(Debug)]
+pub(crate) struct DeError {
+    pub node: Option<u32>,
+}
+
+impl fmt::Display for DeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the value does not deserialize")
+    }
+}
+
+impl std::error::Error for DeError {}
+
+impl de::Error for DeError {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        DeError { node: None }
+    }
+}
+
+type Result<T> = core::result::Result<T, DeError>;
+
+/// Deserializes a `T` from a scanned document.
+pub(crate) fn from_tape<T: de::DeserializeOwned>(input: &[u8], nodes: &[Node]) -> Result<T> {
+    T::deserialize(Value { input, nodes, i: 0 })
+}
+
+/// The value at node `i`.
+#[derive(Clone, Copy)]
+struct Value<'t, 'de> {
+    input: &'de [u8],
+    nodes: &'t [Node],
+    i: u32,
+}
+
+impl<'t, 'de> Value<'t, 'de> {
+    fn node(&self) -> Node {
+        self.nodes[self.i as usize]
+    }
+
+    fn text(&self) -> &'de [u8] {
+        let n = self.node();
+        &self.input[n.start as usize..n.end as usize]
+    }
+
+    fn at<T>(&self, result: Result<T>) -> Result<T> {
+        result.map_err(|e| DeError {
+            node: e.node.or(Some(self.i)),
+        })
+    }
+
+    /// A value of a kind the visitor does not take.
+    fn invalid<T>(&self, _expected: &dyn de::Expected) -> Result<T> {
+        Err(DeError { node: Some(self.i) })
+    }
+
+    fn visit_number<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match number(self.text(), self.node().kind) {
+            Some(Number::U64(n)) => visitor.visit_u64(n),
+            Some(Number::I64(n)) => visitor.visit_i64(n),
+            Some(Number::F64(n)) => visitor.visit_f64(n),
+            None => self.invalid(&visitor),
+        }
+    }
+
+    fn visit_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let node = self.node();
+        if node.escaped {
+            visitor.visit_str(&str_text(self.input, &node))
+        } else {
+            match std::str::from_utf8(self.text()) {
+                Ok(s) => visitor.visit_borrowed_str(s),
+                Err(_) => self.invalid(&visitor),
+            }
+        }
+    }
+
+    fn visit_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let node = self.node();
+        if node.escaped {
+            visitor.visit_bytes(str_text(self.input, &node).as_bytes())
+        } else {
+            visitor.visit_borrowed_bytes(self.text())
+        }
+    }
+
+    fn visit_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let mut seq = Seq {
+            input: self.input,
+            nodes: self.nodes,
+            next: self.i + 1,
+            left: self.node().count,
+        };
+        let value = visitor.visit_seq(&mut seq)?;
+        // serde_json refuses items the visitor left unread.
+        if seq.left == 0 {
+            Ok(value)
+        } else {
+            Err(DeError { node: Some(self.i) })
+        }
+    }
+
+    fn visit_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let mut map = Map {
+            input: self.input,
+            nodes: self.nodes,
+            next: self.i + 1,
+            left: self.node().count,
+        };
+        let value = visitor.visit_map(&mut map)?;
+        if map.left == 0 {
+            Ok(value)
+        } else {
+            Err(DeError { node: Some(self.i) })
+        }
+    }
+}
+
+/// A JSON number as serde_json hands it to a visitor.
+enum Number {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+/// serde_json's reading of a number literal: a non-negative integer that fits is a `u64`, a
+/// negative one that fits an `i64` (not `-0`, which is the float `-0.0`), anything else a
+/// float, parsed by serde_json itself so that every bit agrees.
+fn number(text: &[u8], kind: NodeKind) -> Option<Number> {
+    if kind == NodeKind::Int {
+        let (negative, digits) = match text.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, text),
+        };
+        let mut n: u64 = 0;
+        let mut fits = true;
+        for d in digits {
+            match n
+                .checked_mul(10)
+                .and_then(|n| n.checked_add(u64::from(d - b'0')))
+            {
+                Some(m) => n = m,
+                None => {
+                    fits = false;
+                    break;
+                }
+            }
+        }
+        if fits {
+            if !negative {
+                return Some(Number::U64(n));
+            }
+            if n != 0 && n <= i64::MIN.unsigned_abs() {
+                return Some(Number::I64((n as i64).wrapping_neg()));
+            }
+        }
+    }
+    serde_json::from_slice::<f64>(text).ok().map(Number::F64)
+}
+
+/// An exact 128-bit integer literal.
+fn int128(text: &[u8]) -> Option<(bool, u128)> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let mut n: u128 = 0;
+    for d in digits {
+        n = n
+            .checked_mul(10)?
+            .checked_add(u128::from(d.checked_sub(b'0')?))?;
+    }
+    Some((negative, n))
+}
+
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let result = match self.node().kind {
+                NodeKind::Int | NodeKind::Float => self.visit_number(visitor),
+                _ => self.invalid(&visitor),
+            };
+            self.at(result)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Null => visitor.visit_unit(),
+            NodeKind::Bool => visitor.visit_bool(self.text() == b"true"),
+            NodeKind::Int | NodeKind::Float => self.visit_number(visitor),
+            NodeKind::Str => self.visit_string(visitor),
+            NodeKind::Array => self.visit_seq(visitor),
+            NodeKind::Object => self.visit_map(visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Bool => visitor.visit_bool(self.text() == b"true"),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_f64
+    }
+
+    /// serde_json parses a float at single precision where its `float_roundtrip` feature is
+    /// on (any crate of the build may turn it on): its own `f32` parse decides.
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let text = self.text();
+        let result = match (self.node().kind, number(text, self.node().kind)) {
+            (NodeKind::Int, Some(Number::U64(n))) => visitor.visit_u64(n),
+            (NodeKind::Int, Some(Number::I64(n))) => visitor.visit_i64(n),
+            (NodeKind::Int | NodeKind::Float, _) => match serde_json::from_slice::<f32>(text) {
+                Ok(v) => visitor.visit_f64(f64::from(v)),
+                Err(_) => self.invalid(&visitor),
+            },
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match (self.node().kind, int128(self.text())) {
+            (NodeKind::Int, Some((true, n))) if n <= i128::MIN.unsigned_abs() => {
+                visitor.visit_i128((n as i128).wrapping_neg())
+            }
+            (NodeKind::Int, Some((false, n))) => match i128::try_from(n) {
+                Ok(n) => visitor.visit_i128(n),
+                Err(_) => self.invalid(&visitor),
+            },
+            (NodeKind::Int | NodeKind::Float, _) => self.visit_number(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match (self.node().kind, int128(self.text())) {
+            (NodeKind::Int, Some((false, n))) => visitor.visit_u128(n),
+            (NodeKind::Int | NodeKind::Float, _) => self.visit_number(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Str => self.visit_string(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Str => self.visit_bytes(visitor),
+            NodeKind::Array => self.visit_seq(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Null => visitor.visit_unit(),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        // serde_json's `RawValue` protocol is not mirrored: serde_json decides.
+        if name.starts_with("$serde_json::") {
+            return Err(DeError { node: Some(self.i) });
+        }
+        let result = visitor.visit_newtype_struct(self);
+        self.at(result)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Array => self.visit_seq(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Object => self.visit_map(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let result = match self.node().kind {
+            NodeKind::Object => self.visit_map(visitor),
+            NodeKind::Array => self.visit_seq(visitor),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let node = self.node();
+        let result = match node.kind {
+            NodeKind::Str => visitor.visit_enum(Enum {
+                tag: self,
+                content: None,
+            }),
+            NodeKind::Object if node.count == 1 => visitor.visit_enum(Enum {
+                tag: Value {
+                    i: self.i + 1,
+                    ..self
+                },
+                content: Some(Value {
+                    i: self.i + 2,
+                    ..self
+                }),
+            }),
+            _ => self.invalid(&visitor),
+        };
+        self.at(result)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+}
+
+struct Seq<'t, 'de> {
+    input: &'de [u8],
+    nodes: &'t [Node],
+    next: u32,
+    left: u32,
+}
+
+impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
+    type Error = DeError;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let item = Value {
+            input: self.input,
+            nodes: self.nodes,
+            i: self.next,
+        };
+        self.left -= 1;
+        self.next = self.nodes[self.next as usize].next;
+        seed.deserialize(item).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+struct Map<'t, 'de> {
+    input: &'de [u8],
+    nodes: &'t [Node],
+    /// The next key node.
+    next: u32,
+    left: u32,
+}
+
+impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
+    type Error = DeError;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let key = Value {
+            input: self.input,
+            nodes: self.nodes,
+            i: self.next,
+        };
+        seed.deserialize(Key(key)).map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        let value = Value {
+            input: self.input,
+            nodes: self.nodes,
+            i: self.next + 1,
+        };
+        self.left = self.left.saturating_sub(1);
+        self.next = self.nodes[(self.next + 1) as usize].next;
+        seed.deserialize(value)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+/// An object key, as serde_json's `MapKey` reads it: a string, or a number or a boolean
+/// spelled in one where the key type asks for one.
+struct Key<'t, 'de>(Value<'t, 'de>);
+
+macro_rules! numeric_keys {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let key = self.0;
+            let text = key.text();
+            // serde_json reads the key's raw bytes as a number: no escape, no space.
+            let numeric = text
+                .iter()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
+            let result = if key.node().escaped || !numeric || !text.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-') {
+                key.invalid(&visitor)
+            } else {
+                let kind = if text.iter().all(|b| b.is_ascii_digit() || *b == b'-') {
+                    NodeKind::Int
+                } else {
+                    NodeKind::Float
+                };
+                match number(text, kind) {
+                    Some(Number::U64(n)) => visitor.visit_u64(n),
+                    Some(Number::I64(n)) => visitor.visit_i64(n),
+                    Some(Number::F64(n)) => visitor.visit_f64(n),
+                    None => key.invalid(&visitor),
+                }
+            };
+            key.at(result)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let key = self.0;
+        key.at(key.visit_string(visitor))
+    }
+
+    numeric_keys! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_f32 deserialize_f64
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let key = self.0;
+        let result = match int128(key.text()) {
+            Some((true, n)) if n <= i128::MIN.unsigned_abs() => {
+                visitor.visit_i128((n as i128).wrapping_neg())
+            }
+            Some((false, n)) => match i128::try_from(n) {
+                Ok(n) => visitor.visit_i128(n),
+                Err(_) => key.invalid(&visitor),
+            },
+            _ => key.invalid(&visitor),
+        };
+        key.at(result)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let key = self.0;
+        let result = match int128(key.text()) {
+            Some((false, n)) => visitor.visit_u128(n),
+            _ => key.invalid(&visitor),
+        };
+        key.at(result)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let key = self.0;
+        let result = match key.text() {
+            b"true" if !key.node().escaped => visitor.visit_bool(true),
+            b"false" if !key.node().escaped => visitor.visit_bool(false),
+            _ => key.invalid(&visitor),
+        };
+        key.at(result)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let key = self.0;
+        key.at(visitor.visit_enum(Enum {
+            tag: key,
+            content: None,
+        }))
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let key = self.0;
+        key.at(key.visit_bytes(visitor))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// An enum: its tag (a string node) and, from a one-key object, its content.
+struct Enum<'t, 'de> {
+    tag: Value<'t, 'de>,
+    content: Option<Value<'t, 'de>>,
+}
+
+impl<'de> de::EnumAccess<'de> for Enum<'_, 'de> {
+    type Error = DeError;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let value = seed.deserialize(Key(self.tag))?;
+        Ok((value, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
+    type Error = DeError;
+
+    fn unit_variant(self) -> Result<()> {
+        match self.content {
+            None => Ok(()),
+            Some(content) => de::Deserialize::deserialize(content),
+        }
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        match self.content {
+            Some(content) => seed.deserialize(content),
+            None => Err(DeError {
+                node: Some(self.tag.i),
+            }),
+        }
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        match self.content {
+            Some(content) => de::Deserializer::deserialize_seq(content, visitor),
+            None => Err(DeError {
+                node: Some(self.tag.i),
+            }),
+        }
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.content {
+            Some(content) => de::Deserializer::deserialize_struct(content, "", fields, visitor),
+            None => Err(DeError {
+                node: Some(self.tag.i),
+            }),
+        }
+    }
+}
