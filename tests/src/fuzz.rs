@@ -143,7 +143,13 @@ fn in_a_key(data: &[u8], word: &[u8]) -> bool {
             return false;
         }
         let rest = &data[i + word.len()..];
-        let Some(quote) = rest.iter().position(|b| *b == b'"') else {
+        // The string's closing quote: the first one not escaped by a backslash.
+        let mut escaped = false;
+        let Some(quote) = rest.iter().position(|b| {
+            let closing = *b == b'"' && !escaped;
+            escaped = *b == b'\\' && !escaped;
+            closing
+        }) else {
             return false;
         };
         rest[quote + 1..]
