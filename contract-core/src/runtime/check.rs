@@ -20,7 +20,7 @@ use contract_schema::model::{
 };
 use contract_schema::{Schema, View};
 
-use super::presence::{Presence, PresenceParts};
+use super::presence::{Label, PathNode, Record, ROOT};
 use super::problem::{JsonKind, Problem, ProblemKind};
 use super::scan::{key_text, str_text, Node, NodeKind, Tape};
 
@@ -37,140 +37,44 @@ enum Seg<'s> {
     Star,
 }
 
-/// One step of a schema path.
-#[derive(Debug, Clone, Copy)]
-enum Label<'s> {
-    Field(&'s str),
-    Items,
-    Values,
-    Variant(&'s str),
-}
-
-impl Label<'_> {
-    /// A key that identifies the label by the address of its name in the schema (the same
-    /// name at two places of the schema gives two keys, which only costs a second entry).
-    fn key(self) -> (u8, usize) {
-        match self {
-            Label::Field(name) => (0, name.as_ptr() as usize),
-            Label::Items => (1, 0),
-            Label::Values => (2, 0),
-            Label::Variant(tag) => (3, tag.as_ptr() as usize),
-        }
-    }
-}
-
-/// Schema paths met in one payload, interned, with arrival counts.
-#[derive(Debug, Default)]
-struct Paths<'s> {
-    /// Parent, label, count, whether inside an array or a map.
-    nodes: Vec<(u32, Label<'s>, u64, bool)>,
-    index: FxHashMap<(u32, u8, usize), u32>,
-    /// Field paths in first-arrival order.
-    arrived: Vec<u32>,
-}
-
-/// The root of every path.
-const ROOT: u32 = u32::MAX;
-
-impl<'s> Paths<'s> {
-    fn child(&mut self, parent: u32, label: Label<'s>) -> u32 {
-        let (kind, addr) = label.key();
-        if let Some(id) = self.index.get(&(parent, kind, addr)) {
-            return *id;
-        }
-        let inside = matches!(label, Label::Items | Label::Values)
-            || (parent != ROOT && self.nodes[parent as usize].3);
-        let id = self.nodes.len() as u32;
-        self.nodes.push((parent, label, 0, inside));
-        self.index.insert((parent, kind, addr), id);
-        id
-    }
-
-    fn render(&self, mut id: u32, out: &mut String) {
-        let mut labels = Vec::new();
-        while id != ROOT {
-            let (parent, label, _, _) = self.nodes[id as usize];
-            labels.push(label);
-            id = parent;
-        }
-        for label in labels.iter().rev() {
-            match label {
-                Label::Field(name) => {
-                    if !out.is_empty() && !out.ends_with('.') {
-                        out.push('.');
-                    }
-                    out.push_str(name);
-                }
-                Label::Items => out.push_str("[]"),
-                Label::Values => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push('*');
-                }
-                Label::Variant(tag) => {
-                    out.push('(');
-                    out.push_str(tag);
-                    out.push(')');
-                }
-            }
-        }
-    }
-
-    fn path(&self, id: u32) -> String {
-        let mut out = String::new();
-        self.render(id, &mut out);
-        out
-    }
-
-    fn path_with(&self, id: u32, name: &str) -> String {
-        let mut out = self.path(id);
-        if !out.is_empty() {
-            out.push('.');
-        }
-        out.push_str(name);
-        out
-    }
-}
-
 /// What a check produced.
-pub(crate) struct Outcome {
+pub(crate) struct Outcome<'s> {
     pub problems: Vec<Problem>,
-    pub presence: Presence,
+    pub record: Record<'s>,
 }
 
 /// The checker over one document.
-pub(crate) struct Checker<'s> {
+pub(crate) struct Checker<'s, 'd> {
     schema: &'s Schema,
     view: View,
-    input: &'s [u8],
-    nodes: &'s [Node],
-    duplicates: &'s [super::scan::Duplicate],
+    input: &'d [u8],
+    nodes: &'d [Node],
+    duplicates: &'d [super::scan::Duplicate],
     problems: Vec<Problem>,
     pointer: Vec<Seg<'s>>,
-    paths: Paths<'s>,
+    /// The presence being recorded.
+    record: Record<'s>,
+    /// The path ids by parent and label key.
+    index: &'d mut FxHashMap<(u32, u8, usize), u32>,
     here: u32,
     /// Inside a trial of an untagged variant: record nothing, only whether it failed.
     trial: u32,
     failed: bool,
-    missing: Vec<String>,
-    missing_seen: HashSet<(u32, &'s str)>,
-    unknown: Vec<String>,
-    unknown_seen: HashSet<String>,
-    unknown_omitted: u64,
     max_unknown: usize,
     /// Per struct being checked: the key node that filled each field, `u32::MAX` if none.
     seen: Vec<u32>,
 }
 
-impl<'s> Checker<'s> {
+impl<'s, 'd> Checker<'s, 'd> {
     pub(crate) fn new(
         schema: &'s Schema,
         view: View,
-        input: &'s [u8],
-        tape: &'s Tape,
+        input: &'d [u8],
+        tape: &'d Tape,
+        index: &'d mut FxHashMap<(u32, u8, usize), u32>,
         max_unknown: usize,
     ) -> Self {
+        index.clear();
         Checker {
             schema,
             view,
@@ -179,71 +83,45 @@ impl<'s> Checker<'s> {
             duplicates: &tape.duplicates,
             problems: Vec::new(),
             pointer: Vec::new(),
-            paths: Paths::default(),
+            record: Record::new(schema, view),
+            index,
             here: ROOT,
             trial: 0,
             failed: false,
-            missing: Vec::new(),
-            missing_seen: HashSet::new(),
-            unknown: Vec::new(),
-            unknown_seen: HashSet::new(),
-            unknown_omitted: 0,
             max_unknown,
             seen: Vec::new(),
         }
     }
 
     /// Checks the whole document against the schema's root.
-    pub(crate) fn run(mut self) -> Outcome {
+    pub(crate) fn run(mut self) -> Outcome<'s> {
         if !self.nodes.is_empty() {
             self.value(0, &self.schema.root, 0);
         }
-        let presence = self.presence();
         Outcome {
             problems: self.problems,
-            presence,
+            record: self.record,
         }
     }
 
-    /// The presence record of what the walk saw.
-    fn presence(&self) -> Presence {
-        let paths = &self.paths;
-        let received = paths
-            .arrived
-            .iter()
-            .map(|id| {
-                let (_, _, count, inside) = paths.nodes[*id as usize];
-                (paths.path(*id), count, inside)
-            })
-            .collect();
-        let mut top = Vec::new();
-        if let Some(Body::Struct(root)) = self.named_body(&self.schema.root) {
-            for field in &root.fields {
-                if let Some(name) = self.primary_name(field) {
-                    let (kind, addr) = Label::Field(name).key();
-                    let arrived = paths
-                        .index
-                        .get(&(ROOT, kind, addr))
-                        .is_some_and(|id| paths.nodes[*id as usize].2 > 0);
-                    top.push((name.to_owned(), arrived));
-                }
-            }
+    /// The id of the path `label` under `parent`, added when new.
+    fn child(&mut self, parent: u32, label: Label<'s>) -> u32 {
+        let (kind, addr) = label.key();
+        if let Some(id) = self.index.get(&(parent, kind, addr)) {
+            return *id;
         }
-        Presence::from_parts(PresenceParts {
-            contract: self.schema.contract.as_ref().map(ToString::to_string),
-            received,
-            missing: self.missing.clone(),
-            unknown: self.unknown.clone(),
-            unknown_omitted: self.unknown_omitted,
-            top,
-        })
-    }
-
-    fn named_body(&self, ty: &Type) -> Option<&'s Body> {
-        match self.schema.resolve(ty) {
-            Type::Named(name) => self.schema.def(name).map(|d| &d.body),
-            _ => None,
-        }
+        let paths = &mut self.record.paths;
+        let inside = matches!(label, Label::Items | Label::Values)
+            || paths.get(parent as usize).is_some_and(|p| p.inside);
+        let id = paths.len() as u32;
+        paths.push(PathNode {
+            parent,
+            label,
+            count: 0,
+            inside,
+        });
+        self.index.insert((parent, kind, addr), id);
+        id
     }
 
     fn node(&self, i: u32) -> Node {
@@ -282,23 +160,22 @@ impl<'s> Checker<'s> {
     }
 
     fn arrive(&mut self, label: Label<'s>) -> u32 {
-        let id = self.paths.child(self.here, label);
+        let id = self.child(self.here, label);
         if self.trial == 0 {
-            let entry = &mut self.paths.nodes[id as usize];
-            if entry.2 == 0 {
-                self.paths.arrived.push(id);
+            let path = &mut self.record.paths[id as usize];
+            if path.count == 0 {
+                self.record.arrived.push(id);
             }
-            self.paths.nodes[id as usize].2 += 1;
+            path.count += 1;
         }
         id
     }
 
     fn record_missing(&mut self, name: &'s str) {
-        if self.trial > 0 {
-            return;
-        }
-        if self.missing_seen.insert((self.here, name)) {
-            self.missing.push(self.paths.path_with(self.here, name));
+        let here = self.here;
+        let missing = &mut self.record.missing;
+        if self.trial == 0 && !missing.iter().any(|(p, n)| *p == here && *n == name) {
+            missing.push((here, name));
         }
     }
 
@@ -306,17 +183,20 @@ impl<'s> Checker<'s> {
         if self.trial > 0 {
             return;
         }
-        let name = String::from_utf8_lossy(&key_text(self.input, &self.node(key))).into_owned();
-        let path = self.paths.path_with(self.here, &name);
-        if self.unknown_seen.contains(&path) {
+        let here = self.here;
+        let name = key_text(self.input, &self.node(key));
+        let unknown = &mut self.record.unknown;
+        if unknown
+            .iter()
+            .any(|(p, n)| *p == here && n.as_bytes() == &*name)
+        {
             return;
         }
-        if self.unknown.len() >= self.max_unknown {
-            self.unknown_omitted += 1;
+        if unknown.len() >= self.max_unknown {
+            self.record.unknown_omitted += 1;
             return;
         }
-        self.unknown_seen.insert(path.clone());
-        self.unknown.push(path);
+        unknown.push((here, String::from_utf8_lossy(&name).into_owned()));
     }
 
     /// A value the walk does not look into: report the duplicate keys inside it.
@@ -452,14 +332,14 @@ impl<'s> Checker<'s> {
         }
     }
 
-    fn text(&self, node: &Node) -> &'s [u8] {
+    fn text(&self, node: &Node) -> &'d [u8] {
         &self.input[node.start as usize..node.end as usize]
     }
 
     /// The items of the array at `i`: all of type `types[0]`, or (`tuple`) one type each.
     fn items(&mut self, i: u32, types: &'s [Type], tuple: Option<()>) {
         let saved = self.here;
-        self.here = self.paths.child(saved, Label::Items);
+        self.here = self.child(saved, Label::Items);
         let mut child = i + 1;
         for n in 0..self.node(i).count {
             let ty = if tuple.is_some() {
@@ -497,7 +377,7 @@ impl<'s> Checker<'s> {
     /// of enclosing internally tagged enums.
     fn map(&mut self, i: u32, key: &'s Type, value: &'s Type, skip_keys: &[&str]) {
         let saved = self.here;
-        self.here = self.paths.child(saved, Label::Values);
+        self.here = self.child(saved, Label::Values);
         let mut k = i + 1;
         for _ in 0..self.node(i).count {
             let v = k + 1;
@@ -670,7 +550,7 @@ impl<'s> Checker<'s> {
                     match (&def.extra, def.unknown, self.view) {
                         (Some(extra), Unknown::Capture, _) => {
                             let saved = self.here;
-                            self.here = self.paths.child(saved, Label::Values);
+                            self.here = self.child(saved, Label::Values);
                             self.value(v, extra, 0);
                             self.here = saved;
                         }
@@ -784,9 +664,7 @@ impl<'s> Checker<'s> {
             View::Sender => v.sender.as_deref(),
             View::Receiver => v.receiver.first().map(String::as_str),
         };
-        self.here = self
-            .paths
-            .child(saved, Label::Variant(tag.unwrap_or(&v.rust_name)));
+        self.here = self.child(saved, Label::Variant(tag.unwrap_or(&v.rust_name)));
         f(self);
         self.here = saved;
     }

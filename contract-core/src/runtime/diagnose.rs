@@ -16,7 +16,7 @@ use contract_schema::{Schema, View};
 use serde::Serialize;
 
 use super::presence::Presence;
-use super::{check, with_tape, Limits};
+use super::{check, with_scratch, Limits};
 use crate::traits::HandoffContract;
 
 /// How sure a cause is.
@@ -275,7 +275,11 @@ impl<'a> WhyMissing<'a> {
             .iter()
             .filter(|v| v.contract != self.schema.contract)
             .filter(|v| {
-                with_tape(|tape| check(v, View::Receiver, bytes, &limits, tape).0.is_empty())
+                with_scratch(|scratch| {
+                    check(v, View::Receiver, bytes, &limits, scratch)
+                        .0
+                        .is_empty()
+                })
             })
             .filter_map(|v| v.contract.as_ref().map(ToString::to_string))
             .collect()

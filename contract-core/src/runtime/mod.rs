@@ -61,6 +61,7 @@ pub use presence::Presence;
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
 use check::Checker;
+use rustc_hash::FxHashMap;
 use scan::{ScanError, Tape};
 
 /// Size limits of one payload. Exceeding one is a rejection, never a crash: the scan is
@@ -269,42 +270,51 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
         .or_insert(schema)
 }
 
-thread_local! {
-    /// One tape per thread, reused: no large allocation per call.
-    static TAPE: RefCell<Tape> = RefCell::new(Tape::default());
+/// What a call needs beside its payload, kept per thread and reused: no large allocation
+/// per call.
+#[derive(Default)]
+struct Scratch {
+    tape: Tape,
+    index: FxHashMap<(u32, u8, usize), u32>,
 }
 
-/// Runs `f` with this thread's tape (or a fresh one, when a call is nested in another).
-fn with_tape<R>(f: impl FnOnce(&mut Tape) -> R) -> R {
-    TAPE.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut tape) => f(&mut tape),
-        Err(_) => f(&mut Tape::default()),
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch (or a fresh one, when a call is nested in another).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
     })
 }
 
-/// Scans and checks `bytes` against a view of `schema`.
-fn check(
-    schema: &Schema,
+/// Scans and checks `bytes` against a view of `schema`: every problem, and what arrived.
+fn check<'s>(
+    schema: &'s Schema,
     view: View,
     bytes: &[u8],
     limits: &Limits,
-    tape: &mut Tape,
-) -> (Vec<Problem>, Presence) {
-    if let Err(e) = tape.scan(bytes, limits) {
-        let presence = Presence::from_parts(presence::PresenceParts {
-            contract: schema.contract.as_ref().map(ToString::to_string),
-            ..Default::default()
-        });
-        return (
-            vec![Problem {
-                pointer: String::new(),
-                kind: scan_problem(e),
-            }],
-            presence,
-        );
+    scratch: &mut Scratch,
+) -> (Vec<Problem>, presence::Record<'s>) {
+    if let Err(e) = scratch.tape.scan(bytes, limits) {
+        let problem = Problem {
+            pointer: String::new(),
+            kind: scan_problem(e),
+        };
+        return (vec![problem], presence::Record::new(schema, view));
     }
-    let outcome = Checker::new(schema, view, bytes, tape, limits.max_unknown_names).run();
-    (outcome.problems, outcome.presence)
+    let outcome = Checker::new(
+        schema,
+        view,
+        bytes,
+        &scratch.tape,
+        &mut scratch.index,
+        limits.max_unknown_names,
+    )
+    .run();
+    (outcome.problems, outcome.record)
 }
 
 fn scan_problem(e: ScanError) -> ProblemKind {
@@ -377,16 +387,17 @@ where
 {
     let schema = schema_of::<T>();
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
-    let result = with_tape(|tape| {
-        let (mut problems, presence) = check(schema, View::Receiver, bytes, &options.limits, tape);
+    let result = with_scratch(|scratch| {
+        let (mut problems, record) = check(schema, View::Receiver, bytes, &options.limits, scratch);
+        let presence = Presence::recorded(record);
         if problems.is_empty() {
             // The value from the tape; where that fails, serde_json's own verdict.
-            if let Ok(value) = de::from_tape::<T>(bytes, &tape.nodes) {
+            if let Ok(value) = de::from_tape::<T>(bytes, &scratch.tape.nodes) {
                 return Ok(Received { value, presence });
             }
             match serde_json::from_slice::<T>(bytes) {
                 Ok(value) => return Ok(Received { value, presence }),
-                Err(e) => problems.push(refused(&e, schema, bytes, tape)),
+                Err(e) => problems.push(refused(&e, schema, bytes, &scratch.tape)),
             }
         }
         Err(Rejection::new(Side::Receive, problems, presence))
@@ -563,14 +574,15 @@ where
 
 fn send_against<T: Serialize + ?Sized>(
     value: &T,
-    schema: &Schema,
+    schema: &'static Schema,
     view: View,
     options: &SendOptions,
 ) -> Result<Sent, Rejection> {
     let span = crate::trace::start(Side::Send, schema, &options.journey);
     let result = match serde_json::to_vec(value) {
-        Ok(bytes) => with_tape(|tape| {
-            let (problems, presence) = check(schema, view, &bytes, &options.limits, tape);
+        Ok(bytes) => with_scratch(|scratch| {
+            let (problems, record) = check(schema, view, &bytes, &options.limits, scratch);
+            let presence = Presence::recorded(record);
             if problems.is_empty() {
                 Ok(Sent { bytes, presence })
             } else {
@@ -583,10 +595,7 @@ fn send_against<T: Serialize + ?Sized>(
                 pointer: String::new(),
                 kind: ProblemKind::SerializeFailed,
             }],
-            Presence::from_parts(presence::PresenceParts {
-                contract: schema.contract.as_ref().map(ToString::to_string),
-                ..Default::default()
-            }),
+            Presence::recorded(presence::Record::new(schema, view)),
         )),
     };
     crate::trace::finish(&span, result.as_ref().map(Sent::presence));

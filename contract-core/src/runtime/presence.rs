@@ -2,8 +2,11 @@
 
 use core::fmt;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
+use contract_schema::model::{Body, Type};
 use contract_schema::shape::{Field, Kind, Provenance, Send, Shape, StructShape};
+use contract_schema::{Schema, View};
 use serde::{Deserialize, Serialize};
 
 use crate::traits::{shape_of, HandoffSchema};
@@ -38,9 +41,16 @@ use crate::traits::{shape_of, HandoffSchema};
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
+pub struct Presence {
+    /// What a walk recorded, rendered on first use (`None` for a record read from JSON).
+    record: Option<Record<'static>>,
+    rendered: OnceLock<Rendered>,
+}
+
+/// The record as it is read and written.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Presence {
+struct Rendered {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     handoff_contract: Option<String>,
     received_fields: Vec<String>,
@@ -59,89 +69,284 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// What the checker hands over to build a [`Presence`].
-#[derive(Debug, Default)]
-pub(crate) struct PresenceParts {
-    pub contract: Option<String>,
-    /// Paths that arrived, in first-arrival order, with their counts and whether they sit
-    /// inside an array or a map.
-    pub received: Vec<(String, u64, bool)>,
-    pub missing: Vec<String>,
-    pub unknown: Vec<String>,
-    pub unknown_omitted: u64,
-    /// The top-level fields and whether each arrived.
-    pub top: Vec<(String, bool)>,
+/// One step of a schema path.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Label<'s> {
+    Field(&'s str),
+    Items,
+    Values,
+    Variant(&'s str),
 }
 
-impl Presence {
-    pub(crate) fn from_parts(parts: PresenceParts) -> Self {
+impl Label<'_> {
+    /// A key that identifies the label by the address of its name in the schema (the same
+    /// name at two places of the schema gives two keys, which only costs a second entry).
+    pub(crate) fn key(self) -> (u8, usize) {
+        match self {
+            Label::Field(name) => (0, name.as_ptr() as usize),
+            Label::Items => (1, 0),
+            Label::Values => (2, 0),
+            Label::Variant(tag) => (3, tag.as_ptr() as usize),
+        }
+    }
+}
+
+/// The parent of the paths at the top level.
+pub(crate) const ROOT: u32 = u32::MAX;
+
+/// One schema path met in a payload.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PathNode<'s> {
+    pub parent: u32,
+    pub label: Label<'s>,
+    /// How often a field arrived at this path.
+    pub count: u64,
+    /// Whether the path is inside an array or a map.
+    pub inside: bool,
+}
+
+/// What one walk saw, compact: no string is built until someone reads the record.
+#[derive(Debug, Clone)]
+pub(crate) struct Record<'s> {
+    pub schema: &'s Schema,
+    pub view: View,
+    /// Every path met, by id.
+    pub paths: Vec<PathNode<'s>>,
+    /// The field paths that arrived, in first-arrival order.
+    pub arrived: Vec<u32>,
+    /// Required fields absent: the parent path and the name.
+    pub missing: Vec<(u32, &'s str)>,
+    /// Unknown names that arrived (structure, not values): the parent path and the name.
+    pub unknown: Vec<(u32, String)>,
+    pub unknown_omitted: u64,
+}
+
+impl<'s> Record<'s> {
+    pub(crate) fn new(schema: &'s Schema, view: View) -> Self {
+        Record {
+            schema,
+            view,
+            paths: Vec::new(),
+            arrived: Vec::new(),
+            missing: Vec::new(),
+            unknown: Vec::new(),
+            unknown_omitted: 0,
+        }
+    }
+
+    /// Appends the text of path `id` (`artifacts[].version`).
+    fn render_path(&self, mut id: u32, out: &mut String) {
+        let mut labels = Vec::new();
+        while let Some(node) = self.paths.get(id as usize) {
+            labels.push(node.label);
+            id = node.parent;
+        }
+        for label in labels.iter().rev() {
+            match label {
+                Label::Field(name) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(name);
+                }
+                Label::Items => out.push_str("[]"),
+                Label::Values => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push('*');
+                }
+                Label::Variant(tag) => {
+                    out.push('(');
+                    out.push_str(tag);
+                    out.push(')');
+                }
+            }
+        }
+    }
+
+    pub(crate) fn path_with(&self, parent: u32, name: &str) -> String {
+        let mut out = String::new();
+        self.render_path(parent, &mut out);
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(name);
+        out
+    }
+
+    fn render(&self) -> Rendered {
         let mut field_counts = BTreeMap::new();
-        let mut received_fields = Vec::with_capacity(parts.received.len());
-        for (path, count, in_collection) in parts.received {
-            if in_collection {
-                field_counts.insert(path.clone(), count);
+        let mut received_fields = Vec::with_capacity(self.arrived.len());
+        for id in &self.arrived {
+            let mut path = String::new();
+            self.render_path(*id, &mut path);
+            if let Some(node) = self.paths.get(*id as usize) {
+                if node.inside {
+                    field_counts.insert(path.clone(), node.count);
+                }
             }
             received_fields.push(path);
         }
-        Presence {
-            handoff_contract: parts.contract,
-            received_fields,
-            missing_fields: parts.missing,
-            unknown_fields: parts.unknown,
-            unknown_fields_omitted: parts.unknown_omitted,
-            field_counts,
-            present: parts
-                .top
-                .into_iter()
-                .map(|(name, present)| (format!("{name}Present"), present))
-                .collect(),
+        let mut present = BTreeMap::new();
+        let root = match self.schema.resolve(&self.schema.root) {
+            Type::Named(name) => self.schema.def(name).map(|d| &d.body),
+            _ => None,
+        };
+        if let Some(Body::Struct(root)) = root {
+            for field in &root.fields {
+                let name = match self.view {
+                    View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
+                    View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
+                };
+                if let Some(name) = name {
+                    let arrived = self.paths.iter().any(|p| {
+                        p.parent == ROOT
+                            && p.count > 0
+                            && matches!(p.label, Label::Field(n) if n == name)
+                    });
+                    present.insert(format!("{name}Present"), arrived);
+                }
+            }
         }
+        Rendered {
+            handoff_contract: self.schema.contract.as_ref().map(ToString::to_string),
+            received_fields,
+            missing_fields: self
+                .missing
+                .iter()
+                .map(|(parent, name)| self.path_with(*parent, name))
+                .collect(),
+            unknown_fields: self
+                .unknown
+                .iter()
+                .map(|(parent, name)| self.path_with(*parent, name))
+                .collect(),
+            unknown_fields_omitted: self.unknown_omitted,
+            field_counts,
+            present,
+        }
+    }
+}
+
+impl Presence {
+    /// The presence a walk recorded against a schema kept for the life of the process.
+    pub(crate) fn recorded(record: Record<'static>) -> Self {
+        Presence {
+            record: Some(record),
+            rendered: OnceLock::new(),
+        }
+    }
+
+    fn rendered(&self) -> &Rendered {
+        self.rendered
+            .get_or_init(|| self.record.as_ref().map(Record::render).unwrap_or_default())
     }
 
     /// The contract id (`refund-request/v2`), when the payload was checked against a contract.
     #[must_use]
     pub fn contract(&self) -> Option<&str> {
-        self.handoff_contract.as_deref()
+        self.rendered().handoff_contract.as_deref()
     }
 
     /// The paths of the fields that arrived, in the order they first arrived.
     #[must_use]
     pub fn received(&self) -> &[String] {
-        &self.received_fields
+        &self.rendered().received_fields
     }
 
     /// The paths of required fields that were absent.
     #[must_use]
     pub fn missing(&self) -> &[String] {
-        &self.missing_fields
+        &self.rendered().missing_fields
     }
 
     /// The unknown field names that arrived, as paths (`meta.extra`), up to the cap.
     #[must_use]
     pub fn unknown(&self) -> &[String] {
-        &self.unknown_fields
+        &self.rendered().unknown_fields
     }
 
     /// How many unknown field names arrived past the cap (counted, not named).
     #[must_use]
     pub fn unknown_omitted(&self) -> u64 {
-        self.unknown_fields_omitted
+        self.rendered().unknown_fields_omitted
     }
 
     /// How often the field at `path` arrived: once or not at all outside arrays and maps,
     /// once per element inside them.
     #[must_use]
     pub fn count(&self, path: &str) -> u64 {
-        match self.field_counts.get(path) {
+        let rendered = self.rendered();
+        match rendered.field_counts.get(path) {
             Some(n) => *n,
-            None => u64::from(self.received_fields.iter().any(|p| p == path)),
+            None => u64::from(rendered.received_fields.iter().any(|p| p == path)),
         }
     }
 
     /// Whether the top-level field `name` arrived; `None` when the contract has no such field.
     #[must_use]
     pub fn is_present(&self, name: &str) -> Option<bool> {
-        self.present.get(&format!("{name}Present")).copied()
+        self.rendered()
+            .present
+            .get(&format!("{name}Present"))
+            .copied()
+    }
+}
+
+impl Default for Presence {
+    fn default() -> Self {
+        Presence {
+            record: None,
+            rendered: OnceLock::from(Rendered::default()),
+        }
+    }
+}
+
+impl Clone for Presence {
+    fn clone(&self) -> Self {
+        Presence {
+            record: self.record.clone(),
+            rendered: self.rendered.clone(),
+        }
+    }
+}
+
+impl PartialEq for Presence {
+    fn eq(&self, other: &Self) -> bool {
+        self.rendered() == other.rendered()
+    }
+}
+
+impl Eq for Presence {}
+
+impl fmt::Debug for Presence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.rendered();
+        f.debug_struct("Presence")
+            .field("handoff_contract", &r.handoff_contract)
+            .field("received_fields", &r.received_fields)
+            .field("missing_fields", &r.missing_fields)
+            .field("unknown_fields", &r.unknown_fields)
+            .field("unknown_fields_omitted", &r.unknown_fields_omitted)
+            .field("field_counts", &r.field_counts)
+            .field("present", &r.present)
+            .finish()
+    }
+}
+
+impl Serialize for Presence {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.rendered().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Presence {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Rendered::deserialize(deserializer).map(|rendered| Presence {
+            record: None,
+            rendered: OnceLock::from(rendered),
+        })
     }
 }
 
@@ -158,14 +363,15 @@ fn list(f: &mut fmt::Formatter<'_>, label: &str, items: &[String]) -> fmt::Resul
 
 impl fmt::Display for Presence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.rendered();
         write!(f, "{}: ", self.contract().unwrap_or("payload"))?;
-        list(f, "received", &self.received_fields)?;
+        list(f, "received", &r.received_fields)?;
         f.write_str("; ")?;
-        list(f, "missing", &self.missing_fields)?;
+        list(f, "missing", &r.missing_fields)?;
         f.write_str("; ")?;
-        list(f, "unknown", &self.unknown_fields)?;
-        if self.unknown_fields_omitted > 0 {
-            write!(f, " and {} more", self.unknown_fields_omitted)?;
+        list(f, "unknown", &r.unknown_fields)?;
+        if r.unknown_fields_omitted > 0 {
+            write!(f, " and {} more", r.unknown_fields_omitted)?;
         }
         Ok(())
     }
