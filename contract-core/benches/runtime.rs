@@ -2,7 +2,8 @@
 //! three sizes (seed `000_…`'s envelope with 2, 50 and 5,000 artifacts: about 0.5 KB, 10 KB
 //! and 1 MB):
 //!
-//! - `receive/*`: `receive::<T>` (every problem, presence) beside `serde_json::from_slice::<T>`
+//! - `receive/*`: `receive::<T>` (every problem, presence recorded; `receive_presence_read`
+//!   also renders it, as a caller that logs it does) beside `serde_json::from_slice::<T>`
 //!   (what a user pays today: the first error only, no presence) and `from_slice::<Value>` +
 //!   `jsonschema` + `from_value::<T>` (what a user would build);
 //! - `reject/*`: `receive::<T>` on a payload with problems in every artifact, beside the same

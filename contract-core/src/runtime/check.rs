@@ -492,6 +492,7 @@ impl<'s, 'd> Checker<'s, 'd> {
     fn structure(&mut self, i: u32, def: &'s StructDef, tags: &[&str]) {
         let base = self.seen.len();
         self.seen.resize(base + def.fields.len(), u32::MAX);
+        let mut next_guess = 0;
         let mut k = i + 1;
         for _ in 0..self.node(i).count {
             let v = k + 1;
@@ -504,7 +505,14 @@ impl<'s, 'd> Checker<'s, 'd> {
             // The receiver gives a key to the first field that reads it (serde's matcher); a
             // sender may write one name for several fields, each once.
             let found = match self.view {
-                View::Receiver => def.fields.iter().position(|f| self.field_reads(f, &text)),
+                // The model gives every key to one field at most, and keys mostly come in
+                // declaration order: look from the field after the last one found.
+                View::Receiver => {
+                    let n = def.fields.len();
+                    (0..n)
+                        .map(|k| (next_guess + k) % n)
+                        .find(|&f| self.field_reads(&def.fields[f], &text))
+                }
                 View::Sender => {
                     let mut fields = def.fields.iter().enumerate();
                     let first = fields
@@ -521,6 +529,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             };
             match found {
                 Some(f) => {
+                    next_guess = f + 1;
                     let field = &def.fields[f];
                     let earlier = self.seen[base + f];
                     if earlier != u32::MAX {

@@ -40,14 +40,14 @@ impl de::Error for DeError {
 type Result<T> = core::result::Result<T, DeError>;
 
 /// Deserializes a `T` from a scanned document.
-pub(crate) fn from_tape<T: de::DeserializeOwned>(input: &[u8], nodes: &[Node]) -> Result<T> {
+pub(crate) fn from_tape<T: de::DeserializeOwned>(input: &str, nodes: &[Node]) -> Result<T> {
     T::deserialize(Value { input, nodes, i: 0 })
 }
 
 /// The value at node `i`.
 #[derive(Clone, Copy)]
 struct Value<'t, 'de> {
-    input: &'de [u8],
+    input: &'de str,
     nodes: &'t [Node],
     i: u32,
 }
@@ -58,8 +58,15 @@ impl<'t, 'de> Value<'t, 'de> {
     }
 
     fn text(&self) -> &'de [u8] {
+        self.str().as_bytes()
+    }
+
+    /// The raw text of the node (a string's between its quotes, which are char boundaries).
+    fn str(&self) -> &'de str {
         let n = self.node();
-        &self.input[n.start as usize..n.end as usize]
+        self.input
+            .get(n.start as usize..n.end as usize)
+            .unwrap_or_default()
     }
 
     fn at<T>(&self, result: Result<T>) -> Result<T> {
@@ -85,19 +92,16 @@ impl<'t, 'de> Value<'t, 'de> {
     fn visit_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let node = self.node();
         if node.escaped {
-            visitor.visit_str(&str_text(self.input, &node))
+            visitor.visit_str(&str_text(self.input.as_bytes(), &node))
         } else {
-            match std::str::from_utf8(self.text()) {
-                Ok(s) => visitor.visit_borrowed_str(s),
-                Err(_) => self.invalid(&visitor),
-            }
+            visitor.visit_borrowed_str(self.str())
         }
     }
 
     fn visit_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let node = self.node();
         if node.escaped {
-            visitor.visit_bytes(str_text(self.input, &node).as_bytes())
+            visitor.visit_bytes(str_text(self.input.as_bytes(), &node).as_bytes())
         } else {
             visitor.visit_borrowed_bytes(self.text())
         }
@@ -419,7 +423,7 @@ impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
 }
 
 struct Seq<'t, 'de> {
-    input: &'de [u8],
+    input: &'de str,
     nodes: &'t [Node],
     next: u32,
     left: u32,
@@ -448,7 +452,7 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
 }
 
 struct Map<'t, 'de> {
-    input: &'de [u8],
+    input: &'de str,
     nodes: &'t [Node],
     /// The next key node.
     next: u32,

@@ -290,21 +290,29 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     })
 }
 
-/// Scans and checks `bytes` against a view of `schema`: every problem, and what arrived.
-fn check<'s>(
+/// Scans and checks `bytes` against a view of `schema`: every problem, what arrived, and
+/// the payload as text when it is text.
+fn check<'s, 'b>(
     schema: &'s Schema,
     view: View,
-    bytes: &[u8],
+    bytes: &'b [u8],
     limits: &Limits,
     scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'s>) {
-    if let Err(e) = scratch.tape.scan(bytes, limits) {
-        let problem = Problem {
-            pointer: String::new(),
-            kind: scan_problem(e),
-        };
-        return (vec![problem], presence::Record::new(schema, view));
-    }
+) -> (Vec<Problem>, presence::Record<'s>, Option<&'b str>) {
+    let scanned = scan::text(bytes, limits).and_then(|text| {
+        scratch.tape.scan(text, limits)?;
+        Ok(text)
+    });
+    let text = match scanned {
+        Ok(text) => text,
+        Err(e) => {
+            let problem = Problem {
+                pointer: String::new(),
+                kind: scan_problem(e),
+            };
+            return (vec![problem], presence::Record::new(schema, view), None);
+        }
+    };
     let outcome = Checker::new(
         schema,
         view,
@@ -314,7 +322,7 @@ fn check<'s>(
         limits.max_unknown_names,
     )
     .run();
-    (outcome.problems, outcome.record)
+    (outcome.problems, outcome.record, Some(text))
 }
 
 fn scan_problem(e: ScanError) -> ProblemKind {
@@ -388,11 +396,12 @@ where
     let schema = schema_of::<T>();
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
     let result = with_scratch(|scratch| {
-        let (mut problems, record) = check(schema, View::Receiver, bytes, &options.limits, scratch);
+        let (mut problems, record, text) =
+            check(schema, View::Receiver, bytes, &options.limits, scratch);
         let presence = Presence::recorded(record);
-        if problems.is_empty() {
+        if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
-            if let Ok(value) = de::from_tape::<T>(bytes, &scratch.tape.nodes) {
+            if let Ok(value) = de::from_tape::<T>(text, &scratch.tape.nodes) {
                 return Ok(Received { value, presence });
             }
             match serde_json::from_slice::<T>(bytes) {
@@ -581,7 +590,7 @@ fn send_against<T: Serialize + ?Sized>(
     let span = crate::trace::start(Side::Send, schema, &options.journey);
     let result = match serde_json::to_vec(value) {
         Ok(bytes) => with_scratch(|scratch| {
-            let (problems, record) = check(schema, view, &bytes, &options.limits, scratch);
+            let (problems, record, _) = check(schema, view, &bytes, &options.limits, scratch);
             let presence = Presence::recorded(record);
             if problems.is_empty() {
                 Ok(Sent { bytes, presence })

@@ -13,6 +13,9 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::hash::Hasher;
+
+use rustc_hash::FxHasher;
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +98,8 @@ pub(crate) struct Tape {
     /// Duplicate keys, ordered by object.
     pub duplicates: Vec<Duplicate>,
     frames: Vec<Frame>,
-    keys: Vec<u32>,
+    /// The keys of the open objects: node and fingerprint of the decoded text.
+    keys: Vec<(u32, u64)>,
 }
 
 /// An open array or object.
@@ -112,25 +116,13 @@ struct Frame {
 const LINEAR_KEYS: usize = 16;
 
 impl Tape {
-    /// Scans `input` into this tape, replacing what it held.
-    pub fn scan(&mut self, input: &[u8], limits: &Limits) -> Result<(), ScanError> {
+    /// Scans `input` (see [`text`]) into this tape, replacing what it held.
+    pub fn scan(&mut self, input: &str, limits: &Limits) -> Result<(), ScanError> {
         self.nodes.clear();
         self.duplicates.clear();
         self.frames.clear();
         self.keys.clear();
-        if input.len() > limits.max_bytes || input.len() > u32::MAX as usize {
-            return Err(ScanError::TooLarge {
-                limit: limits.max_bytes.min(u32::MAX as usize),
-            });
-        }
-        if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
-            return Err(ScanError::ByteOrderMark);
-        }
-        if let Err(e) = std::str::from_utf8(input) {
-            return Err(ScanError::InvalidUtf8 {
-                offset: e.valid_up_to(),
-            });
-        }
+        let input = input.as_bytes();
         let mut s = Scanner {
             input,
             pos: 0,
@@ -276,17 +268,19 @@ impl Tape {
         let nodes = &self.nodes;
         let text = |i: u32| key_text(s.input, &nodes[i as usize]);
         let this = text(index);
+        let print = {
+            let mut hasher = FxHasher::default();
+            hasher.write(&this);
+            hasher.finish()
+        };
         let duplicate = match &mut frame.seen {
-            Some(seen) => !seen.insert(this.clone().into_owned()),
+            Some(seen) => !seen.insert(this.into_owned()),
             None => {
-                let dup = self.keys[frame.keys_from..]
-                    .iter()
-                    .any(|k| text(*k) == this);
+                let earlier = &self.keys[frame.keys_from..];
+                let dup = earlier.iter().any(|(k, p)| *p == print && text(*k) == this);
                 if count + 1 > LINEAR_KEYS {
-                    let mut seen: HashSet<Vec<u8>> = self.keys[frame.keys_from..]
-                        .iter()
-                        .map(|k| text(*k).into_owned())
-                        .collect();
+                    let mut seen: HashSet<Vec<u8>> =
+                        earlier.iter().map(|(k, _)| text(*k).into_owned()).collect();
                     seen.insert(this.into_owned());
                     frame.seen = Some(seen);
                 }
@@ -299,7 +293,7 @@ impl Tape {
                 key: index,
             });
         }
-        self.keys.push(index);
+        self.keys.push((index, print));
         Ok(())
     }
 
@@ -363,7 +357,16 @@ impl Tape {
         let start = s.pos;
         let mut escaped = false;
         loop {
-            // Fast path: run to the next quote, backslash or control character.
+            // Fast path: run to the next quote, backslash or control character, eight bytes
+            // at a time while none of them can be one.
+            while let Some(chunk) = s.input.get(s.pos..s.pos + 8) {
+                let mut word = [0; 8];
+                word.copy_from_slice(chunk);
+                if may_be_special(u64::from_le_bytes(word)) {
+                    break;
+                }
+                s.pos += 8;
+            }
             while let Some(&b) = s.input.get(s.pos) {
                 if b == b'"' || b == b'\\' || b < 0x20 {
                     break;
@@ -461,6 +464,34 @@ impl Tape {
         }
         out
     }
+}
+
+/// Whether one of the eight bytes of `word` may be a quote, a backslash or a control
+/// character (`hasless` and `haszero` of the bit-twiddling folklore; a false alarm only
+/// sends the scanner to its byte loop).
+fn may_be_special(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    has_zero(word ^ (ONES * u64::from(b'"')))
+        || has_zero(word ^ (ONES * u64::from(b'\\')))
+        || word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0
+}
+
+/// The payload as text: within the size limit, without a byte order mark, UTF-8 throughout
+/// (even inside values the type ignores, which serde_json does not check).
+pub(crate) fn text<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, ScanError> {
+    if input.len() > limits.max_bytes || input.len() > u32::MAX as usize {
+        return Err(ScanError::TooLarge {
+            limit: limits.max_bytes.min(u32::MAX as usize),
+        });
+    }
+    if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(ScanError::ByteOrderMark);
+    }
+    std::str::from_utf8(input).map_err(|e| ScanError::InvalidUtf8 {
+        offset: e.valid_up_to(),
+    })
 }
 
 /// The text of a key node, decoded when it has escapes.
@@ -680,9 +711,14 @@ mod tests {
         max_unknown_names: 8,
     };
 
-    fn scan(input: &str) -> Result<Tape, ScanError> {
+    fn scan_bytes(input: &[u8]) -> Result<Tape, ScanError> {
         let mut tape = Tape::default();
-        tape.scan(input.as_bytes(), &LIMITS).map(|()| tape)
+        let text = text(input, &LIMITS)?;
+        tape.scan(text, &LIMITS).map(|()| tape)
+    }
+
+    fn scan(input: &str) -> Result<Tape, ScanError> {
+        scan_bytes(input.as_bytes())
     }
 
     #[test]
@@ -747,9 +783,8 @@ mod tests {
             ScanError::LoneSurrogate { offset: 1 }
         );
         assert!(scan(r#""\ud83d\ude00""#).is_ok());
-        let mut tape = Tape::default();
         assert_eq!(
-            tape.scan(b"[\"\xff\"]", &LIMITS).unwrap_err(),
+            scan_bytes(b"[\"\xff\"]").unwrap_err(),
             ScanError::InvalidUtf8 { offset: 2 }
         );
     }
@@ -771,6 +806,27 @@ mod tests {
         let many: String = (0..1001).map(|i| format!("\"k{i}\":0,")).collect();
         let many = format!("{{{}\"z\":0}}", many);
         assert!(matches!(scan(&many), Err(ScanError::TooManyKeys { .. })));
+    }
+
+    #[test]
+    fn the_word_test_misses_no_special_byte() {
+        let specials = (0u8..0x20).chain([b'"', b'\\']);
+        for special in specials {
+            for filler in [b'a', 0xC3, 0xFF, 0x7F, b' '] {
+                for at in 0..8 {
+                    let mut word = [filler; 8];
+                    word[at] = special;
+                    assert!(
+                        may_be_special(u64::from_le_bytes(word)),
+                        "{special} at {at}"
+                    );
+                }
+            }
+        }
+        assert!(!may_be_special(u64::from_le_bytes(*b"plain ok")));
+        assert!(!may_be_special(u64::from_le_bytes([
+            0xC3, 0xA9, b'a', 0xE2, 0x82, 0xAC, b'z', b'~'
+        ])));
     }
 
     #[test]
