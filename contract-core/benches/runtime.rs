@@ -234,6 +234,10 @@ fn ratios(c: &mut Criterion) {
                     serde_json::from_slice::<Envelope>(&bytes).is_ok()
                 }),
                 ("receive", &mut || receive::<Envelope>(&bytes).is_ok()),
+                // The presence rendered too: what a caller that logs it pays.
+                ("receive_presence_read", &mut || {
+                    receive::<Envelope>(&bytes).is_ok_and(|r| !r.presence().received().is_empty())
+                }),
                 ("value_jsonschema", &mut || {
                     validator.receive(&bytes).is_some()
                 }),
