@@ -1,0 +1,126 @@
+//! The `tracing` feature: one span per `send` and `receive`, with the attributes
+//! OpenTelemetry backends file, recorded by a subscriber that keeps what it is given.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use contract_core::{
+    receive_with, send_with, HandoffContract, Journey, ReceiveOptions, SendOptions,
+};
+use serde::{Deserialize, Serialize};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::Subscriber;
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::Layer;
+
+/// Every span's name and fields, by span id.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<BTreeMap<u64, (String, BTreeMap<String, String>)>>>);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Captured {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
+        let mut fields = BTreeMap::new();
+        attrs.record(&mut Fields(&mut fields));
+        let mut spans = self.0.lock().expect("not poisoned");
+        spans.insert(id.into_u64(), (attrs.metadata().name().to_owned(), fields));
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
+        let mut spans = self.0.lock().expect("not poisoned");
+        if let Some((_, fields)) = spans.get_mut(&id.into_u64()) {
+            values.record(&mut Fields(fields));
+        }
+    }
+}
+
+fn capture(f: impl FnOnce()) -> Vec<(String, BTreeMap<String, String>)> {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::registry().with(captured.clone());
+    tracing::subscriber::with_default(subscriber, f);
+    let spans = captured.0.lock().expect("not poisoned");
+    spans.values().cloned().collect()
+}
+
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "traced-refund", version = 2)]
+#[serde(rename_all = "camelCase")]
+pub struct Refund {
+    pub category: String,
+    pub order_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+fn journey() -> Journey {
+    Journey::new("triage-agent", "refund-specialist")
+        .session("sess-42")
+        .workflow("support-refund")
+        .retry(2, "run-7")
+}
+
+#[test]
+fn a_rejected_receive_is_one_span_with_the_journey_and_the_presence() {
+    let spans = capture(|| {
+        let payload = br#"{"category":"damaged","orderRef":"VALUE-1","x,y":1}"#;
+        let _ = receive_with::<Refund>(payload, &ReceiveOptions::journey(journey()));
+    });
+    assert_eq!(spans.len(), 1);
+    let (name, fields) = &spans[0];
+    assert_eq!(name, "handoff");
+    let field = |k: &str| fields.get(k).map(String::as_str);
+    assert_eq!(field("otel.name"), Some("receive traced-refund/v2"));
+    assert_eq!(field("handoff.contract"), Some("traced-refund/v2"));
+    assert_eq!(field("handoff.direction"), Some("receive"));
+    assert_eq!(field("gen_ai.conversation.id"), Some("sess-42"));
+    assert_eq!(field("handoff.workflow"), Some("support-refund"));
+    assert_eq!(field("handoff.from"), Some("triage-agent"));
+    assert_eq!(field("handoff.to"), Some("refund-specialist"));
+    assert_eq!(field("handoff.attempt"), Some("2"));
+    assert_eq!(field("handoff.retry_of"), Some("run-7"));
+    assert_eq!(field("handoff.received_fields"), Some(r#"["category"]"#));
+    assert_eq!(field("handoff.missing_fields"), Some(r#"["orderId"]"#));
+    // A name with a comma stays one item.
+    assert_eq!(field("handoff.unknown_fields"), Some(r#"["orderRef","x,y"]"#));
+    assert_eq!(field("handoff.received_count"), Some("1"));
+    assert_eq!(field("handoff.missing_count"), Some("1"));
+    assert_eq!(field("handoff.unknown_count"), Some("2"));
+    assert_eq!(field("handoff.outcome"), Some("rejected"));
+    assert_eq!(field("handoff.problem_count"), Some("1"));
+    let all = format!("{fields:?}");
+    assert!(!all.contains("VALUE-1") && !all.contains("damaged"), "{all}");
+}
+
+#[test]
+fn an_accepted_send_is_one_span_too() {
+    let spans = capture(|| {
+        let refund = Refund {
+            category: "damaged".into(),
+            order_id: "VALUE-2".into(),
+            note: None,
+        };
+        send_with(&refund, &SendOptions::journey(journey())).expect("valid");
+    });
+    assert_eq!(spans.len(), 1);
+    let fields = &spans[0].1;
+    let field = |k: &str| fields.get(k).map(String::as_str);
+    assert_eq!(field("otel.name"), Some("send traced-refund/v2"));
+    assert_eq!(field("handoff.direction"), Some("send"));
+    assert_eq!(field("handoff.outcome"), Some("accepted"));
+    assert_eq!(field("handoff.received_fields"), Some(r#"["category","orderId"]"#));
+    assert_eq!(field("handoff.problem_count"), Some("0"));
+    assert!(!format!("{fields:?}").contains("VALUE-2"));
+}
