@@ -321,7 +321,12 @@ impl<'a> WhyMissing<'a> {
         let renamed = causes
             .iter()
             .any(|c| matches!(c, Cause::RenamedByMapper { .. }));
-        match self.sender {
+        // A producer on another version writes that version's names: what its record lacks
+        // says nothing about this version's fields.
+        let sender = self
+            .sender
+            .filter(|s| s.contract().is_none_or(|id| id == contract));
+        match sender {
             Some(sender) => {
                 let sender_path = field
                     .and_then(|f| f.sender.as_ref())
@@ -337,7 +342,7 @@ impl<'a> WhyMissing<'a> {
                     });
                 }
             }
-            None if causes.is_empty() => {
+            None if causes.is_empty() && self.sender.is_none() => {
                 causes.push(Cause::NotEmitted {
                     certainty: Certainty::Possible,
                 });
