@@ -67,8 +67,7 @@ pub(crate) struct Checker<'s, 'd> {
 
 impl<'s, 'd> Checker<'s, 'd> {
     pub(crate) fn new(
-        schema: &'s Schema,
-        view: View,
+        record: Record<'s>,
         input: &'d [u8],
         tape: &'d Tape,
         index: &'d mut FxHashMap<(u32, u8, usize), u32>,
@@ -76,14 +75,14 @@ impl<'s, 'd> Checker<'s, 'd> {
     ) -> Self {
         index.clear();
         Checker {
-            schema,
-            view,
+            schema: record.schema,
+            view: record.view,
             input,
             nodes: &tape.nodes,
             duplicates: &tape.duplicates,
             problems: Vec::new(),
             pointer: Vec::new(),
-            record: Record::new(schema, view),
+            record,
             index,
             here: ROOT,
             trial: 0,

@@ -44,10 +44,10 @@ mod diagnose;
 mod presence;
 mod problem;
 mod scan;
+mod ser;
 
 use std::any::TypeId;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::{OnceLock, PoisonError, RwLock};
 
 use contract_schema::{Schema, View};
@@ -252,7 +252,7 @@ impl Sent {
 
 /// The resolved schema of `T`, computed once per type.
 pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
-    static CACHE: OnceLock<RwLock<HashMap<TypeId, &'static Schema>>> = OnceLock::new();
+    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static Schema>>> = OnceLock::new();
     let cache = CACHE.get_or_init(RwLock::default);
     let id = TypeId::of::<T>();
     if let Some(schema) = cache
@@ -263,7 +263,7 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
         return schema;
     }
     let schema: &'static Schema = Box::leak(Box::new(T::schema()));
-    *cache
+    cache
         .write()
         .unwrap_or_else(PoisonError::into_inner)
         .entry(id)
@@ -276,6 +276,9 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
 struct Scratch {
     tape: Tape,
     index: FxHashMap<(u32, u8, usize), u32>,
+    /// How many paths and arrivals the last record had, and how long the last payload
+    /// `send` wrote: the next call reserves as much.
+    sizes: (usize, usize, usize),
 }
 
 thread_local! {
@@ -313,16 +316,32 @@ fn check<'s, 'b>(
             return (vec![problem], presence::Record::new(schema, view), None);
         }
     };
+    let (problems, record) = walk(schema, view, bytes, limits, scratch);
+    (problems, record, Some(text))
+}
+
+/// Checks the scratch's tape of `bytes` against a view of `schema`.
+fn walk<'s>(
+    schema: &'s Schema,
+    view: View,
+    bytes: &[u8],
+    limits: &Limits,
+    scratch: &mut Scratch,
+) -> (Vec<Problem>, presence::Record<'s>) {
+    let mut record = presence::Record::new(schema, view);
+    record.paths.reserve(scratch.sizes.0);
+    record.arrived.reserve(scratch.sizes.1);
     let outcome = Checker::new(
-        schema,
-        view,
+        record,
         bytes,
         &scratch.tape,
         &mut scratch.index,
         limits.max_unknown_names,
     )
     .run();
-    (outcome.problems, outcome.record, Some(text))
+    scratch.sizes.0 = outcome.record.paths.len();
+    scratch.sizes.1 = outcome.record.arrived.len();
+    (outcome.problems, outcome.record)
 }
 
 fn scan_problem(e: ScanError) -> ProblemKind {
@@ -588,25 +607,33 @@ fn send_against<T: Serialize + ?Sized>(
     options: &SendOptions,
 ) -> Result<Sent, Rejection> {
     let span = crate::trace::start(Side::Send, schema, &options.journey);
-    let result = match serde_json::to_vec(value) {
-        Ok(bytes) => with_scratch(|scratch| {
-            let (problems, record, _) = check(schema, view, &bytes, &options.limits, scratch);
-            let presence = Presence::recorded(record);
-            if problems.is_empty() {
-                Ok(Sent { bytes, presence })
-            } else {
-                Err(Rejection::new(Side::Send, problems, presence))
-            }
-        }),
-        Err(_) => Err(Rejection::new(
-            Side::Send,
-            vec![Problem {
+    let limits = &options.limits;
+    let result = with_scratch(|scratch| {
+        let mut bytes = Vec::with_capacity(scratch.sizes.2);
+        let problem = |kind| {
+            let problem = Problem {
                 pointer: String::new(),
-                kind: ProblemKind::SerializeFailed,
-            }],
-            Presence::recorded(presence::Record::new(schema, view)),
-        )),
-    };
+                kind,
+            };
+            let presence = Presence::recorded(presence::Record::new(schema, view));
+            Err(Rejection::new(Side::Send, vec![problem], presence))
+        };
+        match ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
+            Ok(()) => {}
+            Err(ser::SerError::Limit(e)) => return problem(scan_problem(e)),
+            Err(ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
+        }
+        scratch.sizes.2 = bytes.len();
+        #[cfg(debug_assertions)]
+        scan::assert_same_as_scanned(&scratch.tape, &bytes, limits);
+        let (problems, record) = walk(schema, view, &bytes, limits, scratch);
+        let presence = Presence::recorded(record);
+        if problems.is_empty() {
+            Ok(Sent { bytes, presence })
+        } else {
+            Err(Rejection::new(Side::Send, problems, presence))
+        }
+    });
     crate::trace::finish(&span, result.as_ref().map(Sent::presence));
     result
 }

@@ -336,7 +336,8 @@ impl Side {
 pub struct Rejection {
     side: Side,
     problems: Vec<Problem>,
-    presence: Presence,
+    /// Boxed: a `Result` carrying a rejection stays small.
+    presence: Box<Presence>,
 }
 
 impl Rejection {
@@ -344,7 +345,7 @@ impl Rejection {
         Self {
             side,
             problems,
-            presence,
+            presence: Box::new(presence),
         }
     }
 

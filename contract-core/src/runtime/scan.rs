@@ -466,6 +466,135 @@ impl Tape {
     }
 }
 
+/// Building a tape while a serializer writes the document (`send`), instead of scanning it
+/// afterwards: the same nodes and duplicates a scan of the written bytes gives.
+impl Tape {
+    /// Starts a new document.
+    pub(crate) fn start(&mut self) {
+        self.nodes.clear();
+        self.duplicates.clear();
+        self.frames.clear();
+        self.keys.clear();
+    }
+
+    /// How many items or members the innermost open container has so far.
+    pub(crate) fn innermost_count(&self) -> u32 {
+        self.frames
+            .last()
+            .map_or(0, |frame| self.nodes[frame.node as usize].count)
+    }
+
+    /// Counts one more item or member in the innermost open container.
+    pub(crate) fn count_one(&mut self) {
+        if let Some(frame) = self.frames.last() {
+            self.nodes[frame.node as usize].count += 1;
+        }
+    }
+
+    /// Opens an array or object whose bracket is at `start`.
+    pub(crate) fn open(
+        &mut self,
+        object: bool,
+        start: usize,
+        limits: &Limits,
+    ) -> Result<(), ScanError> {
+        if self.frames.len() >= limits.max_depth {
+            return Err(ScanError::TooDeep {
+                offset: start,
+                limit: limits.max_depth,
+            });
+        }
+        let kind = if object {
+            NodeKind::Object
+        } else {
+            NodeKind::Array
+        };
+        let index = self.push(kind, start, false);
+        self.frames.push(Frame {
+            node: index,
+            keys_from: self.keys.len(),
+            seen: None,
+        });
+        Ok(())
+    }
+
+    /// Closes the innermost container; its closing bracket ends at `end`.
+    pub(crate) fn close_at(&mut self, end: usize) {
+        self.close(end);
+    }
+
+    /// A scalar at `start..end` (a string's content between its quotes).
+    pub(crate) fn scalar_at(
+        &mut self,
+        kind: NodeKind,
+        start: usize,
+        end: usize,
+        escaped: bool,
+    ) -> u32 {
+        let i = self.push(kind, start, escaped);
+        self.nodes[i as usize].end = end as u32;
+        i
+    }
+
+    /// Once the document is written: its duplicate keys and the keys-per-object limit, found
+    /// from the bytes as the scanner finds them.
+    pub(crate) fn finish(&mut self, input: &[u8], limits: &Limits) -> Result<(), ScanError> {
+        for object in 0..self.nodes.len() {
+            let node = self.nodes[object];
+            if node.kind != NodeKind::Object || node.count == 0 {
+                continue;
+            }
+            if node.count as usize > limits.max_keys_per_object {
+                return Err(ScanError::TooManyKeys {
+                    offset: node.start as usize,
+                    limit: limits.max_keys_per_object,
+                });
+            }
+            let mut seen: HashSet<Cow<'_, [u8]>> = HashSet::with_capacity(node.count as usize);
+            let mut key = object + 1;
+            for _ in 0..node.count {
+                let Some(k) = self.nodes.get(key) else { break };
+                if !seen.insert(key_text(input, k)) {
+                    self.duplicates.push(Duplicate {
+                        object: object as u32,
+                        key: key as u32,
+                    });
+                }
+                key = self
+                    .nodes
+                    .get(key + 1)
+                    .map_or(usize::MAX, |v| v.next as usize);
+            }
+        }
+        self.duplicates.sort_by_key(|d| (d.object, d.key));
+        Ok(())
+    }
+}
+
+/// In debug builds, `send` checks that the tape its serializer recorded is the tape a scan
+/// of the written bytes gives.
+#[cfg(debug_assertions)]
+pub(crate) fn assert_same_as_scanned(built: &Tape, bytes: &[u8], limits: &Limits) {
+    let mut scanned = Tape::default();
+    let text = std::str::from_utf8(bytes).expect("serde_json writes UTF-8");
+    scanned
+        .scan(text, limits)
+        .expect("serde_json writes JSON within the limits sent");
+    let fields = |t: &Tape| -> Vec<(NodeKind, bool, u32, u32, u32, u32)> {
+        t.nodes
+            .iter()
+            .map(|n| (n.kind, n.escaped, n.start, n.end, n.next, n.count))
+            .collect()
+    };
+    assert_eq!(
+        fields(built),
+        fields(&scanned),
+        "the tape of {}",
+        String::from_utf8_lossy(bytes)
+    );
+    assert_eq!(built.duplicates, scanned.duplicates);
+}
+
 /// Whether one of the eight bytes of `word` may be a quote, a backslash or a control
 /// character (`hasless` and `haszero` of the bit-twiddling folklore; a false alarm only
 /// sends the scanner to its byte loop).

@@ -1,0 +1,764 @@
+//! `send`'s serializer: serde_json writes the bytes, and a wrapper around its serializer
+//! records the tape of what it writes as it goes, so the checker walks the output without
+//! parsing it again.
+//!
+//! The wrapper forwards every call to serde_json's serializer and reads the output's length
+//! before and after (through the writer), so each node's offsets are those a scan of the
+//! bytes would give; a debug build checks that they are.
+
+use std::cell::{Cell, RefCell};
+use std::fmt::Display;
+use std::io;
+
+use serde::ser::{self, Serialize, Serializer};
+
+use super::scan::{NodeKind, ScanError, Tape};
+use super::Limits;
+
+/// Why a value could not be written.
+pub(crate) enum SerError {
+    /// A size limit.
+    Limit(ScanError),
+    /// The value's `Serialize` failed.
+    Failed,
+}
+
+/// Writes `value` as compact JSON (exactly `serde_json::to_vec`) into `out` and its tape into
+/// `tape`.
+pub(crate) fn to_tape<T: Serialize + ?Sized>(
+    value: &T,
+    out: &mut Vec<u8>,
+    tape: &mut Tape,
+    limits: &Limits,
+) -> Result<(), SerError> {
+    out.clear();
+    tape.start();
+    let pos = Cell::new(0);
+    let result = {
+        let build = RefCell::new(Build {
+            tape,
+            pos: &pos,
+            limits,
+            error: None,
+        });
+        let mut serializer = serde_json::Serializer::new(Counting { out, pos: &pos });
+        let written = value.serialize(Rec {
+            inner: &mut serializer,
+            b: &build,
+            key: false,
+        });
+        let build = build.into_inner();
+        match (written, build.error) {
+            (_, Some(e)) => Err(SerError::Limit(e)),
+            (Err(_), None) => Err(SerError::Failed),
+            (Ok(()), None) => Ok(build.tape),
+        }
+    };
+    let tape = result?;
+    if out.len() > limits.max_bytes {
+        return Err(SerError::Limit(ScanError::TooLarge {
+            limit: limits.max_bytes,
+        }));
+    }
+    tape.finish(out, limits).map_err(SerError::Limit)
+}
+
+/// The output, with its length kept where the wrapper can read it.
+struct Counting<'a> {
+    out: &'a mut Vec<u8>,
+    pos: &'a Cell<usize>,
+}
+
+impl io::Write for Counting<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        self.pos.set(self.out.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Build<'a> {
+    tape: &'a mut Tape,
+    pos: &'a Cell<usize>,
+    limits: &'a Limits,
+    error: Option<ScanError>,
+}
+
+/// The length of `s` once serde_json has escaped it (without the quotes).
+fn escaped_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | 0x08 | 0x0C | b'\n' | b'\r' | b'\t' => 2,
+            0x00..=0x1F => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
+fn needs_escape(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// The serializer wrapper; `key` when it writes an object key.
+struct Rec<'b, 'a, S> {
+    inner: S,
+    b: &'b RefCell<Build<'a>>,
+    key: bool,
+}
+
+/// A value serialized through the wrapper.
+struct Wrapped<'b, 'a, T: ?Sized> {
+    value: &'b T,
+    b: &'b RefCell<Build<'a>>,
+    key: bool,
+}
+
+impl<T: Serialize + ?Sized> Serialize for Wrapped<'_, '_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(Rec {
+            inner: serializer,
+            b: self.b,
+            key: self.key,
+        })
+    }
+}
+
+impl Build<'_> {
+    fn fail<E: ser::Error>(&mut self, e: ScanError) -> E {
+        self.error.get_or_insert(e);
+        E::custom("a size limit")
+    }
+}
+
+impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
+    fn wrap<'v, T: ?Sized>(&self, value: &'v T, key: bool) -> Wrapped<'v, 'a, T>
+    where
+        'b: 'v,
+    {
+        Wrapped {
+            value,
+            b: self.b,
+            key,
+        }
+    }
+
+    fn here(&self) -> usize {
+        self.b.borrow().pos.get()
+    }
+
+    fn open(&self, object: bool, start: usize) -> Result<(), S::Error> {
+        let mut b = self.b.borrow_mut();
+        let limits = *b.limits;
+        match b.tape.open(object, start, &limits) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(b.fail(e)),
+        }
+    }
+
+    /// `{"variant":` written at `start`: the object and its key.
+    fn variant_key(&self, start: usize, variant: &str) -> Result<usize, S::Error> {
+        self.open(true, start)?;
+        let len = escaped_len(variant);
+        let mut b = self.b.borrow_mut();
+        b.tape.count_one();
+        b.tape.scalar_at(
+            NodeKind::Str,
+            start + 2,
+            start + 2 + len,
+            needs_escape(variant),
+        );
+        // Where the content starts: after the closing quote and the colon.
+        Ok(start + 4 + len)
+    }
+}
+
+macro_rules! scalars {
+    ($($method:ident($ty:ty) => $kind:expr;)*) => {$(
+        fn $method(self, v: $ty) -> Result<S::Ok, S::Error> {
+            let start = self.here();
+            let this = Rec { inner: (), b: self.b, key: self.key };
+            let ok = self.inner.$method(v)?;
+            this.scalar_any($kind, start, false)?;
+            Ok(ok)
+        }
+    )*};
+}
+
+impl Rec<'_, '_, ()> {
+    /// Records a scalar written from `start` to here: in a key, the string between quotes.
+    fn scalar_any<E: ser::Error>(
+        &self,
+        kind: NodeKind,
+        start: usize,
+        escaped: bool,
+    ) -> Result<(), E> {
+        let mut b = self.b.borrow_mut();
+        let end = b.pos.get();
+        if self.key || kind == NodeKind::Str {
+            let (from, to) = (start + 1, end.saturating_sub(1));
+            if to.saturating_sub(from) > b.limits.max_string_bytes {
+                let limit = b.limits.max_string_bytes;
+                return Err(b.fail(ScanError::StringTooLong {
+                    offset: start,
+                    limit,
+                }));
+            }
+            b.tape.scalar_at(NodeKind::Str, from, to, escaped);
+        } else {
+            b.tape.scalar_at(kind, start, end, false);
+        }
+        Ok(())
+    }
+}
+
+impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Compound<'b, 'a, S::SerializeSeq>;
+    type SerializeTuple = Compound<'b, 'a, S::SerializeTuple>;
+    type SerializeTupleStruct = Compound<'b, 'a, S::SerializeTupleStruct>;
+    type SerializeTupleVariant = Compound<'b, 'a, S::SerializeTupleVariant>;
+    type SerializeMap = Compound<'b, 'a, S::SerializeMap>;
+    type SerializeStruct = Compound<'b, 'a, S::SerializeStruct>;
+    type SerializeStructVariant = Compound<'b, 'a, S::SerializeStructVariant>;
+
+    scalars! {
+        serialize_bool(bool) => NodeKind::Bool;
+        serialize_i8(i8) => NodeKind::Int;
+        serialize_i16(i16) => NodeKind::Int;
+        serialize_i32(i32) => NodeKind::Int;
+        serialize_i64(i64) => NodeKind::Int;
+        serialize_i128(i128) => NodeKind::Int;
+        serialize_u8(u8) => NodeKind::Int;
+        serialize_u16(u16) => NodeKind::Int;
+        serialize_u32(u32) => NodeKind::Int;
+        serialize_u64(u64) => NodeKind::Int;
+        serialize_u128(u128) => NodeKind::Int;
+    }
+
+    fn serialize_f32(self, v: f32) -> Result<S::Ok, S::Error> {
+        self.serialize_float(f64::from(v), |s| s.serialize_f32(v))
+    }
+
+    fn serialize_f64(self, v: f64) -> Result<S::Ok, S::Error> {
+        self.serialize_float(v, |s| s.serialize_f64(v))
+    }
+
+    fn serialize_char(self, v: char) -> Result<S::Ok, S::Error> {
+        let mut buf = [0; 4];
+        let escaped = needs_escape(v.encode_utf8(&mut buf));
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = self.inner.serialize_char(v)?;
+        this.scalar_any(NodeKind::Str, start, escaped)?;
+        Ok(ok)
+    }
+
+    fn serialize_str(self, v: &str) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = self.inner.serialize_str(v)?;
+        this.scalar_any(NodeKind::Str, start, needs_escape(v))?;
+        Ok(ok)
+    }
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let ok = self.inner.serialize_bytes(v)?;
+        if key {
+            return Ok(ok);
+        }
+        // `[n,n,…]`: each number's place follows from its digits.
+        {
+            let mut build = b.borrow_mut();
+            let limits = *build.limits;
+            if let Err(e) = build.tape.open(false, start, &limits) {
+                return Err(build.fail(e));
+            }
+            let mut at = start + 1;
+            for byte in v {
+                let digits = if *byte >= 100 {
+                    3
+                } else if *byte >= 10 {
+                    2
+                } else {
+                    1
+                };
+                build.tape.count_one();
+                build.tape.scalar_at(NodeKind::Int, at, at + digits, false);
+                at += digits + 1;
+            }
+            let end = build.pos.get();
+            build.tape.close_at(end);
+        }
+        Ok(ok)
+    }
+
+    fn serialize_none(self) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = self.inner.serialize_none()?;
+        this.scalar_any(NodeKind::Null, start, false)?;
+        Ok(ok)
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
+        let wrapped = self.wrap(value, self.key);
+        self.inner.serialize_some(&wrapped)
+    }
+
+    fn serialize_unit(self) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = self.inner.serialize_unit()?;
+        this.scalar_any(NodeKind::Null, start, false)?;
+        Ok(ok)
+    }
+
+    fn serialize_unit_struct(self, name: &'static str) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = self.inner.serialize_unit_struct(name)?;
+        this.scalar_any(NodeKind::Null, start, false)?;
+        Ok(ok)
+    }
+
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = self.inner.serialize_unit_variant(name, index, variant)?;
+        this.scalar_any(NodeKind::Str, start, needs_escape(variant))?;
+        Ok(ok)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        let wrapped = self.wrap(value, self.key);
+        self.inner.serialize_newtype_struct(name, &wrapped)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        if self.key {
+            return self
+                .inner
+                .serialize_newtype_variant(name, index, variant, value);
+        }
+        let start = self.here();
+        self.variant_key(start, variant)?;
+        let b = self.b;
+        let wrapped = self.wrap(value, false);
+        let ok = self
+            .inner
+            .serialize_newtype_variant(name, index, variant, &wrapped)?;
+        let mut build = b.borrow_mut();
+        let end = build.pos.get();
+        build.tape.close_at(end);
+        Ok(ok)
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let inner = self.inner.serialize_seq(len)?;
+        Compound::opened(b, key, false, start, inner)
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let inner = self.inner.serialize_tuple(len)?;
+        Compound::opened(b, key, false, start, inner)
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let inner = self.inner.serialize_tuple_struct(name, len)?;
+        Compound::opened(b, key, false, start, inner)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        if !key {
+            let content = self.variant_key(start, variant)?;
+            let inner = self
+                .inner
+                .serialize_tuple_variant(name, index, variant, len)?;
+            let mut compound = Compound::opened(b, key, false, content, inner)?;
+            compound.closes = 2;
+            return Ok(compound);
+        }
+        let inner = self
+            .inner
+            .serialize_tuple_variant(name, index, variant, len)?;
+        Ok(Compound::keyed(b, inner))
+    }
+
+    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let inner = self.inner.serialize_map(len)?;
+        Compound::opened(b, key, true, start, inner)
+    }
+
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let inner = self.inner.serialize_struct(name, len)?;
+        Compound::opened(b, key, true, start, inner)
+    }
+
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStructVariant, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        if !key {
+            let content = self.variant_key(start, variant)?;
+            let inner = self
+                .inner
+                .serialize_struct_variant(name, index, variant, len)?;
+            let mut compound = Compound::opened(b, key, true, content, inner)?;
+            compound.closes = 2;
+            return Ok(compound);
+        }
+        let inner = self
+            .inner
+            .serialize_struct_variant(name, index, variant, len)?;
+        Ok(Compound::keyed(b, inner))
+    }
+
+    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
+        self.serialize_str(&value.to_string())
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
+    fn serialize_float(
+        self,
+        v: f64,
+        write: impl FnOnce(S) -> Result<S::Ok, S::Error>,
+    ) -> Result<S::Ok, S::Error> {
+        let start = self.here();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = write(self.inner)?;
+        // serde_json writes a non-finite float as `null`.
+        let kind = if v.is_finite() {
+            NodeKind::Float
+        } else {
+            NodeKind::Null
+        };
+        this.scalar_any(kind, start, false)?;
+        Ok(ok)
+    }
+}
+
+/// An array or object being written: items and members go through the wrapper.
+struct Compound<'b, 'a, C> {
+    inner: C,
+    b: &'b RefCell<Build<'a>>,
+    /// Whether this container is recorded (not inside a key, which serde_json refuses).
+    recorded: bool,
+    /// How many containers its end closes (two for a tuple or struct variant).
+    closes: u8,
+}
+
+impl<'b, 'a, C> Compound<'b, 'a, C> {
+    fn opened<E: ser::Error>(
+        b: &'b RefCell<Build<'a>>,
+        key: bool,
+        object: bool,
+        start: usize,
+        inner: C,
+    ) -> Result<Self, E> {
+        if key {
+            return Ok(Compound::keyed(b, inner));
+        }
+        let mut build = b.borrow_mut();
+        let limits = *build.limits;
+        if let Err(e) = build.tape.open(object, start, &limits) {
+            return Err(build.fail(e));
+        }
+        Ok(Compound {
+            inner,
+            b,
+            recorded: true,
+            closes: 1,
+        })
+    }
+
+    fn keyed(b: &'b RefCell<Build<'a>>, inner: C) -> Self {
+        Compound {
+            inner,
+            b,
+            recorded: false,
+            closes: 0,
+        }
+    }
+
+    fn wrap<'v, T: ?Sized>(&self, value: &'v T, key: bool) -> Wrapped<'v, 'a, T>
+    where
+        'b: 'v,
+    {
+        Wrapped {
+            value,
+            b: self.b,
+            key,
+        }
+    }
+
+    fn member(&self) {
+        if self.recorded {
+            self.b.borrow_mut().tape.count_one();
+        }
+    }
+
+    /// The key of a struct field, written by serde_json from `start` (after a comma unless
+    /// it is the first member).
+    fn field_key(&self, start: usize, key: &str) {
+        if !self.recorded {
+            return;
+        }
+        let mut build = self.b.borrow_mut();
+        build.tape.count_one();
+        let first = build.tape.innermost_count() == 1;
+        let from = start + usize::from(!first) + 1;
+        build.tape.scalar_at(
+            NodeKind::Str,
+            from,
+            from + escaped_len(key),
+            needs_escape(key),
+        );
+    }
+}
+
+/// Closes the `closes` containers a compound's end wrote (the inner one byte before the
+/// outer).
+fn closed(b: &RefCell<Build<'_>>, closes: u8) {
+    let mut build = b.borrow_mut();
+    let end = build.pos.get();
+    for n in 0..closes {
+        build
+            .tape
+            .close_at(end.saturating_sub(usize::from(closes - 1 - n)));
+    }
+}
+
+impl<C: ser::SerializeSeq> ser::SerializeSeq for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.member();
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_element(&wrapped)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
+
+impl<C: ser::SerializeTuple> ser::SerializeTuple for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.member();
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_element(&wrapped)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
+
+impl<C: ser::SerializeTupleStruct> ser::SerializeTupleStruct for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.member();
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_field(&wrapped)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
+
+impl<C: ser::SerializeTupleVariant> ser::SerializeTupleVariant for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        self.member();
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_field(&wrapped)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
+
+impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), C::Error> {
+        self.member();
+        let wrapped = self.wrap(key, self.recorded);
+        self.inner.serialize_key(&wrapped)
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_value(&wrapped)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
+
+impl<C: ser::SerializeStruct> ser::SerializeStruct for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), C::Error> {
+        let start = self.b.borrow().pos.get();
+        self.field_key(start, key);
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_field(key, &wrapped)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
+        self.inner.skip_field(key)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
+
+impl<C: ser::SerializeStructVariant> ser::SerializeStructVariant for Compound<'_, '_, C> {
+    type Ok = C::Ok;
+    type Error = C::Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), C::Error> {
+        let start = self.b.borrow().pos.get();
+        self.field_key(start, key);
+        let wrapped = self.wrap(value, false);
+        self.inner.serialize_field(key, &wrapped)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
+        self.inner.skip_field(key)
+    }
+
+    fn end(self) -> Result<C::Ok, C::Error> {
+        let (b, closes) = (self.b, self.closes);
+        let ok = self.inner.end()?;
+        closed(b, closes);
+        Ok(ok)
+    }
+}
