@@ -550,21 +550,45 @@ impl Tape {
                     limit: limits.max_keys_per_object,
                 });
             }
-            let mut seen: HashSet<Cow<'_, [u8]>> = HashSet::with_capacity(node.count as usize);
+            // Small objects compare fingerprints pairwise, large ones hash them.
+            let mut keys: Vec<(u64, u32)> = Vec::with_capacity(node.count as usize);
             let mut key = object + 1;
             for _ in 0..node.count {
                 let Some(k) = self.nodes.get(key) else { break };
-                if !seen.insert(key_text(input, k)) {
-                    self.duplicates.push(Duplicate {
-                        object: object as u32,
-                        key: key as u32,
-                    });
-                }
+                let text = key_text(input, k);
+                let mut hasher = FxHasher::default();
+                hasher.write(&text);
+                keys.push((hasher.finish(), key as u32));
                 key = self
                     .nodes
                     .get(key + 1)
                     .map_or(usize::MAX, |v| v.next as usize);
             }
+            let same = |a: u32, b: u32| {
+                key_text(input, &self.nodes[a as usize]) == key_text(input, &self.nodes[b as usize])
+            };
+            let mut found = Vec::new();
+            if keys.len() <= LINEAR_KEYS {
+                for (i, (print, k)) in keys.iter().enumerate() {
+                    if keys[..i].iter().any(|(p, e)| p == print && same(*e, *k)) {
+                        found.push(*k);
+                    }
+                }
+            } else {
+                let mut seen: rustc_hash::FxHashMap<u64, Vec<u32>> = Default::default();
+                for (print, k) in &keys {
+                    let earlier = seen.entry(*print).or_default();
+                    if earlier.iter().any(|e| same(*e, *k)) {
+                        found.push(*k);
+                    }
+                    earlier.push(*k);
+                }
+            }
+            self.duplicates
+                .extend(found.into_iter().map(|key| Duplicate {
+                    object: object as u32,
+                    key,
+                }));
         }
         self.duplicates.sort_by_key(|d| (d.object, d.key));
         Ok(())

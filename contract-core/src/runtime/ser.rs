@@ -33,7 +33,7 @@ pub(crate) fn to_tape<T: Serialize + ?Sized>(
 ) -> Result<(), SerError> {
     out.clear();
     tape.start();
-    let pos = Cell::new(0);
+    let pos = Cell::new((0, 0));
     let result = {
         let build = RefCell::new(Build {
             tape,
@@ -63,16 +63,20 @@ pub(crate) fn to_tape<T: Serialize + ?Sized>(
     tape.finish(out, limits).map_err(SerError::Limit)
 }
 
-/// The output, with its length kept where the wrapper can read it.
+/// The output, with its length kept where the wrapper can read it, and how many escapes
+/// were written (serde_json writes each escape on its own, starting with a backslash; the
+/// runs between them never hold one).
 struct Counting<'a> {
     out: &'a mut Vec<u8>,
-    pos: &'a Cell<usize>,
+    pos: &'a Cell<(usize, usize)>,
 }
 
 impl io::Write for Counting<'_> {
+    #[inline]
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.out.extend_from_slice(buf);
-        self.pos.set(self.out.len());
+        let escapes = self.pos.get().1 + usize::from(buf.first() == Some(&b'\\'));
+        self.pos.set((self.out.len(), escapes));
         Ok(buf.len())
     }
 
@@ -83,24 +87,24 @@ impl io::Write for Counting<'_> {
 
 struct Build<'a> {
     tape: &'a mut Tape,
-    pos: &'a Cell<usize>,
+    /// The output's length and the escapes written so far.
+    pos: &'a Cell<(usize, usize)>,
     limits: &'a Limits,
     error: Option<ScanError>,
 }
 
-/// The length of `s` once serde_json has escaped it (without the quotes).
-fn escaped_len(s: &str) -> usize {
-    s.bytes()
+/// The length of `s` once serde_json has escaped it (without the quotes), and whether it
+/// holds an escape.
+fn escaped_len(s: &str) -> (usize, bool) {
+    let len = s
+        .bytes()
         .map(|b| match b {
             b'"' | b'\\' | 0x08 | 0x0C | b'\n' | b'\r' | b'\t' => 2,
             0x00..=0x1F => 6,
             _ => 1,
         })
-        .sum()
-}
-
-fn needs_escape(s: &str) -> bool {
-    s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+        .sum();
+    (len, len != s.len())
 }
 
 /// The serializer wrapper; `key` when it writes an object key.
@@ -147,6 +151,11 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
     }
 
     fn here(&self) -> usize {
+        self.b.borrow().pos.get().0
+    }
+
+    /// The output's length and the escapes written so far.
+    fn mark(&self) -> (usize, usize) {
         self.b.borrow().pos.get()
     }
 
@@ -162,15 +171,11 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
     /// `{"variant":` written at `start`: the object and its key.
     fn variant_key(&self, start: usize, variant: &str) -> Result<usize, S::Error> {
         self.open(true, start)?;
-        let len = escaped_len(variant);
+        let (len, escaped) = escaped_len(variant);
         let mut b = self.b.borrow_mut();
         b.tape.count_one();
-        b.tape.scalar_at(
-            NodeKind::Str,
-            start + 2,
-            start + 2 + len,
-            needs_escape(variant),
-        );
+        b.tape
+            .scalar_at(NodeKind::Str, start + 2, start + 2 + len, escaped);
         // Where the content starts: after the closing quote and the colon.
         Ok(start + 4 + len)
     }
@@ -179,10 +184,10 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
 macro_rules! scalars {
     ($($method:ident($ty:ty) => $kind:expr;)*) => {$(
         fn $method(self, v: $ty) -> Result<S::Ok, S::Error> {
-            let start = self.here();
+            let start = self.mark();
             let this = Rec { inner: (), b: self.b, key: self.key };
             let ok = self.inner.$method(v)?;
-            this.scalar_any($kind, start, false)?;
+            this.scalar_any($kind, start)?;
             Ok(ok)
         }
     )*};
@@ -193,11 +198,11 @@ impl Rec<'_, '_, ()> {
     fn scalar_any<E: ser::Error>(
         &self,
         kind: NodeKind,
-        start: usize,
-        escaped: bool,
+        (start, escapes): (usize, usize),
     ) -> Result<(), E> {
         let mut b = self.b.borrow_mut();
-        let end = b.pos.get();
+        let (end, escapes_now) = b.pos.get();
+        let escaped = escapes_now > escapes;
         if self.key || kind == NodeKind::Str {
             let (from, to) = (start + 1, end.saturating_sub(1));
             if to.saturating_sub(from) > b.limits.max_string_bytes {
@@ -249,28 +254,26 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
     }
 
     fn serialize_char(self, v: char) -> Result<S::Ok, S::Error> {
-        let mut buf = [0; 4];
-        let escaped = needs_escape(v.encode_utf8(&mut buf));
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
             key: self.key,
         };
         let ok = self.inner.serialize_char(v)?;
-        this.scalar_any(NodeKind::Str, start, escaped)?;
+        this.scalar_any(NodeKind::Str, start)?;
         Ok(ok)
     }
 
     fn serialize_str(self, v: &str) -> Result<S::Ok, S::Error> {
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
             key: self.key,
         };
         let ok = self.inner.serialize_str(v)?;
-        this.scalar_any(NodeKind::Str, start, needs_escape(v))?;
+        this.scalar_any(NodeKind::Str, start)?;
         Ok(ok)
     }
 
@@ -301,21 +304,21 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
                 build.tape.scalar_at(NodeKind::Int, at, at + digits, false);
                 at += digits + 1;
             }
-            let end = build.pos.get();
+            let end = build.pos.get().0;
             build.tape.close_at(end);
         }
         Ok(ok)
     }
 
     fn serialize_none(self) -> Result<S::Ok, S::Error> {
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
             key: self.key,
         };
         let ok = self.inner.serialize_none()?;
-        this.scalar_any(NodeKind::Null, start, false)?;
+        this.scalar_any(NodeKind::Null, start)?;
         Ok(ok)
     }
 
@@ -325,26 +328,26 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
     }
 
     fn serialize_unit(self) -> Result<S::Ok, S::Error> {
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
             key: self.key,
         };
         let ok = self.inner.serialize_unit()?;
-        this.scalar_any(NodeKind::Null, start, false)?;
+        this.scalar_any(NodeKind::Null, start)?;
         Ok(ok)
     }
 
     fn serialize_unit_struct(self, name: &'static str) -> Result<S::Ok, S::Error> {
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
             key: self.key,
         };
         let ok = self.inner.serialize_unit_struct(name)?;
-        this.scalar_any(NodeKind::Null, start, false)?;
+        this.scalar_any(NodeKind::Null, start)?;
         Ok(ok)
     }
 
@@ -354,14 +357,14 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         index: u32,
         variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
             key: self.key,
         };
         let ok = self.inner.serialize_unit_variant(name, index, variant)?;
-        this.scalar_any(NodeKind::Str, start, needs_escape(variant))?;
+        this.scalar_any(NodeKind::Str, start)?;
         Ok(ok)
     }
 
@@ -394,7 +397,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
             .inner
             .serialize_newtype_variant(name, index, variant, &wrapped)?;
         let mut build = b.borrow_mut();
-        let end = build.pos.get();
+        let end = build.pos.get().0;
         build.tape.close_at(end);
         Ok(ok)
     }
@@ -505,7 +508,7 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
         v: f64,
         write: impl FnOnce(S) -> Result<S::Ok, S::Error>,
     ) -> Result<S::Ok, S::Error> {
-        let start = self.here();
+        let start = self.mark();
         let this = Rec {
             inner: (),
             b: self.b,
@@ -518,7 +521,7 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
         } else {
             NodeKind::Null
         };
-        this.scalar_any(kind, start, false)?;
+        this.scalar_any(kind, start)?;
         Ok(ok)
     }
 }
@@ -593,12 +596,10 @@ impl<'b, 'a, C> Compound<'b, 'a, C> {
         build.tape.count_one();
         let first = build.tape.innermost_count() == 1;
         let from = start + usize::from(!first) + 1;
-        build.tape.scalar_at(
-            NodeKind::Str,
-            from,
-            from + escaped_len(key),
-            needs_escape(key),
-        );
+        let (len, escaped) = escaped_len(key);
+        build
+            .tape
+            .scalar_at(NodeKind::Str, from, from + len, escaped);
     }
 }
 
@@ -606,7 +607,7 @@ impl<'b, 'a, C> Compound<'b, 'a, C> {
 /// outer).
 fn closed(b: &RefCell<Build<'_>>, closes: u8) {
     let mut build = b.borrow_mut();
-    let end = build.pos.get();
+    let end = build.pos.get().0;
     for n in 0..closes {
         build
             .tape
@@ -718,7 +719,7 @@ impl<C: ser::SerializeStruct> ser::SerializeStruct for Compound<'_, '_, C> {
         key: &'static str,
         value: &T,
     ) -> Result<(), C::Error> {
-        let start = self.b.borrow().pos.get();
+        let start = self.b.borrow().pos.get().0;
         self.field_key(start, key);
         let wrapped = self.wrap(value, false);
         self.inner.serialize_field(key, &wrapped)
@@ -745,7 +746,7 @@ impl<C: ser::SerializeStructVariant> ser::SerializeStructVariant for Compound<'_
         key: &'static str,
         value: &T,
     ) -> Result<(), C::Error> {
-        let start = self.b.borrow().pos.get();
+        let start = self.b.borrow().pos.get().0;
         self.field_key(start, key);
         let wrapped = self.wrap(value, false);
         self.inner.serialize_field(key, &wrapped)
@@ -760,5 +761,98 @@ impl<C: ser::SerializeStructVariant> ser::SerializeStructVariant for Compound<'_
         let ok = self.inner.end()?;
         closed(b, closes);
         Ok(ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+
+    use super::{to_tape, Limits, Tape};
+
+    #[derive(Serialize)]
+    enum Shapes {
+        Unit,
+        #[serde(rename = "new\"type\u{1}")]
+        Newtype(String),
+        Tuple(u8, char),
+        Struct {
+            #[serde(rename = "a\\b")]
+            a: f64,
+            b: Vec<()>,
+        },
+    }
+
+    #[derive(Serialize)]
+    struct Everything {
+        #[serde(rename = "ké\ty")]
+        text: String,
+        chars: (char, char),
+        floats: [f64; 3],
+        #[serde(with = "serde_bytes_like")]
+        bytes: Vec<u8>,
+        by_int: BTreeMap<i64, bool>,
+        by_bool: BTreeMap<bool, Option<u8>>,
+        shapes: Vec<Shapes>,
+        empty: (Vec<u8>, BTreeMap<String, u8>),
+        big: (u128, i128),
+    }
+
+    mod serde_bytes_like {
+        pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(v)
+        }
+    }
+
+    #[test]
+    fn the_recorded_tape_is_the_scanned_tape_and_the_bytes_are_serde_jsons() {
+        let value = Everything {
+            text: "quote \" backslash \\ newline \n control \u{7} é".into(),
+            chars: ('"', 'é'),
+            floats: [1.5, f64::NAN, -0.0],
+            bytes: vec![0, 9, 10, 99, 100, 255],
+            by_int: BTreeMap::from([(-3, true), (40, false)]),
+            by_bool: BTreeMap::from([(true, Some(1)), (false, None)]),
+            shapes: vec![
+                Shapes::Unit,
+                Shapes::Newtype("x\u{0}y".into()),
+                Shapes::Tuple(7, '\n'),
+                Shapes::Struct {
+                    a: 2.0,
+                    b: vec![(), ()],
+                },
+            ],
+            empty: (Vec::new(), BTreeMap::new()),
+            big: (u128::MAX, i128::MIN),
+        };
+        let limits = Limits::default();
+        let mut out = Vec::new();
+        let mut tape = Tape::default();
+        assert!(to_tape(&value, &mut out, &mut tape, &limits).is_ok());
+        assert_eq!(out, serde_json::to_vec(&value).expect("serializes"));
+        super::super::scan::assert_same_as_scanned(&tape, &out, &limits);
+        assert!(tape.nodes.len() > 40);
+    }
+
+    #[test]
+    fn limits_hold_while_writing() {
+        let mut limits = Limits::default();
+        limits.max_depth = 3;
+        let deep = vec![vec![vec![vec![1u8]]]];
+        let (mut out, mut tape) = (Vec::new(), Tape::default());
+        assert!(matches!(
+            to_tape(&deep, &mut out, &mut tape, &limits),
+            Err(super::SerError::Limit(super::ScanError::TooDeep { .. }))
+        ));
+        limits = Limits::default();
+        limits.max_string_bytes = 4;
+        assert!(matches!(
+            to_tape("longer", &mut out, &mut tape, &limits),
+            Err(super::SerError::Limit(
+                super::ScanError::StringTooLong { .. }
+            ))
+        ));
     }
 }
