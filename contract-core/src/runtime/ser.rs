@@ -838,16 +838,20 @@ mod tests {
 
     #[test]
     fn limits_hold_while_writing() {
-        let mut limits = Limits::default();
-        limits.max_depth = 3;
+        let limits = Limits {
+            max_depth: 3,
+            ..Limits::default()
+        };
         let deep = vec![vec![vec![vec![1u8]]]];
         let (mut out, mut tape) = (Vec::new(), Tape::default());
         assert!(matches!(
             to_tape(&deep, &mut out, &mut tape, &limits),
             Err(super::SerError::Limit(super::ScanError::TooDeep { .. }))
         ));
-        limits = Limits::default();
-        limits.max_string_bytes = 4;
+        let limits = Limits {
+            max_string_bytes: 4,
+            ..Limits::default()
+        };
         assert!(matches!(
             to_tape("longer", &mut out, &mut tape, &limits),
             Err(super::SerError::Limit(
