@@ -13,9 +13,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::hash::Hasher;
-
-use rustc_hash::FxHasher;
 
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -268,11 +265,7 @@ impl Tape {
         let nodes = &self.nodes;
         let text = |i: u32| key_text(s.input, &nodes[i as usize]);
         let this = text(index);
-        let print = {
-            let mut hasher = FxHasher::default();
-            hasher.write(&this);
-            hasher.finish()
-        };
+        let print = fingerprint(&this);
         let duplicate = match &mut frame.seen {
             Some(seen) => !seen.insert(this.into_owned()),
             None => {
@@ -555,10 +548,7 @@ impl Tape {
             let mut key = object + 1;
             for _ in 0..node.count {
                 let Some(k) = self.nodes.get(key) else { break };
-                let text = key_text(input, k);
-                let mut hasher = FxHasher::default();
-                hasher.write(&text);
-                keys.push((hasher.finish(), key as u32));
+                keys.push((fingerprint(&key_text(input, k)), key as u32));
                 key = self
                     .nodes
                     .get(key + 1)
@@ -617,6 +607,19 @@ pub(crate) fn assert_same_as_scanned(built: &Tape, bytes: &[u8], limits: &Limits
         String::from_utf8_lossy(bytes)
     );
     assert_eq!(built.duplicates, scanned.duplicates);
+}
+
+/// A cheap fingerprint of a key, compared before the key itself: its length and its first
+/// and last bytes (no pass over the whole key).
+fn fingerprint(key: &[u8]) -> u64 {
+    let mut head = [0; 4];
+    let mut tail = [0; 4];
+    let n = key.len().min(4);
+    head[..n].copy_from_slice(&key[..n]);
+    tail[..n].copy_from_slice(&key[key.len() - n..]);
+    (key.len() as u64) << 48
+        ^ u64::from(u32::from_le_bytes(head))
+        ^ u64::from(u32::from_le_bytes(tail)).rotate_left(24)
 }
 
 /// Whether one of the eight bytes of `word` may be a quote, a backslash or a control
