@@ -22,8 +22,9 @@ use crate::runtime::{Journey, Presence, Rejection, Side};
 /// The span of one call (nothing without the `tracing` feature).
 #[cfg(feature = "tracing")]
 pub(crate) type CallSpan = tracing::Span;
+/// Without the `tracing` feature a call has no span.
 #[cfg(not(feature = "tracing"))]
-pub(crate) type CallSpan = ();
+pub(crate) struct CallSpan;
 
 /// Opens the span of a call.
 #[cfg(feature = "tracing")]
@@ -82,7 +83,9 @@ pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
 
 #[cfg(not(feature = "tracing"))]
 #[inline]
-pub(crate) fn start(_: Side, _: &Schema, _: &Journey) -> CallSpan {}
+pub(crate) fn start(_: Side, _: &Schema, _: &Journey) -> CallSpan {
+    CallSpan
+}
 
 #[cfg(not(feature = "tracing"))]
 #[inline]

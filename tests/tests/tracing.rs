@@ -15,9 +15,12 @@ use tracing_subscriber::layer::{Context, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::Layer;
 
-/// Every span's name and fields, by span id.
+/// A span's name and its fields.
+type Span = (String, BTreeMap<String, String>);
+
+/// Every span, by span id.
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<BTreeMap<u64, (String, BTreeMap<String, String>)>>>);
+struct Captured(Arc<Mutex<BTreeMap<u64, Span>>>);
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 
@@ -47,7 +50,7 @@ impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Captured {
     }
 }
 
-fn capture(f: impl FnOnce()) -> Vec<(String, BTreeMap<String, String>)> {
+fn capture(f: impl FnOnce()) -> Vec<Span> {
     let captured = Captured::default();
     let subscriber = tracing_subscriber::registry().with(captured.clone());
     tracing::subscriber::with_default(subscriber, f);
@@ -94,14 +97,20 @@ fn a_rejected_receive_is_one_span_with_the_journey_and_the_presence() {
     assert_eq!(field("handoff.received_fields"), Some(r#"["category"]"#));
     assert_eq!(field("handoff.missing_fields"), Some(r#"["orderId"]"#));
     // A name with a comma stays one item.
-    assert_eq!(field("handoff.unknown_fields"), Some(r#"["orderRef","x,y"]"#));
+    assert_eq!(
+        field("handoff.unknown_fields"),
+        Some(r#"["orderRef","x,y"]"#)
+    );
     assert_eq!(field("handoff.received_count"), Some("1"));
     assert_eq!(field("handoff.missing_count"), Some("1"));
     assert_eq!(field("handoff.unknown_count"), Some("2"));
     assert_eq!(field("handoff.outcome"), Some("rejected"));
     assert_eq!(field("handoff.problem_count"), Some("1"));
     let all = format!("{fields:?}");
-    assert!(!all.contains("VALUE-1") && !all.contains("damaged"), "{all}");
+    assert!(
+        !all.contains("VALUE-1") && !all.contains("damaged"),
+        "{all}"
+    );
 }
 
 #[test]
@@ -120,7 +129,10 @@ fn an_accepted_send_is_one_span_too() {
     assert_eq!(field("otel.name"), Some("send traced-refund/v2"));
     assert_eq!(field("handoff.direction"), Some("send"));
     assert_eq!(field("handoff.outcome"), Some("accepted"));
-    assert_eq!(field("handoff.received_fields"), Some(r#"["category","orderId"]"#));
+    assert_eq!(
+        field("handoff.received_fields"),
+        Some(r#"["category","orderId"]"#)
+    );
     assert_eq!(field("handoff.problem_count"), Some("0"));
     assert!(!format!("{fields:?}").contains("VALUE-2"));
 }
