@@ -62,7 +62,7 @@ pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
 use check::Checker;
 use rustc_hash::FxHashMap;
-use scan::{ScanError, Tape};
+use scan::Tape;
 
 /// Size limits of one payload. Exceeding one is a rejection, never a crash: the scan is
 /// iterative, and what it allocates is bounded by `max_bytes`.
@@ -311,7 +311,7 @@ fn check<'s, 'b>(
         Err(e) => {
             let problem = Problem {
                 pointer: String::new(),
-                kind: scan_problem(e),
+                kind: e,
             };
             return (vec![problem], presence::Record::new(schema, view), None);
         }
@@ -342,21 +342,6 @@ fn walk<'s>(
     scratch.sizes.0 = outcome.record.paths.len();
     scratch.sizes.1 = outcome.record.arrived.len();
     (outcome.problems, outcome.record)
-}
-
-fn scan_problem(e: ScanError) -> ProblemKind {
-    match e {
-        ScanError::Empty => ProblemKind::Empty,
-        ScanError::TooLarge { limit } => ProblemKind::TooLarge { limit },
-        ScanError::ByteOrderMark => ProblemKind::ByteOrderMark,
-        ScanError::InvalidUtf8 { offset } => ProblemKind::InvalidUtf8 { offset },
-        ScanError::Malformed { offset, expected } => ProblemKind::Malformed { offset, expected },
-        ScanError::LoneSurrogate { offset } => ProblemKind::LoneSurrogate { offset },
-        ScanError::TooDeep { offset, limit } => ProblemKind::TooDeep { offset, limit },
-        ScanError::StringTooLong { offset, limit } => ProblemKind::StringTooLong { offset, limit },
-        ScanError::TooManyKeys { offset, limit } => ProblemKind::TooManyKeys { offset, limit },
-        ScanError::TrailingData { offset } => ProblemKind::TrailingData { offset },
-    }
 }
 
 /// Checks a payload where it arrives: every problem at once, or the typed value with the
@@ -620,7 +605,7 @@ fn send_against<T: Serialize + ?Sized>(
         };
         match ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
             Ok(()) => {}
-            Err(ser::SerError::Limit(e)) => return problem(scan_problem(e)),
+            Err(ser::SerError::Limit(e)) => return problem(e),
             Err(ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
         }
         scratch.sizes.2 = bytes.len();

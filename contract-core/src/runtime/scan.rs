@@ -44,42 +44,8 @@ pub(crate) struct Node {
     pub count: u32,
 }
 
+use super::problem::ProblemKind;
 use super::Limits;
-
-/// Why a document could not be scanned at all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ScanError {
-    Empty,
-    TooLarge {
-        limit: usize,
-    },
-    ByteOrderMark,
-    InvalidUtf8 {
-        offset: usize,
-    },
-    Malformed {
-        offset: usize,
-        expected: &'static str,
-    },
-    LoneSurrogate {
-        offset: usize,
-    },
-    TooDeep {
-        offset: usize,
-        limit: usize,
-    },
-    StringTooLong {
-        offset: usize,
-        limit: usize,
-    },
-    TooManyKeys {
-        offset: usize,
-        limit: usize,
-    },
-    TrailingData {
-        offset: usize,
-    },
-}
 
 /// A duplicate key: the object and the second key node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +80,7 @@ const LINEAR_KEYS: usize = 16;
 
 impl Tape {
     /// Scans `input` (see [`text`]) into this tape, replacing what it held.
-    pub fn scan(&mut self, input: &str, limits: &Limits) -> Result<(), ScanError> {
+    pub fn scan(&mut self, input: &str, limits: &Limits) -> Result<(), ProblemKind> {
         self.nodes.clear();
         self.duplicates.clear();
         self.frames.clear();
@@ -127,19 +93,19 @@ impl Tape {
         };
         s.skip_ws();
         if s.pos == input.len() {
-            return Err(ScanError::Empty);
+            return Err(ProblemKind::Empty);
         }
         self.value(&mut s)?;
         s.skip_ws();
         if s.pos != input.len() {
-            return Err(ScanError::TrailingData { offset: s.pos });
+            return Err(ProblemKind::TrailingData { offset: s.pos });
         }
         self.duplicates.sort_by_key(|d| (d.object, d.key));
         Ok(())
     }
 
     /// Reads one value, iteratively: containers push a frame and are closed in the loop.
-    fn value(&mut self, s: &mut Scanner<'_>) -> Result<(), ScanError> {
+    fn value(&mut self, s: &mut Scanner<'_>) -> Result<(), ProblemKind> {
         // Whether the next token is a value (true) or the end/continuation of a container.
         let mut want_value = true;
         loop {
@@ -150,7 +116,7 @@ impl Tape {
                     Some(b'{') | Some(b'[') => {
                         let object = s.peek() == Some(b'{');
                         if self.frames.len() >= s.limits.max_depth {
-                            return Err(ScanError::TooDeep {
+                            return Err(ProblemKind::TooDeep {
                                 offset: start,
                                 limit: s.limits.max_depth,
                             });
@@ -212,7 +178,7 @@ impl Tape {
                         self.close(s.pos);
                     }
                     _ => {
-                        return Err(ScanError::Malformed {
+                        return Err(ProblemKind::Malformed {
                             offset: s.pos,
                             expected: if object { "`,` or `}`" } else { "`,` or `]`" },
                         })
@@ -234,10 +200,10 @@ impl Tape {
     }
 
     /// Reads `"key" :` inside the innermost object and checks it for a duplicate.
-    fn key(&mut self, s: &mut Scanner<'_>) -> Result<(), ScanError> {
+    fn key(&mut self, s: &mut Scanner<'_>) -> Result<(), ProblemKind> {
         s.skip_ws();
         if s.peek() != Some(b'"') {
-            return Err(ScanError::Malformed {
+            return Err(ProblemKind::Malformed {
                 offset: s.pos,
                 expected: "a string key",
             });
@@ -246,7 +212,7 @@ impl Tape {
         let index = self.string(s)?;
         s.skip_ws();
         if s.peek() != Some(b':') {
-            return Err(ScanError::Malformed {
+            return Err(ProblemKind::Malformed {
                 offset: s.pos,
                 expected: "`:`",
             });
@@ -257,7 +223,7 @@ impl Tape {
         };
         let count = self.keys.len() - frame.keys_from;
         if count >= s.limits.max_keys_per_object {
-            return Err(ScanError::TooManyKeys {
+            return Err(ProblemKind::TooManyKeys {
                 offset: key_start,
                 limit: s.limits.max_keys_per_object,
             });
@@ -303,7 +269,7 @@ impl Tape {
         index
     }
 
-    fn scalar(&mut self, s: &mut Scanner<'_>) -> Result<(), ScanError> {
+    fn scalar(&mut self, s: &mut Scanner<'_>) -> Result<(), ProblemKind> {
         let start = s.pos;
         match s.peek() {
             Some(b'"') => {
@@ -334,7 +300,7 @@ impl Tape {
                 self.nodes[i as usize].end = s.pos as u32;
             }
             _ => {
-                return Err(ScanError::Malformed {
+                return Err(ProblemKind::Malformed {
                     offset: start,
                     expected: "a JSON value",
                 })
@@ -344,7 +310,7 @@ impl Tape {
     }
 
     /// Reads a string (at its opening quote) into a node, checking its escapes.
-    fn string(&mut self, s: &mut Scanner<'_>) -> Result<u32, ScanError> {
+    fn string(&mut self, s: &mut Scanner<'_>) -> Result<u32, ProblemKind> {
         let open = s.pos;
         s.pos += 1;
         let start = s.pos;
@@ -373,13 +339,13 @@ impl Tape {
                     s.escape()?;
                 }
                 Some(_) => {
-                    return Err(ScanError::Malformed {
+                    return Err(ProblemKind::Malformed {
                         offset: s.pos,
                         expected: "no control character inside a string",
                     })
                 }
                 None => {
-                    return Err(ScanError::Malformed {
+                    return Err(ProblemKind::Malformed {
                         offset: s.pos,
                         expected: "the end of a string",
                     })
@@ -388,7 +354,7 @@ impl Tape {
         }
         let end = s.pos;
         if end - start > s.limits.max_string_bytes {
-            return Err(ScanError::StringTooLong {
+            return Err(ProblemKind::StringTooLong {
                 offset: open,
                 limit: s.limits.max_string_bytes,
             });
@@ -490,9 +456,9 @@ impl Tape {
         object: bool,
         start: usize,
         limits: &Limits,
-    ) -> Result<(), ScanError> {
+    ) -> Result<(), ProblemKind> {
         if self.frames.len() >= limits.max_depth {
-            return Err(ScanError::TooDeep {
+            return Err(ProblemKind::TooDeep {
                 offset: start,
                 limit: limits.max_depth,
             });
@@ -531,14 +497,14 @@ impl Tape {
 
     /// Once the document is written: its duplicate keys and the keys-per-object limit, found
     /// from the bytes as the scanner finds them.
-    pub(crate) fn finish(&mut self, input: &[u8], limits: &Limits) -> Result<(), ScanError> {
+    pub(crate) fn finish(&mut self, input: &[u8], limits: &Limits) -> Result<(), ProblemKind> {
         for object in 0..self.nodes.len() {
             let node = self.nodes[object];
             if node.kind != NodeKind::Object || node.count == 0 {
                 continue;
             }
             if node.count as usize > limits.max_keys_per_object {
-                return Err(ScanError::TooManyKeys {
+                return Err(ProblemKind::TooManyKeys {
                     offset: node.start as usize,
                     limit: limits.max_keys_per_object,
                 });
@@ -636,16 +602,16 @@ fn may_be_special(word: u64) -> bool {
 
 /// The payload as text: within the size limit, without a byte order mark, UTF-8 throughout
 /// (even inside values the type ignores, which serde_json does not check).
-pub(crate) fn text<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, ScanError> {
+pub(crate) fn text<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, ProblemKind> {
     if input.len() > limits.max_bytes || input.len() > u32::MAX as usize {
-        return Err(ScanError::TooLarge {
+        return Err(ProblemKind::TooLarge {
             limit: limits.max_bytes.min(u32::MAX as usize),
         });
     }
     if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(ScanError::ByteOrderMark);
+        return Err(ProblemKind::ByteOrderMark);
     }
-    std::str::from_utf8(input).map_err(|e| ScanError::InvalidUtf8 {
+    std::str::from_utf8(input).map_err(|e| ProblemKind::InvalidUtf8 {
         offset: e.valid_up_to(),
     })
 }
@@ -745,12 +711,12 @@ impl Scanner<'_> {
         }
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Result<(), ScanError> {
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), ProblemKind> {
         if self.input.get(self.pos..self.pos + word.len()) == Some(word) {
             self.pos += word.len();
             Ok(())
         } else {
-            Err(ScanError::Malformed {
+            Err(ProblemKind::Malformed {
                 offset: self.pos,
                 expected: "a JSON value",
             })
@@ -766,8 +732,8 @@ impl Scanner<'_> {
     }
 
     /// Reads a number by JSON's grammar; true when it has a fraction or an exponent.
-    fn number(&mut self) -> Result<bool, ScanError> {
-        let bad = |offset| ScanError::Malformed {
+    fn number(&mut self) -> Result<bool, ProblemKind> {
+        let bad = |offset| ProblemKind::Malformed {
             offset,
             expected: "a valid number",
         };
@@ -808,7 +774,7 @@ impl Scanner<'_> {
     }
 
     /// Reads one escape at a backslash; a `\u` high surrogate must be followed by a low one.
-    fn escape(&mut self) -> Result<(), ScanError> {
+    fn escape(&mut self) -> Result<(), ProblemKind> {
         let at = self.pos;
         self.pos += 1;
         match self.peek() {
@@ -820,34 +786,34 @@ impl Scanner<'_> {
                 self.pos += 1;
                 let unit = self.hex()?;
                 match unit {
-                    0xDC00..=0xDFFF => Err(ScanError::LoneSurrogate { offset: at }),
+                    0xDC00..=0xDFFF => Err(ProblemKind::LoneSurrogate { offset: at }),
                     0xD800..=0xDBFF => {
                         if self.input.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                            return Err(ScanError::LoneSurrogate { offset: at });
+                            return Err(ProblemKind::LoneSurrogate { offset: at });
                         }
                         self.pos += 2;
                         match self.hex()? {
                             0xDC00..=0xDFFF => Ok(()),
-                            _ => Err(ScanError::LoneSurrogate { offset: at }),
+                            _ => Err(ProblemKind::LoneSurrogate { offset: at }),
                         }
                     }
                     _ => Ok(()),
                 }
             }
-            _ => Err(ScanError::Malformed {
+            _ => Err(ProblemKind::Malformed {
                 offset: at,
                 expected: "a valid escape",
             }),
         }
     }
 
-    fn hex(&mut self) -> Result<u32, ScanError> {
+    fn hex(&mut self) -> Result<u32, ProblemKind> {
         match hex4(self.input.get(self.pos..self.pos + 4)) {
             Some(v) => {
                 self.pos += 4;
                 Ok(v)
             }
-            None => Err(ScanError::Malformed {
+            None => Err(ProblemKind::Malformed {
                 offset: self.pos,
                 expected: "four hex digits",
             }),
@@ -867,13 +833,13 @@ mod tests {
         max_unknown_names: 8,
     };
 
-    fn scan_bytes(input: &[u8]) -> Result<Tape, ScanError> {
+    fn scan_bytes(input: &[u8]) -> Result<Tape, ProblemKind> {
         let mut tape = Tape::default();
         let text = text(input, &LIMITS)?;
         tape.scan(text, &LIMITS).map(|()| tape)
     }
 
-    fn scan(input: &str) -> Result<Tape, ScanError> {
+    fn scan(input: &str) -> Result<Tape, ProblemKind> {
         scan_bytes(input.as_bytes())
     }
 
@@ -912,36 +878,39 @@ mod tests {
 
     #[test]
     fn bad_documents_are_errors_with_offsets() {
-        assert_eq!(scan("").unwrap_err(), ScanError::Empty);
-        assert_eq!(scan("  ").unwrap_err(), ScanError::Empty);
-        assert_eq!(scan("\u{feff}{}").unwrap_err(), ScanError::ByteOrderMark);
+        assert_eq!(scan("").unwrap_err(), ProblemKind::Empty);
+        assert_eq!(scan("  ").unwrap_err(), ProblemKind::Empty);
+        assert_eq!(scan("\u{feff}{}").unwrap_err(), ProblemKind::ByteOrderMark);
         assert_eq!(
             scan("{} x").unwrap_err(),
-            ScanError::TrailingData { offset: 3 }
+            ProblemKind::TrailingData { offset: 3 }
         );
         assert!(matches!(
             scan("[1,]"),
-            Err(ScanError::Malformed { offset: 3, .. })
+            Err(ProblemKind::Malformed { offset: 3, .. })
         ));
-        assert!(matches!(scan("01"), Err(ScanError::Malformed { .. })));
-        assert!(matches!(scan("1."), Err(ScanError::Malformed { .. })));
-        assert!(matches!(scan("\"a\tb\""), Err(ScanError::Malformed { .. })));
+        assert!(matches!(scan("01"), Err(ProblemKind::Malformed { .. })));
+        assert!(matches!(scan("1."), Err(ProblemKind::Malformed { .. })));
+        assert!(matches!(
+            scan("\"a\tb\""),
+            Err(ProblemKind::Malformed { .. })
+        ));
         assert!(matches!(
             scan("{\"a\" 1}"),
-            Err(ScanError::Malformed { .. })
+            Err(ProblemKind::Malformed { .. })
         ));
         assert_eq!(
             scan(r#"["\udc00"]"#).unwrap_err(),
-            ScanError::LoneSurrogate { offset: 2 }
+            ProblemKind::LoneSurrogate { offset: 2 }
         );
         assert_eq!(
             scan(r#""\ud800x""#).unwrap_err(),
-            ScanError::LoneSurrogate { offset: 1 }
+            ProblemKind::LoneSurrogate { offset: 1 }
         );
         assert!(scan(r#""\ud83d\ude00""#).is_ok());
         assert_eq!(
             scan_bytes(b"[\"\xff\"]").unwrap_err(),
-            ScanError::InvalidUtf8 { offset: 2 }
+            ProblemKind::InvalidUtf8 { offset: 2 }
         );
     }
 
@@ -950,7 +919,7 @@ mod tests {
         let deep = "[".repeat(1_000_000);
         assert_eq!(
             scan(&deep).unwrap_err(),
-            ScanError::TooDeep {
+            ProblemKind::TooDeep {
                 offset: 127,
                 limit: 127
             }
@@ -958,10 +927,13 @@ mod tests {
         let nested = format!("{}{}", "[".repeat(127), "]".repeat(127));
         assert!(scan(&nested).is_ok());
         let long = format!("\"{}\"", "a".repeat(70_000));
-        assert!(matches!(scan(&long), Err(ScanError::StringTooLong { .. })));
+        assert!(matches!(
+            scan(&long),
+            Err(ProblemKind::StringTooLong { .. })
+        ));
         let many: String = (0..1001).map(|i| format!("\"k{i}\":0,")).collect();
         let many = format!("{{{}\"z\":0}}", many);
-        assert!(matches!(scan(&many), Err(ScanError::TooManyKeys { .. })));
+        assert!(matches!(scan(&many), Err(ProblemKind::TooManyKeys { .. })));
     }
 
     #[test]

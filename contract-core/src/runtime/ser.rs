@@ -12,13 +12,14 @@ use std::io;
 
 use serde::ser::{self, Serialize, Serializer};
 
-use super::scan::{NodeKind, ScanError, Tape};
+use super::problem::ProblemKind;
+use super::scan::{NodeKind, Tape};
 use super::Limits;
 
 /// Why a value could not be written.
 pub(crate) enum SerError {
     /// A size limit.
-    Limit(ScanError),
+    Limit(ProblemKind),
     /// The value's `Serialize` failed.
     Failed,
 }
@@ -56,7 +57,7 @@ pub(crate) fn to_tape<T: Serialize + ?Sized>(
     };
     let tape = result?;
     if out.len() > limits.max_bytes {
-        return Err(SerError::Limit(ScanError::TooLarge {
+        return Err(SerError::Limit(ProblemKind::TooLarge {
             limit: limits.max_bytes,
         }));
     }
@@ -90,7 +91,7 @@ struct Build<'a> {
     /// The output's length and the escapes written so far.
     pos: &'a Cell<(usize, usize)>,
     limits: &'a Limits,
-    error: Option<ScanError>,
+    error: Option<ProblemKind>,
 }
 
 /// The length of `s` once serde_json has escaped it (without the quotes), and whether it
@@ -132,7 +133,7 @@ impl<T: Serialize + ?Sized> Serialize for Wrapped<'_, '_, T> {
 }
 
 impl Build<'_> {
-    fn fail<E: ser::Error>(&mut self, e: ScanError) -> E {
+    fn fail<E: ser::Error>(&mut self, e: ProblemKind) -> E {
         self.error.get_or_insert(e);
         E::custom("a size limit")
     }
@@ -207,7 +208,7 @@ impl Rec<'_, '_, ()> {
             let (from, to) = (start + 1, end.saturating_sub(1));
             if to.saturating_sub(from) > b.limits.max_string_bytes {
                 let limit = b.limits.max_string_bytes;
-                return Err(b.fail(ScanError::StringTooLong {
+                return Err(b.fail(ProblemKind::StringTooLong {
                     offset: start,
                     limit,
                 }));
@@ -615,77 +616,69 @@ fn closed(b: &RefCell<Build<'_>>, closes: u8) {
     }
 }
 
-impl<C: ser::SerializeSeq> ser::SerializeSeq for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+/// The compound traits whose items have no key: each item counted and wrapped.
+macro_rules! items {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl<C: ser::$trait> ser::$trait for Compound<'_, '_, C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.member();
-        let wrapped = self.wrap(value, false);
-        self.inner.serialize_element(&wrapped)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+                self.member();
+                let wrapped = self.wrap(value, false);
+                self.inner.$method(&wrapped)
+            }
 
-    fn end(self) -> Result<C::Ok, C::Error> {
-        let (b, closes) = (self.b, self.closes);
-        let ok = self.inner.end()?;
-        closed(b, closes);
-        Ok(ok)
-    }
+            fn end(self) -> Result<C::Ok, C::Error> {
+                let (b, closes) = (self.b, self.closes);
+                let ok = self.inner.end()?;
+                closed(b, closes);
+                Ok(ok)
+            }
+        }
+    )*};
 }
 
-impl<C: ser::SerializeTuple> ser::SerializeTuple for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+items!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.member();
-        let wrapped = self.wrap(value, false);
-        self.inner.serialize_element(&wrapped)
-    }
+/// The compound traits of named fields: each key recorded where serde_json writes it.
+macro_rules! fields {
+    ($($trait:ident),*) => {$(
+        impl<C: ser::$trait> ser::$trait for Compound<'_, '_, C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
 
-    fn end(self) -> Result<C::Ok, C::Error> {
-        let (b, closes) = (self.b, self.closes);
-        let ok = self.inner.end()?;
-        closed(b, closes);
-        Ok(ok)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), C::Error> {
+                let start = self.b.borrow().pos.get().0;
+                self.field_key(start, key);
+                let wrapped = self.wrap(value, false);
+                self.inner.serialize_field(key, &wrapped)
+            }
+
+            fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
+                self.inner.skip_field(key)
+            }
+
+            fn end(self) -> Result<C::Ok, C::Error> {
+                let (b, closes) = (self.b, self.closes);
+                let ok = self.inner.end()?;
+                closed(b, closes);
+                Ok(ok)
+            }
+        }
+    )*};
 }
 
-impl<C: ser::SerializeTupleStruct> ser::SerializeTupleStruct for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.member();
-        let wrapped = self.wrap(value, false);
-        self.inner.serialize_field(&wrapped)
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        let (b, closes) = (self.b, self.closes);
-        let ok = self.inner.end()?;
-        closed(b, closes);
-        Ok(ok)
-    }
-}
-
-impl<C: ser::SerializeTupleVariant> ser::SerializeTupleVariant for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.member();
-        let wrapped = self.wrap(value, false);
-        self.inner.serialize_field(&wrapped)
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        let (b, closes) = (self.b, self.closes);
-        let ok = self.inner.end()?;
-        closed(b, closes);
-        Ok(ok)
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
 
 impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
     type Ok = C::Ok;
@@ -710,67 +703,13 @@ impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
     }
 }
 
-impl<C: ser::SerializeStruct> ser::SerializeStruct for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), C::Error> {
-        let start = self.b.borrow().pos.get().0;
-        self.field_key(start, key);
-        let wrapped = self.wrap(value, false);
-        self.inner.serialize_field(key, &wrapped)
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-        self.inner.skip_field(key)
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        let (b, closes) = (self.b, self.closes);
-        let ok = self.inner.end()?;
-        closed(b, closes);
-        Ok(ok)
-    }
-}
-
-impl<C: ser::SerializeStructVariant> ser::SerializeStructVariant for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), C::Error> {
-        let start = self.b.borrow().pos.get().0;
-        self.field_key(start, key);
-        let wrapped = self.wrap(value, false);
-        self.inner.serialize_field(key, &wrapped)
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-        self.inner.skip_field(key)
-    }
-
-    fn end(self) -> Result<C::Ok, C::Error> {
-        let (b, closes) = (self.b, self.closes);
-        let ok = self.inner.end()?;
-        closed(b, closes);
-        Ok(ok)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
 
     use serde::Serialize;
 
-    use super::{to_tape, Limits, Tape};
+    use super::{to_tape, Limits, ProblemKind, Tape};
 
     #[derive(Serialize)]
     enum Shapes {
@@ -846,7 +785,7 @@ mod tests {
         let (mut out, mut tape) = (Vec::new(), Tape::default());
         assert!(matches!(
             to_tape(&deep, &mut out, &mut tape, &limits),
-            Err(super::SerError::Limit(super::ScanError::TooDeep { .. }))
+            Err(super::SerError::Limit(ProblemKind::TooDeep { .. }))
         ));
         let limits = Limits {
             max_string_bytes: 4,
@@ -854,9 +793,7 @@ mod tests {
         };
         assert!(matches!(
             to_tape("longer", &mut out, &mut tape, &limits),
-            Err(super::SerError::Limit(
-                super::ScanError::StringTooLong { .. }
-            ))
+            Err(super::SerError::Limit(ProblemKind::StringTooLong { .. }))
         ));
     }
 }
