@@ -404,6 +404,20 @@ fn stricter_points_are_pinned() {
     stricter::<Artifact>(
         r#"{"name": "a", "uri": "u", "version": 1, "x": {"y": {"y": 1, "y": 2}}}"#,
     );
+    // An internally tagged enum written as an array.
+    let r = stricter::<contract_tests::types::Figure>(r#"["circle", 1.5]"#);
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::WrongType { .. }
+    ));
+    // Invalid UTF-8 inside a value the type ignores: serde_json skips it unchecked.
+    let ignored = b"{\"name\": \"a\", \"uri\": \"u\", \"version\": 1, \"x\": \"\xff\"}";
+    assert!(serde_json::from_slice::<Artifact>(ignored).is_ok());
+    let r = rejection::<Artifact>(ignored);
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::InvalidUtf8 { .. }
+    ));
 }
 
 #[test]
