@@ -37,6 +37,37 @@ enum Seg<'s> {
     Star,
 }
 
+/// The ids of the schema paths met so far, kept per thread and cleared per call.
+#[derive(Debug, Default)]
+pub(crate) struct PathIndex {
+    /// By parent path and label key.
+    by_label: FxHashMap<(u32, u8, usize), u32>,
+    /// Where the ids of a struct's fields start in `field_ids`, by parent path and struct.
+    structs: FxHashMap<(u32, usize), u32>,
+    /// The path id of each field of the structs met (`u32::MAX` until it arrives).
+    field_ids: Vec<u32>,
+}
+
+impl PathIndex {
+    fn clear(&mut self) {
+        self.by_label.clear();
+        self.structs.clear();
+        self.field_ids.clear();
+    }
+
+    /// Where the field ids of `def` under path `here` start.
+    fn struct_ids(&mut self, here: u32, def: &StructDef) -> usize {
+        let key = (here, def as *const StructDef as usize);
+        if let Some(base) = self.structs.get(&key) {
+            return *base as usize;
+        }
+        let base = self.field_ids.len();
+        self.field_ids.resize(base + def.fields.len(), u32::MAX);
+        self.structs.insert(key, base as u32);
+        base
+    }
+}
+
 /// What a check produced.
 pub(crate) struct Outcome<'s> {
     pub problems: Vec<Problem>,
@@ -55,7 +86,7 @@ pub(crate) struct Checker<'s, 'd> {
     /// The presence being recorded.
     record: Record<'s>,
     /// The path ids by parent and label key.
-    index: &'d mut FxHashMap<(u32, u8, usize), u32>,
+    index: &'d mut PathIndex,
     here: u32,
     /// Inside a trial of an untagged variant: record nothing, only whether it failed.
     trial: u32,
@@ -70,7 +101,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         record: Record<'s>,
         input: &'d [u8],
         tape: &'d Tape,
-        index: &'d mut FxHashMap<(u32, u8, usize), u32>,
+        index: &'d mut PathIndex,
         max_unknown: usize,
     ) -> Self {
         index.clear();
@@ -106,7 +137,7 @@ impl<'s, 'd> Checker<'s, 'd> {
     /// The id of the path `label` under `parent`, added when new.
     fn child(&mut self, parent: u32, label: Label<'s>) -> u32 {
         let (kind, addr) = label.key();
-        if let Some(id) = self.index.get(&(parent, kind, addr)) {
+        if let Some(id) = self.index.by_label.get(&(parent, kind, addr)) {
             return *id;
         }
         let paths = &mut self.record.paths;
@@ -119,7 +150,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             count: 0,
             inside,
         });
-        self.index.insert((parent, kind, addr), id);
+        self.index.by_label.insert((parent, kind, addr), id);
         id
     }
 
@@ -158,8 +189,8 @@ impl<'s, 'd> Checker<'s, 'd> {
         out
     }
 
-    fn arrive(&mut self, label: Label<'s>) -> u32 {
-        let id = self.child(self.here, label);
+    /// Counts one arrival at path `id` (outside trials).
+    fn count_arrival(&mut self, id: u32) {
         if self.trial == 0 {
             let path = &mut self.record.paths[id as usize];
             if path.count == 0 {
@@ -167,7 +198,6 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
             path.count += 1;
         }
-        id
     }
 
     fn record_missing(&mut self, name: &'s str) {
@@ -492,6 +522,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         let base = self.seen.len();
         self.seen.resize(base + def.fields.len(), u32::MAX);
         let mut next_guess = 0;
+        let ids = self.index.struct_ids(self.here, def);
         let mut k = i + 1;
         for _ in 0..self.node(i).count {
             let v = k + 1;
@@ -546,7 +577,16 @@ impl<'s, 'd> Checker<'s, 'd> {
                         self.seen[base + f] = k;
                         let name = self.primary_name(field).unwrap_or_default();
                         let saved = self.here;
-                        self.here = self.arrive(Label::Field(name));
+                        let id = match self.index.field_ids[ids + f] {
+                            u32::MAX => {
+                                let id = self.child(saved, Label::Field(name));
+                                self.index.field_ids[ids + f] = id;
+                                id
+                            }
+                            id => id,
+                        };
+                        self.count_arrival(id);
+                        self.here = id;
                         self.pointer.push(Seg::Key(k));
                         self.value(v, &field.ty, 0);
                         self.pointer.pop();

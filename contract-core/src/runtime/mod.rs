@@ -275,7 +275,7 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
 #[derive(Default)]
 struct Scratch {
     tape: Tape,
-    index: FxHashMap<(u32, u8, usize), u32>,
+    index: check::PathIndex,
     /// How many paths and arrivals the last record had, and how long the last payload
     /// `send` wrote: the next call reserves as much.
     sizes: (usize, usize, usize),

@@ -134,33 +134,30 @@ impl<'s> Record<'s> {
         }
     }
 
-    /// Appends the text of path `id` (`artifacts[].version`).
-    fn render_path(&self, mut id: u32, out: &mut String) {
-        let mut labels = Vec::new();
-        while let Some(node) = self.paths.get(id as usize) {
-            labels.push(node.label);
-            id = node.parent;
-        }
-        for label in labels.iter().rev() {
-            match label {
-                Label::Field(name) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(name);
+    /// Appends the text of path `id` (`artifacts[].version`), parents first.
+    fn render_path(&self, id: u32, out: &mut String) {
+        let Some(node) = self.paths.get(id as usize) else {
+            return;
+        };
+        self.render_path(node.parent, out);
+        match node.label {
+            Label::Field(name) => {
+                if !out.is_empty() {
+                    out.push('.');
                 }
-                Label::Items => out.push_str("[]"),
-                Label::Values => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push('*');
+                out.push_str(name);
+            }
+            Label::Items => out.push_str("[]"),
+            Label::Values => {
+                if !out.is_empty() {
+                    out.push('.');
                 }
-                Label::Variant(tag) => {
-                    out.push('(');
-                    out.push_str(tag);
-                    out.push(')');
-                }
+                out.push('*');
+            }
+            Label::Variant(tag) => {
+                out.push('(');
+                out.push_str(tag);
+                out.push(')');
             }
         }
     }
@@ -194,17 +191,22 @@ impl<'s> Record<'s> {
             _ => None,
         };
         if let Some(Body::Struct(root)) = root {
+            let arrived_at_top: Vec<&str> = self
+                .paths
+                .iter()
+                .filter(|p| p.parent == ROOT && p.count > 0)
+                .filter_map(|p| match p.label {
+                    Label::Field(name) => Some(name),
+                    _ => None,
+                })
+                .collect();
             for field in &root.fields {
                 let name = match self.view {
                     View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
                     View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
                 };
                 if let Some(name) = name {
-                    let arrived = self.paths.iter().any(|p| {
-                        p.parent == ROOT
-                            && p.count > 0
-                            && matches!(p.label, Label::Field(n) if n == name)
-                    });
+                    let arrived = arrived_at_top.contains(&name);
                     present.insert(format!("{name}Present"), arrived);
                 }
             }
