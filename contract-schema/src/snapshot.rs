@@ -591,8 +591,24 @@ struct Ping
         }
     }
 
-    /// A fresh temporary folder.
-    fn folder() -> PathBuf {
+    /// A fresh temporary folder, removed when dropped.
+    struct Folder(PathBuf);
+
+    impl std::ops::Deref for Folder {
+        type Target = std::path::Path;
+
+        fn deref(&self) -> &std::path::Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn folder() -> Folder {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
             "contract-schema-snapshot-{}-{}",
@@ -600,19 +616,20 @@ struct Ping
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
-        dir
+        Folder(dir)
     }
 
-    /// `contents` in `ping.v1.snap` of a fresh folder.
-    fn file(contents: &[u8]) -> PathBuf {
-        let path = folder().join("ping.v1.snap");
+    /// `contents` in `ping.v1.snap` of a fresh folder (kept while the guard lives).
+    fn file(contents: &[u8]) -> (Folder, PathBuf) {
+        let dir = folder();
+        let path = dir.join("ping.v1.snap");
         std::fs::write(&path, contents).expect("write the snapshot");
-        path
+        (dir, path)
     }
 
     #[test]
     fn a_snapshot_file_reads_to_its_schema() {
-        let path = file(format!("{HEADER}{TEXT}").as_bytes());
+        let (_dir, path) = file(format!("{HEADER}{TEXT}").as_bytes());
         assert_eq!(read(&path), Ok(crate::text::parse(TEXT).expect("valid")));
         assert_eq!(read_published(&path), Ok(crate::text::parse(TEXT).ok()));
     }
@@ -659,7 +676,7 @@ struct Ping
             ),
         ];
         for (contents, kind, line, column, message) in cases {
-            let path = file(contents);
+            let (_dir, path) = file(contents);
             let error = read(&path).expect_err("not a snapshot");
             assert_eq!(error.kind(), kind, "{error}");
             assert_eq!(
