@@ -39,11 +39,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let journey = Journey::new("triage-agent", "refund-specialist")
         .session("sess-7f3a")
         .workflow("support-refund");
-    let rejection = receive_with::<v1::RefundRequest>(sent.bytes(), &ReceiveOptions::journey(journey))
-        .expect_err("orderRef is missing");
+    let rejection =
+        receive_with::<v1::RefundRequest>(sent.bytes(), &ReceiveOptions::journey(journey))
+            .expect_err("orderRef is missing");
     println!("{rejection}");
     println!("presence: {}", rejection.presence());
-    println!("on the trace: {}", serde_json::to_string(rejection.presence())?);
+    println!(
+        "on the trace: {}",
+        serde_json::to_string(rejection.presence())?
+    );
 
     println!();
     println!("== why it is missing ==");
