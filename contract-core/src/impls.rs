@@ -5,7 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedL
 use std::rc::Rc;
 use std::sync::Arc;
 
-use contract_schema::shape::{FloatKind, IntKind, Kind, SeqShape, Shape, StringFormat};
+use contract_schema::shape::{
+    EnumShape, Field, FloatKind, IntKind, Kind, Repr, SeqShape, Shape, StringFormat, StructShape,
+    Variant, VariantKind,
+};
 
 use crate::traits::{shape_of, HandoffSchema};
 
@@ -130,6 +133,106 @@ macro_rules! transparent {
 }
 
 transparent!(Box, Rc, Arc);
+
+// serde writes and reads these as their inner value alone (a `RefCell` or a lock fails to
+// write while it is borrowed mutably or poisoned: an error, never another form).
+macro_rules! inner_value {
+    ($($ty:ty),*) => {
+        $(impl<T: HandoffSchema> HandoffSchema for $ty {
+            const SHAPE: &'static Shape = T::SHAPE;
+        })*
+    };
+}
+
+inner_value!(
+    std::num::Wrapping<T>,
+    std::num::Saturating<T>,
+    std::cmp::Reverse<T>,
+    std::cell::RefCell<T>,
+    std::sync::Mutex<T>,
+    std::sync::RwLock<T>
+);
+
+impl<T: HandoffSchema + Copy> HandoffSchema for std::cell::Cell<T> {
+    const SHAPE: &'static Shape = T::SHAPE;
+}
+
+// A path is a string on the wire (serde fails to write one that is not UTF-8).
+impl HandoffSchema for std::path::Path {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Plain));
+}
+
+impl HandoffSchema for std::path::PathBuf {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Plain));
+}
+
+/// `PhantomData` is a unit struct to serde: `null`, required like any unit struct. Its
+/// parameter need not describe itself.
+impl<T: ?Sized> HandoffSchema for std::marker::PhantomData<T> {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::Unit);
+}
+
+/// `{"Ok": T}` or `{"Err": E}`: an externally tagged enum.
+impl<T: HandoffSchema, E: HandoffSchema> HandoffSchema for Result<T, E> {
+    const SHAPE: &'static Shape = &Shape {
+        name: "Result",
+        module: "core::result",
+        generics: &[shape_of::<T>, shape_of::<E>],
+        doc: "",
+        kind: Kind::Enum(&EnumShape {
+            repr: Repr::External,
+            variants: &[
+                Variant::new("Ok", VariantKind::Newtype(shape_of::<T>)),
+                Variant::new("Err", VariantKind::Newtype(shape_of::<E>)),
+            ],
+            deny_unknown_fields: false,
+        }),
+    };
+}
+
+/// `"Unbounded"`, `{"Included": T}` or `{"Excluded": T}`.
+impl<T: HandoffSchema> HandoffSchema for std::ops::Bound<T> {
+    const SHAPE: &'static Shape = &Shape {
+        name: "Bound",
+        module: "core::ops",
+        generics: &[shape_of::<T>],
+        doc: "",
+        kind: Kind::Enum(&EnumShape {
+            repr: Repr::External,
+            variants: &[
+                Variant::new("Unbounded", VariantKind::Unit),
+                Variant::new("Included", VariantKind::Newtype(shape_of::<T>)),
+                Variant::new("Excluded", VariantKind::Newtype(shape_of::<T>)),
+            ],
+            deny_unknown_fields: false,
+        }),
+    };
+}
+
+// Ranges are structs of their bounds; serde rejects any other field.
+macro_rules! range {
+    ($($ty:ident: $($field:literal),+;)*) => {
+        $(impl<Idx: HandoffSchema> HandoffSchema for std::ops::$ty<Idx> {
+            const SHAPE: &'static Shape = &Shape {
+                name: stringify!($ty),
+                module: "core::ops",
+                generics: &[shape_of::<Idx>],
+                doc: "",
+                kind: Kind::Struct(&StructShape {
+                    fields: &[$(Field::new($field, shape_of::<Idx>)),+],
+                    deny_unknown_fields: true,
+                }),
+            };
+        })*
+    };
+}
+
+range! {
+    Range: "start", "end";
+    RangeInclusive: "start", "end";
+    RangeFrom: "start";
+    RangeTo: "end";
+}
 
 impl<T: HandoffSchema + ?Sized> HandoffSchema for &T {
     const SHAPE: &'static Shape = T::SHAPE;

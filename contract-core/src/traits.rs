@@ -7,7 +7,9 @@ use contract_schema::{ContractInfo, Schema, Shape};
 /// Derive it with `#[derive(HandoffSchema)]` on nested types; contracts derive
 /// [`HandoffContract`], which implements this trait too. It is implemented here for the
 /// standard types serde supports (numbers, strings, `Option`, collections, smart pointers,
-/// tuples, `serde_json::Value`) and, behind features, for `uuid` and `chrono` types.
+/// tuples, `serde_json::Value`, `PathBuf`, `Result`, `Bound`, the ranges, `PhantomData`, and
+/// the wrappers serde writes as their inner value: `Wrapping`, `Saturating`, `Reverse`,
+/// `Cell`, `RefCell`, `Mutex`, `RwLock`) and, behind features, for `uuid` and `chrono` types.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no handoff description: it does not implement `HandoffSchema`",
     label = "no `HandoffSchema` for `{Self}`",

@@ -324,6 +324,47 @@ pub struct Field {
     pub doc: &'static str,
 }
 
+impl Field {
+    /// A field serde reads and writes under its Rust name, always written, required, no
+    /// alias, confirmed, no doc: what `name: T` without attributes describes. Hand-written
+    /// shapes start from it and change what they need with struct update syntax.
+    #[must_use]
+    pub const fn new(name: &'static str, ty: ShapeFn) -> Self {
+        Field {
+            name,
+            ser_name: name,
+            de_name: name,
+            aliases: &[],
+            send: Send::Always,
+            default: false,
+            skip_deserializing: false,
+            flatten: false,
+            ty,
+            provenance: Provenance::Confirmed,
+            renamed_from: &[],
+            doc: "",
+        }
+    }
+}
+
+impl Variant {
+    /// A variant serde reads and writes under its Rust name, carrying `kind`.
+    #[must_use]
+    pub const fn new(name: &'static str, kind: VariantKind) -> Self {
+        Variant {
+            name,
+            ser_name: name,
+            de_name: name,
+            aliases: &[],
+            skip_serializing: false,
+            skip_deserializing: false,
+            other: false,
+            kind,
+            doc: "",
+        }
+    }
+}
+
 /// An enum and its serde representation.
 #[derive(Debug)]
 pub struct EnumShape {

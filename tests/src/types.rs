@@ -431,6 +431,49 @@ pub struct Plan {
     pub fallback: Option<Box<Plan>>,
 }
 
+/// Standard types serde writes as their inner value, as a string, as a unit, or as a small
+/// enum or struct of its own.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct StdWrappers {
+    /// Written as the `u8`.
+    pub wrapping: std::num::Wrapping<u8>,
+    /// Written as the `u32`.
+    pub saturating: std::num::Saturating<u32>,
+    /// Written as the `i16`.
+    pub reverse: std::cmp::Reverse<i16>,
+    /// Written as the `bool`.
+    pub cell: std::cell::Cell<bool>,
+    /// Written as the `String`.
+    pub ref_cell: std::cell::RefCell<String>,
+    /// Written as the `Option`: absent reads `None`, as for a bare `Option`.
+    pub mutex: std::sync::Mutex<Option<u8>>,
+    /// Written as the list.
+    pub rw_lock: std::sync::RwLock<Vec<u16>>,
+    /// A string.
+    pub path: std::path::PathBuf,
+    /// `null`, required.
+    pub phantom: std::marker::PhantomData<String>,
+    /// `{"Ok": …}` or `{"Err": …}`.
+    pub result: Result<u8, String>,
+    /// `"Unbounded"`, `{"Included": …}` or `{"Excluded": …}`.
+    pub bound: std::ops::Bound<u16>,
+    /// `{"start", "end"}`, no other field.
+    pub range: std::ops::Range<u32>,
+    /// `{"start", "end"}`.
+    pub inclusive: std::ops::RangeInclusive<i8>,
+    /// `{"start"}`.
+    pub from: std::ops::RangeFrom<u64>,
+    /// `{"end"}`.
+    pub to: std::ops::RangeTo<i64>,
+    /// `Box<str>` and `Rc<str>`: strings.
+    pub boxed: (Box<str>, std::rc::Rc<str>),
+    /// Lists.
+    pub lists: (
+        std::collections::LinkedList<u8>,
+        std::collections::BinaryHeap<u8>,
+    ),
+}
+
 /// Every standard type serde supports, as a field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct StdTypes {

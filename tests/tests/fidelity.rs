@@ -1242,6 +1242,7 @@ fidelity! {
     marker: Marker,
     plan: Plan,
     std_types: StdTypes,
+    std_wrappers: StdWrappers,
     time_and_ids: TimeAndIds,
     with_schema_as: WithSchemaAs,
     strict_note: StrictNote,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use contract_schema::model::{Body, Type};
-use contract_schema::shape::{Field, Kind, Provenance, Send, Shape, StructShape};
+use contract_schema::shape::{Field, Kind, Send, Shape, StructShape};
 use contract_schema::{Schema, View};
 use serde::{Deserialize, Serialize};
 
@@ -379,28 +379,27 @@ impl fmt::Display for Presence {
     }
 }
 
+/// A field of the record: `wire` on the wire, `optional` ones written only when present.
 const fn field(
     name: &'static str,
     wire: &'static str,
-    send: Send,
-    default: bool,
+    optional: bool,
     flatten: bool,
     ty: fn() -> &'static Shape,
     doc: &'static str,
 ) -> Field {
     Field {
-        name,
         ser_name: wire,
         de_name: wire,
-        aliases: &[],
-        send,
-        default,
-        skip_deserializing: false,
+        send: if optional {
+            Send::IfPresent
+        } else {
+            Send::Always
+        },
+        default: optional,
         flatten,
-        ty,
-        provenance: Provenance::Confirmed,
-        renamed_from: &[],
         doc,
+        ..Field::new(name, ty)
     }
 }
 
@@ -408,7 +407,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "handoff_contract",
         "handoffContract",
-        Send::IfPresent,
         true,
         false,
         shape_of::<Option<String>>,
@@ -417,7 +415,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "received_fields",
         "receivedFields",
-        Send::Always,
         false,
         false,
         shape_of::<Vec<String>>,
@@ -426,7 +423,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "missing_fields",
         "missingFields",
-        Send::Always,
         false,
         false,
         shape_of::<Vec<String>>,
@@ -435,7 +431,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "unknown_fields",
         "unknownFields",
-        Send::Always,
         false,
         false,
         shape_of::<Vec<String>>,
@@ -444,7 +439,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "unknown_fields_omitted",
         "unknownFieldsOmitted",
-        Send::IfPresent,
         true,
         false,
         shape_of::<u64>,
@@ -453,7 +447,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "field_counts",
         "fieldCounts",
-        Send::IfPresent,
         true,
         false,
         shape_of::<BTreeMap<String, u64>>,
@@ -462,7 +455,6 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "present",
         "present",
-        Send::Always,
         false,
         true,
         shape_of::<BTreeMap<String, bool>>,
