@@ -475,13 +475,18 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        // A visitor that asks for a value with no key before it breaks serde's contract:
+        // an error, not a read past the object.
+        if self.left == 0 {
+            return Err(DeError { node: None });
+        }
         let value = Value {
             input: self.input,
             nodes: self.nodes,
             i: self.next + 1,
         };
-        self.left = self.left.saturating_sub(1);
-        self.next = self.nodes[(self.next + 1) as usize].next;
+        self.left -= 1;
+        self.next = self.nodes[value.i as usize].next;
         seed.deserialize(value)
     }
 
