@@ -38,20 +38,7 @@ fn steps() -> &'static Shape {
 
 /// A field as the derive writes it for `name: ty` without attributes.
 const fn plain(name: &'static str, ty: fn() -> &'static Shape) -> Field {
-    Field {
-        name,
-        ser_name: name,
-        de_name: name,
-        aliases: &[],
-        send: Send::Always,
-        default: false,
-        skip_deserializing: false,
-        flatten: false,
-        ty,
-        provenance: Provenance::Confirmed,
-        renamed_from: &[],
-        doc: "",
-    }
+    Field::new(name, ty)
 }
 
 const fn unit_variant(name: &'static str, wire: &'static str) -> Variant {

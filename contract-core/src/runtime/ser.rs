@@ -404,17 +404,11 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
     }
 
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        let inner = self.inner.serialize_seq(len)?;
-        Compound::opened(b, key, false, start, inner)
+        self.compound(false, |s| s.serialize_seq(len))
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        let inner = self.inner.serialize_tuple(len)?;
-        Compound::opened(b, key, false, start, inner)
+        self.compound(false, |s| s.serialize_tuple(len))
     }
 
     fn serialize_tuple_struct(
@@ -422,10 +416,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        let inner = self.inner.serialize_tuple_struct(name, len)?;
-        Compound::opened(b, key, false, start, inner)
+        self.compound(false, |s| s.serialize_tuple_struct(name, len))
     }
 
     fn serialize_tuple_variant(
@@ -435,28 +426,13 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         variant: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        if !key {
-            let content = self.variant_key(start, variant)?;
-            let inner = self
-                .inner
-                .serialize_tuple_variant(name, index, variant, len)?;
-            let mut compound = Compound::opened(b, key, false, content, inner)?;
-            compound.closes = 2;
-            return Ok(compound);
-        }
-        let inner = self
-            .inner
-            .serialize_tuple_variant(name, index, variant, len)?;
-        Ok(Compound::keyed(b, inner))
+        self.variant_compound(false, variant, |s| {
+            s.serialize_tuple_variant(name, index, variant, len)
+        })
     }
 
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        let inner = self.inner.serialize_map(len)?;
-        Compound::opened(b, key, true, start, inner)
+        self.compound(true, |s| s.serialize_map(len))
     }
 
     fn serialize_struct(
@@ -464,10 +440,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        let inner = self.inner.serialize_struct(name, len)?;
-        Compound::opened(b, key, true, start, inner)
+        self.compound(true, |s| s.serialize_struct(name, len))
     }
 
     fn serialize_struct_variant(
@@ -477,21 +450,9 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         variant: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStructVariant, S::Error> {
-        let start = self.here();
-        let (b, key) = (self.b, self.key);
-        if !key {
-            let content = self.variant_key(start, variant)?;
-            let inner = self
-                .inner
-                .serialize_struct_variant(name, index, variant, len)?;
-            let mut compound = Compound::opened(b, key, true, content, inner)?;
-            compound.closes = 2;
-            return Ok(compound);
-        }
-        let inner = self
-            .inner
-            .serialize_struct_variant(name, index, variant, len)?;
-        Ok(Compound::keyed(b, inner))
+        self.variant_compound(true, variant, |s| {
+            s.serialize_struct_variant(name, index, variant, len)
+        })
     }
 
     fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
@@ -504,6 +465,37 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
 }
 
 impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
+    /// An array or object serde_json opens with `open`, recorded from where it starts.
+    fn compound<C>(
+        self,
+        object: bool,
+        open: impl FnOnce(S) -> Result<C, S::Error>,
+    ) -> Result<Compound<'b, 'a, C>, S::Error> {
+        let start = self.here();
+        let (b, key) = (self.b, self.key);
+        let inner = open(self.inner)?;
+        Compound::opened(b, key, object, start, inner)
+    }
+
+    /// `{"variant":[…]}` or `{"variant":{…}}`: the outer object, its key, and the content
+    /// container, which the compound's end closes together.
+    fn variant_compound<C>(
+        self,
+        object: bool,
+        variant: &'static str,
+        open: impl FnOnce(S) -> Result<C, S::Error>,
+    ) -> Result<Compound<'b, 'a, C>, S::Error> {
+        let (b, key) = (self.b, self.key);
+        if key {
+            return open(self.inner).map(|inner| Compound::keyed(b, inner));
+        }
+        let content = self.variant_key(self.here(), variant)?;
+        let inner = open(self.inner)?;
+        let mut compound = Compound::opened(b, key, object, content, inner)?;
+        compound.closes = 2;
+        Ok(compound)
+    }
+
     fn serialize_float(
         self,
         v: f64,
