@@ -157,6 +157,24 @@ impl<T: HandoffSchema + Copy> HandoffSchema for std::cell::Cell<T> {
     const SHAPE: &'static Shape = T::SHAPE;
 }
 
+// Addresses are strings in human-readable formats such as JSON.
+macro_rules! addresses {
+    ($($ty:ident => $format:ident;)*) => {
+        $(impl HandoffSchema for std::net::$ty {
+            const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::$format));
+        })*
+    };
+}
+
+addresses! {
+    Ipv4Addr => Ipv4;
+    Ipv6Addr => Ipv6;
+    IpAddr => Ip;
+    SocketAddrV4 => SocketAddrV4;
+    SocketAddrV6 => SocketAddrV6;
+    SocketAddr => SocketAddr;
+}
+
 // A path is a string on the wire (serde fails to write one that is not UTF-8).
 impl HandoffSchema for std::path::Path {
     const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Plain));

@@ -7,7 +7,8 @@ use contract_schema::{ContractInfo, Schema, Shape};
 /// Derive it with `#[derive(HandoffSchema)]` on nested types; contracts derive
 /// [`HandoffContract`], which implements this trait too. It is implemented here for the
 /// standard types serde supports (numbers, strings, `Option`, collections, smart pointers,
-/// tuples, `serde_json::Value`, `PathBuf`, `Result`, `Bound`, the ranges, `PhantomData`, and
+/// tuples, `serde_json::Value`, `PathBuf`, the `std::net` addresses, `Result`, `Bound`, the
+/// ranges, `PhantomData`, and
 /// the wrappers serde writes as their inner value: `Wrapping`, `Saturating`, `Reverse`,
 /// `Cell`, `RefCell`, `Mutex`, `RwLock`) and, behind features, for `uuid` and `chrono` types.
 #[diagnostic::on_unimplemented(

@@ -46,7 +46,7 @@
 //! | integers | `{"type": "integer"}` with the kind's `minimum`/`maximum` |
 //! | floats | `{"type": "number"}` |
 //! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
-//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time` or `date`; a naive date-time or time of day has no offset, which JSON Schema's formats require, so it carries `x-handoff-format` instead |
+//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4` or `ipv6`; a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
 //! | any | `{}` |
 //! | option | the inner type or `null` |
 //! | list | `{"type": "array", "items": …}` |
@@ -944,13 +944,23 @@ fn string_schema(format: StringFormat) -> Map<String, Value> {
     let mut out = obj(json!({ "type": "string" }));
     match format {
         StringFormat::Plain => {}
-        StringFormat::Uuid | StringFormat::DateTime | StringFormat::Date => {
+        StringFormat::Uuid
+        | StringFormat::DateTime
+        | StringFormat::Date
+        | StringFormat::Ipv4
+        | StringFormat::Ipv6 => {
             if let Some(name) = format.as_str() {
                 out.insert("format".into(), name.into());
             }
         }
         // JSON Schema's `date-time` and `time` require an offset these values do not have.
-        StringFormat::NaiveDateTime | StringFormat::Time => {
+        // JSON Schema has no format for either address family, or for socket addresses.
+        StringFormat::NaiveDateTime
+        | StringFormat::Time
+        | StringFormat::Ip
+        | StringFormat::SocketAddrV4
+        | StringFormat::SocketAddrV6
+        | StringFormat::SocketAddr => {
             if let Some(name) = format.as_str() {
                 out.insert("x-handoff-format".into(), name.into());
             }

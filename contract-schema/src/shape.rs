@@ -217,6 +217,18 @@ pub enum StringFormat {
     Date,
     /// A time of day (`chrono::NaiveTime`).
     Time,
+    /// A dotted IPv4 address, `192.0.2.1` (`std::net::Ipv4Addr`).
+    Ipv4,
+    /// An IPv6 address as Rust writes it, `2001:db8::1` (`std::net::Ipv6Addr`).
+    Ipv6,
+    /// An IPv4 or IPv6 address (`std::net::IpAddr`).
+    Ip,
+    /// An IPv4 address and port, `192.0.2.1:8080` (`std::net::SocketAddrV4`).
+    SocketAddrV4,
+    /// A bracketed IPv6 address and port, `[2001:db8::1]:8080` (`std::net::SocketAddrV6`).
+    SocketAddrV6,
+    /// Either form of socket address (`std::net::SocketAddr`).
+    SocketAddr,
 }
 
 impl StringFormat {
@@ -230,17 +242,44 @@ impl StringFormat {
             StringFormat::NaiveDateTime => Some("naive-date-time"),
             StringFormat::Date => Some("date"),
             StringFormat::Time => Some("time"),
+            StringFormat::Ipv4 => Some("ipv4"),
+            StringFormat::Ipv6 => Some("ipv6"),
+            StringFormat::Ip => Some("ip"),
+            StringFormat::SocketAddrV4 => Some("socket-addr-v4"),
+            StringFormat::SocketAddrV6 => Some("socket-addr-v6"),
+            StringFormat::SocketAddr => Some("socket-addr"),
         }
     }
 
     /// Every format with a name, for parsing.
-    pub const NAMED: [StringFormat; 5] = [
+    pub const NAMED: [StringFormat; 11] = [
         StringFormat::Uuid,
         StringFormat::DateTime,
         StringFormat::NaiveDateTime,
         StringFormat::Date,
         StringFormat::Time,
+        StringFormat::Ipv4,
+        StringFormat::Ipv6,
+        StringFormat::Ip,
+        StringFormat::SocketAddrV4,
+        StringFormat::SocketAddrV6,
+        StringFormat::SocketAddr,
     ];
+
+    /// Whether every string of `self` is a string of `other`: the same format, any string,
+    /// or one address family into the format that takes both.
+    #[must_use]
+    pub const fn fits_in(self, other: StringFormat) -> bool {
+        matches!(
+            (self, other),
+            (_, StringFormat::Plain)
+                | (StringFormat::Ipv4 | StringFormat::Ipv6, StringFormat::Ip)
+                | (
+                    StringFormat::SocketAddrV4 | StringFormat::SocketAddrV6,
+                    StringFormat::SocketAddr
+                )
+        ) || self as u8 == other as u8
+    }
 }
 
 /// A JSON array type.

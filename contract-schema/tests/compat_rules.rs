@@ -436,6 +436,32 @@ fn string_format_the_writer_does_not_promise_breaks() {
 }
 
 #[test]
+fn one_address_family_fits_the_format_that_takes_both() {
+    let of = |format| fields(vec![f("addr", Type::String(format))]);
+    for (narrow, wide) in [
+        (StringFormat::Ipv4, StringFormat::Ip),
+        (StringFormat::Ipv6, StringFormat::Ip),
+        (StringFormat::SocketAddrV4, StringFormat::SocketAddr),
+        (StringFormat::SocketAddrV6, StringFormat::SocketAddr),
+    ] {
+        assert!(check(&of(narrow), &of(wide)).is_compatible(), "{narrow:?}");
+        assert_eq!(
+            ids(&check(&of(wide), &of(narrow))),
+            ["STRING_FORMAT_CHANGED"]
+        );
+    }
+    // An address is not a socket address, nor the other family.
+    assert_eq!(
+        ids(&check(&of(StringFormat::Ip), &of(StringFormat::SocketAddr))),
+        ["STRING_FORMAT_CHANGED"]
+    );
+    assert_eq!(
+        ids(&check(&of(StringFormat::Ipv4), &of(StringFormat::Ipv6))),
+        ["STRING_FORMAT_CHANGED"]
+    );
+}
+
+#[test]
 fn collections_compare_element_wise() {
     let list = |t| Type::List(Box::new(t));
     let set = |t| Type::Set(Box::new(t));

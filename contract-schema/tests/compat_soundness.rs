@@ -178,6 +178,12 @@ impl Gen<'_> {
             StringFormat::NaiveDateTime => "2024-05-06T07:08:09".to_owned(),
             StringFormat::Date => "2024-05-06".to_owned(),
             StringFormat::Time => "07:08:09".to_owned(),
+            StringFormat::Ipv4 => "192.0.2.1".to_owned(),
+            StringFormat::Ipv6 | StringFormat::Ip => "2001:db8::1".to_owned(),
+            StringFormat::SocketAddrV4 => "192.0.2.1:8080".to_owned(),
+            StringFormat::SocketAddrV6 | StringFormat::SocketAddr => {
+                "[2001:db8::1]:8080".to_owned()
+            }
         }
     }
 

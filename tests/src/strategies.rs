@@ -702,7 +702,47 @@ impl Generator<'_> {
                     format!("{date}{frac}{sign}{:02}:{:02}", n(r, 14), 15 * n(r, 4))
                 }
             }
+            // Addresses as Rust writes them (the only spelling serde's reader is sure of).
+            StringFormat::Ipv4 => self.ipv4().to_string(),
+            StringFormat::Ipv6 => self.ipv6().to_string(),
+            StringFormat::Ip if self.rng.chance(50) => self.ipv4().to_string(),
+            StringFormat::Ip => self.ipv6().to_string(),
+            StringFormat::SocketAddrV4 => {
+                std::net::SocketAddrV4::new(self.ipv4(), self.port()).to_string()
+            }
+            StringFormat::SocketAddrV6 => {
+                std::net::SocketAddrV6::new(self.ipv6(), self.port(), 0, 0).to_string()
+            }
+            StringFormat::SocketAddr if self.rng.chance(50) => {
+                std::net::SocketAddrV4::new(self.ipv4(), self.port()).to_string()
+            }
+            StringFormat::SocketAddr => {
+                std::net::SocketAddrV6::new(self.ipv6(), self.port(), 0, 0).to_string()
+            }
         }
+    }
+
+    fn ipv4(&mut self) -> std::net::Ipv4Addr {
+        std::net::Ipv4Addr::from(self.rng.next_u64() as u32)
+    }
+
+    fn ipv6(&mut self) -> std::net::Ipv6Addr {
+        // Runs of zeros sometimes, so that the `::` spelling appears.
+        let high = if self.rng.chance(30) {
+            0
+        } else {
+            self.rng.next_u64()
+        };
+        let low = if self.rng.chance(30) {
+            1
+        } else {
+            self.rng.next_u64()
+        };
+        std::net::Ipv6Addr::from((u128::from(high) << 64) | u128::from(low))
+    }
+
+    fn port(&mut self) -> u16 {
+        (self.rng.next_u64() % 65_536) as u16
     }
 
     /// Any JSON value, nesting at most `depth` levels.

@@ -431,6 +431,26 @@ pub struct Plan {
     pub fallback: Option<Box<Plan>>,
 }
 
+/// Network addresses: strings of their formats, also as map keys.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct NetAddrs {
+    /// `192.0.2.1`.
+    pub v4: std::net::Ipv4Addr,
+    /// `2001:db8::1`.
+    pub v6: std::net::Ipv6Addr,
+    /// Either.
+    pub ip: std::net::IpAddr,
+    /// `192.0.2.1:8080`.
+    pub socket_v4: std::net::SocketAddrV4,
+    /// `[2001:db8::1]:8080`.
+    pub socket_v6: std::net::SocketAddrV6,
+    /// Either. (Not an `Option`: the harness would retype its `null` to a string of no
+    /// address, which the JSON Schema, annotating formats without validating them, accepts.)
+    pub socket: std::net::SocketAddr,
+    /// Addresses as keys.
+    pub by_address: BTreeMap<std::net::Ipv4Addr, u8>,
+}
+
 /// Standard types serde writes as their inner value, as a string, as a unit, or as a small
 /// enum or struct of its own.
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]

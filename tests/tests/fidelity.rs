@@ -1243,6 +1243,7 @@ fidelity! {
     plan: Plan,
     std_types: StdTypes,
     std_wrappers: StdWrappers,
+    net_addrs: NetAddrs,
     time_and_ids: TimeAndIds,
     with_schema_as: WithSchemaAs,
     strict_note: StrictNote,

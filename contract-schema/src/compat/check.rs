@@ -340,7 +340,7 @@ impl<'a> Checker<'a> {
                 self.report_revert(rule, why, "`String` on the reading side");
             }
             (Type::String(a), Type::String(b)) => {
-                if a != b && *b != StringFormat::Plain {
+                if !a.fits_in(*b) {
                     self.format_changed(w, r);
                 }
             }

@@ -81,6 +81,13 @@ impl<'a> Keys<'a> {
             Keys::Format(StringFormat::Uuid) => {
                 name.len() == 36 && name.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
             }
+            // An IPv6 address may begin with a letter or a colon, a socket one with `[`.
+            Keys::Format(
+                StringFormat::Ipv6
+                | StringFormat::Ip
+                | StringFormat::SocketAddrV6
+                | StringFormat::SocketAddr,
+            ) => true,
             Keys::Format(_) => name.bytes().next().is_some_and(|b| b.is_ascii_digit()),
             Keys::Int(kind) => is_int_key(name, *kind),
             Keys::Float => is_json_number(name),
