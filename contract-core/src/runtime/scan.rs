@@ -509,12 +509,14 @@ impl Tape {
                     limit: limits.max_keys_per_object,
                 });
             }
-            // Small objects compare fingerprints pairwise, large ones hash them.
-            let mut keys: Vec<(u64, u32)> = Vec::with_capacity(node.count as usize);
+            // Small objects compare fingerprints pairwise, large ones hash them. The keys'
+            // buffer of the scan is free once the document is written: reused here.
+            let mut keys = std::mem::take(&mut self.keys);
+            keys.clear();
             let mut key = object + 1;
             for _ in 0..node.count {
                 let Some(k) = self.nodes.get(key) else { break };
-                keys.push((fingerprint(&key_text(input, k)), key as u32));
+                keys.push((key as u32, fingerprint(&key_text(input, k))));
                 key = self
                     .nodes
                     .get(key + 1)
@@ -523,28 +525,26 @@ impl Tape {
             let same = |a: u32, b: u32| {
                 key_text(input, &self.nodes[a as usize]) == key_text(input, &self.nodes[b as usize])
             };
+            let object = object as u32;
             let mut found = Vec::new();
             if keys.len() <= LINEAR_KEYS {
-                for (i, (print, k)) in keys.iter().enumerate() {
-                    if keys[..i].iter().any(|(p, e)| p == print && same(*e, *k)) {
-                        found.push(*k);
+                for (i, (k, print)) in keys.iter().enumerate() {
+                    if keys[..i].iter().any(|(e, p)| p == print && same(*e, *k)) {
+                        found.push(Duplicate { object, key: *k });
                     }
                 }
             } else {
                 let mut seen: rustc_hash::FxHashMap<u64, Vec<u32>> = Default::default();
-                for (print, k) in &keys {
+                for (k, print) in &keys {
                     let earlier = seen.entry(*print).or_default();
                     if earlier.iter().any(|e| same(*e, *k)) {
-                        found.push(*k);
+                        found.push(Duplicate { object, key: *k });
                     }
                     earlier.push(*k);
                 }
             }
-            self.duplicates
-                .extend(found.into_iter().map(|key| Duplicate {
-                    object: object as u32,
-                    key,
-                }));
+            self.duplicates.append(&mut found);
+            self.keys = keys;
         }
         self.duplicates.sort_by_key(|d| (d.object, d.key));
         Ok(())
