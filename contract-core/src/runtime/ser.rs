@@ -527,9 +527,22 @@ struct Compound<'b, 'a, C> {
     recorded: bool,
     /// How many containers its end closes (two for a tuple or struct variant).
     closes: u8,
+    /// A map's key written, its value not yet: serde's protocol alternates them.
+    pending_key: bool,
 }
 
 impl<'b, 'a, C> Compound<'b, 'a, C> {
+    /// A `Serialize` impl that breaks serde's protocol (a map value without its key, two
+    /// keys in a row): serde_json would write something that is not JSON.
+    fn out_of_order<E: ser::Error>(&self) -> E {
+        let mut build = self.b.borrow_mut();
+        let offset = build.pos.get().0;
+        build.fail(ProblemKind::Malformed {
+            offset,
+            expected: "a key, then its value: the type's Serialize broke serde's protocol",
+        })
+    }
+
     fn opened<E: ser::Error>(
         b: &'b RefCell<Build<'a>>,
         key: bool,
@@ -550,6 +563,7 @@ impl<'b, 'a, C> Compound<'b, 'a, C> {
             b,
             recorded: true,
             closes: 1,
+            pending_key: false,
         })
     }
 
@@ -559,6 +573,7 @@ impl<'b, 'a, C> Compound<'b, 'a, C> {
             b,
             recorded: false,
             closes: 0,
+            pending_key: false,
         }
     }
 
@@ -677,17 +692,28 @@ impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
     type Error = C::Error;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), C::Error> {
+        if self.pending_key {
+            return Err(self.out_of_order());
+        }
+        self.pending_key = true;
         self.member();
         let wrapped = self.wrap(key, self.recorded);
         self.inner.serialize_key(&wrapped)
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+        if !self.pending_key {
+            return Err(self.out_of_order());
+        }
+        self.pending_key = false;
         let wrapped = self.wrap(value, false);
         self.inner.serialize_value(&wrapped)
     }
 
     fn end(self) -> Result<C::Ok, C::Error> {
+        if self.pending_key {
+            return Err(self.out_of_order());
+        }
         let (b, closes) = (self.b, self.closes);
         let ok = self.inner.end()?;
         closed(b, closes);
@@ -765,6 +791,39 @@ mod tests {
         assert_eq!(out, serde_json::to_vec(&value).expect("serializes"));
         super::super::scan::assert_same_as_scanned(&tape, &out, &limits);
         assert!(tape.nodes.len() > 40);
+    }
+
+    /// A `Serialize` that writes a map value without its key, or a key twice.
+    struct OutOfOrder(u8);
+
+    impl Serialize for OutOfOrder {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = s.serialize_map(None)?;
+            match self.0 {
+                0 => map.serialize_value(&1)?,
+                1 => {
+                    map.serialize_key("a")?;
+                    map.serialize_key("b")?;
+                }
+                _ => map.serialize_key("a")?,
+            }
+            map.end()
+        }
+    }
+
+    #[test]
+    fn a_serialize_that_breaks_the_protocol_is_refused_not_written() {
+        for case in 0..3 {
+            let (mut out, mut tape) = (Vec::new(), Tape::default());
+            assert!(
+                matches!(
+                    to_tape(&OutOfOrder(case), &mut out, &mut tape, &Limits::default()),
+                    Err(super::SerError::Limit(ProblemKind::Malformed { .. }))
+                ),
+                "case {case}"
+            );
+        }
     }
 
     #[test]
