@@ -41,6 +41,7 @@ pub(crate) fn to_tape<T: Serialize + ?Sized>(
             pos: &pos,
             limits,
             error: None,
+            rescan: false,
         });
         let mut serializer = serde_json::Serializer::new(Counting { out, pos: &pos });
         let written = value.serialize(Rec {
@@ -52,14 +53,18 @@ pub(crate) fn to_tape<T: Serialize + ?Sized>(
         match (written, build.error) {
             (_, Some(e)) => Err(SerError::Limit(e)),
             (Err(_), None) => Err(SerError::Failed),
-            (Ok(()), None) => Ok(build.tape),
+            (Ok(()), None) => Ok((build.tape, build.rescan)),
         }
     };
-    let tape = result?;
+    let (tape, rescan) = result?;
     if out.len() > limits.max_bytes {
         return Err(SerError::Limit(ProblemKind::TooLarge {
             limit: limits.max_bytes,
         }));
+    }
+    if rescan {
+        let text = super::scan::text(out, limits).map_err(SerError::Limit)?;
+        return tape.scan(text, limits).map_err(SerError::Limit);
     }
     tape.finish(out, limits).map_err(SerError::Limit)
 }
@@ -92,6 +97,9 @@ struct Build<'a> {
     pos: &'a Cell<(usize, usize)>,
     limits: &'a Limits,
     error: Option<ProblemKind>,
+    /// serde_json wrote something in a form of its own (its `RawValue` or arbitrary-precision
+    /// `Number` protocol): the tape is taken from a scan of the bytes instead.
+    rescan: bool,
 }
 
 /// The length of `s` once serde_json has escaped it (without the quotes), and whether it
@@ -440,6 +448,15 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
+        if name.starts_with("$serde_json::") {
+            // serde_json's private protocols write the value in a form of their own.
+            self.b.borrow_mut().rescan = true;
+            let b = self.b;
+            return self
+                .inner
+                .serialize_struct(name, len)
+                .map(|inner| Compound::keyed(b, inner));
+        }
         self.compound(true, |s| s.serialize_struct(name, len))
     }
 
@@ -824,6 +841,25 @@ mod tests {
                 "case {case}"
             );
         }
+    }
+
+    /// A struct under the name of serde_json's private protocols.
+    #[derive(Serialize)]
+    #[serde(rename = "$serde_json::private::Number")]
+    struct Private {
+        inner: Vec<String>,
+    }
+
+    #[test]
+    fn serde_jsons_private_forms_are_scanned_after_writing() {
+        let value = vec![Private {
+            inner: vec!["a".into()],
+        }];
+        let limits = Limits::default();
+        let (mut out, mut tape) = (Vec::new(), Tape::default());
+        assert!(to_tape(&value, &mut out, &mut tape, &limits).is_ok());
+        assert_eq!(out, serde_json::to_vec(&value).expect("serializes"));
+        super::super::scan::assert_same_as_scanned(&tape, &out, &limits);
     }
 
     #[test]
