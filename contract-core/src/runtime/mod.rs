@@ -2,22 +2,24 @@
 //! leave, each returning the payload's [`Presence`] or one [`Rejection`] that lists every
 //! problem with its JSON pointer.
 //!
-//! A call works in two passes over the bytes, with what depends on the type alone (the
-//! resolved [`Schema`]) computed once per type and kept for the life of the process:
+//! What depends on the type alone (the resolved [`Schema`]) is computed once per type and
+//! kept for the life of the process. A call then works on a flat **tape** of the document
+//! (one node per value, with byte offsets, reused per thread):
 //!
-//! 1. a scan into a flat tape, iterative and bounded by [`Limits`], which also finds what
-//!    serde_json does not check (duplicate keys at every level, invalid UTF-8 and lone
-//!    surrogates in values the type ignores);
-//! 2. a walk of the tape against the view of the schema (the receiver view for `receive`
-//!    and `send_to`, the sender view for `send`) that records every problem and the
-//!    presence of every field.
-//!
-//! `receive` then deserializes `T` from the tape, through a `Deserializer` that makes
-//! serde_json's decisions (which `visit_*` a number reaches, floats parsed by serde_json
-//! itself, structs from objects, enums from strings and one-key objects, numeric map keys),
-//! so the payload is tokenized once; where that fails it asks `serde_json::from_slice::<T>`
-//! itself. It accepts a payload only when serde does. `send` returns the bytes
-//! `serde_json::to_vec` wrote.
+//! 1. `receive` scans the bytes into the tape, iteratively and bounded by [`Limits`],
+//!    finding on the way what serde_json does not check (duplicate keys at every level,
+//!    invalid UTF-8 and lone surrogates in values the type ignores); `send` records the
+//!    tape while serde_json writes, through a `Serializer` wrapper, instead of parsing what
+//!    was written;
+//! 2. a walk of the tape against a view of the schema (the receiver view for `receive` and
+//!    `send_to`, the sender view for `send`) records every problem and the presence of
+//!    every field (rendered into strings only when read);
+//! 3. `receive` deserializes `T` from the tape, through a `Deserializer` that makes
+//!    serde_json's decisions (which `visit_*` a number reaches, floats parsed by serde_json
+//!    itself, structs from objects, enums from strings and one-key objects, numeric map
+//!    keys), so the payload is tokenized once; where that fails it asks
+//!    `serde_json::from_slice::<T>` itself. It accepts a payload only when serde does.
+//!    `send` returns exactly the bytes `serde_json::to_vec` writes.
 //!
 //! # Stricter than serde, on purpose
 //!
