@@ -46,6 +46,7 @@ fn snapshot(name: &str, version: u32, mode: Mode, fields: Vec<FieldDef>) -> Stri
             version,
         }),
         mode,
+        allowances: Default::default(),
         root: Type::Named("Payload".to_owned()),
         types: [(
             "Payload".to_owned(),
