@@ -796,7 +796,8 @@ fn unknown_rule(rule: &str, token: &str) -> String {
             "expected a rule id after `allow` (such as `FIELD_REMOVED`), found {token}"
         );
     }
-    let shown = shorten(rule);
+    // A quoted id may hold any character: the message shows control characters escaped.
+    let shown = shorten(&rule.escape_debug().to_string());
     let ids = Rule::ALL.iter().map(|r| r.id());
     // Ids are SCREAMING_SNAKE: a lowercase or kebab-case spelling is still recognised.
     let spelt = rule.to_ascii_uppercase().replace('-', "_");
@@ -2006,6 +2007,22 @@ enum E
             )),
             "line 7, column 5: `allow` does not belong in a field; expected one of `doc`, \
              `send`, `receive`, `renamed-from`, `assumption`"
+        );
+    }
+
+    #[test]
+    fn a_rule_id_outside_the_catalogue_is_written_quoted_and_refused() {
+        let mut schema = parse(&allowing("")).unwrap();
+        schema.allowances = crate::compat::Allowances::new().allow("EVIL\nroot u8", "x", "r");
+        let text = super::super::to_text(&schema);
+        assert!(
+            text.contains("\nallow \"EVIL\\nroot u8\" field \"x\" reason \"r\"\nroot A\n"),
+            "{text}"
+        );
+        assert_eq!(
+            error(&text),
+            "line 3, column 7: unknown rule `EVIL\\nroot u8` after `allow`; expected a rule id \
+             of the catalogue (such as `FIELD_REMOVED`)"
         );
     }
 
