@@ -19,6 +19,8 @@ diff         compares two snapshot files of one contract; the mode defaults to t
 check        compares two `contracts/` folders (say, the last release's and today's): every
              contract major present in both under its declared mode, and every published
              major that disappeared
+             (diff and check: a finding the NEW snapshot accepts on purpose, in an `allow`
+             line, is printed as allowed with its reason and does not break)
 json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,
              for a peer written in another language: the receiver view (what the consumer's
              Deserialize accepts, the default) or the sender view (what the producer's

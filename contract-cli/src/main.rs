@@ -8,6 +8,10 @@
 //!   compiling Rust. The document carries `x-handoff-contract` (for a contract) and
 //!   `x-handoff-view`; see `contract_schema::json_schema` for the rest.
 //!
+//! `diff` and `check` honour the findings the NEW snapshot accepts on purpose (its `allow`
+//! lines, from `#[handoff(allow(RULE_ID, reason = "…"))]`): they are printed as allowed,
+//! with their reason, and do not fail the comparison.
+//!
 //! Exit status: 0 compatible (for `json-schema`: written), 1 breaking, 2 usage error,
 //! unreadable input or an output file that cannot be written (the message names the file,
 //! and the line and column of a text that does not parse).
@@ -21,7 +25,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use contract_schema::compat::{self, evolve, CompatReport, Direction, Finding, Rule};
+use contract_schema::compat::{self, CompatReport, Direction, Finding, Rule};
 use contract_schema::json_schema::{to_json_schema, View};
 use contract_schema::snapshot;
 use serde::Serialize;
@@ -113,9 +117,18 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
     let new_schema = snapshots::read(new)?;
     // Two versions compare under the mode asked for, else the one the new snapshot declares.
     let mode = mode.unwrap_or(DiffMode::Evolve(new_schema.mode));
+    // The findings the new snapshot accepts on purpose are reported as allowed, with their
+    // reason, and do not fail the comparison.
+    let allowances = &new_schema.allowances;
     let (report, mode_name) = match mode {
-        DiffMode::Evolve(m) => (evolve(&old_schema, &new_schema, m), m.as_str()),
-        DiffMode::Check => (compat::check(&old_schema, &new_schema), "check"),
+        DiffMode::Evolve(m) => (
+            compat::evolve_with(&old_schema, &new_schema, m, allowances),
+            m.as_str(),
+        ),
+        DiffMode::Check => (
+            compat::check_with(&old_schema, &new_schema, allowances),
+            "check",
+        ),
     };
     match format {
         Format::Text => print(&format!(
@@ -185,7 +198,7 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
         let old_schema = snapshots::read(old_path)?;
         let new_schema = snapshots::read(new_path)?;
         let mode = new_schema.mode;
-        let report = evolve(&old_schema, &new_schema, mode);
+        let report = compat::evolve_with(&old_schema, &new_schema, mode, &new_schema.allowances);
         contracts.push(ContractOutcome {
             contract: id,
             status: if report.is_compatible() {

@@ -46,6 +46,7 @@ fn snapshot(name: &str, version: u32, mode: Mode, fields: Vec<FieldDef>) -> Stri
             version,
         }),
         mode,
+        allowances: Default::default(),
         root: Type::Named("Payload".to_owned()),
         types: [(
             "Payload".to_owned(),
@@ -321,6 +322,158 @@ fn check_of_compatible_folders_exits_0() {
     write(&new, "a.v2.snap", &snapshot("a", 2, Mode::Full, vec![]));
     let out = handoff(&[&"check", &old, &new]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+/// The allow line a contract writes for `#[handoff(allow(FIELD_REMOVED, reason = "…"))]`
+/// on its removed `orderRef`.
+const ALLOW_ORDER_REF: &str =
+    "allow FIELD_REMOVED field \"orderRef\" reason \"v1 writers retired in \\\"March\\\"\"\n";
+
+/// v1 without `orderRef` (which old readers require), with `allow` lines after its mode.
+fn without_order_ref(name: &str, allow: &str) -> String {
+    let fields = vec![FieldDef::plain("amount", Type::Int(IntKind::U64))];
+    let text = snapshot(name, 1, Mode::Full, fields);
+    assert!(text.contains("\nmode full\n"), "{text}");
+    text.replacen("\nmode full\n", &format!("\nmode full\n{allow}"), 1)
+}
+
+#[test]
+fn check_honours_the_allowances_of_todays_snapshot() {
+    let tmp = TempDir::new();
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    write(
+        &old,
+        "refund.v1.snap",
+        &snapshot("refund", 1, Mode::Full, v1()),
+    );
+    write(
+        &new,
+        "refund.v1.snap",
+        &without_order_ref("refund", ALLOW_ORDER_REF),
+    );
+    let out = handoff(&[&"check", &old, &new]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("\nrefund/v1 (mode full): compatible\n"),
+        "{text}"
+    );
+    assert!(text.contains("allowed[FIELD_REMOVED]"), "{text}");
+    assert!(
+        text.contains("= note: allowed on purpose: v1 writers retired in \"March\""),
+        "{text}"
+    );
+    assert!(text.contains("compatible (1 allowed on purpose)"), "{text}");
+
+    let out = handoff(&[&"check", &old, &new, &"--format", &"json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["compatible"], true);
+    let finding = &json["contracts"][0]["report"]["findings"][0];
+    assert_eq!(finding["rule"], "FIELD_REMOVED");
+    assert_eq!(finding["allowed"], "v1 writers retired in \"March\"");
+
+    // Without the allow line, the same change breaks.
+    write(&new, "refund.v1.snap", &without_order_ref("refund", ""));
+    let out = handoff(&[&"check", &old, &new]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[FIELD_REMOVED]"), "{text}");
+    assert!(!text.contains("allowed"), "{text}");
+
+    // An allowance of another field, or of another rule, allows nothing here.
+    for other in [
+        "allow FIELD_REMOVED field \"amount\" reason \"r\"\n",
+        "allow TYPE_CHANGED field \"orderRef\" reason \"r\"\n",
+    ] {
+        write(&new, "refund.v1.snap", &without_order_ref("refund", other));
+        let out = handoff(&[&"check", &old, &new]);
+        assert_eq!(out.status.code(), Some(1), "{other}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn only_the_new_sides_allowances_count() {
+    let tmp = TempDir::new();
+    // The old snapshot accepted the removal; the new one no longer says so.
+    let old = write(
+        &tmp.0,
+        "old.snap",
+        &snapshot("x", 1, Mode::Full, v1()).replacen(
+            "\nmode full\n",
+            &format!("\nmode full\n{ALLOW_ORDER_REF}"),
+            1,
+        ),
+    );
+    let new = write(&tmp.0, "new.snap", &without_order_ref("x", ""));
+    let out = handoff(&[&"diff", &old, &new]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+}
+
+#[test]
+fn diff_honours_the_allowances_of_the_new_snapshot() {
+    let tmp = TempDir::new();
+    let old = write(&tmp.0, "old.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let new = write(&tmp.0, "new.snap", &without_order_ref("x", ALLOW_ORDER_REF));
+    let out = handoff(&[&"diff", &old, &new]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("allowed[FIELD_REMOVED]: `orderRef` is required by old readers"),
+        "{text}"
+    );
+    assert!(
+        text.contains("= note: allowed on purpose: v1 writers retired in \"March\""),
+        "{text}"
+    );
+    let out = handoff(&[&"diff", &old, &new, &"--format=json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["compatible"], true);
+    assert_eq!(json["findings"][0]["rule"], "FIELD_REMOVED");
+    assert_eq!(
+        json["findings"][0]["allowed"],
+        "v1 writers retired in \"March\""
+    );
+    // A producer against a consumer: the consumer's (NEW's) allowances count too.
+    let out = handoff(&[&"diff", &new, &old, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let consumer = write(
+        &tmp.0,
+        "consumer.snap",
+        &snapshot("x", 1, Mode::Full, v1()).replacen(
+            "\nmode full\n",
+            &format!(
+                "\nmode full\n{}",
+                ALLOW_ORDER_REF.replace("FIELD_REMOVED", "REQUIRED_FIELD_NOT_SENT")
+            ),
+            1,
+        ),
+    );
+    let out = handoff(&[&"diff", &new, &consumer, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("allowed[REQUIRED_FIELD_NOT_SENT]"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn an_unknown_rule_in_an_allow_line_exits_2_naming_the_file_and_line() {
+    let tmp = TempDir::new();
+    let old = write(&tmp.0, "old.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let new = write(
+        &tmp.0,
+        "new.snap",
+        &without_order_ref("x", "allow FIELD_REMOVD field \"orderRef\" reason \"r\"\n"),
+    );
+    let out = handoff(&[&"diff", &old, &new]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let err = stderr(&out);
+    // After insta's four header lines, the contract and mode lines.
+    assert!(err.contains("new.snap:7:7: unknown rule `FIELD_REMOVD` after `allow`; did you mean `FIELD_REMOVED`?"), "{err}");
 }
 
 #[test]

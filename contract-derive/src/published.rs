@@ -239,6 +239,7 @@ fn rebuild(input: &Input, fields: &[Field], contract: &Contract, published: &Sch
             version: contract.version,
         }),
         mode: contract.mode,
+        allowances: allowances(input),
         root: Type::Named(root_name),
         types,
     }

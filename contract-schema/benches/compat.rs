@@ -77,6 +77,7 @@ fn wide(n: usize, version: usize) -> Schema {
     Schema {
         contract: None,
         mode: Mode::Full,
+        allowances: Default::default(),
         root: Type::Named("Root".to_owned()),
         types,
     }

@@ -7,7 +7,7 @@
 //! views, optional and required fields, `renamed_from`, assumptions), structs ignore, deny
 //! or capture unknown fields, enums use every serde representation (and may deny unknown
 //! fields, which their struct variants then do too), string enums may have a catch-all, and
-//! contracts carry ids and modes.
+//! contracts carry ids, modes and sometimes allowances.
 //!
 //! Within one struct the Rust field names are distinct, and so are the sender names and the
 //! receiver names and aliases (as serde requires of a derived type); within one enum the
@@ -33,6 +33,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 
+use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{ContractId, Mode};
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
@@ -258,6 +259,42 @@ pub fn arb_doc() -> impl Strategy<Value = String> {
         6 => Just(String::new()),
         3 => select(DOCS).prop_map(str::to_owned),
         1 => vec(any::<char>(), 1..16).prop_map(|cs| cs.into_iter().collect()),
+    ]
+}
+
+/// Wire names and paths an allowance may name: keys, paths through lists, maps and
+/// variants, the root (empty) and names with characters the text must escape.
+const ALLOWED_FIELDS: &[&str] = &[
+    "orderRef",
+    "order_id",
+    "artifacts[].version",
+    "steps[].*.goal",
+    "(Ready).note",
+    "",
+    "say \"hi\"",
+    "tab\there",
+];
+
+/// The findings a contract accepts on purpose: usually none, else a few, each with a rule
+/// of the catalogue, a field (a wire name or a path) and a reason of any characters.
+pub fn arb_allowances() -> impl Strategy<Value = Allowances> {
+    let field = prop_oneof![
+        4 => select(ALLOWED_FIELDS).prop_map(str::to_owned),
+        1 => vec(any::<char>(), 0..12).prop_map(|cs| cs.into_iter().collect()),
+    ];
+    let reason = prop_oneof![
+        3 => select(DOCS).prop_map(str::to_owned),
+        1 => vec(any::<char>(), 0..16).prop_map(|cs| cs.into_iter().collect()),
+    ];
+    let allowance =
+        (select(Rule::ALL.to_vec()), field, reason).prop_map(|(rule, field, reason)| Allowance {
+            rule: rule.id().to_owned(),
+            field,
+            reason,
+        });
+    prop_oneof![
+        3 => Just(Allowances::new()),
+        1 => vec(allowance, 1..4).prop_map(Allowances::from_iter),
     ]
 }
 
@@ -583,14 +620,27 @@ pub fn arb_schema() -> impl Strategy<Value = Schema> {
                 1 => Just(None),
                 3 => arb_contract_id().prop_map(Some),
             ];
-            (Just(names), defs, root, contract, arb_mode())
+            (
+                Just(names),
+                defs,
+                root,
+                contract,
+                arb_mode(),
+                arb_allowances(),
+            )
         })
-        .prop_map(|(names, defs, root, contract, mode)| {
-            let mode = if contract.is_some() { mode } else { Mode::Full };
+        .prop_map(|(names, defs, root, contract, mode, allowances)| {
+            // Only a contract has a mode other than `full` and allowances.
+            let (mode, allowances) = if contract.is_some() {
+                (mode, allowances)
+            } else {
+                (Mode::Full, Allowances::new())
+            };
             let types: BTreeMap<String, TypeDef> = names.into_iter().zip(defs).collect();
             let mut schema = Schema {
                 contract,
                 mode,
+                allowances,
                 root,
                 types,
             };

@@ -233,6 +233,7 @@ impl Builder {
         Schema {
             contract: info.map(ContractInfo::contract_id),
             mode: info.map(|i| i.mode).unwrap_or_default(),
+            allowances: info.map(ContractInfo::allowances).unwrap_or_default(),
             root: root_ty,
             types: self.types,
         }

@@ -1057,6 +1057,7 @@ mod tests {
         let schema = Schema {
             contract: None,
             mode: crate::Mode::Full,
+            allowances: crate::compat::Allowances::new(),
             root: Type::Tuple(Vec::new()),
             types: std::collections::BTreeMap::new(),
         };

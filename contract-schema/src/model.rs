@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::compat::Allowances;
 pub use crate::contract::{ContractId, Mode};
 pub use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
@@ -18,6 +19,10 @@ pub struct Schema {
     pub contract: Option<ContractId>,
     /// The compatibility mode of the contract (`full` when it is not a contract).
     pub mode: Mode,
+    /// The findings the contract accepts on purpose against its older versions, in the
+    /// order declared (`#[handoff(allow(RULE_ID, reason = "…"))]`); none when it is not a
+    /// contract. The canonical text records them, so the `handoff` command honours them.
+    pub allowances: Allowances,
     /// The type on the wire.
     pub root: Type,
     /// The named types, by display name.

@@ -46,7 +46,10 @@
 //! Lines are indented by two spaces per level; blank lines are ignored.
 //!
 //! - Header (level 0): `contract NAME/vN` (only for a contract), `mode MODE` (for a
-//!   contract, or when the mode is not `full`), `root TYPE`.
+//!   contract, or when the mode is not `full`), then one line per finding the contract
+//!   accepts on purpose, in the order declared, `allow RULE_ID field "KEY" reason "TEXT"`
+//!   (`RULE_ID` one of [`Rule::id`](crate::compat::Rule::id); `KEY` a wire name or a
+//!   finding's whole path; none written when it accepts none), then `root TYPE`.
 //! - A named type (level 0): `struct NAME`, `enum NAME` or `newtype NAME: TYPE`, then at
 //!   level 1: `rust "PATH"` and `doc "TEXT"` (omitted when empty).
 //! - A struct (and a struct variant, one level deeper): `unknown ignore|deny|capture`,
@@ -74,9 +77,9 @@
 //!   (letters, digits, `_`, `.`, `#`) and quoted otherwise.
 //!
 //! [`parse`] reports the first problem with its line and column, quoting at most the
-//! offending token: a misspelt keyword (with a "did you mean"), a missing or duplicate
-//! line, a type that is referenced but not defined, a type defined twice, two fields or
-//! variants of the same name.
+//! offending token: a misspelt keyword or rule id (with a "did you mean"), a missing or
+//! duplicate line, a type that is referenced but not defined, a type defined twice, two
+//! fields or variants of the same name.
 
 use core::fmt;
 
@@ -90,8 +93,9 @@ mod write;
 /// [`parse`] reads it back to an equal schema whenever the schema is valid as the builder
 /// makes it: every referenced named type is defined, display names follow the type syntax
 /// (identifiers, `::` paths, `<…>` arguments in canonical spelling, not a keyword alone),
-/// and a contract id has a kebab-case name and a version of at least 1. Every other string
-/// (keys, tags, aliases, Rust names and paths, docs) may hold any character.
+/// a contract id has a kebab-case name and a version of at least 1, and every allowance
+/// names a rule of the catalogue. Every other string (keys, tags, aliases, Rust names and
+/// paths, docs, allowed fields and their reasons) may hold any character.
 ///
 /// ```
 /// use contract_schema::text::{parse, to_text};
@@ -119,8 +123,8 @@ pub fn to_text(schema: &Schema) -> String {
 ///
 /// # Errors
 ///
-/// A [`ParseError`] locating the first problem: a syntax error, an unknown keyword, a
-/// missing or duplicate line, a named type referenced but not defined or defined twice, a
+/// A [`ParseError`] locating the first problem: a syntax error, an unknown keyword or rule
+/// id, a missing or duplicate line, a named type referenced but not defined or defined twice, a
 /// duplicate field or variant name.
 ///
 /// ```

@@ -344,6 +344,7 @@ fn integer_fit_is_exactly_range_inclusion() {
             let s = |k| Schema {
                 contract: None,
                 mode: Mode::Full,
+                allowances: Default::default(),
                 root: Type::Int(k),
                 types: BTreeMap::new(),
             };

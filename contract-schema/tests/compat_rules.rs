@@ -135,6 +135,7 @@ fn schema(root: TypeDef, others: Vec<(&str, TypeDef)>) -> Schema {
     Schema {
         contract: None,
         mode: Mode::Full,
+        allowances: Default::default(),
         root: named("Root"),
         types,
     }

@@ -3,8 +3,8 @@
 
 use contract_schema::model::StringFormat;
 use contract_schema::shape::{
-    ContractInfo, EnumShape, Field, Kind, Mode, Provenance, Repr, Send, Shape, StructShape,
-    Variant, VariantKind,
+    AllowInfo, ContractInfo, EnumShape, Field, Kind, Mode, Provenance, Repr, Send, Shape,
+    StructShape, Variant, VariantKind,
 };
 use contract_schema::snapshot;
 use contract_schema::text::{parse, to_text};
@@ -195,6 +195,41 @@ fn an_insta_snapshot_file_reads_back() {
     assert_eq!(snapshot::parse(&file), Ok(schema));
 }
 
+static REFUND_ALLOWS: [AllowInfo; 2] = [
+    AllowInfo {
+        rule: "FIELD_REMOVED",
+        field: "orderRef",
+        reason: "v1 writers were retired in \"March\"",
+    },
+    AllowInfo {
+        rule: "FIELD_ADDED_REQUIRED",
+        field: "category",
+        reason: "every writer sends it since 1.4",
+    },
+];
+
+const REFUND_ALLOWING: ContractInfo = ContractInfo {
+    allows: &REFUND_ALLOWS,
+    ..REFUND_INFO
+};
+
+#[test]
+fn allowances_are_written_after_the_mode_in_the_order_declared() {
+    let schema = Schema::from_contract(&REFUND_REQUEST, &REFUND_ALLOWING);
+    let lines = "mode full\n\
+        allow FIELD_REMOVED field \"orderRef\" reason \"v1 writers were retired in \\\"March\\\"\"\n\
+        allow FIELD_ADDED_REQUIRED field \"category\" reason \"every writer sends it since 1.4\"\n";
+    let expected = REFUND_TEXT.replacen("mode full\n", lines, 1);
+    assert_eq!(to_text(&schema), expected);
+    let parsed = parse(&expected).unwrap();
+    assert_eq!(parsed.allowances, REFUND_ALLOWING.allowances());
+    assert_eq!(parsed, schema);
+    // Without allowances the text is the one published before they were recorded.
+    let plain = Schema::from_contract(&REFUND_REQUEST, &REFUND_INFO);
+    assert!(plain.allowances.as_slice().is_empty());
+    assert!(!to_text(&plain).contains("allow"));
+}
+
 fn def(s: &mut Schema) -> &mut contract_schema::model::StructDef {
     match &mut s.types.get_mut("RefundRequest").unwrap().body {
         contract_schema::Body::Struct(def) => def,
@@ -248,6 +283,13 @@ fn every_fact_changes_the_text() {
         _ => unreachable!(),
     }
     edits.push(("enum's unknown keys", s));
+    let mut s = schema.clone();
+    s.allowances = REFUND_ALLOWING.allowances();
+    edits.push(("allowances", s));
+    let mut s = schema.clone();
+    s.allowances =
+        contract_schema::compat::Allowances::new().allow("FIELD_REMOVED", "orderRef", "retired");
+    edits.push(("one allowance", s));
     for (what, edited) in edits {
         let text = to_text(&edited);
         assert_ne!(text, base, "changing the {what} leaves the text unchanged");

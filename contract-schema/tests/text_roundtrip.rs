@@ -44,7 +44,7 @@ proptest! {
 }
 
 /// Replaces every free-form string of a schema (keys, tags, aliases, earlier names, Rust
-/// names and paths, docs) with arbitrary text, keeping Rust names distinct.
+/// names and paths, docs, allowed fields and their reasons) with arbitrary text, keeping Rust names distinct.
 fn scramble(schema: &mut contract_schema::Schema, words: &[String]) {
     use contract_schema::model::{Body, Repr, StructDef, VariantDefKind};
     let mut next = 0usize;
@@ -69,6 +69,16 @@ fn scramble(schema: &mut contract_schema::Schema, words: &[String]) {
             f.renamed_from.iter_mut().for_each(|a| *a = word());
         }
     }
+    schema.allowances = schema
+        .allowances
+        .as_slice()
+        .iter()
+        .map(|a| contract_schema::compat::Allowance {
+            rule: a.rule.clone(),
+            field: word(),
+            reason: word(),
+        })
+        .collect();
     for def in schema.types.values_mut() {
         def.rust_path = word();
         def.doc = word();

@@ -5,7 +5,7 @@
 mod common;
 
 use common::Ping;
-use contract_core::{check_published, HandoffContract};
+use contract_core::{check_published, HandoffContract, HandoffSchema};
 use serde::{Deserialize, Serialize};
 
 #[test]
@@ -99,4 +99,55 @@ fn the_derive_emits_every_allow_with_the_field_wire_names() {
             ("TYPE_CHANGED", "amount", "reviewed with billing"),
         ]
     );
+}
+
+#[test]
+fn the_canonical_text_records_every_allow_after_the_mode() {
+    let schema = <Allowing<u8> as HandoffSchema>::schema();
+    assert_eq!(
+        schema.allowances,
+        <Allowing<u8> as HandoffContract>::CONTRACT.allowances()
+    );
+    let text = schema.to_string();
+    let expected = "contract allowing/v3\n\
+        mode full\n\
+        allow FIELD_REMOVED field \"orderRef\" reason \"no reader left\"\n\
+        allow INT_NARROWED field \"amountCents\" reason \"cents fit in u32\"\n\
+        allow INT_NARROWED field \"amount\" reason \"cents fit in u32\"\n\
+        allow TYPE_CHANGED field \"amountCents\" reason \"reviewed with billing\"\n\
+        allow TYPE_CHANGED field \"amount\" reason \"reviewed with billing\"\n\
+        root ";
+    assert!(text.starts_with(expected), "{text}");
+    assert_eq!(contract_core::schema::text::parse(&text), Ok(schema));
+}
+
+// A non-generic contract with an allowance: its emitted snapshot test publishes
+// `contracts/allowed-note.v1.snap`, whose text holds the `allow` line, so that
+// `handoff check` honours it too (a plain comment: a doc comment would be in the text).
+#[derive(Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "allowed-note", version = 1)]
+#[handoff(allow(
+    FIELD_REMOVED,
+    field = "author",
+    reason = "notes are anonymous since 2.0"
+))]
+pub struct AllowedNote {
+    pub text: String,
+}
+
+#[test]
+fn a_published_snapshot_holds_the_allow_lines() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/contracts/allowed-note.v1.snap"
+    );
+    let file = std::fs::read_to_string(path).expect("the published snapshot");
+    assert!(
+        file.contains(
+            "\nmode full\nallow FIELD_REMOVED field \"author\" reason \"notes are anonymous since 2.0\"\nroot AllowedNote\n"
+        ),
+        "{file}"
+    );
+    let published = contract_core::schema::snapshot::parse(&file).expect("a snapshot");
+    assert_eq!(published, AllowedNote::schema());
 }

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::write::is_word_char;
 use super::ParseError;
+use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{is_contract_name, ContractId, Mode};
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
@@ -28,6 +29,7 @@ const MAX_QUOTE: usize = 32;
 const LINE_KEYWORDS: &[&str] = &[
     "contract",
     "mode",
+    "allow",
     "root",
     "struct",
     "enum",
@@ -46,7 +48,9 @@ const LINE_KEYWORDS: &[&str] = &[
     "catch-all",
 ];
 
-const TOP_KEYWORDS: &[&str] = &["contract", "mode", "root", "struct", "enum", "newtype"];
+const TOP_KEYWORDS: &[&str] = &[
+    "contract", "mode", "allow", "root", "struct", "enum", "newtype",
+];
 const STRUCT_KEYWORDS: &[&str] = &["rust", "doc", "unknown", "extra", "field"];
 const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "unknown", "variant"];
 const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
@@ -225,6 +229,7 @@ impl<'p, 'a> Parser<'p, 'a> {
     fn schema(mut self) -> Result<Schema, ParseError> {
         let mut contract: Once<ContractId> = None;
         let mut mode: Once<Mode> = None;
+        let mut allowances = Allowances::new();
         let mut root: Once<Type> = None;
         let mut types: BTreeMap<String, TypeDef> = BTreeMap::new();
         let mut defined_at: HashMap<String, usize> = HashMap::new();
@@ -241,7 +246,7 @@ impl<'p, 'a> Parser<'p, 'a> {
             let (keyword, at) = c.keyword();
             let in_header = types.is_empty();
             match keyword {
-                "contract" | "mode" | "root" if !in_header => {
+                "contract" | "mode" | "allow" | "root" if !in_header => {
                     return Err(c.error_at(
                         at,
                         format!("`{keyword}` belongs in the header, before the first type"),
@@ -255,6 +260,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                     let m = c.mode()?;
                     set_once(&mut mode, m, line, keyword)?;
                 }
+                "allow" => allowances.push(c.allowance()?),
                 "root" => {
                     let ty = self.type_to_end(&mut c)?;
                     set_once(&mut root, ty, line, keyword)?;
@@ -308,6 +314,7 @@ impl<'p, 'a> Parser<'p, 'a> {
         Ok(Schema {
             contract: contract.map(|(id, _)| id),
             mode: mode.map(|(m, _)| m).unwrap_or_default(),
+            allowances,
             root,
             types,
         })
@@ -781,6 +788,28 @@ fn choice_message(word: &str, choices: &[&str], place: &str) -> String {
     }
 }
 
+/// The message for a rule id that is not in the catalogue; `token` quotes what was found
+/// when the id is empty.
+fn unknown_rule(rule: &str, token: &str) -> String {
+    if rule.is_empty() {
+        return format!(
+            "expected a rule id after `allow` (such as `FIELD_REMOVED`), found {token}"
+        );
+    }
+    // A quoted id may hold any character: the message shows control characters escaped.
+    let shown = shorten(&rule.escape_debug().to_string());
+    let ids = Rule::ALL.iter().map(|r| r.id());
+    // Ids are SCREAMING_SNAKE: a lowercase or kebab-case spelling is still recognised.
+    let spelt = rule.to_ascii_uppercase().replace('-', "_");
+    match did_you_mean(&spelt, ids) {
+        Some(s) => format!("unknown rule `{shown}` after `allow`; did you mean `{s}`?"),
+        None => format!(
+            "unknown rule `{shown}` after `allow`; expected a rule id of the catalogue \
+             (such as `FIELD_REMOVED`)"
+        ),
+    }
+}
+
 fn undefined(name: &str, types: &BTreeMap<String, TypeDef>) -> String {
     let shown = shorten(name);
     let lower = name.to_lowercase();
@@ -1132,6 +1161,31 @@ impl<'l, 'a> Cursor<'l, 'a> {
         })?;
         self.end()?;
         Ok(mode)
+    }
+
+    /// The rest of an `allow` line: `RULE_ID field "KEY" reason "TEXT"`. The rule id must be
+    /// one of the catalogue's (a typo would silently allow nothing).
+    fn allowance(&mut self) -> Result<Allowance, ParseError> {
+        self.spaces();
+        let at = self.pos;
+        let rule = if self.peek() == Some('"') {
+            self.string("the rule id")?
+        } else {
+            self.keyword().0.to_owned()
+        };
+        if Rule::from_id(&rule).is_none() {
+            return Err(self.error_at(at, unknown_rule(&rule, &self.token_at(at))));
+        }
+        self.expect_word("field", "after the rule id")?;
+        let field = self.string("the field")?;
+        self.expect_word("reason", "after the field")?;
+        let reason = self.string("the reason")?;
+        self.end()?;
+        Ok(Allowance {
+            rule,
+            field,
+            reason,
+        })
     }
 
     fn repr(&mut self) -> Result<Repr, ParseError> {
@@ -1855,6 +1909,121 @@ enum E
         .unwrap();
         assert_eq!(schema.contract.unwrap().to_string(), "a-b2/v10");
         assert_eq!(schema.mode, crate::Mode::BackwardTransitive);
+    }
+
+    /// `VALID` as a contract with `line` after its mode.
+    fn allowing(line: &str) -> String {
+        format!("contract a/v1\nmode full\n{line}\n{VALID}")
+    }
+
+    #[test]
+    fn allowances_read_in_order() {
+        let schema = parse(&allowing(
+            "allow FIELD_REMOVED field \"orderRef\" reason \"retired \\\"v1\\\"\"\n\
+             allow TYPE_CHANGED field \"artifacts[].version\" reason \"\"",
+        ))
+        .unwrap();
+        let read: Vec<_> = schema
+            .allowances
+            .as_slice()
+            .iter()
+            .map(|a| (a.rule.as_str(), a.field.as_str(), a.reason.as_str()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("FIELD_REMOVED", "orderRef", "retired \"v1\""),
+                ("TYPE_CHANGED", "artifacts[].version", ""),
+            ]
+        );
+        assert!(parse(VALID).unwrap().allowances.as_slice().is_empty());
+    }
+
+    #[test]
+    fn allowance_errors_are_located() {
+        for (line, message) in [
+            (
+                "allow FEILD_REMOVED field \"x\" reason \"r\"",
+                "line 3, column 7: unknown rule `FEILD_REMOVED` after `allow`; did you mean \
+                 `FIELD_REMOVED`?",
+            ),
+            (
+                "allow field_removed field \"x\" reason \"r\"",
+                "line 3, column 7: unknown rule `field_removed` after `allow`; did you mean \
+                 `FIELD_REMOVED`?",
+            ),
+            (
+                "allow EVERYTHING field \"x\" reason \"r\"",
+                "line 3, column 7: unknown rule `EVERYTHING` after `allow`; expected a rule id \
+                 of the catalogue (such as `FIELD_REMOVED`)",
+            ),
+            (
+                "allow \"FIELD REMOVED\" field \"x\" reason \"r\"",
+                "line 3, column 7: unknown rule `FIELD REMOVED` after `allow`; did you mean \
+                 `FIELD_REMOVED`?",
+            ),
+            (
+                "allow",
+                "line 3, column 6: expected a rule id after `allow` (such as `FIELD_REMOVED`), \
+                 found the end of the line",
+            ),
+            (
+                "allow FIELD_REMOVED \"x\" reason \"r\"",
+                "line 3, column 21: expected `field` after the rule id, found `\"x\"`",
+            ),
+            (
+                "allow FIELD_REMOVED field x reason \"r\"",
+                "line 3, column 27: expected the field as a quoted string, found `x`",
+            ),
+            (
+                "allow FIELD_REMOVED field \"x\"",
+                "line 3, column 30: expected `reason` after the field, found the end of the line",
+            ),
+            (
+                "allow FIELD_REMOVED field \"x\" reason \"r",
+                "line 3, column 38: the reason is not closed by a `\"` on this line",
+            ),
+            (
+                "allow FIELD_REMOVED field \"x\" reason \"r\" twice",
+                "line 3, column 42: unexpected `twice` at the end of the line",
+            ),
+            (
+                "alow FIELD_REMOVED field \"x\" reason \"r\"",
+                "line 3, column 1: unknown keyword `alow` in the header; did you mean `allow`?",
+            ),
+        ] {
+            assert_eq!(error(&allowing(line)), message, "{line}");
+        }
+        assert_eq!(
+            error(&format!(
+                "{VALID}allow FIELD_REMOVED field \"x\" reason \"r\"\n"
+            )),
+            "line 9, column 1: `allow` belongs in the header, before the first type"
+        );
+        assert_eq!(
+            error(&with(
+                "    send \"id\" always",
+                "    allow FIELD_REMOVED field \"x\" reason \"r\""
+            )),
+            "line 7, column 5: `allow` does not belong in a field; expected one of `doc`, \
+             `send`, `receive`, `renamed-from`, `assumption`"
+        );
+    }
+
+    #[test]
+    fn a_rule_id_outside_the_catalogue_is_written_quoted_and_refused() {
+        let mut schema = parse(&allowing("")).unwrap();
+        schema.allowances = crate::compat::Allowances::new().allow("EVIL\nroot u8", "x", "r");
+        let text = super::super::to_text(&schema);
+        assert!(
+            text.contains("\nallow \"EVIL\\nroot u8\" field \"x\" reason \"r\"\nroot A\n"),
+            "{text}"
+        );
+        assert_eq!(
+            error(&text),
+            "line 3, column 7: unknown rule `EVIL\\nroot u8` after `allow`; expected a rule id \
+             of the catalogue (such as `FIELD_REMOVED`)"
+        );
     }
 
     #[test]

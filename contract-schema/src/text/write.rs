@@ -2,6 +2,7 @@
 
 use core::fmt::Write as _;
 
+use crate::compat::{Allowance, Rule};
 use crate::contract::Mode;
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Unknown, VariantDef, VariantDefKind,
@@ -18,6 +19,9 @@ pub(super) fn schema(schema: &Schema) -> String {
     }
     if schema.contract.is_some() || schema.mode != Mode::Full {
         w.line(0, format_args!("mode {}", schema.mode.as_str()));
+    }
+    for allow in schema.allowances.as_slice() {
+        w.allow(allow);
     }
     w.line(0, format_args!("root {}", schema.root));
     for (name, def) in &schema.types {
@@ -51,6 +55,26 @@ impl Writer {
         // Writing into a String cannot fail.
         let _ = self.out.write_fmt(args);
         self.out.push('\n');
+    }
+
+    /// `allow RULE_ID field "KEY" reason "TEXT"`. A rule id outside the catalogue (only an
+    /// allowance built by hand has one) is quoted, so that it cannot break the line; the
+    /// parser then refuses it at its column.
+    fn allow(&mut self, allow: &Allowance) {
+        let (field, reason) = (Quoted(&allow.field), Quoted(&allow.reason));
+        if Rule::from_id(&allow.rule).is_some() {
+            let rule = &allow.rule;
+            self.line(
+                0,
+                format_args!("allow {rule} field {field} reason {reason}"),
+            );
+        } else {
+            let rule = Quoted(&allow.rule);
+            self.line(
+                0,
+                format_args!("allow {rule} field {field} reason {reason}"),
+            );
+        }
     }
 
     fn doc(&mut self, level: usize, doc: &str) {
