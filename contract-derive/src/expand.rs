@@ -376,22 +376,9 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
     (outside, inside)
 }
 
-/// `X` when `ty` is written `Option<X>` (any path ending in `Option`), through every layer.
+/// `X` when `ty` is written `Option<X>`, through every layer (`Option<Option<X>>`).
 fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    let mut args = args.args.iter();
-    let (Some(syn::GenericArgument::Type(inner)), None) = (args.next(), args.next()) else {
-        return None;
-    };
+    let inner = crate::option::option_arg(ty)?;
     option_inner(inner).or(Some(inner))
 }
 

@@ -119,6 +119,7 @@ mod ast;
 mod attr;
 mod case;
 mod expand;
+mod option;
 mod published;
 mod symbol;
 mod valid;

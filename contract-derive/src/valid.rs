@@ -286,26 +286,11 @@ fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &m
     }
 }
 
-/// Whether `ty` is written `Option<...>` (serde's missing-`Option` rule is skipped when
-/// a field has its own deserializer).
-fn is_option(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Path(path) if path.qself.is_none() => path
-            .path
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "Option"),
-        syn::Type::Group(group) => is_option(&group.elem),
-        syn::Type::Paren(paren) => is_option(&paren.elem),
-        _ => false,
-    }
-}
-
 /// serde reads a missing `Option` field as `None` only through `Option`'s own
 /// deserializer: with `deserialize_with` (or `with`) the field is required unless it has a
 /// `default`, which the description, where every `Option` may be absent, cannot say.
 fn check_option_with_deserializer(field: &Field, errors: &mut Vec<Error>) {
-    if field.default || field.skip_deserializing || !is_option(field.wire_type()) {
+    if field.default || field.skip_deserializing || !crate::option::is_option(field.wire_type()) {
         return;
     }
     if let Some(key) = find_serde_key(&field.serde_keys, &["with", "deserialize_with"]) {

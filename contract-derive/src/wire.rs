@@ -81,7 +81,11 @@ fn of(ty: &syn::Type, depth: usize) -> Wire {
         },
         syn::Type::Tuple(t) if t.elems.is_empty() => Wire::Leaf(Type::Unit),
         syn::Type::Tuple(t) => Wire::Tuple(t.elems.iter().map(|e| of(e, depth)).collect()),
-        syn::Type::Path(p) if p.qself.is_none() => path(&p.path, depth),
+        // `Option` follows the derive's one rule for it, shared with the other checks.
+        syn::Type::Path(p) if p.qself.is_none() => match crate::option::option_arg(ty) {
+            Some(inner) => Wire::Option(Box::new(of(inner, depth))),
+            None => path(&p.path, depth),
+        },
         _ => Wire::Unknown,
     }
 }
@@ -133,7 +137,6 @@ fn path(path: &syn::Path, depth: usize) -> Wire {
         "str" | "String" => leaf(Type::String(StringFormat::Plain)),
         "f32" => leaf(Type::Float(FloatKind::F32)),
         "f64" => leaf(Type::Float(FloatKind::F64)),
-        "Option" => one(Wire::Option, 1),
         "Vec" | "VecDeque" | "LinkedList" | "BinaryHeap" => one(Wire::List, 1),
         "BTreeSet" => one(Wire::Set, 1),
         // `HashSet<T, S>`: the hasher is not on the wire.
@@ -264,6 +267,7 @@ mod tests {
         assert_eq!(known("&'a str"), "string");
         assert_eq!(known("Cow<'a, str>"), "string");
         assert_eq!(known("Option<Option<bool>>"), "option<bool>");
+        assert_eq!(known("::core::option::Option<u8>"), "option<u8>");
         assert_eq!(known("Vec<Box<f64>>"), "list<f64>");
         assert_eq!(known("::std::collections::VecDeque<char>"), "list<char>");
         assert_eq!(known("HashSet<String, S>"), "set<string>");
@@ -289,6 +293,9 @@ mod tests {
             "<T as Trait>::Out",
             "Vec<u8, A, B>",
             "u32<u8>",
+            // Only the std `Option` paths are `Option` (see `crate::option`).
+            "my::Option<u8>",
+            "alloc::option::Option<u8>",
         ] {
             assert!(!wire(source).is_known(), "{source} must not be known");
         }
