@@ -1,11 +1,12 @@
 //! Rules across attributes, fields and variants: what is missing, contradictory or beyond
 //! what the description can say faithfully. Every problem is collected.
 
+use contract_schema::contract::is_contract_name;
 use syn::Error;
 
 use crate::ast::{Data, DeriveKind, Field, Input, Style, Variant};
 use crate::attr::{find_serde_key, was_seen, written, SerdeKey};
-use crate::case::{is_kebab_case, to_kebab_case};
+use crate::case::to_kebab_case;
 use crate::symbol::SCHEMA_AS;
 use crate::symbol::{NAME, VERSION};
 
@@ -94,9 +95,12 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 None => errors.push(missing(NAME, &example)),
                 Some(name) => {
                     let value = name.value.value();
-                    if !is_kebab_case(&value) {
+                    if !is_contract_name(&value) {
                         let suggestion = to_kebab_case(&value);
-                        let hint = if suggestion.is_empty() {
+                        let hint = if value.starts_with(|c: char| c.is_ascii_digit()) {
+                            // The kebab spelling would silently drop the leading digits.
+                            "begin it with a letter, like `refund-request`".to_owned()
+                        } else if suggestion.is_empty() {
                             "use lowercase words joined by hyphens, like `refund-request`"
                                 .to_owned()
                         } else {
@@ -106,7 +110,8 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                             &name.value,
                             format!(
                                 "contract name `{value}` is not kebab-case \
-                                 (lowercase words joined by hyphens): {hint}"
+                                 (lowercase words joined by hyphens, starting with a letter): \
+                                 {hint}"
                             ),
                         ));
                     }

@@ -24,10 +24,16 @@ impl core::fmt::Display for ContractId {
     }
 }
 
-/// Whether `name` may name a contract in the canonical text (and so in a snapshot file
-/// name): lowercase ASCII letters and digits in words joined by single hyphens.
-pub(crate) fn is_contract_name(name: &str) -> bool {
-    !name.is_empty()
+/// Whether `name` may name a contract: kebab-case, that is lowercase ASCII letters and
+/// digits in words joined by single hyphens, starting with a letter (`refund-request`,
+/// `task2-result`; not `2fa`, `Refund`, `refund_request`, `refund--request`).
+///
+/// The one rule for contract names: the derive checks `#[handoff(name = "…")]` with it, the
+/// canonical text's parser checks the `contract` line with it, and snapshot file names
+/// (`contracts/<name>.v<N>.snap`) are read with it.
+#[must_use]
+pub fn is_contract_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
         && name.split('-').all(|word| {
             !word.is_empty()
                 && word
@@ -153,8 +159,8 @@ mod tests {
     use super::{is_contract_name, Mode};
 
     #[test]
-    fn contract_names_are_lowercase_words_joined_by_single_hyphens() {
-        for good in ["refund-request", "a", "task2-result", "2fa"] {
+    fn contract_names_are_lowercase_words_joined_by_single_hyphens_starting_with_a_letter() {
+        for good in ["refund-request", "a", "task2-result", "a-2fa", "v2"] {
             assert!(is_contract_name(good), "{good}");
         }
         for bad in [
@@ -166,6 +172,10 @@ mod tests {
             "a-",
             "a.b",
             "x y",
+            // A name starts with a letter.
+            "2fa",
+            "2-fa",
+            "-",
         ] {
             assert!(!is_contract_name(bad), "{bad}");
         }

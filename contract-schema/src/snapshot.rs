@@ -509,14 +509,17 @@ mod tests {
         }
     }
 
-    /// A kebab-case name: one to four words of lowercase letters and digits.
+    /// A kebab-case name: one to four words of lowercase letters and digits, starting with
+    /// a letter.
     fn arb_name() -> impl Strategy<Value = String> {
         let word = proptest::collection::vec(
             proptest::sample::select(b"abcdefghijklmnopqrstuvwxyz0123456789".to_vec()),
             1..6,
         )
         .prop_map(|bytes| String::from_utf8(bytes).unwrap_or_default());
-        proptest::collection::vec(word, 1..5).prop_map(|words| words.join("-"))
+        let first = proptest::sample::select(b"abcdefghijklmnopqrstuvwxyz".to_vec());
+        (first, proptest::collection::vec(word, 1..5))
+            .prop_map(|(first, words)| format!("{}{}", char::from(first), words.join("-")))
     }
 
     proptest! {

@@ -1899,6 +1899,12 @@ enum E
             "line 1, column 10: expected a contract id `NAME/vN` (a kebab-case name and a \
              version of at least 1), found `refund/v02`"
         );
+        // A contract name starts with a letter, as the derive requires.
+        assert_eq!(
+            error(&format!("contract 2fa/v1\n{VALID}")),
+            "line 1, column 10: expected a contract id `NAME/vN` (a kebab-case name and a \
+             version of at least 1), found `2fa/v1`"
+        );
         assert_eq!(
             error(&format!("mode fulll\n{VALID}")),
             "line 1, column 6: unknown word `fulll` after `mode`; did you mean `full`?"
