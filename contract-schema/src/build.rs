@@ -27,12 +27,7 @@ use crate::model::{
     Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{self, Kind, Send, Shape, VariantKind};
-
-/// Words of the canonical text that a named type may not be displayed as.
-pub const RESERVED: &[&str] = &[
-    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
-    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
-];
+use crate::text::RESERVED;
 
 /// How deep flattened structs may nest before the builder stops inlining.
 const MAX_FLATTEN_DEPTH: usize = 32;

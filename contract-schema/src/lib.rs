@@ -57,8 +57,8 @@ pub mod snapshot;
 pub mod suggest;
 pub mod text;
 
-pub use build::RESERVED;
 pub use contract::{ContractId, ContractInfo, Mode};
 pub use json_schema::{to_json_schema, View};
 pub use model::{Body, FieldDef, Schema, Type, TypeDef};
 pub use shape::{Provenance, Shape};
+pub use text::RESERVED;

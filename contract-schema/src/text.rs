@@ -88,6 +88,15 @@ use crate::model::{Schema, Type};
 mod parse;
 mod write;
 
+/// The built-in type keywords of the canonical text (`u32`, `string`, `option`, …): the
+/// one table of them. A named type is never displayed as one of these words (the builder
+/// qualifies it by its module path instead), and the parser offers them as "did you mean"
+/// for an undefined name spelt like one (`String` → `string`).
+pub const RESERVED: &[&str] = &[
+    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
+    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
+];
+
 /// The canonical text of a schema.
 ///
 /// [`parse`] reads it back to an equal schema whenever the schema is valid as the builder

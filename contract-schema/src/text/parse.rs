@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::write::is_word_char;
-use super::ParseError;
+use super::{ParseError, RESERVED};
 use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{is_contract_name, ContractId, Mode};
 use crate::model::{
@@ -64,12 +64,6 @@ const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
     "unknown",
     "extra",
     "field",
-];
-
-/// The built-in type keywords, for "did you mean" on an undefined lowercase name.
-const TYPE_KEYWORDS: &[&str] = &[
-    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
-    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
 ];
 
 pub(super) fn schema(text: &str, line_offset: usize) -> Result<Schema, ParseError> {
@@ -813,7 +807,7 @@ fn unknown_rule(rule: &str, token: &str) -> String {
 fn undefined(name: &str, types: &BTreeMap<String, TypeDef>) -> String {
     let shown = shorten(name);
     let lower = name.to_lowercase();
-    if TYPE_KEYWORDS.contains(&lower.as_str()) {
+    if RESERVED.contains(&lower.as_str()) {
         return format!("type `{shown}` is not defined; did you mean the built-in `{lower}`?");
     }
     match did_you_mean(name, types.keys().map(String::as_str)) {
@@ -1479,6 +1473,7 @@ fn version_text(token: &str) -> &str {
 mod tests {
     use super::super::{parse, parse_type};
     use crate::model::{Body, Type};
+    use crate::shape::{FloatKind, IntKind, StringFormat};
 
     /// A valid schema of one struct; tests replace one of its lines.
     const VALID: &str = "\
@@ -2090,6 +2085,61 @@ enum E
                 message,
                 "{text:?}"
             );
+        }
+    }
+
+    /// The keyword table is the parser's and the display's: every keyword is read as a
+    /// built-in, never as a named type, and every built-in type is displayed starting with
+    /// one of them (a new `Type` variant fails to compile here until it is listed).
+    #[test]
+    fn the_keyword_table_is_what_the_parser_and_the_display_use() {
+        for word in super::RESERVED {
+            assert!(
+                !matches!(parse_type(word), Ok(Type::Named(_))),
+                "{word} must be a built-in"
+            );
+        }
+        let unit = || Box::new(Type::Unit);
+        for ty in [
+            Type::Unit,
+            Type::Bool,
+            Type::Int(IntKind::U128),
+            Type::Float(FloatKind::F32),
+            Type::Char,
+            Type::String(StringFormat::Plain),
+            Type::Any,
+            Type::Option(unit()),
+            Type::List(unit()),
+            Type::Set(unit()),
+            Type::Array(unit(), 1),
+            Type::Map(unit(), unit()),
+            Type::Tuple(Vec::new()),
+        ] {
+            match ty {
+                Type::Unit
+                | Type::Bool
+                | Type::Int(_)
+                | Type::Float(_)
+                | Type::Char
+                | Type::String(_)
+                | Type::Any
+                | Type::Option(_)
+                | Type::List(_)
+                | Type::Set(_)
+                | Type::Array(..)
+                | Type::Map(..)
+                | Type::Tuple(_) => {}
+                Type::Named(_) => unreachable!("a named type is not a keyword"),
+            }
+            let shown = ty.to_string();
+            let word: String = shown
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            assert!(super::RESERVED.contains(&word.as_str()), "{shown}");
+        }
+        for kind in IntKind::ALL {
+            assert!(super::RESERVED.contains(&kind.as_str()), "{kind:?}");
         }
     }
 
