@@ -416,7 +416,12 @@ fn contract_info(
         Mode::ForwardTransitive => quote!(ForwardTransitive),
         Mode::FullTransitive => quote!(FullTransitive),
     };
-    let id = format!("{name}/v{version}");
+    // Displayed as the runtime displays it: `ContractId` is the one `name/vN` formatter.
+    let id = contract_schema::ContractId {
+        name: name.clone(),
+        version,
+    }
+    .to_string();
     let dir = snapshots_dir(input)?;
     let allows = published::allow_entries(input)
         .into_iter()

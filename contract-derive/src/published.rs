@@ -50,6 +50,16 @@ pub struct Contract<'a> {
     pub relative: &'a str,
 }
 
+impl Contract<'_> {
+    /// The contract's id, displayed `name/vN`.
+    fn id(&self) -> ContractId {
+        ContractId {
+            name: self.name.to_owned(),
+            version: self.version,
+        }
+    }
+}
+
 /// The outcome: tokens to emit inside the const block, and the errors.
 #[derive(Default)]
 pub struct Outcome {
@@ -140,10 +150,7 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
         Ok(None) => return Outcome::default(),
         Err(error) => {
             let error = PublishedError::Unreadable {
-                contract: ContractId {
-                    name: contract.name.to_owned(),
-                    version: contract.version,
-                },
+                contract: contract.id(),
                 error: error.with_path(&shown),
             };
             return Outcome {
@@ -234,10 +241,7 @@ fn rebuild(input: &Input, fields: &[Field], contract: &Contract, published: &Sch
         },
     );
     Schema {
-        contract: Some(ContractId {
-            name: contract.name.to_owned(),
-            version: contract.version,
-        }),
+        contract: Some(contract.id()),
         mode: contract.mode,
         allowances: allowances(input),
         root: Type::Named(root_name),
@@ -416,7 +420,7 @@ fn report_errors(
             }
         }
     }
-    let id = format!("{}/v{}", contract.name, contract.version);
+    let id = contract.id().to_string();
     let next = contract.version.saturating_add(1);
     order
         .iter()
