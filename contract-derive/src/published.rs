@@ -25,7 +25,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, ToTokens};
 use syn::Error;
 
-use contract_schema::compat::{self, Allowance, Allowances, Direction, Finding, Rule};
+use contract_schema::compat::{self, Allowance, Allowances, Concern, Direction, Finding, Rule};
 use contract_schema::model::{
     Body, Emit, FieldDef, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef, Unknown,
 };
@@ -348,25 +348,10 @@ fn locate<'f, 'a>(path: &str, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> 
         .map(|(_, f)| f)
 }
 
-/// Whether a rule is about the field's type (the error points at the type).
+/// Whether a rule is about the field's type (the error points at the type): the catalogue
+/// says what each rule concerns, and a variant lives inside the field's type.
 fn about_type(rule: Rule) -> bool {
-    !matches!(
-        rule,
-        Rule::FieldAddedRequired
-            | Rule::FieldRemoved
-            | Rule::FieldBecameRequired
-            | Rule::FieldBecameOmittable
-            | Rule::FieldRenamedWithoutAlias
-            | Rule::FieldRenamed
-            | Rule::FieldLikelyRenamed
-            | Rule::UnknownFieldDenied
-            | Rule::FieldReadTwice
-            | Rule::ProvenanceWeakened
-            | Rule::ContractNameChanged
-            | Rule::RequiredFieldNotSent
-            | Rule::RequiredFieldMayBeOmitted
-            | Rule::PublishedVersionRemoved
-    )
+    matches!(rule.concerns(), Concern::Type | Concern::Variant)
 }
 
 /// Where an error about `finding` at `field` points.

@@ -1675,3 +1675,40 @@ fn json_values_stay_as_they_are_against_structs_and_maps() {
         [("TYPE_CHANGED", "meta".to_owned(), Direction::Check)]
     );
 }
+
+// ----- the catalogue is covered ------------------------------------------------------------
+
+/// Whether `text` holds `id` as a whole word (`AB_C` is not found inside `AB_C_D`, as one
+/// rule id may start another).
+fn mentions_id(text: &str, id: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(id)
+        .any(|(at, _)| !text[..at].ends_with(word) && !text[at + id.len()..].starts_with(word))
+}
+
+/// A rule added to the catalogue fails here until a test raises it: its id appears in this
+/// file, or, for a rule only the command-line tool raises, in the CLI's tests.
+#[test]
+fn every_rule_of_the_catalogue_has_a_rule_test() {
+    let here = include_str!("compat_rules.rs");
+    let cli = include_str!("../../contract-cli/tests/cli.rs");
+    let raised_by_the_cli = [Rule::PublishedVersionRemoved];
+    let untested: Vec<&str> = Rule::ALL
+        .into_iter()
+        .filter(|rule| {
+            let tests = if raised_by_the_cli.contains(rule) {
+                cli
+            } else {
+                here
+            };
+            !mentions_id(tests, rule.id())
+        })
+        .map(Rule::id)
+        .collect();
+    assert!(
+        untested.is_empty(),
+        "rules without a rule test: {untested:?}"
+    );
+    assert!(mentions_id("a AB_C b", "AB_C"));
+    assert!(!mentions_id("AB_C_D", "AB_C"));
+}

@@ -77,7 +77,7 @@ mod rules;
 
 pub use crate::contract::Mode;
 pub use report::{Allowance, Allowances, CompatReport, Finding};
-pub use rules::{Direction, Rule};
+pub use rules::{Concern, Direction, Rule};
 
 use crate::model::Schema;
 use check::Checker;

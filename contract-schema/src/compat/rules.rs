@@ -8,188 +8,147 @@
 
 use serde::{Serialize, Serializer};
 
-/// A kind of incompatibility, with a stable SCREAMING_SNAKE id (see [`Rule::id`]).
-///
-/// New rules join the catalogue as serde's behaviour is covered further: match on a rule
-/// with a wildcard arm, or compare its [`id`](Rule::id).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Declares the catalogue once: per rule its doc, its stable id and what it concerns.
+/// `Rule`, [`Rule::ALL`], [`Rule::id`] and [`Rule::concerns`] all come from the one table
+/// below, so a rule cannot be added to one and forgotten in another.
+macro_rules! catalogue {
+    ($($(#[doc = $doc:literal])* $rule:ident = $id:literal, $concern:ident;)*) => {
+        /// A kind of incompatibility, with a stable SCREAMING_SNAKE id (see [`Rule::id`]).
+        ///
+        /// New rules join the catalogue as serde's behaviour is covered further: match on a rule
+        /// with a wildcard arm, or compare its [`id`](Rule::id).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Rule {
+            $($(#[doc = $doc])* $rule,)*
+        }
+
+        impl Rule {
+            /// Every rule, in catalogue order.
+            pub const ALL: [Rule; [$($id),*].len()] = [$(Rule::$rule),*];
+
+            /// The stable id (`"FIELD_REMOVED"`), used in reports and in `allow(...)`.
+            #[must_use]
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $(Rule::$rule => $id,)*
+                }
+            }
+
+            /// What the rule is about: a field, an enum variant, a type, or the contract
+            /// as a whole.
+            #[must_use]
+            pub const fn concerns(self) -> Concern {
+                match self {
+                    $(Rule::$rule => Concern::$concern,)*
+                }
+            }
+        }
+    };
+}
+
+/// What a [`Rule`] is about, which says where a diagnostic about it belongs (the derive
+/// points a compile-time error at the field, at its type, or at the contract attribute).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Rule {
+pub enum Concern {
+    /// A field: whether it is sent or required, its name, its provenance.
+    Field,
+    /// A variant of an enum (string-enum values included), inside a field's type.
+    Variant,
+    /// The type of a value: its kind, range, format, nullability or representation.
+    Type,
+    /// The contract as a whole: its name or its published versions.
+    Container,
+}
+
+catalogue! {
     /// The two schemas belong to contracts with different names.
-    ContractNameChanged,
+    ContractNameChanged = "CONTRACT_NAME_CHANGED", Container;
     /// The reader requires a field the writer never sends (producer/consumer check).
-    RequiredFieldNotSent,
+    RequiredFieldNotSent = "REQUIRED_FIELD_NOT_SENT", Field;
     /// A new reader requires a field old writers never send.
-    FieldAddedRequired,
+    FieldAddedRequired = "FIELD_ADDED_REQUIRED", Field;
     /// New writers no longer send a field old readers require.
-    FieldRemoved,
+    FieldRemoved = "FIELD_REMOVED", Field;
     /// The reader requires a field the writer sends only when present (producer/consumer check).
-    RequiredFieldMayBeOmitted,
+    RequiredFieldMayBeOmitted = "REQUIRED_FIELD_MAY_BE_OMITTED", Field;
     /// A new reader requires a field old writers may omit.
-    FieldBecameRequired,
+    FieldBecameRequired = "FIELD_BECAME_REQUIRED", Field;
     /// New writers may omit (`skip_serializing_if`) a field old readers require.
-    FieldBecameOmittable,
+    FieldBecameOmittable = "FIELD_BECAME_OMITTABLE", Field;
     /// The writer may send `null` where the reader does not accept it (producer/consumer check).
-    NullNotAccepted,
+    NullNotAccepted = "NULL_NOT_ACCEPTED", Type;
     /// A new reader rejects the `null` old writers may send.
-    NullableBecameNonNullable,
+    NullableBecameNonNullable = "NULLABLE_BECAME_NON_NULLABLE", Type;
     /// New writers may send `null` where old readers reject it.
-    NonNullableBecameNullable,
+    NonNullableBecameNullable = "NON_NULLABLE_BECAME_NULLABLE", Type;
     /// The reader expects another type than the writer sends.
-    TypeChanged,
+    TypeChanged = "TYPE_CHANGED", Type;
     /// The writer's integer range is not inside the reader's (producer/consumer check).
-    IntOutOfRange,
+    IntOutOfRange = "INT_OUT_OF_RANGE", Type;
     /// A new reader's integer range no longer holds what old writers send.
-    IntNarrowed,
+    IntNarrowed = "INT_NARROWED", Type;
     /// New writers' integer range exceeds what old readers hold.
-    IntWidened,
+    IntWidened = "INT_WIDENED", Type;
     /// The writer sends floats where the reader reads integers (producer/consumer check).
-    FloatIntoInteger,
+    FloatIntoInteger = "FLOAT_INTO_INTEGER", Type;
     /// A new reader reads integers where old writers send floats.
-    FloatBecameInteger,
+    FloatBecameInteger = "FLOAT_BECAME_INTEGER", Type;
     /// New writers send floats where old readers read integers.
-    IntegerBecameFloat,
+    IntegerBecameFloat = "INTEGER_BECAME_FLOAT", Type;
     /// The writer sends strings where the reader reads one `char` (producer/consumer check).
-    StringIntoChar,
+    StringIntoChar = "STRING_INTO_CHAR", Type;
     /// A new reader reads one `char` where old writers send strings.
-    StringBecameChar,
+    StringBecameChar = "STRING_BECAME_CHAR", Type;
     /// New writers send strings where old readers read one `char`.
-    CharBecameString,
+    CharBecameString = "CHAR_BECAME_STRING", Type;
     /// The reader expects a string of a format the writer does not promise.
-    StringFormatChanged,
+    StringFormatChanged = "STRING_FORMAT_CHANGED", Type;
     /// The writer sends a string-enum value the reader does not know (producer/consumer check).
-    EnumValueUnknown,
+    EnumValueUnknown = "ENUM_VALUE_UNKNOWN", Variant;
     /// A new reader no longer knows a string-enum value old writers send.
-    EnumValueRemoved,
+    EnumValueRemoved = "ENUM_VALUE_REMOVED", Variant;
     /// New writers send a string-enum value old readers do not know.
-    EnumValueAdded,
+    EnumValueAdded = "ENUM_VALUE_ADDED", Variant;
     /// The writer sends an enum variant the reader does not know (producer/consumer check).
-    EnumVariantUnknown,
+    EnumVariantUnknown = "ENUM_VARIANT_UNKNOWN", Variant;
     /// A new reader no longer knows an enum variant old writers send.
-    EnumVariantRemoved,
+    EnumVariantRemoved = "ENUM_VARIANT_REMOVED", Variant;
     /// New writers send an enum variant old readers do not know.
-    EnumVariantAdded,
+    EnumVariantAdded = "ENUM_VARIANT_ADDED", Variant;
     /// The enum's serde representation (external, internal, adjacent, untagged) differs.
-    EnumReprChanged,
+    EnumReprChanged = "ENUM_REPR_CHANGED", Type;
     /// The enum's tag or content key differs.
-    EnumTagChanged,
+    EnumTagChanged = "ENUM_TAG_CHANGED", Type;
     /// An untagged variant the writer sends fits none of the reader's variants.
-    UntaggedVariantUnmatched,
+    UntaggedVariantUnmatched = "UNTAGGED_VARIANT_UNMATCHED", Variant;
     /// The writer may send a variant of an internally tagged enum that the reader never
     /// reads: the reader's variant holds an enum tagged under the same key, which serde
     /// takes for the outer enum first.
-    VariantUnreadable,
+    VariantUnreadable = "VARIANT_UNREADABLE", Variant;
     /// The reader declares `renamed_from` the writer's name but has no serde `alias` for it.
-    FieldRenamedWithoutAlias,
+    FieldRenamedWithoutAlias = "FIELD_RENAMED_WITHOUT_ALIAS", Field;
     /// The writer renamed a field (declared `renamed_from`) the reader still requires under
     /// its old name.
-    FieldRenamed,
+    FieldRenamed = "FIELD_RENAMED", Field;
     /// A field the reader requires is missing and the writer sends an unknown field of the
     /// same type: most likely an undeclared rename.
-    FieldLikelyRenamed,
+    FieldLikelyRenamed = "FIELD_LIKELY_RENAMED", Field;
     /// The reader denies unknown fields and the writer sends one.
-    UnknownFieldDenied,
+    UnknownFieldDenied = "UNKNOWN_FIELD_DENIED", Field;
     /// The writer may send two keys the reader reads into one field (a name and its
     /// alias): serde rejects the second as a duplicate field.
-    FieldReadTwice,
+    FieldReadTwice = "FIELD_READ_TWICE", Field;
     /// The writer marks a field `assumption` where the reader requires it `confirmed`.
-    ProvenanceWeakened,
+    ProvenanceWeakened = "PROVENANCE_WEAKENED", Field;
     /// The schemas nest deeper than the checker follows; the rest was not compared.
-    SchemaTooDeep,
+    SchemaTooDeep = "SCHEMA_TOO_DEEP", Type;
     /// A published major version of a contract (its snapshot file) disappeared.
-    PublishedVersionRemoved,
+    PublishedVersionRemoved = "PUBLISHED_VERSION_REMOVED", Container;
 }
 
 impl Rule {
-    /// Every rule, in catalogue order.
-    pub const ALL: [Rule; 39] = [
-        Rule::ContractNameChanged,
-        Rule::RequiredFieldNotSent,
-        Rule::FieldAddedRequired,
-        Rule::FieldRemoved,
-        Rule::RequiredFieldMayBeOmitted,
-        Rule::FieldBecameRequired,
-        Rule::FieldBecameOmittable,
-        Rule::NullNotAccepted,
-        Rule::NullableBecameNonNullable,
-        Rule::NonNullableBecameNullable,
-        Rule::TypeChanged,
-        Rule::IntOutOfRange,
-        Rule::IntNarrowed,
-        Rule::IntWidened,
-        Rule::FloatIntoInteger,
-        Rule::FloatBecameInteger,
-        Rule::IntegerBecameFloat,
-        Rule::StringIntoChar,
-        Rule::StringBecameChar,
-        Rule::CharBecameString,
-        Rule::StringFormatChanged,
-        Rule::EnumValueUnknown,
-        Rule::EnumValueRemoved,
-        Rule::EnumValueAdded,
-        Rule::EnumVariantUnknown,
-        Rule::EnumVariantRemoved,
-        Rule::EnumVariantAdded,
-        Rule::EnumReprChanged,
-        Rule::EnumTagChanged,
-        Rule::UntaggedVariantUnmatched,
-        Rule::VariantUnreadable,
-        Rule::FieldRenamedWithoutAlias,
-        Rule::FieldRenamed,
-        Rule::FieldLikelyRenamed,
-        Rule::UnknownFieldDenied,
-        Rule::FieldReadTwice,
-        Rule::ProvenanceWeakened,
-        Rule::SchemaTooDeep,
-        Rule::PublishedVersionRemoved,
-    ];
-
-    /// The stable id (`"FIELD_REMOVED"`), used in reports and in `allow(...)`.
-    #[must_use]
-    pub const fn id(self) -> &'static str {
-        match self {
-            Rule::ContractNameChanged => "CONTRACT_NAME_CHANGED",
-            Rule::RequiredFieldNotSent => "REQUIRED_FIELD_NOT_SENT",
-            Rule::FieldAddedRequired => "FIELD_ADDED_REQUIRED",
-            Rule::FieldRemoved => "FIELD_REMOVED",
-            Rule::RequiredFieldMayBeOmitted => "REQUIRED_FIELD_MAY_BE_OMITTED",
-            Rule::FieldBecameRequired => "FIELD_BECAME_REQUIRED",
-            Rule::FieldBecameOmittable => "FIELD_BECAME_OMITTABLE",
-            Rule::NullNotAccepted => "NULL_NOT_ACCEPTED",
-            Rule::NullableBecameNonNullable => "NULLABLE_BECAME_NON_NULLABLE",
-            Rule::NonNullableBecameNullable => "NON_NULLABLE_BECAME_NULLABLE",
-            Rule::TypeChanged => "TYPE_CHANGED",
-            Rule::IntOutOfRange => "INT_OUT_OF_RANGE",
-            Rule::IntNarrowed => "INT_NARROWED",
-            Rule::IntWidened => "INT_WIDENED",
-            Rule::FloatIntoInteger => "FLOAT_INTO_INTEGER",
-            Rule::FloatBecameInteger => "FLOAT_BECAME_INTEGER",
-            Rule::IntegerBecameFloat => "INTEGER_BECAME_FLOAT",
-            Rule::StringIntoChar => "STRING_INTO_CHAR",
-            Rule::StringBecameChar => "STRING_BECAME_CHAR",
-            Rule::CharBecameString => "CHAR_BECAME_STRING",
-            Rule::StringFormatChanged => "STRING_FORMAT_CHANGED",
-            Rule::EnumValueUnknown => "ENUM_VALUE_UNKNOWN",
-            Rule::EnumValueRemoved => "ENUM_VALUE_REMOVED",
-            Rule::EnumValueAdded => "ENUM_VALUE_ADDED",
-            Rule::EnumVariantUnknown => "ENUM_VARIANT_UNKNOWN",
-            Rule::EnumVariantRemoved => "ENUM_VARIANT_REMOVED",
-            Rule::EnumVariantAdded => "ENUM_VARIANT_ADDED",
-            Rule::EnumReprChanged => "ENUM_REPR_CHANGED",
-            Rule::EnumTagChanged => "ENUM_TAG_CHANGED",
-            Rule::UntaggedVariantUnmatched => "UNTAGGED_VARIANT_UNMATCHED",
-            Rule::VariantUnreadable => "VARIANT_UNREADABLE",
-            Rule::FieldRenamedWithoutAlias => "FIELD_RENAMED_WITHOUT_ALIAS",
-            Rule::FieldRenamed => "FIELD_RENAMED",
-            Rule::FieldLikelyRenamed => "FIELD_LIKELY_RENAMED",
-            Rule::UnknownFieldDenied => "UNKNOWN_FIELD_DENIED",
-            Rule::FieldReadTwice => "FIELD_READ_TWICE",
-            Rule::ProvenanceWeakened => "PROVENANCE_WEAKENED",
-            Rule::SchemaTooDeep => "SCHEMA_TOO_DEEP",
-            Rule::PublishedVersionRemoved => "PUBLISHED_VERSION_REMOVED",
-        }
-    }
-
     /// The rule with this id, if any (ids are matched exactly).
     #[must_use]
     pub fn from_id(id: &str) -> Option<Rule> {
