@@ -26,6 +26,42 @@ pub struct Setting<T> {
     pub key: Ident,
     /// The tokens `key = value`, for errors spanning the whole setting.
     pub tokens: TokenStream,
+    /// Where the setting is written, to tell adjacent settings apart.
+    pub place: Place,
+}
+
+/// Where a key is written: which `#[handoff(...)]` attribute of the item, and which key
+/// of it.
+// Ordered as written: by attribute, then by key.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
+pub struct Place {
+    /// The index of the attribute among the item's `#[handoff(...)]` attributes.
+    pub attr: usize,
+    /// The index of the key inside its attribute.
+    pub key: usize,
+}
+
+impl Place {
+    /// Whether `later` is the key written right after `self`, in the same attribute.
+    pub fn is_followed_by(self, later: Place) -> bool {
+        self.attr == later.attr && self.key + 1 == later.key
+    }
+}
+
+/// One error for two settings that conflict: spanning both when they are adjacent in the
+/// same attribute (`assumption, confirmed`), else at the later one, whose message names
+/// the earlier.
+pub fn conflict<A, B>(
+    earlier: &Setting<A>,
+    later: &Setting<B>,
+    message: impl std::fmt::Display,
+) -> Error {
+    if earlier.place.is_followed_by(later.place) {
+        let (first, second) = (&earlier.tokens, &later.tokens);
+        Error::new_spanned(quote!(#first #second), message)
+    } else {
+        later.error(message)
+    }
 }
 
 impl<T> Setting<T> {
@@ -135,10 +171,20 @@ pub struct VariantAttrs {
 fn for_each_key(
     attrs: &[Attribute],
     errors: &mut Vec<Error>,
-    mut f: impl FnMut(&Ident, &ParseNestedMeta, &mut Vec<Error>) -> syn::Result<()>,
+    mut f: impl FnMut(&Ident, &ParseNestedMeta, Place, &mut Vec<Error>) -> syn::Result<()>,
 ) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident(HANDOFF)) {
+    for (attr_index, attr) in attrs
+        .iter()
+        .filter(|a| a.path().is_ident(HANDOFF))
+        .enumerate()
+    {
+        let mut key_index = 0;
         let result = attr.parse_nested_meta(|meta| {
+            let place = Place {
+                attr: attr_index,
+                key: key_index,
+            };
+            key_index += 1;
             let Some(key) = meta.path.get_ident() else {
                 let path = &meta.path;
                 errors.push(Error::new_spanned(
@@ -151,7 +197,7 @@ fn for_each_key(
                 return skip_value(&meta);
             };
             let key = key.clone();
-            f(&key, &meta, errors)
+            f(&key, &meta, place, errors)
         });
         if let Err(err) = result {
             errors.push(err);
@@ -196,6 +242,7 @@ pub fn value_tokens(input: ParseStream) -> TokenStream {
 fn setting<T>(
     key: &Ident,
     meta: &ParseNestedMeta,
+    place: Place,
     slot: &mut Option<Setting<T>>,
     errors: &mut Vec<Error>,
     parse: impl FnOnce(&ParseNestedMeta) -> syn::Result<T>,
@@ -213,21 +260,17 @@ fn setting<T>(
         value,
         key: key.clone(),
         tokens,
+        place,
     };
     match slot {
-        Some(first) => {
-            errors.push(Error::new_spanned(
-                &new.tokens,
-                format!(
-                    "duplicate handoff attribute `{key}`: `{}` is already given",
-                    first.written()
-                ),
-            ));
-            errors.push(Error::new_spanned(
-                &first.tokens,
-                format!("`{key}` first given here"),
-            ));
-        }
+        Some(first) => errors.push(conflict(
+            first,
+            &new,
+            format!(
+                "duplicate handoff attribute `{key}`: `{}` is already given",
+                first.written()
+            ),
+        )),
         None => *slot = Some(new),
     }
     Ok(())
@@ -377,21 +420,21 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
             .map(ToTokens::to_token_stream),
         ..ContainerAttrs::default()
     };
-    for_each_key(attrs, errors, |key, meta, errors| {
+    for_each_key(attrs, errors, |key, meta, place, errors| {
         out.seen.push(key.to_string());
         if let Some(close) = did_you_mean(&key.to_string(), CONTAINER_KEYS.iter().copied()) {
             out.seen.push(close.to_owned());
         }
         if key == NAME {
-            setting(key, meta, &mut out.name, errors, |m| {
+            setting(key, meta, place, &mut out.name, errors, |m| {
                 string_value(key, m, "\"kebab-case-name\"")
             })
         } else if key == VERSION {
-            setting(key, meta, &mut out.version, errors, |m| {
+            setting(key, meta, place, &mut out.version, errors, |m| {
                 version_value(key, m)
             })
         } else if key == MODE {
-            setting(key, meta, &mut out.mode, errors, |m| {
+            setting(key, meta, place, &mut out.mode, errors, |m| {
                 let lit = string_value(key, m, "\"full\"")?;
                 Mode::parse(&lit.value()).ok_or_else(|| {
                     Error::new_spanned(
@@ -405,7 +448,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
                 })
             })
         } else if key == CRATE {
-            setting(key, meta, &mut out.krate, errors, |m| {
+            setting(key, meta, place, &mut out.krate, errors, |m| {
                 let lit = string_value(key, m, "\"::contract_core\"")?;
                 lit.parse::<syn::Path>().map_err(|_| {
                     Error::new_spanned(
@@ -418,7 +461,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
                 })
             })
         } else if key == SNAPSHOTS {
-            setting(key, meta, &mut out.snapshots, errors, |m| {
+            setting(key, meta, place, &mut out.snapshots, errors, |m| {
                 let lit = string_value(key, m, "\"contracts\"")?;
                 if lit.value().trim().is_empty() {
                     return Err(Error::new_spanned(
@@ -429,7 +472,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
                 Ok(lit)
             })
         } else if key == SCHEMA_AS {
-            setting(key, meta, &mut out.schema_as, errors, |m| {
+            setting(key, meta, place, &mut out.schema_as, errors, |m| {
                 type_value(key, m)
             })
         } else if key == ALLOW {
@@ -468,35 +511,39 @@ fn push_allow(allows: &mut Vec<Allow>, new: Option<Allow>, errors: &mut Vec<Erro
 /// Parses a field's `#[handoff(...)]` attributes.
 pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> FieldAttrs {
     let mut out = FieldAttrs::default();
-    for_each_key(attrs, errors, |key, meta, errors| {
+    for_each_key(attrs, errors, |key, meta, place, errors| {
         out.seen.push(key.to_string());
         if key == RENAMED_FROM {
             let mut slot = None;
-            setting(key, meta, &mut slot, errors, |m| {
+            setting(key, meta, place, &mut slot, errors, |m| {
                 string_value(key, m, "\"oldName\"")
             })?;
             if let Some(new) = slot {
                 if let Some(first) = out.renamed_from.iter().find(|s| s.value == new.value) {
-                    errors.push(new.error(format!(
-                        "duplicate `{}`: `{}` is already given",
-                        new.written(),
-                        first.written()
-                    )));
+                    errors.push(conflict(
+                        first,
+                        &new,
+                        format!(
+                            "duplicate `{}`: `{}` is already given",
+                            new.written(),
+                            first.written()
+                        ),
+                    ));
                 } else {
                     out.renamed_from.push(new);
                 }
             }
             Ok(())
         } else if key == ASSUMPTION {
-            setting(key, meta, &mut out.assumption, errors, |m| {
+            setting(key, meta, place, &mut out.assumption, errors, |m| {
                 flag_value(key, m)
             })
         } else if key == CONFIRMED {
-            setting(key, meta, &mut out.confirmed, errors, |m| {
+            setting(key, meta, place, &mut out.confirmed, errors, |m| {
                 flag_value(key, m)
             })
         } else if key == SCHEMA_AS {
-            setting(key, meta, &mut out.schema_as, errors, |m| {
+            setting(key, meta, place, &mut out.schema_as, errors, |m| {
                 type_value(key, m)
             })
         } else if key == ALLOW {
@@ -514,10 +561,10 @@ pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> FieldAttrs {
 /// Parses an enum variant's `#[handoff(...)]` attributes.
 pub fn variant(attrs: &[Attribute], errors: &mut Vec<Error>) -> VariantAttrs {
     let mut out = VariantAttrs::default();
-    for_each_key(attrs, errors, |key, meta, errors| {
+    for_each_key(attrs, errors, |key, meta, place, errors| {
         out.seen.push(key.to_string());
         if key == SCHEMA_AS {
-            setting(key, meta, &mut out.schema_as, errors, |m| {
+            setting(key, meta, place, &mut out.schema_as, errors, |m| {
                 type_value(key, m)
             })
         } else {

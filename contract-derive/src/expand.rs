@@ -592,9 +592,32 @@ mod tests {
                    x: u8,
                }"#,
         );
-        assert_eq!(out.matches("compile_error").count(), 6, "{out}");
+        // name, version, colour, `assumption, confirmed` (one conflict), renamed_from.
+        assert_eq!(out.matches("compile_error").count(), 5, "{out}");
         assert!(out.contains("Kind :: Any"), "{out}");
         assert!(out.contains("\"invalid-contract/v1\""), "{out}");
+    }
+
+    #[test]
+    fn a_conflict_is_one_error() {
+        let cases = [
+            // Adjacent in one attribute: one error spanning both.
+            r#"struct A { #[handoff(assumption, confirmed)] x: u8 }"#,
+            // In two attributes: one error at the later one.
+            r#"struct A { #[handoff(confirmed)] #[handoff(assumption)] x: u8 }"#,
+            r#"struct A { #[handoff(assumption, schema_as = u8, confirmed)] x: u8 }"#,
+            r#"struct A { #[handoff(renamed_from = "y", renamed_from = "y")] x: u8 }"#,
+            r#"#[serde(deny_unknown_fields)] struct A { #[serde(flatten)] x: B }"#,
+        ];
+        for case in cases {
+            assert_eq!(errors(DeriveKind::Schema, case), 1, "{case}");
+        }
+        for case in [
+            r#"#[handoff(name = "a", version = 1, version = 2)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a", version = 1)] #[handoff(version = 2)] struct A { x: u8 }"#,
+        ] {
+            assert_eq!(errors(DeriveKind::Contract, case), 1, "{case}");
+        }
     }
 
     #[test]

@@ -5,9 +5,9 @@ use contract_schema::contract::is_contract_name;
 use syn::Error;
 
 use crate::ast::{Data, DeriveKind, Field, Input, Style, Variant};
-use crate::attr::{find_serde_key, was_seen, written, SerdeKey};
+use crate::attr::{conflict, find_serde_key, was_seen, written, SerdeKey};
 use crate::case::to_kebab_case;
-use crate::symbol::SCHEMA_AS;
+use crate::symbol::{ASSUMPTION, CONFIRMED, SCHEMA_AS};
 use crate::symbol::{NAME, VERSION};
 
 /// The serde keys on a field or variant that change its wire form invisibly.
@@ -219,9 +219,10 @@ fn check_flatten_deny(input: &Input, fields: &[Field], errors: &mut Vec<Error>) 
     if !input.deny_unknown_fields {
         return;
     }
-    let Some(deny) = find_serde_key(&input.serde_keys, &["deny_unknown_fields"]) else {
+    // One error, at the field (written after the struct's attribute), naming the other side.
+    if find_serde_key(&input.serde_keys, &["deny_unknown_fields"]).is_none() {
         return;
-    };
+    }
     for field in fields.iter().filter(|f| f.flatten) {
         if let Some(flatten) = find_serde_key(&field.serde_keys, &["flatten"]) {
             errors.push(Error::new_spanned(
@@ -229,10 +230,6 @@ fn check_flatten_deny(input: &Input, fields: &[Field], errors: &mut Vec<Error>) 
                 "`#[serde(flatten)]` cannot be combined with `#[serde(deny_unknown_fields)]`: \
                  serde does not support it (the flattened fields count as unknown); \
                  remove one of them",
-            ));
-            errors.push(Error::new_spanned(
-                &deny.tokens,
-                "`#[serde(deny_unknown_fields)]` conflicts with the `#[serde(flatten)]` field",
             ));
         }
     }
@@ -271,11 +268,18 @@ fn check_field(field: &Field, named: bool, container_schema_as: bool, errors: &m
         }
     }
     if let (Some(assumption), Some(confirmed)) = (&attrs.assumption, &attrs.confirmed) {
-        errors.push(
-            assumption
-                .error("a field is either an `assumption` or `confirmed`, not both: remove one"),
-        );
-        errors.push(confirmed.error("`confirmed` conflicts with `assumption` on the same field"));
+        // One mistake, one error: at the later of the two keys (or across both).
+        let message = |later: &str, earlier: &str| {
+            format!(
+                "`{later}` conflicts with `{earlier}` on the same field: a field is either an \
+                 `assumption` or `confirmed`, not both; remove one"
+            )
+        };
+        errors.push(if assumption.place < confirmed.place {
+            conflict(assumption, confirmed, message(CONFIRMED, ASSUMPTION))
+        } else {
+            conflict(confirmed, assumption, message(ASSUMPTION, CONFIRMED))
+        });
     }
     if !container_schema_as {
         check_option_with_deserializer(field, errors);
