@@ -439,6 +439,18 @@ fn report_errors(
                     finding.rule, finding.path
                 ),
             };
+            // No help line repeats another: a rule's hint that already offers a new major
+            // version gets the concrete `version = N` instead of a second such line.
+            let major = format!(
+                "`version = {next}` (the published v{} stays for its peers)",
+                contract.version
+            );
+            let offers_major = finding.hint.contains("new major version");
+            let hint = if finding.hint.ends_with("new major version") {
+                format!("{}: {major}", finding.hint)
+            } else {
+                finding.hint.clone()
+            };
             let mut message = format!(
                 "`{subject}` breaks the published contract `{id}` [{rule}]: {why}\n\
                  = note: published in `{shown}`, checked under mode `{mode}` ({pairing})\n\
@@ -447,18 +459,17 @@ fn report_errors(
                 why = finding.why,
                 mode = contract.mode.as_str(),
                 pairing = pairing.join("; "),
-                hint = finding.hint,
             );
             if !allow_hint.is_empty() {
                 message.push_str(&format!(
                     "\n= help: or accept it on purpose, with a reason kept in the report: {allow_hint}"
                 ));
             }
-            message.push_str(&format!(
-                "\n= help: or publish the change as a new major version: `version = {next}` \
-                 (the published v{} stays for its peers)",
-                contract.version
-            ));
+            if !offers_major {
+                message.push_str(&format!(
+                    "\n= help: or publish the change as a new major version: {major}"
+                ));
+            }
             let tokens = match (finding.rule, located) {
                 (Rule::ContractNameChanged, _) => input
                     .attrs
