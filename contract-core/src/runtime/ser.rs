@@ -193,11 +193,7 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
 macro_rules! scalars {
     ($($method:ident($ty:ty) => $kind:expr;)*) => {$(
         fn $method(self, v: $ty) -> Result<S::Ok, S::Error> {
-            let start = self.mark();
-            let this = Rec { inner: (), b: self.b, key: self.key };
-            let ok = self.inner.$method(v)?;
-            this.scalar_any($kind, start)?;
-            Ok(ok)
+            self.scalar($kind, |s| s.$method(v))
         }
     )*};
 }
@@ -263,27 +259,11 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
     }
 
     fn serialize_char(self, v: char) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = self.inner.serialize_char(v)?;
-        this.scalar_any(NodeKind::Str, start)?;
-        Ok(ok)
+        self.scalar(NodeKind::Str, |s| s.serialize_char(v))
     }
 
     fn serialize_str(self, v: &str) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = self.inner.serialize_str(v)?;
-        this.scalar_any(NodeKind::Str, start)?;
-        Ok(ok)
+        self.scalar(NodeKind::Str, |s| s.serialize_str(v))
     }
 
     fn serialize_bytes(self, v: &[u8]) -> Result<S::Ok, S::Error> {
@@ -320,15 +300,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
     }
 
     fn serialize_none(self) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = self.inner.serialize_none()?;
-        this.scalar_any(NodeKind::Null, start)?;
-        Ok(ok)
+        self.scalar(NodeKind::Null, |s| s.serialize_none())
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
@@ -337,27 +309,11 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
     }
 
     fn serialize_unit(self) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = self.inner.serialize_unit()?;
-        this.scalar_any(NodeKind::Null, start)?;
-        Ok(ok)
+        self.scalar(NodeKind::Null, |s| s.serialize_unit())
     }
 
     fn serialize_unit_struct(self, name: &'static str) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = self.inner.serialize_unit_struct(name)?;
-        this.scalar_any(NodeKind::Null, start)?;
-        Ok(ok)
+        self.scalar(NodeKind::Null, |s| s.serialize_unit_struct(name))
     }
 
     fn serialize_unit_variant(
@@ -366,15 +322,9 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         index: u32,
         variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = self.inner.serialize_unit_variant(name, index, variant)?;
-        this.scalar_any(NodeKind::Str, start)?;
-        Ok(ok)
+        self.scalar(NodeKind::Str, |s| {
+            s.serialize_unit_variant(name, index, variant)
+        })
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -482,6 +432,23 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
 }
 
 impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
+    /// A scalar serde_json writes with `write`, recorded from where it starts.
+    fn scalar(
+        self,
+        kind: NodeKind,
+        write: impl FnOnce(S) -> Result<S::Ok, S::Error>,
+    ) -> Result<S::Ok, S::Error> {
+        let start = self.mark();
+        let this = Rec {
+            inner: (),
+            b: self.b,
+            key: self.key,
+        };
+        let ok = write(self.inner)?;
+        this.scalar_any(kind, start)?;
+        Ok(ok)
+    }
+
     /// An array or object serde_json opens with `open`, recorded from where it starts.
     fn compound<C>(
         self,
@@ -518,21 +485,13 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
         v: f64,
         write: impl FnOnce(S) -> Result<S::Ok, S::Error>,
     ) -> Result<S::Ok, S::Error> {
-        let start = self.mark();
-        let this = Rec {
-            inner: (),
-            b: self.b,
-            key: self.key,
-        };
-        let ok = write(self.inner)?;
         // serde_json writes a non-finite float as `null`.
         let kind = if v.is_finite() {
             NodeKind::Float
         } else {
             NodeKind::Null
         };
-        this.scalar_any(kind, start)?;
-        Ok(ok)
+        self.scalar(kind, write)
     }
 }
 
