@@ -181,7 +181,7 @@ fn number(text: &[u8], kind: NodeKind) -> Option<Number> {
     serde_json::from_slice::<f64>(text).ok().map(Number::F64)
 }
 
-/// An exact 128-bit integer literal.
+/// An exact 128-bit integer literal: its sign and magnitude.
 fn int128(text: &[u8]) -> Option<(bool, u128)> {
     let (negative, digits) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
@@ -194,6 +194,23 @@ fn int128(text: &[u8]) -> Option<(bool, u128)> {
             .checked_add(u128::from(d.checked_sub(b'0')?))?;
     }
     Some((negative, n))
+}
+
+/// An integer literal as serde_json reads it for an `i128` (digit by digit, `-0` is 0).
+fn i128_of(text: &[u8]) -> Option<i128> {
+    match int128(text)? {
+        (true, n) if n <= i128::MIN.unsigned_abs() => Some((n as i128).wrapping_neg()),
+        (true, _) => None,
+        (false, n) => i128::try_from(n).ok(),
+    }
+}
+
+/// An integer literal as serde_json reads it for a `u128` (no sign at all).
+fn u128_of(text: &[u8]) -> Option<u128> {
+    match int128(text)? {
+        (false, n) => Some(n),
+        (true, _) => None,
+    }
 }
 
 macro_rules! numbers {
@@ -254,14 +271,8 @@ impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
     }
 
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let result = match (self.node().kind, int128(self.text())) {
-            (NodeKind::Int, Some((true, n))) if n <= i128::MIN.unsigned_abs() => {
-                visitor.visit_i128((n as i128).wrapping_neg())
-            }
-            (NodeKind::Int, Some((false, n))) => match i128::try_from(n) {
-                Ok(n) => visitor.visit_i128(n),
-                Err(_) => self.invalid(&visitor),
-            },
+        let result = match (self.node().kind, i128_of(self.text())) {
+            (NodeKind::Int, Some(n)) => visitor.visit_i128(n),
             (NodeKind::Int | NodeKind::Float, _) => self.visit_number(visitor),
             _ => self.invalid(&visitor),
         };
@@ -269,8 +280,8 @@ impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
     }
 
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let result = match (self.node().kind, int128(self.text())) {
-            (NodeKind::Int, Some((false, n))) => visitor.visit_u128(n),
+        let result = match (self.node().kind, u128_of(self.text())) {
+            (NodeKind::Int, Some(n)) => visitor.visit_u128(n),
             (NodeKind::Int | NodeKind::Float, _) => self.visit_number(visitor),
             _ => self.invalid(&visitor),
         };
@@ -544,24 +555,18 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
 
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let key = self.0;
-        let result = match int128(key.text()) {
-            Some((true, n)) if n <= i128::MIN.unsigned_abs() => {
-                visitor.visit_i128((n as i128).wrapping_neg())
-            }
-            Some((false, n)) => match i128::try_from(n) {
-                Ok(n) => visitor.visit_i128(n),
-                Err(_) => key.invalid(&visitor),
-            },
-            _ => key.invalid(&visitor),
+        let result = match i128_of(key.text()) {
+            Some(n) => visitor.visit_i128(n),
+            None => key.invalid(&visitor),
         };
         key.at(result)
     }
 
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let key = self.0;
-        let result = match int128(key.text()) {
-            Some((false, n)) => visitor.visit_u128(n),
-            _ => key.invalid(&visitor),
+        let result = match u128_of(key.text()) {
+            Some(n) => visitor.visit_u128(n),
+            None => key.invalid(&visitor),
         };
         key.at(result)
     }

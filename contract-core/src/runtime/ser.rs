@@ -130,6 +130,12 @@ struct Wrapped<'b, 'a, T: ?Sized> {
     key: bool,
 }
 
+impl<'v, 'a, T: ?Sized> Wrapped<'v, 'a, T> {
+    fn new(value: &'v T, b: &'v RefCell<Build<'a>>, key: bool) -> Self {
+        Wrapped { value, b, key }
+    }
+}
+
 impl<T: Serialize + ?Sized> Serialize for Wrapped<'_, '_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value.serialize(Rec {
@@ -152,11 +158,7 @@ impl<'b, 'a, S: Serializer> Rec<'b, 'a, S> {
     where
         'b: 'v,
     {
-        Wrapped {
-            value,
-            b: self.b,
-            key,
-        }
+        Wrapped::new(value, self.b, key)
     }
 
     fn here(&self) -> usize {
@@ -557,11 +559,7 @@ impl<'b, 'a, C> Compound<'b, 'a, C> {
     where
         'b: 'v,
     {
-        Wrapped {
-            value,
-            b: self.b,
-            key,
-        }
+        Wrapped::new(value, self.b, key)
     }
 
     fn member(&self) {
