@@ -9,6 +9,10 @@
 //! payload itself, say which version it fits.
 
 use core::fmt;
+use std::any::TypeId;
+use std::sync::{OnceLock, RwLock};
+
+use rustc_hash::FxHashMap;
 
 use contract_schema::model::{Body, FieldDef, Type, VariantDefKind};
 use contract_schema::suggest::did_you_mean;
@@ -174,7 +178,25 @@ pub struct WhyMissing<'a> {
     received: &'a Presence,
     sender: Option<&'a Presence>,
     payload: Option<&'a [u8]>,
+    /// The other published versions the derive embedded, parsed once per type.
+    published: &'static [Schema],
+    /// Versions passed in by hand.
     versions: Vec<Schema>,
+}
+
+/// The other published versions of contract `T` (its embedded snapshots that parse), once
+/// per type.
+fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
+    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static [Schema]>>> = OnceLock::new();
+    super::once_per_type(&CACHE, TypeId::of::<T>(), || {
+        let own = T::CONTRACT.version;
+        T::PUBLISHED
+            .iter()
+            .filter(|p| p.version != own)
+            .filter_map(|p| contract_schema::snapshot::parse(p.text).ok())
+            .collect::<Vec<_>>()
+            .into_boxed_slice()
+    })
 }
 
 /// Starts a diagnosis of the fields of contract `T` missing from a payload, from the
@@ -207,18 +229,13 @@ pub struct WhyMissing<'a> {
 /// ```
 #[must_use]
 pub fn why_missing<T: HandoffContract + 'static>(received: &Presence) -> WhyMissing<'_> {
-    let own = T::CONTRACT.version;
-    let versions = T::PUBLISHED
-        .iter()
-        .filter(|p| p.version != own)
-        .filter_map(|p| contract_schema::snapshot::parse(p.text).ok())
-        .collect();
     WhyMissing {
         schema: super::schema_of::<T>(),
         received,
         sender: None,
         payload: None,
-        versions,
+        published: published_of::<T>(),
+        versions: Vec::new(),
     }
 }
 
@@ -265,14 +282,18 @@ impl<'a> WhyMissing<'a> {
         Diagnosis { contract, fields }
     }
 
+    /// The embedded versions, then those passed in.
+    fn all_versions(&self) -> impl Iterator<Item = &Schema> {
+        self.published.iter().chain(&self.versions)
+    }
+
     /// The other versions whose receiver view accepts the payload.
     fn fitting_versions(&self) -> Vec<String> {
         let Some(bytes) = self.payload else {
             return Vec::new();
         };
         let limits = Limits::default();
-        self.versions
-            .iter()
+        self.all_versions()
             .filter(|v| v.contract != self.schema.contract)
             .filter(|v| {
                 with_scratch(|scratch| {
@@ -381,7 +402,7 @@ impl<'a> WhyMissing<'a> {
             {
                 return found(old, "the field's renamed_from".to_owned());
             }
-            for version in &self.versions {
+            for version in self.all_versions() {
                 let id = version
                     .contract
                     .as_ref()

@@ -252,24 +252,32 @@ impl Sent {
     }
 }
 
-/// The resolved schema of `T`, computed once per type.
-pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
-    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static Schema>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(RwLock::default);
-    let id = TypeId::of::<T>();
-    if let Some(schema) = cache
+/// What `make` builds for type `id`, built once and kept for the life of the process.
+pub(crate) fn once_per_type<V: ?Sized + Send + Sync + 'static>(
+    cache: &'static OnceLock<RwLock<FxHashMap<TypeId, &'static V>>>,
+    id: TypeId,
+    make: impl FnOnce() -> Box<V>,
+) -> &'static V {
+    let cache = cache.get_or_init(RwLock::default);
+    if let Some(value) = cache
         .read()
         .unwrap_or_else(PoisonError::into_inner)
         .get(&id)
     {
-        return schema;
+        return value;
     }
-    let schema: &'static Schema = Box::leak(Box::new(T::schema()));
+    let value: &'static V = Box::leak(make());
     cache
         .write()
         .unwrap_or_else(PoisonError::into_inner)
         .entry(id)
-        .or_insert(schema)
+        .or_insert(value)
+}
+
+/// The resolved schema of `T`, computed once per type.
+pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
+    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static Schema>>> = OnceLock::new();
+    once_per_type(&CACHE, TypeId::of::<T>(), || Box::new(T::schema()))
 }
 
 /// What a call needs beside its payload, kept per thread and reused: no large allocation
