@@ -46,25 +46,85 @@ pub(crate) struct PathIndex {
     structs: FxHashMap<(u32, usize), u32>,
     /// The path id of each field of the structs met (`u32::MAX` until it arrives).
     field_ids: Vec<u32>,
+    /// The last entry of `structs` asked for: the items of an array ask for the same.
+    last_struct: Option<((u32, usize), u32)>,
 }
 
 impl PathIndex {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.by_label.clear();
         self.structs.clear();
         self.field_ids.clear();
+        self.last_struct = None;
+    }
+
+    /// The id of the path `label` under `parent`, added to `record` when new.
+    pub(crate) fn child<'s>(
+        &mut self,
+        record: &mut Record<'s>,
+        parent: u32,
+        label: Label<'s>,
+    ) -> u32 {
+        let (kind, addr) = label.key();
+        if let Some(id) = self.by_label.get(&(parent, kind, addr)) {
+            return *id;
+        }
+        let paths = &mut record.paths;
+        let inside = matches!(label, Label::Items | Label::Values)
+            || paths.get(parent as usize).is_some_and(|p| p.inside);
+        let id = paths.len() as u32;
+        paths.push(PathNode {
+            parent,
+            label,
+            count: 0,
+            inside,
+        });
+        self.by_label.insert((parent, kind, addr), id);
+        id
+    }
+
+    /// The path id of field `f` (read under `name`) of the struct whose field ids start at
+    /// `base` (from [`struct_ids`](Self::struct_ids)) under path `here`.
+    #[inline]
+    pub(crate) fn field<'s>(
+        &mut self,
+        record: &mut Record<'s>,
+        here: u32,
+        base: usize,
+        f: usize,
+        name: &'s str,
+    ) -> u32 {
+        match self.field_ids[base + f] {
+            u32::MAX => {
+                let id = self.child(record, here, Label::Field(name));
+                self.field_ids[base + f] = id;
+                id
+            }
+            id => id,
+        }
     }
 
     /// Where the field ids of `def` under path `here` start.
-    fn struct_ids(&mut self, here: u32, def: &StructDef) -> usize {
+    #[inline]
+    pub(crate) fn struct_ids(&mut self, here: u32, def: &StructDef) -> usize {
         let key = (here, def as *const StructDef as usize);
-        if let Some(base) = self.structs.get(&key) {
-            return *base as usize;
+        if let Some((last, base)) = self.last_struct {
+            if last == key {
+                return base as usize;
+            }
         }
-        let base = self.field_ids.len();
-        self.field_ids.resize(base + def.fields.len(), u32::MAX);
-        self.structs.insert(key, base as u32);
-        base
+        let base = match self.structs.get(&key) {
+            Some(base) => *base,
+            None => {
+                let base = self.field_ids.len() as u32;
+                self.field_ids
+                    .resize(base as usize + def.fields.len(), u32::MAX);
+                self.structs.insert(key, base);
+                base
+            }
+        };
+        self.last_struct = Some((key, base));
+        base as usize
     }
 }
 
@@ -136,22 +196,7 @@ impl<'s, 'd> Checker<'s, 'd> {
 
     /// The id of the path `label` under `parent`, added when new.
     fn child(&mut self, parent: u32, label: Label<'s>) -> u32 {
-        let (kind, addr) = label.key();
-        if let Some(id) = self.index.by_label.get(&(parent, kind, addr)) {
-            return *id;
-        }
-        let paths = &mut self.record.paths;
-        let inside = matches!(label, Label::Items | Label::Values)
-            || paths.get(parent as usize).is_some_and(|p| p.inside);
-        let id = paths.len() as u32;
-        paths.push(PathNode {
-            parent,
-            label,
-            count: 0,
-            inside,
-        });
-        self.index.by_label.insert((parent, kind, addr), id);
-        id
+        self.index.child(&mut self.record, parent, label)
     }
 
     fn node(&self, i: u32) -> Node {
@@ -192,11 +237,7 @@ impl<'s, 'd> Checker<'s, 'd> {
     /// Counts one arrival at path `id` (outside trials).
     fn count_arrival(&mut self, id: u32) {
         if self.trial == 0 {
-            let path = &mut self.record.paths[id as usize];
-            if path.count == 0 {
-                self.record.arrived.push(id);
-            }
-            path.count += 1;
+            self.record.arrive(id);
         }
     }
 
@@ -209,23 +250,10 @@ impl<'s, 'd> Checker<'s, 'd> {
     }
 
     fn record_unknown(&mut self, key: u32) {
-        if self.trial > 0 {
-            return;
+        if self.trial == 0 {
+            let name = key_text(self.input, &self.node(key));
+            self.record.unknown_name(self.here, &name, self.max_unknown);
         }
-        let here = self.here;
-        let name = key_text(self.input, &self.node(key));
-        let unknown = &mut self.record.unknown;
-        if unknown
-            .iter()
-            .any(|(p, n)| *p == here && n.as_bytes() == &*name)
-        {
-            return;
-        }
-        if unknown.len() >= self.max_unknown {
-            self.record.unknown_omitted += 1;
-            return;
-        }
-        unknown.push((here, String::from_utf8_lossy(&name).into_owned()));
     }
 
     /// A value the walk does not look into: report the duplicate keys inside it.
@@ -577,14 +605,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                         self.seen[base + f] = k;
                         let name = self.primary_name(field).unwrap_or_default();
                         let saved = self.here;
-                        let id = match self.index.field_ids[ids + f] {
-                            u32::MAX => {
-                                let id = self.child(saved, Label::Field(name));
-                                self.index.field_ids[ids + f] = id;
-                                id
-                            }
-                            id => id,
-                        };
+                        let id = self.index.field(&mut self.record, saved, ids, f, name);
                         self.count_arrival(id);
                         self.here = id;
                         self.pointer.push(Seg::Key(k));

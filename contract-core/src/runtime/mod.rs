@@ -2,9 +2,17 @@
 //! leave, each returning the payload's [`Presence`] or one [`Rejection`] that lists every
 //! problem with its JSON pointer.
 //!
-//! What depends on the type alone (the resolved [`Schema`]) is computed once per type and
-//! kept for the life of the process. A call then works on a flat **tape** of the document
-//! (one node per value, with byte offsets, reused per thread):
+//! What depends on the type alone (the resolved [`Schema`], and what the fast path knows of
+//! it) is computed once per type and kept for the life of the process.
+//!
+//! `receive` first tries a **fast path**: one pass of serde_json's own parser through a
+//! `Deserializer` wrapper that follows the receiver view beside serde's calls, records the
+//! presence of every field, and gives up at every point where `receive` is stricter than
+//! serde (below) or where the schema cannot be followed (a set, an internally or adjacently
+//! tagged or untagged enum, a flattened field). A payload serde accepts with none of those
+//! points is accepted there, in one pass and without copying. Everything else takes the
+//! **full path**, on a flat **tape** of the document (one node per value, with byte offsets,
+//! reused per thread):
 //!
 //! 1. `receive` scans the bytes into the tape, iteratively and bounded by [`Limits`],
 //!    finding on the way what serde_json does not check (duplicate keys at every level,
@@ -20,6 +28,9 @@
 //!    keys), so the payload is tokenized once; where that fails it asks
 //!    `serde_json::from_slice::<T>` itself. It accepts a payload only when serde does.
 //!    `send` returns exactly the bytes `serde_json::to_vec` writes.
+//!
+//! Both paths give the same verdict and the same presence: this project's tests and fuzz
+//! target run the full path after every payload the fast path accepts and compare.
 //!
 //! # Stricter than serde, on purpose
 //!
@@ -43,6 +54,7 @@
 mod check;
 mod de;
 mod diagnose;
+mod fast;
 mod presence;
 mod problem;
 mod scan;
@@ -286,6 +298,8 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
 struct Scratch {
     tape: Tape,
     index: check::PathIndex,
+    /// The fast path's paths and buffers.
+    fast: fast::Memo,
     /// How many paths and arrivals the last record had, and how long the last payload
     /// `send` wrote: the next call reserves as much.
     sizes: (usize, usize, usize),
@@ -410,6 +424,18 @@ where
     let schema = schema_of::<T>();
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
     let result = with_scratch(|scratch| {
+        let plan = fast_plan::<T>(schema);
+        if plan.eligible {
+            let limits = &options.limits;
+            if let Some((value, record)) =
+                fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast)
+            {
+                let presence = Presence::recorded(record);
+                #[cfg(feature = "__check-fast-path")]
+                full_path_agrees(schema, bytes, limits, scratch, &presence);
+                return Ok(Received { value, presence });
+            }
+        }
         let (mut problems, record, text) =
             check(schema, View::Receiver, bytes, &options.limits, scratch);
         let presence = Presence::recorded(record);
@@ -427,6 +453,54 @@ where
     });
     crate::trace::finish(&span, result.as_ref().map(Received::presence));
     result
+}
+
+/// What the one-pass fast path of `receive` knows of `T` ([`fast::Plan`]), built once per
+/// type.
+fn fast_plan<T: 'static>(schema: &'static Schema) -> &'static fast::Plan {
+    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static fast::Plan>>> = OnceLock::new();
+    once_per_type(&CACHE, TypeId::of::<T>(), || {
+        Box::new(fast::Plan::new(schema))
+    })
+}
+
+/// Whether `receive::<T>` accepts `bytes` on its one-pass fast path (with default limits),
+/// rather than through the full scan and walk; for this project's tests.
+#[cfg(feature = "__check-fast-path")]
+#[doc(hidden)]
+pub fn takes_fast_path<T>(bytes: &[u8]) -> bool
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    let schema = schema_of::<T>();
+    let plan = fast_plan::<T>(schema);
+    plan.eligible
+        && with_scratch(|scratch| {
+            fast::receive::<T>(schema, plan, bytes, &Limits::default(), &mut scratch.fast).is_some()
+        })
+}
+
+/// With the feature `__check-fast-path` (this project's tests): what the fast path accepted,
+/// the full path accepts too, with the same presence.
+#[cfg(feature = "__check-fast-path")]
+fn full_path_agrees(
+    schema: &'static Schema,
+    bytes: &[u8],
+    limits: &Limits,
+    scratch: &mut Scratch,
+    presence: &Presence,
+) {
+    let (problems, record, _) = check(schema, View::Receiver, bytes, limits, scratch);
+    assert!(
+        problems.is_empty(),
+        "the fast path of receive accepted what the full path rejects: {problems:?}"
+    );
+    let full = serde_json::to_value(Presence::recorded(record)).ok();
+    assert_eq!(
+        serde_json::to_value(presence).ok(),
+        full,
+        "the fast path of receive recorded another presence than the full path"
+    );
 }
 
 /// serde's verdict on a payload the walk found no problem in, located, without its message.

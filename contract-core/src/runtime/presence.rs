@@ -134,6 +134,33 @@ impl<'s> Record<'s> {
         }
     }
 
+    /// Counts one arrival at path `id`.
+    #[inline]
+    pub(crate) fn arrive(&mut self, id: u32) {
+        let path = &mut self.paths[id as usize];
+        if path.count == 0 {
+            self.arrived.push(id);
+        }
+        path.count += 1;
+    }
+
+    /// Notes an unknown name that arrived under path `here`: named up to `max`, then counted.
+    pub(crate) fn unknown_name(&mut self, here: u32, name: &[u8], max: usize) {
+        if self
+            .unknown
+            .iter()
+            .any(|(p, n)| *p == here && n.as_bytes() == name)
+        {
+            return;
+        }
+        if self.unknown.len() >= max {
+            self.unknown_omitted += 1;
+            return;
+        }
+        self.unknown
+            .push((here, String::from_utf8_lossy(name).into_owned()));
+    }
+
     /// Appends the text of path `id` (`artifacts[].version`), parents first.
     fn render_path(&self, id: u32, out: &mut String) {
         let Some(node) = self.paths.get(id as usize) else {

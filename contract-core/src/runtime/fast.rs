@@ -1,0 +1,1161 @@
+//! The fast path of `receive`: one pass of serde_json's own parser, through a `Deserializer`
+//! wrapper that records the presence of every field on the way and watches for every point
+//! where `receive` is stricter than serde.
+//!
+//! The wrapper forwards each call of `T`'s `Deserialize` to serde_json and wraps what comes
+//! back (visitors, map and sequence accesses) so that it sees every key at every level. It
+//! follows the receiver view of the schema beside serde's calls, and records arrivals into
+//! the same compact [`Record`] the full walk builds. It gives up (the call returns an error
+//! and `receive` takes the full path: scan, walk, every problem listed) wherever the full path
+//! could find a problem that serde does not:
+//!
+//! - a key twice in one object (serde rejects a declared field twice itself; the wrapper
+//!   compares fingerprints of every other key);
+//! - a struct written as an array, a unit variant written as `{"Variant": null}`, or an
+//!   all-unit enum written as an object;
+//! - a value the type ignores: serde_json skips it without checking UTF-8, surrogates or
+//!   duplicate keys, so the wrapper reads it through `deserialize_any` instead, which checks
+//!   all three;
+//! - a limit of [`Limits`] reached (a string that may be longer than the limit, in bytes of
+//!   its JSON text, gives up too);
+//! - a struct with a flattened field (serde reads it as a map, buffers the values and reads
+//!   the flattened ones afterwards, where an `Option` swallows their errors);
+//! - anything the schema does not say how to follow: bytes, serde_json's private forms
+//!   (`RawValue`, arbitrary-precision numbers), a map where the schema has a scalar.
+//!
+//! Types whose schema holds a set (serde merges duplicate items), or an internally tagged,
+//! adjacently tagged or untagged enum (serde buffers their content, and the tag may come
+//! after the fields it decides), always take the full path: see [`Plan`].
+//!
+//! With the feature `__check-fast-path` (this project's tests and fuzz target), every payload
+//! the fast path accepts goes through the full path too, which must accept it with the same
+//! presence.
+
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+
+use contract_schema::model::{Body, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::Schema;
+
+use super::check::PathIndex;
+use super::presence::{Label, PathNode, Record, ROOT};
+use super::Limits;
+
+/// What the fast path knows of a type before reading any payload: whether it can take the
+/// fast path at all (no set, and every enum externally tagged), and the wire form of every
+/// type of its schema, by address.
+pub(crate) struct Plan {
+    pub(crate) eligible: bool,
+    shapes: FxHashMap<usize, Shape>,
+}
+
+impl Plan {
+    pub(crate) fn new(schema: &'static Schema) -> Plan {
+        let mut plan = Plan {
+            eligible: true,
+            shapes: FxHashMap::default(),
+        };
+        plan.ty(schema, &schema.root);
+        for def in schema.types.values() {
+            match &def.body {
+                Body::Newtype(inner) => plan.ty(schema, inner),
+                Body::Struct(s) => plan.structure(schema, s),
+                Body::Enum(e) => {
+                    plan.eligible &= e.repr == Repr::External;
+                    for v in &e.variants {
+                        match &v.kind {
+                            VariantDefKind::Unit => {}
+                            VariantDefKind::Newtype(ty) => plan.ty(schema, ty),
+                            VariantDefKind::Tuple(items) => {
+                                items.iter().for_each(|ty| plan.ty(schema, ty));
+                            }
+                            VariantDefKind::Struct(s) => plan.structure(schema, s),
+                        }
+                    }
+                }
+            }
+        }
+        plan
+    }
+
+    fn structure(&mut self, schema: &'static Schema, s: &'static StructDef) {
+        for field in &s.fields {
+            self.ty(schema, &field.ty);
+        }
+        if let Some(extra) = &s.extra {
+            self.ty(schema, extra);
+        }
+    }
+
+    fn ty(&mut self, schema: &'static Schema, ty: &'static Type) {
+        self.shapes
+            .insert(std::ptr::from_ref(ty) as usize, resolve(schema, ty));
+        match ty {
+            Type::Set(_) => self.eligible = false,
+            Type::Option(inner) | Type::List(inner) | Type::Array(inner, _) => {
+                self.ty(schema, inner);
+            }
+            Type::Map(key, value) => {
+                self.ty(schema, key);
+                self.ty(schema, value);
+            }
+            Type::Tuple(items) => items.iter().for_each(|ty| self.ty(schema, ty)),
+            _ => {}
+        }
+    }
+
+    fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {
+        match self.shapes.get(&(std::ptr::from_ref(ty) as usize)) {
+            Some(shape) => *shape,
+            None => resolve(schema, ty),
+        }
+    }
+}
+
+/// The wire form of `ty`: through options and newtypes to what serde reads.
+fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
+    for _ in 0..=schema.types.len() {
+        match ty {
+            Type::Option(inner) => ty = inner,
+            Type::Named(name) => match schema.def(name).map(|d| &d.body) {
+                Some(Body::Newtype(inner)) => ty = inner,
+                Some(Body::Struct(s)) => return Shape::Struct(s),
+                Some(Body::Enum(e)) => return Shape::Enum(e),
+                None => return Shape::Scalar,
+            },
+            Type::List(item) | Type::Array(item, _) | Type::Set(item) => return Shape::Seq(item),
+            Type::Tuple(items) => return Shape::Tuple(items),
+            Type::Map(_, value) => return Shape::Map(value),
+            Type::Any => return Shape::Any,
+            _ => return Shape::Scalar,
+        }
+    }
+    Shape::Scalar
+}
+
+/// What the fast path keeps per thread between calls: the path ids of the last schema read
+/// (so a call mostly finds its paths instead of adding them) and buffers.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// The address of the schema the paths belong to.
+    schema: usize,
+    index: PathIndex,
+    /// Every path met so far under this schema, by id, with no count.
+    paths: Vec<PathNode<'static>>,
+    /// How many fields arrived in the last call.
+    arrived: usize,
+    /// The text of the last key read (empty for a non-string key), and its fingerprint when
+    /// already known.
+    key: String,
+    key_fp: Option<u64>,
+    /// The field the last key named, when read with a struct's context.
+    key_field: Option<usize>,
+    /// The fingerprints of the keys of the objects open, innermost last.
+    fingerprints: Vec<u64>,
+    /// Which fields of the structs open arrived, innermost last.
+    seen: Vec<bool>,
+}
+
+/// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
+/// starts again.
+const MAX_REMEMBERED_PATHS: usize = 4096;
+
+impl Memo {
+    /// The record a call starts from: every path remembered, none arrived.
+    fn start(&mut self, schema: &'static Schema) -> Record<'static> {
+        let address = std::ptr::from_ref(schema) as usize;
+        if self.schema != address || self.paths.len() > MAX_REMEMBERED_PATHS {
+            self.schema = address;
+            self.index.clear();
+            self.paths.clear();
+        }
+        self.fingerprints.clear();
+        self.seen.clear();
+        let mut record = Record::new(schema, contract_schema::View::Receiver);
+        record.paths.clone_from(&self.paths);
+        record.arrived.reserve(self.arrived);
+        record
+    }
+
+    /// Remembers the paths a call added.
+    fn finish(&mut self, record: &Record<'static>) {
+        let known = self.paths.len();
+        self.paths.extend(
+            record.paths[known..]
+                .iter()
+                .map(|p| PathNode { count: 0, ..*p }),
+        );
+        self.arrived = record.arrived.len();
+    }
+}
+
+/// Reads `T` from `bytes` in one pass and records its presence; `None` where the full path
+/// must decide (serde refused, or a stricter point was met).
+pub(crate) fn receive<T: serde::de::DeserializeOwned>(
+    schema: &'static Schema,
+    plan: &'static Plan,
+    bytes: &[u8],
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Option<(T, Record<'static>)> {
+    if bytes.len() > limits.max_bytes {
+        return None;
+    }
+    let record = memo.start(schema);
+    let mut fast = Fast {
+        schema,
+        plan,
+        record,
+        memo,
+        limits: *limits,
+        depth: 0,
+        bail: false,
+        key_ctx: None,
+        node: Node::Ty(&schema.root),
+        here: ROOT,
+        bare_scalars: bytes.len() <= limits.max_string_bytes,
+        last_shape: std::cell::Cell::new(None),
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let wrapped = De {
+        de: &mut de,
+        fast: &mut fast,
+    };
+    let value = T::deserialize(wrapped).and_then(|value| de.end().map(|()| value));
+    fast.memo.finish(&fast.record);
+    match value {
+        Ok(value) if !fast.bail => Some((value, fast.record)),
+        _ => None,
+    }
+}
+
+/// What the pass carries from value to value.
+struct Fast<'i> {
+    schema: &'static Schema,
+    plan: &'static Plan,
+    record: Record<'static>,
+    memo: &'i mut Memo,
+    limits: Limits,
+    /// Arrays and objects open.
+    depth: usize,
+    /// A point where the full path decides was met.
+    bail: bool,
+    /// While a struct's key is read: the struct and the field to try first, so that a key
+    /// naming a field is matched where it is read, without a copy.
+    key_ctx: Option<(&'static StructDef, usize)>,
+    /// What the schema says of the value about to be read, and its path: set by whoever
+    /// asks serde_json for the next value, read where serde_json hands it over. The
+    /// wrappers carry nothing else, so that they stay small.
+    node: Node,
+    here: u32,
+    /// Whether a scalar can be handed to serde_json unwrapped: no string of the payload can
+    /// be over the limit, since the payload is not.
+    bare_scalars: bool,
+    /// The last type whose shape was asked for, and its shape.
+    last_shape: std::cell::Cell<Option<(&'static Type, Shape)>>,
+}
+
+impl Fast<'_> {
+    /// Gives up: the full path decides.
+    fn bail<E: de::Error>(&mut self) -> E {
+        self.bail = true;
+        E::custom("handoff: the full check decides")
+    }
+
+    /// A string of `len` bytes, `borrowed` from the input (its JSON text is exactly as long)
+    /// or unescaped (its text is at most six times as long): within the limit for sure?
+    fn string_fits(&self, len: usize, borrowed: bool) -> bool {
+        let max = self.limits.max_string_bytes;
+        if borrowed {
+            len <= max
+        } else {
+            len.saturating_mul(6) <= max
+        }
+    }
+
+    fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
+        self.memo.index.child(&mut self.record, parent, label)
+    }
+
+    /// Whether the value at `node` goes to serde_json unwrapped: a scalar (or an `Option` of
+    /// one) of a type whose `Deserialize` reads only what the schema says, where no limit can
+    /// be reached, has nothing to record or check.
+    fn bare(&self, node: Node) -> bool {
+        fn scalar(ty: &Type) -> bool {
+            matches!(
+                ty,
+                Type::Bool
+                    | Type::Int(_)
+                    | Type::Float(_)
+                    | Type::Char
+                    | Type::String(_)
+                    | Type::Unit
+            )
+        }
+        self.bare_scalars
+            && match node {
+                Node::Ty(Type::Option(inner)) => scalar(inner),
+                Node::Ty(ty) => scalar(ty),
+                _ => false,
+            }
+    }
+
+    /// Points the cursor at the next value.
+    fn at(&mut self, node: Node, here: u32) -> &mut Self {
+        self.node = node;
+        self.here = here;
+        self
+    }
+
+    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            return Err(self.bail());
+        }
+        Ok(())
+    }
+}
+
+/// What the schema says of the value being read.
+#[derive(Clone, Copy)]
+enum Node {
+    /// A value of this type.
+    Ty(&'static Type),
+    /// The fields of a struct variant.
+    Struct(&'static StructDef),
+    /// The items of a tuple variant.
+    Tuple(&'static [Type]),
+    /// An object key: recorded for the map that reads it.
+    Key,
+    /// A value nobody reads (an unknown field, `Any`): walked only for what serde_json skips.
+    Ignore,
+}
+
+/// The form a type takes on the wire.
+#[derive(Clone, Copy)]
+enum Shape {
+    Struct(&'static StructDef),
+    Enum(&'static EnumDef),
+    Seq(&'static Type),
+    Tuple(&'static [Type]),
+    Map(&'static Type),
+    Any,
+    Scalar,
+}
+
+impl Node {
+    #[inline]
+    fn shape(self, fast: &Fast<'_>) -> Shape {
+        match self {
+            Node::Ty(ty) => match fast.last_shape.get() {
+                // The items of an array ask for the same type, one after the other.
+                Some((last, shape)) if std::ptr::eq(last, ty) => shape,
+                _ => {
+                    let shape = fast.plan.shape(fast.schema, ty);
+                    fast.last_shape.set(Some((ty, shape)));
+                    shape
+                }
+            },
+            Node::Struct(s) => Shape::Struct(s),
+            Node::Tuple(items) => Shape::Tuple(items),
+            Node::Key => Shape::Scalar,
+            Node::Ignore => Shape::Any,
+        }
+    }
+
+    /// The node inside an `Option`'s `Some`.
+    fn some(self) -> Node {
+        match self {
+            Node::Ty(Type::Option(inner)) => Node::Ty(inner),
+            other => other,
+        }
+    }
+}
+
+#[inline]
+/// The field of `def` the receiver reads `key` into (serde gives a key to the first field
+/// that reads it; keys mostly come in declaration order, so the search starts at `guess`).
+fn field_named(def: &StructDef, guess: usize, key: &str) -> Option<usize> {
+    let n = def.fields.len();
+    (0..n).map(|k| (guess + k) % n).find(|&f| {
+        def.fields[f]
+            .receiver
+            .as_ref()
+            .is_some_and(|r| r.name == key || r.aliases.iter().any(|a| a == key))
+    })
+}
+
+fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u8(kind);
+    h.write(bytes);
+    h.finish()
+}
+
+// ---- the deserializer ------------------------------------------------------------------
+
+/// serde_json's deserializer (or one of its parts), followed beside the schema (at
+/// `fast`'s cursor).
+struct De<'f, 'i, D> {
+    de: D,
+    fast: &'f mut Fast<'i>,
+}
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
+            self.de.$method($($arg,)* Vis { v: visitor, fast: self.fast })
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for De<'_, '_, D> {
+    type Error = D::Error;
+
+    forward! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_option();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_identifier();
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        if let Shape::Struct(_) = self.fast.node.shape(self.fast) {
+            // A struct with a flattened field: serde buffers the values and reads the
+            // flattened ones later, where an `Option` swallows their errors.
+            return Err(self.fast.bail());
+        }
+        self.de.deserialize_map(Vis {
+            v: visitor,
+            fast: self.fast,
+        })
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
+        // serde_json hands out a string's raw bytes unchecked.
+        Err(self.fast.bail())
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
+        Err(self.fast.bail())
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if name.starts_with("$serde_json::") {
+            // `RawValue` and its kin: serde_json's private protocol.
+            return Err(self.fast.bail());
+        }
+        self.de.deserialize_newtype_struct(
+            name,
+            Vis {
+                v: visitor,
+                fast: self.fast,
+            },
+        )
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        // serde_json would skip the value without checking it.
+        if !matches!(self.fast.node, Node::Key) {
+            self.fast.node = Node::Ignore;
+        }
+        self.de.deserialize_any(Vis {
+            v: visitor,
+            fast: self.fast,
+        })
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        match self.fast.node.shape(self.fast) {
+            Shape::Enum(e) if e.repr == Repr::External => {
+                let here = self.fast.here;
+                self.de.deserialize_any(EnumVis {
+                    v: visitor,
+                    fast: self.fast,
+                    e,
+                    here,
+                })
+            }
+            _ => Err(self.fast.bail()),
+        }
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+// ---- the visitor -----------------------------------------------------------------------
+
+/// `T`'s visitor, wrapped to follow what serde_json hands it.
+struct Vis<'f, 'i, V> {
+    v: V,
+    fast: &'f mut Fast<'i>,
+}
+
+impl<V> Vis<'_, '_, V> {
+    fn key_number(&mut self, kind: u8, bytes: &[u8]) {
+        if let Node::Key = self.fast.node {
+            let memo = &mut *self.fast.memo;
+            memo.key.clear();
+            memo.key_fp = Some(fingerprint(kind, bytes));
+            memo.key_field = None;
+        }
+    }
+
+    fn string<E: de::Error>(&mut self, s: &str, borrowed: bool) -> Result<(), E> {
+        if !self.fast.string_fits(s.len(), borrowed) {
+            return Err(self.fast.bail());
+        }
+        if let Node::Key = self.fast.node {
+            let found = self
+                .fast
+                .key_ctx
+                .and_then(|(def, guess)| field_named(def, guess, s));
+            let memo = &mut *self.fast.memo;
+            memo.key_field = found;
+            if found.is_none() {
+                memo.key.clear();
+                memo.key.push_str(s);
+                memo.key_fp = None;
+            }
+        }
+        Ok(())
+    }
+}
+
+macro_rules! numbers {
+    ($($method:ident($ty:ty) = $kind:literal;)*) => {$(
+        fn $method<E: de::Error>(mut self, n: $ty) -> Result<V::Value, E> {
+            self.key_number($kind, &n.to_le_bytes());
+            self.v.$method(n)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.v.expecting(f)
+    }
+
+    numbers! {
+        visit_i8(i8) = 1;
+        visit_i16(i16) = 1;
+        visit_i32(i32) = 1;
+        visit_i64(i64) = 1;
+        visit_i128(i128) = 1;
+        visit_u8(u8) = 2;
+        visit_u16(u16) = 2;
+        visit_u32(u32) = 2;
+        visit_u64(u64) = 2;
+        visit_u128(u128) = 2;
+        visit_f32(f32) = 3;
+        visit_f64(f64) = 3;
+    }
+
+    fn visit_bool<E: de::Error>(mut self, b: bool) -> Result<V::Value, E> {
+        self.key_number(4, &[u8::from(b)]);
+        self.v.visit_bool(b)
+    }
+
+    fn visit_char<E: de::Error>(mut self, c: char) -> Result<V::Value, E> {
+        self.string(c.encode_utf8(&mut [0; 4]), false)?;
+        self.v.visit_char(c)
+    }
+
+    fn visit_str<E: de::Error>(mut self, s: &str) -> Result<V::Value, E> {
+        self.string(s, false)?;
+        self.v.visit_str(s)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(mut self, s: &'de str) -> Result<V::Value, E> {
+        self.string(s, true)?;
+        self.v.visit_borrowed_str(s)
+    }
+
+    fn visit_string<E: de::Error>(mut self, s: String) -> Result<V::Value, E> {
+        self.string(&s, false)?;
+        self.v.visit_string(s)
+    }
+
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<V::Value, E> {
+        Err(self.fast.bail())
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, _: &'de [u8]) -> Result<V::Value, E> {
+        Err(self.fast.bail())
+    }
+
+    fn visit_byte_buf<E: de::Error>(self, _: Vec<u8>) -> Result<V::Value, E> {
+        Err(self.fast.bail())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.v.visit_none()
+    }
+
+    fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<V::Value, D2::Error> {
+        self.fast.node = self.fast.node.some();
+        self.v.visit_some(De {
+            de: d,
+            fast: self.fast,
+        })
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.v.visit_unit()
+    }
+
+    fn visit_newtype_struct<D2: Deserializer<'de>>(self, d: D2) -> Result<V::Value, D2::Error> {
+        self.v.visit_newtype_struct(De {
+            de: d,
+            fast: self.fast,
+        })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        let Vis { v, fast } = self;
+        let here = fast.here;
+        let (items, here) = match fast.node.shape(fast) {
+            Shape::Seq(item) => (Items::One(item), fast.child(here, Label::Items)),
+            Shape::Tuple(items) => (Items::Each(items), fast.child(here, Label::Items)),
+            Shape::Any => (Items::Ignore, here),
+            // A struct written as an array, or a sequence where the schema has none.
+            _ => return Err(fast.bail()),
+        };
+        fast.enter()?;
+        let result = v.visit_seq(Seq {
+            seq,
+            fast: &mut *fast,
+            items,
+            here,
+            n: 0,
+        });
+        fast.depth -= 1;
+        result
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        let Vis { v, fast } = self;
+        let here = fast.here;
+        let (fingerprints, seen_start) = (fast.memo.fingerprints.len(), fast.memo.seen.len());
+        let mode = match fast.node.shape(fast) {
+            Shape::Struct(def) => {
+                let base = fast.memo.index.struct_ids(here, def);
+                let seen = if def.fields.len() <= 64 {
+                    Seen::Bits(0)
+                } else {
+                    fast.memo.seen.resize(seen_start + def.fields.len(), false);
+                    Seen::Spilled(seen_start)
+                };
+                Mode::Struct {
+                    def,
+                    base,
+                    seen,
+                    next_guess: 0,
+                }
+            }
+            Shape::Map(value) => Mode::Data {
+                value,
+                values: fast.child(here, Label::Values),
+            },
+            Shape::Any => Mode::Any,
+            _ => return Err(fast.bail()),
+        };
+        fast.enter()?;
+        let result = v.visit_map(Map {
+            map,
+            fast: &mut *fast,
+            mode,
+            here,
+            keys: 0,
+            fingerprints,
+            spilled: None,
+            pending: (Node::Ignore, here),
+        });
+        fast.depth -= 1;
+        fast.memo.fingerprints.truncate(fingerprints);
+        fast.memo.seen.truncate(seen_start);
+        result
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
+        // serde_json offers an enum only to `deserialize_enum`, which the wrapper reads itself.
+        Err(self.fast.bail())
+    }
+}
+
+// ---- sequences -------------------------------------------------------------------------
+
+#[derive(Clone, Copy)]
+enum Items {
+    One(&'static Type),
+    Each(&'static [Type]),
+    Ignore,
+}
+
+struct Seq<'f, 'i, A> {
+    seq: A,
+    fast: &'f mut Fast<'i>,
+    items: Items,
+    here: u32,
+    n: usize,
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
+        let node = match self.items {
+            Items::One(item) => Node::Ty(item),
+            Items::Each(items) => items.get(self.n).map_or(Node::Ignore, Node::Ty),
+            Items::Ignore => Node::Ignore,
+        };
+        self.n += 1;
+        if self.fast.bare(node) {
+            return self.seq.next_element_seed(seed);
+        }
+        self.seq.next_element_seed(Seed {
+            seed,
+            fast: self.fast.at(node, self.here),
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.seq.size_hint()
+    }
+}
+
+/// `T`'s seed, wrapped to follow the value it reads.
+struct Seed<'f, 'i, S> {
+    seed: S,
+    fast: &'f mut Fast<'i>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, '_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(De {
+            de,
+            fast: self.fast,
+        })
+    }
+}
+
+// ---- objects ---------------------------------------------------------------------------
+
+/// How an object's keys are read.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// A struct's fields; the ids of their paths start at `base`, whether each arrived at
+    /// `seen`.
+    Struct {
+        def: &'static StructDef,
+        base: usize,
+        seen: Seen,
+        next_guess: usize,
+    },
+    /// A map: its keys are data, its values at path `values`.
+    Data { value: &'static Type, values: u32 },
+    /// A value nobody reads.
+    Any,
+}
+
+/// Which fields of a struct arrived: bits for up to 64 fields, else a run of `memo.seen`
+/// starting here.
+#[derive(Clone, Copy)]
+enum Seen {
+    Bits(u64),
+    Spilled(usize),
+}
+
+/// Beyond this many keys, an object's fingerprints move to a hash set.
+const INLINE_KEYS: usize = 16;
+
+struct Map<'f, 'i, A> {
+    map: A,
+    fast: &'f mut Fast<'i>,
+    mode: Mode,
+    here: u32,
+    keys: usize,
+    /// Where this object's fingerprints start in `fast.fingerprints`.
+    fingerprints: usize,
+    spilled: Option<FxHashSet<u64>>,
+    /// What the value of the last key is.
+    pending: (Node, u32),
+}
+
+impl<A> Map<'_, '_, A> {
+    /// Whether the last key is new in this object.
+    fn fresh(&mut self) -> bool {
+        let memo = &mut *self.fast.memo;
+        let fp = memo
+            .key_fp
+            .unwrap_or_else(|| fingerprint(0, memo.key.as_bytes()));
+        if let Some(set) = &mut self.spilled {
+            return set.insert(fp);
+        }
+        let mine = &memo.fingerprints[self.fingerprints..];
+        if mine.contains(&fp) {
+            return false;
+        }
+        if mine.len() >= INLINE_KEYS {
+            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
+            set.insert(fp);
+            memo.fingerprints.truncate(self.fingerprints);
+            self.spilled = Some(set);
+        } else {
+            memo.fingerprints.push(fp);
+        }
+        true
+    }
+
+    /// What follows a key of a struct: its field, the captured extra keys, or an unknown
+    /// name.
+    fn struct_key<E: de::Error>(&mut self) -> Result<(Node, u32), E> {
+        let Mode::Struct {
+            def,
+            base,
+            ref mut seen,
+            ref mut next_guess,
+        } = self.mode
+        else {
+            return Err(self.fast.bail());
+        };
+        if let Some(f) = self.fast.memo.key_field {
+            *next_guess = f + 1;
+            let again = match seen {
+                Seen::Bits(bits) => std::mem::replace(bits, *bits | 1 << f) & 1 << f != 0,
+                Seen::Spilled(at) => std::mem::replace(&mut self.fast.memo.seen[*at + f], true),
+            };
+            if again {
+                // Serde's "duplicate field", or the same key twice.
+                return Err(self.fast.bail());
+            }
+            let field = &def.fields[f];
+            let name = field.receiver.as_ref().map_or("", |r| r.name.as_str());
+            let fast = &mut *self.fast;
+            let id = fast
+                .memo
+                .index
+                .field(&mut fast.record, self.here, base, f, name);
+            fast.record.arrive(id);
+            return Ok((Node::Ty(&field.ty), id));
+        }
+        if !self.fresh() {
+            return Err(self.fast.bail());
+        }
+        match (&def.extra, def.unknown) {
+            (Some(extra), Unknown::Capture) => {
+                let values = self.fast.child(self.here, Label::Values);
+                Ok((Node::Ty(extra), values))
+            }
+            _ => {
+                let fast = &mut *self.fast;
+                let max = fast.limits.max_unknown_names;
+                fast.record
+                    .unknown_name(self.here, fast.memo.key.as_bytes(), max);
+                Ok((Node::Ignore, self.here))
+            }
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
+        self.fast.key_ctx = match self.mode {
+            Mode::Struct {
+                def, next_guess, ..
+            } => Some((def, next_guess)),
+            _ => None,
+        };
+        let key = self.map.next_key_seed(Seed {
+            seed,
+            fast: self.fast.at(Node::Key, self.here),
+        });
+        self.fast.key_ctx = None;
+        let key = key?;
+        if key.is_none() {
+            return Ok(None);
+        }
+        self.keys += 1;
+        let memo = &*self.fast.memo;
+        if self.keys > self.fast.limits.max_keys_per_object
+            || memo.key_field.is_none() && memo.key.starts_with("$serde_json::")
+        {
+            return Err(self.fast.bail());
+        }
+        self.pending = match self.mode {
+            Mode::Struct { .. } => self.struct_key()?,
+            Mode::Data { value, values } => {
+                if !self.fresh() {
+                    return Err(self.fast.bail());
+                }
+                (Node::Ty(value), values)
+            }
+            Mode::Any => {
+                if !self.fresh() {
+                    return Err(self.fast.bail());
+                }
+                (Node::Ignore, self.here)
+            }
+        };
+        Ok(key)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        let (node, here) = self.pending;
+        if self.fast.bare(node) {
+            return self.map.next_value_seed(seed);
+        }
+        self.map.next_value_seed(Seed {
+            seed,
+            fast: self.fast.at(node, here),
+        })
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+// ---- externally tagged enums -----------------------------------------------------------
+
+/// The visitor of `deserialize_enum`: a variant name, or an object of one key.
+struct EnumVis<'f, 'i, V> {
+    v: V,
+    fast: &'f mut Fast<'i>,
+    e: &'static EnumDef,
+    here: u32,
+}
+
+impl<V> EnumVis<'_, '_, V> {
+    /// Enters the path of the variant named `tag`, if it is a unit variant.
+    fn unit<E: de::Error>(&mut self, tag: &str, borrowed: bool) -> Result<(), E> {
+        if !self.fast.string_fits(tag.len(), borrowed) {
+            return Err(self.fast.bail());
+        }
+        let variant = self
+            .e
+            .variants
+            .iter()
+            .find(|v| v.receiver.iter().any(|t| t == tag));
+        if let Some(v) = variant.filter(|v| matches!(v.kind, VariantDefKind::Unit)) {
+            self.fast.child(self.here, variant_label(v));
+        }
+        Ok(())
+    }
+}
+
+fn variant_label(v: &'static contract_schema::model::VariantDef) -> Label<'static> {
+    Label::Variant(
+        v.receiver
+            .first()
+            .map_or(v.rust_name.as_str(), String::as_str),
+    )
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for EnumVis<'_, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.v.expecting(f)
+    }
+
+    fn visit_str<E: de::Error>(mut self, s: &str) -> Result<V::Value, E> {
+        self.unit(s, false)?;
+        self.v.visit_enum(StrDeserializer::<E>::new(s))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(mut self, s: &'de str) -> Result<V::Value, E> {
+        self.unit(s, true)?;
+        self.v.visit_enum(BorrowedStrDeserializer::<E>::new(s))
+    }
+
+    fn visit_string<E: de::Error>(mut self, s: String) -> Result<V::Value, E> {
+        self.unit(&s, false)?;
+        self.v.visit_enum(StringDeserializer::<E>::new(s))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        let EnumVis { v, fast, e, here } = self;
+        if e.is_string_enum() {
+            // `{"Variant": null}` for an enum of names: serde takes it, `receive` does not.
+            return Err(fast.bail());
+        }
+        fast.enter()?;
+        let result = v.visit_enum(OneKey {
+            map,
+            fast: &mut *fast,
+            e,
+            here,
+        });
+        fast.depth -= 1;
+        result
+    }
+}
+
+/// An externally tagged variant's object: the key names the variant, the value is its
+/// content, and no other key may follow.
+struct OneKey<'f, 'i, A> {
+    map: A,
+    fast: &'f mut Fast<'i>,
+    e: &'static EnumDef,
+    here: u32,
+}
+
+impl<'f, 'i, 'de, A: MapAccess<'de>> EnumAccess<'de> for OneKey<'f, 'i, A> {
+    type Error = A::Error;
+    type Variant = Content<'f, 'i, A>;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        mut self,
+        seed: S,
+    ) -> Result<(S::Value, Self::Variant), A::Error> {
+        let Some(value) = self.map.next_key_seed(Seed {
+            seed,
+            fast: self.fast.at(Node::Key, self.here),
+        })?
+        else {
+            return Err(self.fast.bail());
+        };
+        let key = self.fast.memo.key.as_str();
+        let variant = self
+            .e
+            .variants
+            .iter()
+            .find(|v| v.receiver.iter().any(|t| t == key));
+        let (kind, here) = match variant {
+            Some(v) if !matches!(v.kind, VariantDefKind::Unit) => {
+                (&v.kind, self.fast.child(self.here, variant_label(v)))
+            }
+            // A unit variant as an object; a name serde may map to a catch-all.
+            _ => return Err(self.fast.bail()),
+        };
+        Ok((
+            value,
+            Content {
+                map: self.map,
+                fast: self.fast,
+                kind,
+                here,
+            },
+        ))
+    }
+}
+
+/// The content of an externally tagged variant.
+struct Content<'f, 'i, A> {
+    map: A,
+    fast: &'f mut Fast<'i>,
+    kind: &'static VariantDefKind,
+    here: u32,
+}
+
+impl<'de, A: MapAccess<'de>> Content<'_, '_, A> {
+    /// Reads the content with `seed`, then makes sure no second key follows.
+    fn read<S: DeserializeSeed<'de>>(mut self, seed: S) -> Result<S::Value, A::Error> {
+        let node = match self.kind {
+            VariantDefKind::Newtype(ty) => Node::Ty(ty),
+            VariantDefKind::Tuple(items) => Node::Tuple(items),
+            VariantDefKind::Struct(s) => Node::Struct(s),
+            VariantDefKind::Unit => return Err(self.fast.bail()),
+        };
+        let value = self.map.next_value_seed(Seed {
+            seed,
+            fast: self.fast.at(node, self.here),
+        })?;
+        if self.map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(self.fast.bail());
+        }
+        Ok(value)
+    }
+}
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<'_, '_, A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        Err(self.fast.bail())
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        self.read(seed)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.read(Call::Tuple(len, visitor))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.read(Call::Struct(fields, visitor))
+    }
+}
+
+/// A seed that reads a tuple or struct variant's content with its visitor.
+enum Call<V> {
+    Tuple(usize, V),
+    Struct(&'static [&'static str], V),
+}
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Call<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        match self {
+            Call::Tuple(len, visitor) => de.deserialize_tuple(len, visitor),
+            Call::Struct(fields, visitor) => de.deserialize_struct("", fields, visitor),
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! `receive`'s one-pass fast path: taken for the payloads it can judge alone, left for the
+//! full path at every point where `receive` is stricter than serde, and (through the feature
+//! `__check-fast-path`, on in these tests) checked against the full path on every payload it
+//! accepts anywhere in the test suite.
+
+// The fields are read by serde and the schema, not by the tests.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, HashSet};
+
+use contract_core::__private::takes_fast_path;
+use contract_core::{receive, receive_with, HandoffSchema, Limits, ProblemKind, ReceiveOptions};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+#[serde(rename_all = "camelCase")]
+struct Order {
+    order_ref: String,
+    lines: Vec<Line>,
+    status: Status,
+    kind: Kind,
+    #[serde(default)]
+    note: Option<String>,
+    meta: BTreeMap<String, u32>,
+    pair: (u8, String),
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+struct Line {
+    sku: String,
+    qty: u32,
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+enum Status {
+    Open,
+    Closed,
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+enum Kind {
+    Gift(String),
+    Bulk { units: u32 },
+    Pair(u8, u8),
+    Plain,
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+struct WithSet {
+    tags: HashSet<String>,
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+#[serde(tag = "type")]
+enum Tagged {
+    A { x: u32 },
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+struct Flat {
+    a: u32,
+    #[serde(flatten)]
+    inner: Line,
+}
+
+const VALID: &str = r#"{"orderRef": "A-1", "lines": [{"sku": "s", "qty": 2}, {"sku": "t", "qty": 1}],
+    "status": "Open", "kind": {"Bulk": {"units": 3}}, "meta": {"a": 1, "b": 2}, "pair": [1, "x"]}"#;
+
+/// `VALID` with `from` replaced by `to`.
+fn edit(from: &str, to: &str) -> Vec<u8> {
+    assert!(VALID.contains(from), "{from} is not in the payload");
+    VALID.replacen(from, to, 1).into_bytes()
+}
+
+/// What a rejection must hold.
+type Expect = fn(&ProblemKind) -> bool;
+
+fn kinds<T: DeserializeOwned + HandoffSchema + 'static>(bytes: &[u8]) -> Vec<ProblemKind> {
+    let Err(rejection) = receive::<T>(bytes) else {
+        panic!("accepted")
+    };
+    rejection
+        .problems()
+        .iter()
+        .map(|p| p.kind.clone())
+        .collect()
+}
+
+#[test]
+fn valid_payloads_take_the_fast_path_with_their_presence() {
+    assert!(takes_fast_path::<Order>(VALID.as_bytes()));
+    let received = receive::<Order>(VALID.as_bytes()).expect("accepted");
+    assert_eq!(
+        received.presence().received(),
+        [
+            "orderRef",
+            "lines",
+            "lines[].sku",
+            "lines[].qty",
+            "status",
+            "kind",
+            "kind(Bulk).units",
+            "meta",
+            "pair"
+        ]
+    );
+    for (from, to) in [
+        (r#"{"Bulk": {"units": 3}}"#, r#""Plain""#),
+        (r#"{"Bulk": {"units": 3}}"#, r#"{"Gift": "g"}"#),
+        (r#"{"Bulk": {"units": 3}}"#, r#"{"Pair": [1, 2]}"#),
+        (r#""status": "Open""#, r#""status": "Closed", "note": null"#),
+        (r#""status": "Open""#, r#""status": "Open", "note": "n""#),
+        (r#""meta": {"a": 1, "b": 2}"#, r#""meta": {}"#),
+        (
+            r#""qty": 1"#,
+            r#""qty": 1, "unknown": {"deep": ["ok", 1, null]}"#,
+        ),
+    ] {
+        let bytes = edit(from, to);
+        assert!(takes_fast_path::<Order>(&bytes), "{to}");
+        receive::<Order>(&bytes).expect("accepted");
+    }
+}
+
+#[test]
+fn stricter_points_are_left_to_the_full_path() {
+    let cases: [(&str, &str, Expect); 9] = [
+        // A key twice: an unknown one, in a map, inside an ignored value.
+        (r#""pair""#, r#""x": 1, "x": 2, "pair""#, |k| {
+            matches!(k, ProblemKind::DuplicateKey { .. })
+        }),
+        (r#""b": 2"#, r#""b": 2, "a": 3"#, |k| {
+            matches!(k, ProblemKind::DuplicateKey { .. })
+        }),
+        (r#""pair""#, r#""x": {"k": 1, "k": 2}, "pair""#, |k| {
+            matches!(k, ProblemKind::DuplicateKey { .. })
+        }),
+        // A lone surrogate in a value nobody reads.
+        (r#""pair""#, r#""x": ["\udc00"], "pair""#, |k| {
+            matches!(k, ProblemKind::LoneSurrogate { .. })
+        }),
+        // A struct written as an array.
+        (r#"{"sku": "t", "qty": 1}"#, r#"["t", 1]"#, |k| {
+            matches!(k, ProblemKind::WrongType { .. })
+        }),
+        // A unit variant written as an object, an enum of names written as an object.
+        (r#"{"Bulk": {"units": 3}}"#, r#"{"Plain": null}"#, |k| {
+            matches!(k, ProblemKind::WrongType { .. })
+        }),
+        (r#""Open""#, r#"{"Open": null}"#, |k| {
+            matches!(
+                k,
+                ProblemKind::WrongType { .. } | ProblemKind::NullNotAllowed { .. }
+            )
+        }),
+        // Problems serde finds itself: the full path lists them.
+        (r#""qty": 2"#, r#""qty": -2"#, |k| {
+            matches!(k, ProblemKind::OutOfRange { .. })
+        }),
+        (
+            r#"{"Bulk": {"units": 3}}"#,
+            r#"{"Gift": "g", "Plain": null}"#,
+            |k| matches!(k, ProblemKind::NotOneKey { .. }),
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let bytes = edit(from, to);
+        assert!(!takes_fast_path::<Order>(&bytes), "{to}");
+        let kinds = kinds::<Order>(&bytes);
+        assert!(kinds.iter().any(expected), "{to}: {kinds:?}");
+    }
+    // Invalid UTF-8 inside an ignored string.
+    let mut bytes = edit(r#""pair""#, r#""x": "??", "pair""#);
+    let at = bytes
+        .windows(2)
+        .position(|w| w == b"??")
+        .expect("placeholder");
+    bytes[at] = 0xFF;
+    assert!(!takes_fast_path::<Order>(&bytes));
+    assert!(kinds::<Order>(&bytes)
+        .iter()
+        .any(|k| matches!(k, ProblemKind::InvalidUtf8 { .. })));
+}
+
+#[test]
+fn limits_hold_on_the_fast_path() {
+    let with = |f: fn(&mut Limits)| {
+        let mut options = ReceiveOptions::default();
+        f(&mut options.limits);
+        options
+    };
+    let long = edit(r#""A-1""#, &format!("\"{}\"", "a".repeat(64)));
+    let rejected =
+        receive_with::<Order>(&long, &with(|l| l.max_string_bytes = 32)).expect_err("too long");
+    assert!(matches!(
+        rejected.problems()[0].kind,
+        ProblemKind::StringTooLong { .. }
+    ));
+    let rejected =
+        receive_with::<Order>(VALID.as_bytes(), &with(|l| l.max_depth = 2)).expect_err("deep");
+    assert!(matches!(
+        rejected.problems()[0].kind,
+        ProblemKind::TooDeep { .. }
+    ));
+    let rejected = receive_with::<Order>(VALID.as_bytes(), &with(|l| l.max_keys_per_object = 3))
+        .expect_err("too many keys");
+    assert!(matches!(
+        rejected.problems()[0].kind,
+        ProblemKind::TooManyKeys { .. }
+    ));
+    let rejected = receive_with::<Order>(VALID.as_bytes(), &with(|l| l.max_bytes = 16))
+        .expect_err("too large");
+    assert!(matches!(
+        rejected.problems()[0].kind,
+        ProblemKind::TooLarge { .. }
+    ));
+    // The same payloads within the limits pass on the fast path.
+    assert!(takes_fast_path::<Order>(&long));
+}
+
+#[test]
+fn types_the_fast_path_cannot_follow_take_the_full_path() {
+    // A set (serde merges duplicate items), an internally tagged enum (the tag may follow the
+    // fields it decides), a flattened field (serde buffers the values).
+    let set = br#"{"tags": ["a", "b"]}"#;
+    assert!(!takes_fast_path::<WithSet>(set));
+    receive::<WithSet>(set).expect("accepted");
+    let tagged = br#"{"x": 1, "type": "A"}"#;
+    assert!(!takes_fast_path::<Tagged>(tagged));
+    receive::<Tagged>(tagged).expect("accepted");
+    let flat = br#"{"a": 1, "sku": "s", "qty": 2}"#;
+    assert!(!takes_fast_path::<Flat>(flat));
+    let received = receive::<Flat>(flat).expect("accepted");
+    assert_eq!(received.presence().received(), ["a", "sku", "qty"]);
+}
