@@ -10,9 +10,6 @@
 
 use core::fmt;
 use std::any::TypeId;
-use std::sync::{OnceLock, RwLock};
-
-use rustc_hash::FxHashMap;
 
 use contract_schema::model::{Body, FieldDef, Type, VariantDefKind};
 use contract_schema::suggest::did_you_mean;
@@ -187,8 +184,8 @@ pub struct WhyMissing<'a> {
 /// The other published versions of contract `T` (its embedded snapshots that parse), once
 /// per type.
 fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
-    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static [Schema]>>> = OnceLock::new();
-    super::once_per_type(&CACHE, TypeId::of::<T>(), || {
+    static CACHE: super::PerType<[Schema]> = super::per_type!([Schema]);
+    CACHE.get(TypeId::of::<T>(), || {
         let own = T::CONTRACT.version;
         T::PUBLISHED
             .iter()

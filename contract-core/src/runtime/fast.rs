@@ -41,7 +41,7 @@ use serde::de::{
 };
 
 use contract_schema::model::{Body, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
-use contract_schema::Schema;
+use contract_schema::{Schema, View};
 
 use super::check::PathIndex;
 use super::presence::{Label, PathNode, Record, ROOT};
@@ -53,6 +53,8 @@ use super::Limits;
 pub(crate) struct Plan {
     pub(crate) eligible: bool,
     shapes: FxHashMap<usize, Shape>,
+    /// The structs (by address) in which two fields are written under one name.
+    clashing: FxHashSet<usize>,
 }
 
 impl Plan {
@@ -60,6 +62,7 @@ impl Plan {
         let mut plan = Plan {
             eligible: true,
             shapes: FxHashMap::default(),
+            clashing: FxHashSet::default(),
         };
         plan.ty(schema, &schema.root);
         for def in schema.types.values() {
@@ -85,6 +88,15 @@ impl Plan {
     }
 
     fn structure(&mut self, schema: &'static Schema, s: &'static StructDef) {
+        let mut names = FxHashSet::default();
+        if !s
+            .fields
+            .iter()
+            .filter_map(|f| f.sender.as_ref())
+            .all(|sender| names.insert(sender.name.as_str()))
+        {
+            self.clashing.insert(std::ptr::from_ref(s) as usize);
+        }
         for field in &s.fields {
             self.ty(schema, &field.ty);
         }
@@ -110,7 +122,12 @@ impl Plan {
         }
     }
 
-    fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {
+    /// Whether two fields of `def` are written under one name.
+    pub(crate) fn clashing(&self, def: &StructDef) -> bool {
+        self.clashing.contains(&(std::ptr::from_ref(def) as usize))
+    }
+
+    pub(crate) fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {
         match self.shapes.get(&(std::ptr::from_ref(ty) as usize)) {
             Some(shape) => *shape,
             None => resolve(schema, ty),
@@ -127,16 +144,16 @@ fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
                 Some(Body::Newtype(inner)) => ty = inner,
                 Some(Body::Struct(s)) => return Shape::Struct(s),
                 Some(Body::Enum(e)) => return Shape::Enum(e),
-                None => return Shape::Scalar,
+                None => return Shape::Scalar(ty),
             },
             Type::List(item) | Type::Array(item, _) | Type::Set(item) => return Shape::Seq(item),
             Type::Tuple(items) => return Shape::Tuple(items),
-            Type::Map(_, value) => return Shape::Map(value),
+            Type::Map(key, value) => return Shape::Map(key, value),
             Type::Any => return Shape::Any,
-            _ => return Shape::Scalar,
+            _ => return Shape::Scalar(ty),
         }
     }
-    Shape::Scalar
+    Shape::Scalar(ty)
 }
 
 /// What the fast path keeps per thread between calls: the path ids of the last schema read
@@ -145,7 +162,7 @@ fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
 pub(crate) struct Memo {
     /// The address of the schema the paths belong to.
     schema: usize,
-    index: PathIndex,
+    pub(crate) index: PathIndex,
     /// Every path met so far under this schema, by id, with no count.
     paths: Vec<PathNode<'static>>,
     /// How many fields arrived in the last call.
@@ -157,9 +174,9 @@ pub(crate) struct Memo {
     /// The field the last key named, when read with a struct's context.
     key_field: Option<usize>,
     /// The fingerprints of the keys of the objects open, innermost last.
-    fingerprints: Vec<u64>,
+    pub(crate) fingerprints: Vec<u64>,
     /// Which fields of the structs open arrived, innermost last.
-    seen: Vec<bool>,
+    pub(crate) seen: Vec<bool>,
 }
 
 /// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
@@ -168,7 +185,7 @@ const MAX_REMEMBERED_PATHS: usize = 4096;
 
 impl Memo {
     /// The record a call starts from: every path remembered, none arrived.
-    fn start(&mut self, schema: &'static Schema) -> Record<'static> {
+    pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
         let address = std::ptr::from_ref(schema) as usize;
         if self.schema != address || self.paths.len() > MAX_REMEMBERED_PATHS {
             self.schema = address;
@@ -177,14 +194,14 @@ impl Memo {
         }
         self.fingerprints.clear();
         self.seen.clear();
-        let mut record = Record::new(schema, contract_schema::View::Receiver);
+        let mut record = Record::new(schema, view);
         record.paths.clone_from(&self.paths);
         record.arrived.reserve(self.arrived);
         record
     }
 
     /// Remembers the paths a call added.
-    fn finish(&mut self, record: &Record<'static>) {
+    pub(crate) fn finish(&mut self, record: &Record<'static>) {
         let known = self.paths.len();
         self.paths.extend(
             record.paths[known..]
@@ -207,7 +224,7 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
     if bytes.len() > limits.max_bytes {
         return None;
     }
-    let record = memo.start(schema);
+    let record = memo.start(schema, View::Receiver);
     let mut fast = Fast {
         schema,
         plan,
@@ -339,14 +356,16 @@ enum Node {
 
 /// The form a type takes on the wire.
 #[derive(Clone, Copy)]
-enum Shape {
+pub(crate) enum Shape {
     Struct(&'static StructDef),
     Enum(&'static EnumDef),
     Seq(&'static Type),
     Tuple(&'static [Type]),
-    Map(&'static Type),
+    /// A map's key and value types.
+    Map(&'static Type, &'static Type),
     Any,
-    Scalar,
+    /// A scalar (or a type the schema does not know), as resolved.
+    Scalar(&'static Type),
 }
 
 impl Node {
@@ -364,7 +383,7 @@ impl Node {
             },
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
-            Node::Key => Shape::Scalar,
+            Node::Key => Shape::Scalar(&super::fast_send::FREE_KEY),
             Node::Ignore => Shape::Any,
         }
     }
@@ -378,20 +397,40 @@ impl Node {
     }
 }
 
-#[inline]
 /// The field of `def` the receiver reads `key` into (serde gives a key to the first field
 /// that reads it; keys mostly come in declaration order, so the search starts at `guess`).
+#[inline]
 fn field_named(def: &StructDef, guess: usize, key: &str) -> Option<usize> {
+    let key = key.as_bytes();
     let n = def.fields.len();
-    (0..n).map(|k| (guess + k) % n).find(|&f| {
-        def.fields[f]
-            .receiver
-            .as_ref()
-            .is_some_and(|r| r.name == key || r.aliases.iter().any(|a| a == key))
+    let guess = guess.min(n);
+    (guess..n).chain(0..guess).find(|&f| {
+        def.fields[f].receiver.as_ref().is_some_and(|r| {
+            same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
+        })
     })
 }
 
-fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
+/// `a == b`, compared in line for the short names fields mostly have.
+#[inline]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+pub(crate) fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
     let mut h = FxHasher::default();
     h.write_u8(kind);
     h.write(bytes);
@@ -693,7 +732,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                     next_guess: 0,
                 }
             }
-            Shape::Map(value) => Mode::Data {
+            Shape::Map(_, value) => Mode::Data {
                 value,
                 values: fast.child(here, Label::Values),
             },
@@ -812,7 +851,7 @@ enum Seen {
 }
 
 /// Beyond this many keys, an object's fingerprints move to a hash set.
-const INLINE_KEYS: usize = 16;
+pub(crate) const INLINE_KEYS: usize = 16;
 
 struct Map<'f, 'i, A> {
     map: A,

@@ -29,6 +29,11 @@
 //!    `serde_json::from_slice::<T>` itself. It accepts a payload only when serde does.
 //!    `send` returns exactly the bytes `serde_json::to_vec` writes.
 //!
+//! `send` has a fast path too: serde_json writes through a `Serializer` wrapper that
+//! follows the sender view beside the calls of the value's `Serialize` and records presence
+//! as it goes; at the first call the view does not expect it gives up, and the full path
+//! serializes again with the tape. `send_to` always takes the full path.
+//!
 //! Both paths give the same verdict and the same presence: this project's tests and fuzz
 //! target run the full path after every payload the fast path accepts and compare.
 //!
@@ -55,6 +60,7 @@ mod check;
 mod de;
 mod diagnose;
 mod fast;
+mod fast_send;
 mod presence;
 mod problem;
 mod scan;
@@ -264,32 +270,69 @@ impl Sent {
     }
 }
 
-/// What `make` builds for type `id`, built once and kept for the life of the process.
-pub(crate) fn once_per_type<V: ?Sized + Send + Sync + 'static>(
-    cache: &'static OnceLock<RwLock<FxHashMap<TypeId, &'static V>>>,
-    id: TypeId,
-    make: impl FnOnce() -> Box<V>,
-) -> &'static V {
-    let cache = cache.get_or_init(RwLock::default);
-    if let Some(value) = cache
-        .read()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&id)
-    {
-        return value;
+/// A cache of what is built once per type: for the process, and the last type asked for on
+/// each thread (found without a lock).
+pub(crate) struct PerType<V: ?Sized + 'static> {
+    process: OnceLock<RwLock<FxHashMap<TypeId, &'static V>>>,
+    thread: &'static std::thread::LocalKey<std::cell::Cell<Option<(TypeId, &'static V)>>>,
+}
+
+/// A [`PerType`] cache of `&'static $v`, as a `static` item.
+macro_rules! per_type {
+    ($v:ty) => {{
+        thread_local! {
+            static LAST: std::cell::Cell<Option<(TypeId, &'static $v)>> =
+                const { std::cell::Cell::new(None) };
+        }
+        $crate::runtime::PerType::<$v>::new(&LAST)
+    }};
+}
+pub(crate) use per_type;
+
+impl<V: ?Sized + Send + Sync + 'static> PerType<V> {
+    pub(crate) const fn new(
+        thread: &'static std::thread::LocalKey<std::cell::Cell<Option<(TypeId, &'static V)>>>,
+    ) -> Self {
+        PerType {
+            process: OnceLock::new(),
+            thread,
+        }
     }
-    let value: &'static V = Box::leak(make());
-    cache
-        .write()
-        .unwrap_or_else(PoisonError::into_inner)
-        .entry(id)
-        .or_insert(value)
+
+    /// What `make` builds for type `id`, built once and kept for the life of the process.
+    pub(crate) fn get(&'static self, id: TypeId, make: impl FnOnce() -> Box<V>) -> &'static V {
+        self.thread.with(|last| match last.get() {
+            Some((seen, value)) if seen == id => value,
+            _ => {
+                let value = self.process_wide(id, make);
+                last.set(Some((id, value)));
+                value
+            }
+        })
+    }
+
+    fn process_wide(&'static self, id: TypeId, make: impl FnOnce() -> Box<V>) -> &'static V {
+        let cache = self.process.get_or_init(RwLock::default);
+        if let Some(value) = cache
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&id)
+        {
+            return value;
+        }
+        let value: &'static V = Box::leak(make());
+        cache
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(id)
+            .or_insert(value)
+    }
 }
 
 /// The resolved schema of `T`, computed once per type.
 pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
-    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static Schema>>> = OnceLock::new();
-    once_per_type(&CACHE, TypeId::of::<T>(), || Box::new(T::schema()))
+    static CACHE: PerType<Schema> = per_type!(Schema);
+    CACHE.get(TypeId::of::<T>(), || Box::new(T::schema()))
 }
 
 /// What a call needs beside its payload, kept per thread and reused: no large allocation
@@ -298,8 +341,9 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
 struct Scratch {
     tape: Tape,
     index: check::PathIndex,
-    /// The fast path's paths and buffers.
+    /// The fast paths' paths and buffers.
     fast: fast::Memo,
+    fast_send: fast::Memo,
     /// How many paths and arrivals the last record had, and how long the last payload
     /// `send` wrote: the next call reserves as much.
     sizes: (usize, usize, usize),
@@ -457,11 +501,38 @@ where
 
 /// What the one-pass fast path of `receive` knows of `T` ([`fast::Plan`]), built once per
 /// type.
-fn fast_plan<T: 'static>(schema: &'static Schema) -> &'static fast::Plan {
-    static CACHE: OnceLock<RwLock<FxHashMap<TypeId, &'static fast::Plan>>> = OnceLock::new();
-    once_per_type(&CACHE, TypeId::of::<T>(), || {
-        Box::new(fast::Plan::new(schema))
-    })
+fn fast_plan<T: ?Sized + 'static>(schema: &'static Schema) -> &'static fast::Plan {
+    static CACHE: PerType<fast::Plan> = per_type!(fast::Plan);
+    CACHE.get(TypeId::of::<T>(), || Box::new(fast::Plan::new(schema)))
+}
+
+/// With the feature `__check-fast-path` (this project's tests): what the fast path of `send`
+/// wrote, the full path writes too and accepts, with the same presence.
+#[cfg(feature = "__check-fast-path")]
+fn full_send_agrees<T: Serialize + ?Sized>(
+    value: &T,
+    schema: &'static Schema,
+    bytes: &[u8],
+    limits: &Limits,
+    scratch: &mut Scratch,
+    presence: &Presence,
+) {
+    let mut again = Vec::new();
+    assert!(
+        ser::to_tape(value, &mut again, &mut scratch.tape, limits).is_ok(),
+        "the fast path of send wrote what the full path cannot"
+    );
+    assert_eq!(again, bytes, "the two paths of send wrote different bytes");
+    let (problems, record) = walk(schema, View::Sender, bytes, limits, scratch);
+    assert!(
+        problems.is_empty(),
+        "the fast path of send accepted what the full path rejects: {problems:?}"
+    );
+    assert_eq!(
+        serde_json::to_value(presence).ok(),
+        serde_json::to_value(Presence::recorded(record)).ok(),
+        "the fast path of send recorded another presence than the full path"
+    );
 }
 
 /// Whether `receive::<T>` accepts `bytes` on its one-pass fast path (with default limits),
@@ -611,7 +682,14 @@ pub fn send_with<T>(value: &T, options: &SendOptions) -> Result<Sent, Rejection>
 where
     T: Serialize + HandoffSchema + ?Sized + 'static,
 {
-    send_against(value, schema_of::<T>(), View::Sender, options)
+    let schema = schema_of::<T>();
+    send_against(
+        value,
+        schema,
+        View::Sender,
+        Some(fast_plan::<T>(schema)),
+        options,
+    )
 }
 
 /// Serializes `value` and checks it against the **receiver** view of the consumer's
@@ -666,19 +744,30 @@ where
     C: HandoffSchema + ?Sized + 'static,
     T: Serialize + ?Sized,
 {
-    send_against(value, schema_of::<C>(), View::Receiver, options)
+    send_against(value, schema_of::<C>(), View::Receiver, None, options)
 }
 
 fn send_against<T: Serialize + ?Sized>(
     value: &T,
     schema: &'static Schema,
     view: View,
+    plan: Option<&'static fast::Plan>,
     options: &SendOptions,
 ) -> Result<Sent, Rejection> {
     let span = crate::trace::start(Side::Send, schema, &options.journey);
     let limits = &options.limits;
     let result = with_scratch(|scratch| {
         let mut bytes = Vec::with_capacity(scratch.sizes.2);
+        if let Some(plan) = plan.filter(|plan| plan.eligible) {
+            let memo = &mut scratch.fast_send;
+            if let Some(record) = fast_send::send(schema, plan, value, limits, memo, &mut bytes) {
+                scratch.sizes.2 = bytes.len();
+                let presence = Presence::recorded(record);
+                #[cfg(feature = "__check-fast-path")]
+                full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
+                return Ok(Sent { bytes, presence });
+            }
+        }
         let problem = |kind| {
             let problem = Problem {
                 pointer: String::new(),

@@ -104,7 +104,7 @@ struct Build<'a> {
 
 /// The length of `s` once serde_json has escaped it (without the quotes), and whether it
 /// holds an escape.
-fn escaped_len(s: &str) -> (usize, bool) {
+pub(crate) fn escaped_len(s: &str) -> (usize, bool) {
     let len = s
         .bytes()
         .map(|b| match b {
