@@ -8,12 +8,14 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use contract_core::__private::takes_fast_path;
-use contract_core::{receive, receive_with, HandoffSchema, Limits, ProblemKind, ReceiveOptions};
+use contract_core::__private::{sends_on_fast_path, takes_fast_path};
+use contract_core::{
+    receive, receive_with, send, HandoffSchema, Limits, ProblemKind, ReceiveOptions,
+};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 
-#[derive(Debug, Deserialize, HandoffSchema)]
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
 #[serde(rename_all = "camelCase")]
 struct Order {
     order_ref: String,
@@ -26,19 +28,19 @@ struct Order {
     pair: (u8, String),
 }
 
-#[derive(Debug, Deserialize, HandoffSchema)]
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
 struct Line {
     sku: String,
     qty: u32,
 }
 
-#[derive(Debug, Deserialize, HandoffSchema)]
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
 enum Status {
     Open,
     Closed,
 }
 
-#[derive(Debug, Deserialize, HandoffSchema)]
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
 enum Kind {
     Gift(String),
     Bulk { units: u32 },
@@ -233,4 +235,71 @@ fn types_the_fast_path_cannot_follow_take_the_full_path() {
     assert!(!takes_fast_path::<Flat>(flat));
     let received = receive::<Flat>(flat).expect("accepted");
     assert_eq!(received.presence().received(), ["a", "sku", "qty"]);
+}
+
+/// Described as a string, written as a number by a hand-written `Serialize`.
+#[derive(Debug, HandoffSchema)]
+#[handoff(schema_as = String)]
+struct Liar;
+
+impl Serialize for Liar {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(7)
+    }
+}
+
+#[derive(Debug, Serialize, HandoffSchema)]
+struct Reading {
+    value: f64,
+    label: Liar,
+}
+
+#[derive(Debug, Serialize, HandoffSchema)]
+struct Measure {
+    value: f64,
+}
+
+#[test]
+fn send_takes_the_fast_path_and_leaves_every_surprise_to_the_full_path() {
+    let order: Order = serde_json::from_str(VALID).expect("valid");
+    assert!(sends_on_fast_path(&order));
+    let sent = send(&order).expect("sent");
+    assert_eq!(
+        sent.bytes(),
+        serde_json::to_vec(&order).expect("serializes")
+    );
+    // `note` is written as `null`: it has no `skip_serializing_if`.
+    assert_eq!(
+        sent.presence().received(),
+        [
+            "orderRef",
+            "lines",
+            "lines[].sku",
+            "lines[].qty",
+            "status",
+            "kind",
+            "kind(Bulk).units",
+            "note",
+            "meta",
+            "pair"
+        ]
+    );
+    // A float serde_json writes as `null`, a value of another kind than described.
+    let nan = Measure { value: f64::NAN };
+    assert!(!sends_on_fast_path(&nan));
+    let rejected = send(&nan).expect_err("null for a float");
+    assert!(matches!(
+        rejected.problems()[0].kind,
+        ProblemKind::NullNotAllowed { .. }
+    ));
+    let liar = Reading {
+        value: 1.0,
+        label: Liar,
+    };
+    assert!(!sends_on_fast_path(&liar));
+    let rejected = send(&liar).expect_err("a number for a string");
+    assert!(matches!(
+        rejected.problems()[0].kind,
+        ProblemKind::WrongType { .. }
+    ));
 }

@@ -506,6 +506,32 @@ fn fast_plan<T: ?Sized + 'static>(schema: &'static Schema) -> &'static fast::Pla
     CACHE.get(TypeId::of::<T>(), || Box::new(fast::Plan::new(schema)))
 }
 
+/// Whether `send` writes `value` on its one-pass fast path (with default limits), rather
+/// than through the tape and the walk; for this project's tests.
+#[cfg(feature = "__check-fast-path")]
+#[doc(hidden)]
+pub fn sends_on_fast_path<T>(value: &T) -> bool
+where
+    T: Serialize + HandoffSchema + ?Sized + 'static,
+{
+    let schema = schema_of::<T>();
+    let plan = fast_plan::<T>(schema);
+    plan.eligible
+        && with_scratch(|scratch| {
+            let limits = Limits::default();
+            let mut out = Vec::new();
+            fast_send::send(
+                schema,
+                plan,
+                value,
+                &limits,
+                &mut scratch.fast_send,
+                &mut out,
+            )
+            .is_some()
+        })
+}
+
 /// With the feature `__check-fast-path` (this project's tests): what the fast path of `send`
 /// wrote, the full path writes too and accepts, with the same presence.
 #[cfg(feature = "__check-fast-path")]
