@@ -164,7 +164,6 @@ impl<'s, 'd> Checker<'s, 'd> {
         index: &'d mut PathIndex,
         max_unknown: usize,
     ) -> Self {
-        index.clear();
         Checker {
             schema: record.schema,
             view: record.view,

@@ -13,11 +13,11 @@ use std::any::TypeId;
 
 use contract_schema::model::{Body, FieldDef, Type, VariantDefKind};
 use contract_schema::suggest::did_you_mean;
-use contract_schema::{Schema, View};
+use contract_schema::Schema;
 use serde::Serialize;
 
 use super::presence::Presence;
-use super::{check, with_scratch, Limits};
+use super::Limits;
 use crate::traits::HandoffContract;
 
 /// How sure a cause is.
@@ -292,13 +292,7 @@ impl<'a> WhyMissing<'a> {
         let limits = Limits::default();
         self.all_versions()
             .filter(|v| v.contract != self.schema.contract)
-            .filter(|v| {
-                with_scratch(|scratch| {
-                    check(v, View::Receiver, bytes, &limits, scratch)
-                        .0
-                        .is_empty()
-                })
-            })
+            .filter(|v| super::fits_receiver(v, bytes, &limits))
             .filter_map(|v| v.contract.as_ref().map(ToString::to_string))
             .collect()
     }

@@ -156,12 +156,13 @@ fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
     Shape::Scalar(ty)
 }
 
-/// What the fast path keeps per thread between calls: the path ids of the last schema read
-/// (so a call mostly finds its paths instead of adding them) and buffers.
+/// What a path keeps per thread between calls: the path ids of the last schema and view it
+/// worked on (so a call mostly finds its paths instead of adding them) and buffers.
 #[derive(Default)]
 pub(crate) struct Memo {
-    /// The address of the schema the paths belong to.
+    /// The address of the schema and the view the paths belong to.
     schema: usize,
+    view: Option<View>,
     pub(crate) index: PathIndex,
     /// Every path met so far under this schema, by id, with no count.
     paths: Vec<PathNode<'static>>,
@@ -187,8 +188,11 @@ impl Memo {
     /// The record a call starts from: every path remembered, none arrived.
     pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
         let address = std::ptr::from_ref(schema) as usize;
-        if self.schema != address || self.paths.len() > MAX_REMEMBERED_PATHS {
+        if (self.schema, self.view) != (address, Some(view))
+            || self.paths.len() > MAX_REMEMBERED_PATHS
+        {
             self.schema = address;
+            self.view = Some(view);
             self.index.clear();
             self.paths.clear();
         }

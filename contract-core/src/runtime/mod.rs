@@ -340,13 +340,13 @@ pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schem
 #[derive(Default)]
 struct Scratch {
     tape: Tape,
-    index: check::PathIndex,
-    /// The fast paths' paths and buffers.
+    /// The paths of the last schema and view each path worked on, and buffers: the walk of
+    /// the full path, and the fast paths of `receive` and `send`.
+    full: fast::Memo,
     fast: fast::Memo,
     fast_send: fast::Memo,
-    /// How many paths and arrivals the last record had, and how long the last payload
-    /// `send` wrote: the next call reserves as much.
-    sizes: (usize, usize, usize),
+    /// How long the last payload `send` wrote: the next call reserves as much.
+    written: usize,
 }
 
 thread_local! {
@@ -363,52 +363,75 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 
 /// Scans and checks `bytes` against a view of `schema`: every problem, what arrived, and
 /// the payload as text when it is text.
-fn check<'s, 'b>(
-    schema: &'s Schema,
+fn check<'b>(
+    schema: &'static Schema,
     view: View,
     bytes: &'b [u8],
     limits: &Limits,
     scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'s>, Option<&'b str>) {
-    let scanned = scan::text(bytes, limits).and_then(|text| {
-        scratch.tape.scan(text, limits)?;
-        Ok(text)
-    });
-    let text = match scanned {
-        Ok(text) => text,
-        Err(e) => {
-            let problem = Problem {
-                pointer: String::new(),
-                kind: e,
-            };
-            return (vec![problem], presence::Record::new(schema, view), None);
+) -> (Vec<Problem>, presence::Record<'static>, Option<&'b str>) {
+    match scan(bytes, limits, scratch) {
+        Ok(text) => {
+            let (problems, record) = walk(schema, view, bytes, limits, scratch);
+            (problems, record, Some(text))
         }
-    };
-    let (problems, record) = walk(schema, view, bytes, limits, scratch);
-    (problems, record, Some(text))
+        Err(problem) => (vec![problem], presence::Record::new(schema, view), None),
+    }
+}
+
+/// Scans `bytes` into the scratch's tape: the payload as text, or the problem that stopped
+/// the scan.
+fn scan<'b>(bytes: &'b [u8], limits: &Limits, scratch: &mut Scratch) -> Result<&'b str, Problem> {
+    scan::text(bytes, limits)
+        .and_then(|text| {
+            scratch.tape.scan(text, limits)?;
+            Ok(text)
+        })
+        .map_err(|kind| Problem {
+            pointer: String::new(),
+            kind,
+        })
+}
+
+/// Whether the receiver view of `schema` (any schema, such as another version passed in by a
+/// caller) finds no problem in `bytes`.
+pub(crate) fn fits_receiver(schema: &Schema, bytes: &[u8], limits: &Limits) -> bool {
+    with_scratch(|scratch| {
+        if scan(bytes, limits, scratch).is_err() {
+            return false;
+        }
+        let mut index = check::PathIndex::default();
+        let record = presence::Record::new(schema, View::Receiver);
+        let outcome = Checker::new(
+            record,
+            bytes,
+            &scratch.tape,
+            &mut index,
+            limits.max_unknown_names,
+        )
+        .run();
+        outcome.problems.is_empty()
+    })
 }
 
 /// Checks the scratch's tape of `bytes` against a view of `schema`.
-fn walk<'s>(
-    schema: &'s Schema,
+fn walk(
+    schema: &'static Schema,
     view: View,
     bytes: &[u8],
     limits: &Limits,
     scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'s>) {
-    let mut record = presence::Record::new(schema, view);
-    record.paths.reserve(scratch.sizes.0);
-    record.arrived.reserve(scratch.sizes.1);
+) -> (Vec<Problem>, presence::Record<'static>) {
+    let record = scratch.full.start(schema, view);
     let outcome = Checker::new(
         record,
         bytes,
         &scratch.tape,
-        &mut scratch.index,
+        &mut scratch.full.index,
         limits.max_unknown_names,
     )
     .run();
-    scratch.sizes.0 = outcome.record.paths.len();
-    scratch.sizes.1 = outcome.record.arrived.len();
+    scratch.full.finish(&outcome.record);
     (outcome.problems, outcome.record)
 }
 
@@ -783,11 +806,11 @@ fn send_against<T: Serialize + ?Sized>(
     let span = crate::trace::start(Side::Send, schema, &options.journey);
     let limits = &options.limits;
     let result = with_scratch(|scratch| {
-        let mut bytes = Vec::with_capacity(scratch.sizes.2);
+        let mut bytes = Vec::with_capacity(scratch.written);
         if let Some(plan) = plan.filter(|plan| plan.eligible) {
             let memo = &mut scratch.fast_send;
             if let Some(record) = fast_send::send(schema, plan, value, limits, memo, &mut bytes) {
-                scratch.sizes.2 = bytes.len();
+                scratch.written = bytes.len();
                 let presence = Presence::recorded(record);
                 #[cfg(feature = "__check-fast-path")]
                 full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
@@ -807,7 +830,7 @@ fn send_against<T: Serialize + ?Sized>(
             Err(ser::SerError::Limit(e)) => return problem(e),
             Err(ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
         }
-        scratch.sizes.2 = bytes.len();
+        scratch.written = bytes.len();
         #[cfg(debug_assertions)]
         scan::assert_same_as_scanned(&scratch.tape, &bytes, limits);
         let (problems, record) = walk(schema, view, &bytes, limits, scratch);
