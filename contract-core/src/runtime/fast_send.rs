@@ -855,64 +855,31 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
     }
 }
 
-impl<C: ser::SerializeSeq> ser::SerializeSeq for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+/// The compounds whose items have no key: each item at the cursor's next position.
+macro_rules! items {
+    ($($trait:ident :: $method:ident;)*) => {$(
+        impl<C: ser::$trait> ser::$trait for Compound<'_, '_, C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.item()?;
-        self.inner.serialize_element(&W { value, st: self.st })
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+                self.item()?;
+                self.inner.$method(&W { value, st: self.st })
+            }
 
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
-    }
+            fn end(mut self) -> Result<C::Ok, C::Error> {
+                self.close()?;
+                self.inner.end()
+            }
+        }
+    )*};
 }
 
-impl<C: ser::SerializeTuple> ser::SerializeTuple for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.item()?;
-        self.inner.serialize_element(&W { value, st: self.st })
-    }
-
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
-    }
-}
-
-impl<C: ser::SerializeTupleStruct> ser::SerializeTupleStruct for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.item()?;
-        self.inner.serialize_field(&W { value, st: self.st })
-    }
-
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
-    }
-}
-
-impl<C: ser::SerializeTupleVariant> ser::SerializeTupleVariant for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        self.item()?;
-        self.inner.serialize_field(&W { value, st: self.st })
-    }
-
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
-    }
+items! {
+    SerializeSeq::serialize_element;
+    SerializeTuple::serialize_element;
+    SerializeTupleStruct::serialize_field;
+    SerializeTupleVariant::serialize_field;
 }
 
 impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
@@ -959,50 +926,37 @@ impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
     }
 }
 
-impl<C: ser::SerializeStruct> ser::SerializeStruct for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+/// The compounds of named fields: each field at its place in the struct.
+macro_rules! fields {
+    ($($trait:ident;)*) => {$(
+        impl<C: ser::$trait> ser::$trait for Compound<'_, '_, C> {
+            type Ok = C::Ok;
+            type Error = C::Error;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), C::Error> {
-        self.field(key)?;
-        self.inner.serialize_field(key, &W { value, st: self.st })
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), C::Error> {
+                self.field(key)?;
+                self.inner.serialize_field(key, &W { value, st: self.st })
+            }
 
-    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-        self.inner.skip_field(key)
-    }
+            fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
+                self.inner.skip_field(key)
+            }
 
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
-    }
+            fn end(mut self) -> Result<C::Ok, C::Error> {
+                self.close()?;
+                self.inner.end()
+            }
+        }
+    )*};
 }
 
-impl<C: ser::SerializeStructVariant> ser::SerializeStructVariant for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), C::Error> {
-        self.field(key)?;
-        self.inner.serialize_field(key, &W { value, st: self.st })
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-        self.inner.skip_field(key)
-    }
-
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
-    }
+fields! {
+    SerializeStruct;
+    SerializeStructVariant;
 }
 
 /// What a key of an object nobody reads is taken as: a string.
