@@ -6,8 +6,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use contract_schema::shape::{
-    EnumShape, Field, FloatKind, IntKind, Kind, Repr, SeqShape, Shape, StringFormat, StructShape,
-    Variant, VariantKind,
+    ConstraintShape, EnumShape, Field, FloatKind, IntKind, IntRange, IntValue, Kind, Repr,
+    SeqShape, Shape, StringFormat, StructShape, Variant, VariantKind,
 };
 
 use crate::traits::{shape_of, HandoffSchema};
@@ -155,6 +155,61 @@ inner_value!(
 
 impl<T: HandoffSchema + Copy> HandoffSchema for std::cell::Cell<T> {
     const SHAPE: &'static Shape = T::SHAPE;
+}
+
+// `NonZero*` are their integer without 0: serde reads the integer, then refuses 0.
+macro_rules! non_zero {
+    ($($ty:ident => $kind:expr;)*) => {
+        $(impl HandoffSchema for std::num::$ty {
+            const SHAPE: &'static Shape = &Shape::builtin(Kind::Constrained(
+                &ConstraintShape::Int {
+                    kind: $kind,
+                    ranges: &non_zero_ranges($kind),
+                },
+            ));
+        })*
+    };
+}
+
+/// Every value of `kind` but 0: from 1 for an unsigned kind; below and above 0 for a
+/// signed one (its second range is then empty and dropped when the schema is built).
+const fn non_zero_ranges(kind: IntKind) -> [IntRange; 2] {
+    let negative = if kind.min() < 0 {
+        IntRange::new(IntValue::min_of(kind), IntValue::from_i128(-1))
+    } else {
+        IntRange::new(IntValue::from_u128(1), IntValue::ZERO)
+    };
+    [
+        negative,
+        IntRange::new(IntValue::from_u128(1), IntValue::max_of(kind)),
+    ]
+}
+
+/// The kind of `usize`/`isize` on this target (as their own impls describe them).
+const fn pointer_width(signed: bool) -> IntKind {
+    match (usize::BITS, signed) {
+        (64, false) => IntKind::U64,
+        (64, true) => IntKind::I64,
+        (32, false) => IntKind::U32,
+        (32, true) => IntKind::I32,
+        (_, false) => IntKind::U16,
+        (_, true) => IntKind::I16,
+    }
+}
+
+non_zero! {
+    NonZeroU8 => IntKind::U8;
+    NonZeroU16 => IntKind::U16;
+    NonZeroU32 => IntKind::U32;
+    NonZeroU64 => IntKind::U64;
+    NonZeroU128 => IntKind::U128;
+    NonZeroUsize => pointer_width(false);
+    NonZeroI8 => IntKind::I8;
+    NonZeroI16 => IntKind::I16;
+    NonZeroI32 => IntKind::I32;
+    NonZeroI64 => IntKind::I64;
+    NonZeroI128 => IntKind::I128;
+    NonZeroIsize => pointer_width(true);
 }
 
 // Addresses are strings in human-readable formats such as JSON.

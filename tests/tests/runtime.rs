@@ -748,3 +748,56 @@ fn the_value_is_the_one_serde_json_reads() {
 fn theirs_float(payload: &str) -> Option<f64> {
     serde_json::from_str::<Numbers>(payload).ok()?.float
 }
+
+/// Integers of a constrained set (`NonZero*`): an excluded value is a problem at its
+/// pointer, in a value, an item or a key, all listed at once; the message names the type's
+/// set, never the value; `send` refuses nothing serde writes.
+#[test]
+fn an_excluded_integer_is_out_of_range_at_its_pointer() {
+    #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+    struct Counts {
+        total: std::num::NonZeroU64,
+        delta: std::num::NonZeroI32,
+        items: Vec<std::num::NonZeroU8>,
+        by_id: BTreeMap<std::num::NonZeroU16, bool>,
+    }
+    let ok = json!({"total": 1, "delta": -1, "items": [255, 1], "by_id": {"65535": true}});
+    let received = receive::<Counts>(&bytes(&ok)).expect("nonzero values are received");
+    send(received.value()).expect("what serde writes is sent");
+    let bad =
+        json!({"total": 0, "delta": 0, "items": [1, 0, 256], "by_id": {"0": true, "7": false}});
+    let r = rejection::<Counts>(&bytes(&bad));
+    let out_of_range = |expected: &str| ProblemKind::OutOfRange {
+        expected: expected.to_owned(),
+    };
+    assert_eq!(
+        kinds(&r),
+        // In the order of the bytes (`json!` sorts the keys).
+        [
+            (
+                "/by_id/*".to_owned(),
+                ProblemKind::InvalidKey {
+                    expected: "u16(1..)".to_owned()
+                }
+            ),
+            ("/delta".to_owned(), out_of_range("i32(..=-1, 1..)")),
+            ("/items/1".to_owned(), out_of_range("u8(1..)")),
+            ("/items/2".to_owned(), out_of_range("u8(1..)")),
+            ("/total".to_owned(), out_of_range("u64(1..)")),
+        ]
+    );
+    assert_eq!(
+        r.problems()[1].to_string(),
+        "/delta: number out of range: expected i32(..=-1, 1..)"
+    );
+    // serde agrees that each is refused.
+    for (key, value) in [("total", json!(0)), ("delta", json!(0))] {
+        let mut one = ok.clone();
+        one[key] = value;
+        assert!(serde_json::from_value::<Counts>(one).is_err(), "{key}");
+    }
+    // `-0` is the float `-0.0` to serde_json, which no integer type reads.
+    let minus_zero = br#"{"total": 1, "delta": -0, "items": [], "by_id": {}}"#;
+    assert!(serde_json::from_slice::<Counts>(minus_zero).is_err());
+    assert!(receive::<Counts>(minus_zero).is_err());
+}
