@@ -307,6 +307,88 @@ range! {
     RangeTo: "end";
 }
 
+/// The nanoseconds of a `Duration` or `SystemTime` as serde writes them:
+/// `subsec_nanos`, below 10⁹.
+const SUBSEC_NANOS: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+    kind: IntKind::U32,
+    ranges: &[IntRange::new(
+        IntValue::ZERO,
+        IntValue::from_u128(999_999_999),
+    )],
+}));
+
+fn subsec_nanos() -> &'static Shape {
+    SUBSEC_NANOS
+}
+
+/// `{"secs": u64, "nanos": u32(..=999999999)}`, no other key (serde refuses unknown fields).
+///
+/// What the description cannot say exactly: serde writes `nanos` below 10⁹
+/// (`subsec_nanos`), but reads any `u32`, carrying whole seconds into `secs`, and refuses
+/// the pair when that carry overflows `secs` — a condition across two fields. The
+/// description takes the form serde writes, `nanos` below 10⁹, for both views: a receiver
+/// is stricter than serde on `nanos` of 10⁹ or more (documented, pinned), and within that
+/// form no carry can overflow, so nothing else is looser. serde also reads a
+/// `[secs, nanos]` array (a struct as an array, refused like any other).
+impl HandoffSchema for std::time::Duration {
+    const SHAPE: &'static Shape = &Shape {
+        name: "Duration",
+        module: "core::time",
+        generics: &[],
+        doc: "",
+        kind: Kind::Struct(&StructShape {
+            fields: &[
+                Field::new("secs", shape_of::<u64>),
+                Field::new("nanos", subsec_nanos),
+            ],
+            deny_unknown_fields: true,
+        }),
+    };
+}
+
+/// The largest `secs_since_epoch` serde reads on this platform: `UNIX_EPOCH` plus the
+/// duration must be a `SystemTime`, whose seconds are an `i64` on Unix, so a time after
+/// the epoch has at most `i64::MAX` of them. Elsewhere the bound differs (Windows counts
+/// 100 ns ticks from 1601) and is not described: `u64`.
+#[cfg(unix)]
+const SYSTEM_TIME_SECS: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+    kind: IntKind::U64,
+    ranges: &[IntRange::new(
+        IntValue::ZERO,
+        IntValue::from_i128(i64::MAX as i128),
+    )],
+}));
+#[cfg(not(unix))]
+const SYSTEM_TIME_SECS: &Shape = <u64 as HandoffSchema>::SHAPE;
+
+fn system_time_secs() -> &'static Shape {
+    SYSTEM_TIME_SECS
+}
+
+/// `{"secs_since_epoch": u64(..=9223372036854775807), "nanos_since_epoch":
+/// u32(..=999999999)}` since `UNIX_EPOCH`, no other key.
+///
+/// serde fails to write a time before the epoch; it reads the pair as a `Duration` (the
+/// same carry out of `nanos_since_epoch`, described as for `Duration`), then refuses a
+/// duration `UNIX_EPOCH` cannot be moved by. That bound is platform-dependent: on Unix a
+/// `SystemTime` holds `i64` seconds, described as the set of `secs_since_epoch`; on other
+/// platforms `secs_since_epoch` is described as `u64`, looser than serde there.
+impl HandoffSchema for std::time::SystemTime {
+    const SHAPE: &'static Shape = &Shape {
+        name: "SystemTime",
+        module: "std::time",
+        generics: &[],
+        doc: "",
+        kind: Kind::Struct(&StructShape {
+            fields: &[
+                Field::new("secs_since_epoch", system_time_secs),
+                Field::new("nanos_since_epoch", subsec_nanos),
+            ],
+            deny_unknown_fields: true,
+        }),
+    };
+}
+
 impl<T: HandoffSchema + ?Sized> HandoffSchema for &T {
     const SHAPE: &'static Shape = T::SHAPE;
 }

@@ -119,6 +119,10 @@
 //!   anything about duplicates; `receive` rejects them before any schema applies.
 //! - **flattened `Option` of a struct**: serde reads `None` when the inlined fields are absent
 //!   *or do not fit*; the schema lets them be absent but requires them to fit when present.
+//! - **nanoseconds of 10⁹ or more**: a `Duration` (`nanos`) or `SystemTime`
+//!   (`nanos_since_epoch`) is described as serde writes it, below 10⁹; serde also reads
+//!   larger values, carrying whole seconds into the seconds field (and refuses the pair when
+//!   the carry overflows it, a condition across two fields no schema here states).
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an

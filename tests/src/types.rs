@@ -487,6 +487,19 @@ pub struct NonZeros {
     pub by_id: BTreeMap<std::num::NonZeroU64, u8>,
 }
 
+/// `Duration` and `SystemTime`: structs of seconds and nanoseconds below 10⁹, no other key.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct Times {
+    /// `{"secs", "nanos"}`.
+    pub duration: std::time::Duration,
+    /// `{"secs_since_epoch", "nanos_since_epoch"}`.
+    pub since_epoch: std::time::SystemTime,
+    /// `null` or a duration.
+    pub timeout: Option<std::time::Duration>,
+    /// Items of a list.
+    pub laps: Vec<std::time::Duration>,
+}
+
 /// Standard types serde writes as their inner value, as a string, as a unit, or as a small
 /// enum or struct of its own.
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]

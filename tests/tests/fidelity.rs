@@ -1256,6 +1256,7 @@ fidelity! {
     std_wrappers: StdWrappers,
     net_addrs: NetAddrs,
     non_zeros: NonZeros,
+    times: Times,
     time_and_ids: TimeAndIds,
     with_schema_as: WithSchemaAs,
     strict_note: StrictNote,

@@ -801,3 +801,30 @@ fn an_excluded_integer_is_out_of_range_at_its_pointer() {
     assert!(serde_json::from_slice::<Counts>(minus_zero).is_err());
     assert!(receive::<Counts>(minus_zero).is_err());
 }
+
+/// `receive` takes the description's position on `Duration`: nanoseconds below 10⁹, as
+/// serde writes them, where serde also reads more and carries whole seconds.
+#[test]
+fn a_duration_with_a_second_of_nanoseconds_is_refused_where_serde_carries_it() {
+    let carried = br#"{"secs": 1, "nanos": 1500000000}"#;
+    assert_eq!(
+        serde_json::from_slice::<std::time::Duration>(carried).ok(),
+        Some(std::time::Duration::from_millis(2500))
+    );
+    let r = rejection::<std::time::Duration>(carried);
+    assert_eq!(
+        kinds(&r),
+        [(
+            "/nanos".to_owned(),
+            ProblemKind::OutOfRange {
+                expected: "u32(0..=999999999)".to_owned()
+            }
+        )]
+    );
+    let written = send(&std::time::Duration::new(u64::MAX, 999_999_999)).expect("sent");
+    let received = receive::<std::time::Duration>(written.bytes()).expect("received");
+    assert_eq!(
+        received.into_inner(),
+        std::time::Duration::new(u64::MAX, 999_999_999)
+    );
+}

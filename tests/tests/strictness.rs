@@ -470,3 +470,33 @@ fn non_finite_floats_are_written_as_null() {
     let big: f32 = serde_json::from_value(json!(1e39)).expect("serde reads it");
     assert!(big.is_infinite());
 }
+
+/// `Duration` and `SystemTime` are described as serde writes them, nanoseconds below 10⁹.
+/// serde also reads more, carrying whole seconds (and refuses a carry that overflows the
+/// seconds, a condition across two fields): the schema is stricter there, and exact
+/// everywhere else, the platform's bound of `SystemTime` included.
+#[test]
+fn nanoseconds_of_a_second_or_more() {
+    use std::time::{Duration, SystemTime};
+    stricter::<Duration>(json!({"secs": 1, "nanos": 1_500_000_000_u32}));
+    stricter::<SystemTime>(json!({"secs_since_epoch": 1, "nanos_since_epoch": 1_000_000_000_u32}));
+    // The carry that overflows: both refuse.
+    let overflow = json!({"secs": u64::MAX, "nanos": 1_000_000_000_u32});
+    assert_eq!(verdicts::<Duration>(&overflow), (false, false));
+    // Exact: the extremes of the form serde writes, unknown and missing keys.
+    let largest = json!({"secs": u64::MAX, "nanos": 999_999_999});
+    assert_eq!(verdicts::<Duration>(&largest), (true, true));
+    let unknown = json!({"secs": 1, "nanos": 0, "millis": 0});
+    assert_eq!(verdicts::<Duration>(&unknown), (false, false));
+    assert_eq!(verdicts::<Duration>(&json!({"secs": 1})), (false, false));
+    // A time after the epoch has at most `i64::MAX` seconds on Unix.
+    #[cfg(unix)]
+    {
+        let last = json!({"secs_since_epoch": i64::MAX, "nanos_since_epoch": 999_999_999});
+        assert_eq!(verdicts::<SystemTime>(&last), (true, true));
+        let beyond = json!({"secs_since_epoch": i64::MAX as u64 + 1, "nanos_since_epoch": 0});
+        assert_eq!(verdicts::<SystemTime>(&beyond), (false, false));
+    }
+    // serde reads `[secs, nanos]` too: a struct as an array (see `struct_as_array`).
+    stricter::<Duration>(json!([1, 2]));
+}
