@@ -389,6 +389,77 @@ impl HandoffSchema for std::time::SystemTime {
     };
 }
 
+/// A `u8` but 0: a byte of a C string.
+const C_BYTE: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+    kind: IntKind::U8,
+    ranges: &[IntRange::new(
+        IntValue::from_u128(1),
+        IntValue::from_u128(255),
+    )],
+}));
+
+fn c_byte() -> &'static Shape {
+    C_BYTE
+}
+
+/// The bytes of a C string without its terminator, as serde writes them through
+/// `serialize_bytes`: an array of nonzero `u8`s in JSON. serde_json also reads a string
+/// (its raw bytes) into a `CString`; the description is the array serde writes, and a
+/// receiver is stricter on the string form.
+const C_STRING: &Shape = &Shape::builtin(Kind::Seq(SeqShape {
+    item: c_byte,
+    unique: false,
+    len: None,
+}));
+
+impl HandoffSchema for std::ffi::CString {
+    const SHAPE: &'static Shape = C_STRING;
+}
+
+/// Written like a `CString` (serde reads a `Box<CStr>`, never a `&CStr`).
+impl HandoffSchema for std::ffi::CStr {
+    const SHAPE: &'static Shape = C_STRING;
+}
+
+/// An OS string is platform-dependent on the wire: serde writes `{"Unix": [bytes]}` on Unix
+/// and `{"Windows": [UTF-16 units]}` on Windows, and each platform refuses the other's form.
+/// The description is this platform's: one externally tagged variant.
+#[cfg(unix)]
+const OS_STRING_VARIANTS: &[Variant] = &[Variant::new(
+    "Unix",
+    VariantKind::Newtype(shape_of::<Vec<u8>>),
+)];
+#[cfg(windows)]
+const OS_STRING_VARIANTS: &[Variant] = &[Variant::new(
+    "Windows",
+    VariantKind::Newtype(shape_of::<Vec<u16>>),
+)];
+
+#[cfg(any(unix, windows))]
+const OS_STRING: &Shape = &Shape {
+    name: "OsString",
+    module: "std::ffi",
+    generics: &[],
+    doc: "",
+    kind: Kind::Enum(&EnumShape {
+        repr: Repr::External,
+        variants: OS_STRING_VARIANTS,
+        deny_unknown_fields: false,
+    }),
+};
+
+/// This platform's form (see `OS_STRING_VARIANTS`): `{"Unix": [bytes]}` on Unix.
+#[cfg(any(unix, windows))]
+impl HandoffSchema for std::ffi::OsString {
+    const SHAPE: &'static Shape = OS_STRING;
+}
+
+/// Written like an `OsString`.
+#[cfg(any(unix, windows))]
+impl HandoffSchema for std::ffi::OsStr {
+    const SHAPE: &'static Shape = OS_STRING;
+}
+
 impl<T: HandoffSchema + ?Sized> HandoffSchema for &T {
     const SHAPE: &'static Shape = T::SHAPE;
 }

@@ -119,6 +119,8 @@
 //!   anything about duplicates; `receive` rejects them before any schema applies.
 //! - **flattened `Option` of a struct**: serde reads `None` when the inlined fields are absent
 //!   *or do not fit*; the schema lets them be absent but requires them to fit when present.
+//! - **string as C string**: serde writes a `CString` as an array of its nonzero bytes,
+//!   described so; serde_json also reads a string (its raw bytes, when none is 0) into one.
 //! - **nanoseconds of 10⁹ or more**: a `Duration` (`nanos`) or `SystemTime`
 //!   (`nanos_since_epoch`) is described as serde writes it, below 10⁹; serde also reads
 //!   larger values, carrying whole seconds into the seconds field (and refuses the pair when

@@ -500,6 +500,20 @@ pub struct Times {
     pub laps: Vec<std::time::Duration>,
 }
 
+/// C strings and OS strings: arrays of nonzero bytes, and this platform's tagged form of an
+/// OS string (`{"Unix": [bytes]}` here).
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct FfiStrings {
+    /// `[nonzero bytes]`.
+    pub c_string: std::ffi::CString,
+    /// Read as a box.
+    pub boxed_c_str: Box<std::ffi::CStr>,
+    /// `{"Unix": [bytes]}` on Unix.
+    pub os_string: std::ffi::OsString,
+    /// Items of a list.
+    pub os_strings: Vec<std::ffi::OsString>,
+}
+
 /// Standard types serde writes as their inner value, as a string, as a unit, or as a small
 /// enum or struct of its own.
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]

@@ -368,6 +368,11 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
             (true, Value::Object(m), Type::Unit) if m.is_empty() => {
                 Some("empty object as unit inside an internally tagged enum")
             }
+            // serde_json reads a string's raw bytes into a `CString` too; the description is
+            // the array of nonzero bytes serde writes.
+            (true, Value::String(_), Type::List(item)) if item.to_string() == "u8(1..)" => {
+                Some("string as C string")
+            }
             (false, Value::Number(n), ty) if n.is_f64() && is_integer(ty) => n
                 .as_f64()
                 .is_some_and(|f| f.fract() == 0.0)
@@ -1257,6 +1262,7 @@ fidelity! {
     net_addrs: NetAddrs,
     non_zeros: NonZeros,
     times: Times,
+    ffi_strings: FfiStrings,
     time_and_ids: TimeAndIds,
     with_schema_as: WithSchemaAs,
     strict_note: StrictNote,

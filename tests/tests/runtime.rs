@@ -828,3 +828,38 @@ fn a_duration_with_a_second_of_nanoseconds_is_refused_where_serde_carries_it() {
         std::time::Duration::new(u64::MAX, 999_999_999)
     );
 }
+
+/// `receive` reads a `CString` as the array of nonzero bytes serde writes, not as the string
+/// serde_json also reads; an OS string in this platform's form.
+#[test]
+fn a_c_string_is_its_byte_array() {
+    let written = send(&std::ffi::CString::new("ab").expect("no NUL")).expect("sent");
+    assert_eq!(written.bytes(), b"[97,98]");
+    assert!(receive::<std::ffi::CString>(b"[97,98]").is_ok());
+    assert!(serde_json::from_slice::<std::ffi::CString>(br#""ab""#).is_ok());
+    assert_eq!(
+        kinds(&rejection::<std::ffi::CString>(br#""ab""#)),
+        [(
+            String::new(),
+            ProblemKind::WrongType {
+                expected: "list<u8(1..)>".to_owned(),
+                found: contract_core::runtime::JsonKind::String,
+            }
+        )]
+    );
+    assert_eq!(
+        kinds(&rejection::<std::ffi::CString>(b"[97,0]")),
+        [(
+            "/1".to_owned(),
+            ProblemKind::OutOfRange {
+                expected: "u8(1..)".to_owned()
+            }
+        )]
+    );
+    #[cfg(unix)]
+    {
+        let os = send(&std::ffi::OsString::from("a")).expect("sent");
+        assert_eq!(os.bytes(), br#"{"Unix":[97]}"#);
+        assert!(receive::<std::ffi::OsString>(br#"{"Windows":[97]}"#).is_err());
+    }
+}

@@ -500,3 +500,30 @@ fn nanoseconds_of_a_second_or_more() {
     // serde reads `[secs, nanos]` too: a struct as an array (see `struct_as_array`).
     stricter::<Duration>(json!([1, 2]));
 }
+
+/// A `CString` is the array of its nonzero bytes serde writes; serde_json also reads a
+/// string into one (refusing a NUL either way). An OS string is this platform's tagged form.
+#[test]
+fn string_as_c_string() {
+    use std::ffi::{CString, OsString};
+    stricter::<CString>(json!("abc"));
+    assert_eq!(verdicts::<CString>(&json!([97, 98])), (true, true));
+    assert_eq!(verdicts::<CString>(&json!([97, 0])), (false, false));
+    assert_eq!(verdicts::<CString>(&json!("a\u{0}")), (false, false));
+    #[cfg(unix)]
+    {
+        assert_eq!(
+            verdicts::<OsString>(&json!({"Unix": [0, 255]})),
+            (true, true)
+        );
+        // The other platform's form: serde knows the tag and refuses it here.
+        assert_eq!(
+            verdicts::<OsString>(&json!({"Windows": [97]})),
+            (false, false)
+        );
+        assert_eq!(
+            serde_json::to_value(OsString::from("ab")).ok(),
+            Some(json!({"Unix": [97, 98]}))
+        );
+    }
+}
