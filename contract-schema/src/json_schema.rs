@@ -152,7 +152,8 @@
 //!   (for the content key, none that needs its content).
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
-//!   (`"300"` passes for a `u8` key; serde rejects it).
+//!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set (`"0"`
+//!   passes for a `NonZeroU8` key).
 //!
 //! Stricter than what serde writes (the sender view rejects it):
 //! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no

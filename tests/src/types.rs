@@ -467,17 +467,17 @@ pub struct NonZeros {
     pub u128: std::num::NonZeroU128,
     /// A `usize` but 0.
     pub usize: std::num::NonZeroUsize,
-    /// A `i8` but 0.
+    /// An `i8` but 0.
     pub i8: std::num::NonZeroI8,
-    /// A `i16` but 0.
+    /// An `i16` but 0.
     pub i16: std::num::NonZeroI16,
-    /// A `i32` but 0.
+    /// An `i32` but 0.
     pub i32: std::num::NonZeroI32,
-    /// A `i64` but 0.
+    /// An `i64` but 0.
     pub i64: std::num::NonZeroI64,
-    /// A `i128` but 0.
+    /// An `i128` but 0.
     pub i128: std::num::NonZeroI128,
-    /// A `isize` but 0.
+    /// An `isize` but 0.
     pub isize: std::num::NonZeroIsize,
     /// `null` or a nonzero value.
     pub maybe: Option<std::num::NonZeroU32>,

@@ -433,8 +433,9 @@ fn an_inner_tag_under_a_farther_tags_key() {
 
 #[test]
 fn integer_map_keys_are_checked_for_form_not_range() {
-    // "300" is digits but not a u8.
+    // "300" is digits but not a u8; "0" is a u8 but not a `NonZeroU8`.
     looser::<BTreeMap<u8, String>>(json!({ "300": "x" }));
+    looser::<BTreeMap<std::num::NonZeroU8, String>>(json!({ "0": "x" }));
     looser::<BTreeMap<i8, String>>(json!({ "-200": "x" }));
     // The form is serde_json's: no `+`, no leading zero, no `-0`.
     for key in ["+5", "007", "5a", ""] {
