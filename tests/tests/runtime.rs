@@ -863,3 +863,71 @@ fn a_c_string_is_its_byte_array() {
         assert!(receive::<std::ffi::OsString>(br#"{"Windows":[97]}"#).is_err());
     }
 }
+
+/// A string of a constrained length (a description written by hand, as an imported schema
+/// will give one): a string outside it is a problem at its pointer, as a value and as a key,
+/// on both sides, and no message holds the string.
+#[test]
+fn a_string_outside_its_length_is_refused_at_its_pointer() {
+    use contract_core::schema::shape::{ConstraintShape, Kind, Shape, StringFormat};
+
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(transparent)]
+    struct Code(String);
+
+    impl HandoffSchema for Code {
+        const SHAPE: &'static Shape =
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::String {
+                format: StringFormat::Plain,
+                min_len: 1,
+                max_len: Some(4),
+                pattern: None,
+            }));
+    }
+
+    #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+    struct Coded {
+        code: Code,
+        by_code: BTreeMap<Code, u8>,
+    }
+
+    // Four characters, counted as characters rather than bytes.
+    let ok = json!({"code": "日本語語", "by_code": {"a": 1}});
+    assert!(receive::<Coded>(&bytes(&ok)).is_ok());
+    let secret = "secret-value";
+    let bad = json!({"code": "", "by_code": {secret: 1}});
+    let r = rejection::<Coded>(&bytes(&bad));
+    let expected = "string(len 1..=4)".to_owned();
+    assert_eq!(
+        kinds(&r),
+        [
+            (
+                "/by_code/*".to_owned(),
+                ProblemKind::InvalidKey {
+                    expected: expected.clone()
+                }
+            ),
+            (
+                "/code".to_owned(),
+                ProblemKind::WrongStringLength { expected }
+            ),
+        ]
+    );
+    assert_eq!(
+        r.problems()[1].to_string(),
+        "/code: wrong string length: expected string(len 1..=4)"
+    );
+    let value = Coded {
+        code: Code(secret.to_owned()),
+        by_code: BTreeMap::new(),
+    };
+    let refused = send(&value).expect_err("the sender view holds the length too");
+    let text = format!(
+        "{refused} {} {refused:?}",
+        serde_json::to_string(&refused).expect("serializes")
+    );
+    assert!(
+        text.contains("wrong string length") && !text.contains(secret),
+        "{text}"
+    );
+}
