@@ -1495,10 +1495,22 @@ impl<'l, 'a> Cursor<'l, 'a> {
         }
         let text = self.line.text.get(at..self.pos).unwrap_or("");
         let value = IntValue::parse(text.as_bytes()).ok_or_else(|| {
-            self.error_at(
-                at,
-                format!("expected an integer, found {}", self.token_at(at)),
-            )
+            if text.trim_start_matches('-').is_empty() {
+                self.error_at(
+                    at,
+                    format!("expected an integer, found {}", self.token_at(at)),
+                )
+            } else {
+                // Digits beyond every integer type.
+                self.error_at(
+                    at,
+                    format!(
+                        "{} is not a value of `{}`",
+                        self.token_at(at),
+                        kind.as_str()
+                    ),
+                )
+            }
         })?;
         if value < IntValue::min_of(kind) || value > IntValue::max_of(kind) {
             return Err(self.error_at(
@@ -2260,6 +2272,10 @@ enum E
                  found `2)`",
             ),
             ("u8(x)", "line 1, column 4: expected an integer, found `x)`"),
+            (
+                "u128(1..=340282366920938463463374607431768211456)",
+                "line 1, column 10: `34028236692093846346337460743176…` is not a value of `u128`",
+            ),
             (
                 "string(len 5..=2)",
                 "line 1, column 12: an empty range: its end is below its start",
