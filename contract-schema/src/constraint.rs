@@ -399,12 +399,6 @@ impl Constraint {
             Constraint::String(s) => crate::Type::String(s.format),
         }
     }
-
-    /// Whether `v` is a value of this integer constraint (always false for a string one).
-    #[must_use]
-    pub fn contains_int(&self, v: IntValue) -> bool {
-        matches!(self, Constraint::Int { values, .. } if values.contains(v))
-    }
 }
 
 /// The canonical text: `u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`, `u8()` for no value;
