@@ -6,8 +6,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use contract_schema::shape::{
-    EnumShape, Field, FloatKind, IntKind, Kind, Repr, SeqShape, Shape, StringFormat, StructShape,
-    Variant, VariantKind,
+    ConstraintShape, EnumShape, Field, FloatKind, IntKind, IntRange, IntValue, Kind, Repr,
+    SeqShape, Shape, StringFormat, StructShape, Variant, VariantKind,
 };
 
 use crate::traits::{shape_of, HandoffSchema};
@@ -157,6 +157,61 @@ impl<T: HandoffSchema + Copy> HandoffSchema for std::cell::Cell<T> {
     const SHAPE: &'static Shape = T::SHAPE;
 }
 
+// `NonZero*` are their integer without 0: serde reads the integer, then refuses 0.
+macro_rules! non_zero {
+    ($($ty:ident => $kind:expr;)*) => {
+        $(impl HandoffSchema for std::num::$ty {
+            const SHAPE: &'static Shape = &Shape::builtin(Kind::Constrained(
+                &ConstraintShape::Int {
+                    kind: $kind,
+                    ranges: &non_zero_ranges($kind),
+                },
+            ));
+        })*
+    };
+}
+
+/// Every value of `kind` but 0: from 1 for an unsigned kind; below and above 0 for a
+/// signed one (its second range is then empty and dropped when the schema is built).
+const fn non_zero_ranges(kind: IntKind) -> [IntRange; 2] {
+    let negative = if kind.min() < 0 {
+        IntRange::new(IntValue::min_of(kind), IntValue::from_i128(-1))
+    } else {
+        IntRange::new(IntValue::from_u128(1), IntValue::ZERO)
+    };
+    [
+        negative,
+        IntRange::new(IntValue::from_u128(1), IntValue::max_of(kind)),
+    ]
+}
+
+/// The kind of `usize`/`isize` on this target (as their own impls describe them).
+const fn pointer_width(signed: bool) -> IntKind {
+    match (usize::BITS, signed) {
+        (64, false) => IntKind::U64,
+        (64, true) => IntKind::I64,
+        (32, false) => IntKind::U32,
+        (32, true) => IntKind::I32,
+        (_, false) => IntKind::U16,
+        (_, true) => IntKind::I16,
+    }
+}
+
+non_zero! {
+    NonZeroU8 => IntKind::U8;
+    NonZeroU16 => IntKind::U16;
+    NonZeroU32 => IntKind::U32;
+    NonZeroU64 => IntKind::U64;
+    NonZeroU128 => IntKind::U128;
+    NonZeroUsize => pointer_width(false);
+    NonZeroI8 => IntKind::I8;
+    NonZeroI16 => IntKind::I16;
+    NonZeroI32 => IntKind::I32;
+    NonZeroI64 => IntKind::I64;
+    NonZeroI128 => IntKind::I128;
+    NonZeroIsize => pointer_width(true);
+}
+
 // Addresses are strings in human-readable formats such as JSON.
 macro_rules! addresses {
     ($($ty:ident => $format:ident;)*) => {
@@ -250,6 +305,159 @@ range! {
     RangeInclusive: "start", "end";
     RangeFrom: "start";
     RangeTo: "end";
+}
+
+/// The nanoseconds of a `Duration` or `SystemTime` as serde writes them:
+/// `subsec_nanos`, below 10⁹.
+const SUBSEC_NANOS: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+    kind: IntKind::U32,
+    ranges: &[IntRange::new(
+        IntValue::ZERO,
+        IntValue::from_u128(999_999_999),
+    )],
+}));
+
+fn subsec_nanos() -> &'static Shape {
+    SUBSEC_NANOS
+}
+
+/// `{"secs": u64, "nanos": u32(..=999999999)}`, no other key (serde refuses unknown fields).
+///
+/// What the description cannot say exactly: serde writes `nanos` below 10⁹
+/// (`subsec_nanos`), but reads any `u32`, carrying whole seconds into `secs`, and refuses
+/// the pair when that carry overflows `secs` — a condition across two fields. The
+/// description takes the form serde writes, `nanos` below 10⁹, for both views: a receiver
+/// is stricter than serde on `nanos` of 10⁹ or more (documented, pinned), and within that
+/// form no carry can overflow, so nothing else is looser. serde also reads a
+/// `[secs, nanos]` array (a struct as an array, refused like any other).
+impl HandoffSchema for std::time::Duration {
+    const SHAPE: &'static Shape = &Shape {
+        name: "Duration",
+        module: "core::time",
+        generics: &[],
+        doc: "",
+        kind: Kind::Struct(&StructShape {
+            fields: &[
+                Field::new("secs", shape_of::<u64>),
+                Field::new("nanos", subsec_nanos),
+            ],
+            deny_unknown_fields: true,
+        }),
+    };
+}
+
+/// The largest `secs_since_epoch` serde reads on this platform: `UNIX_EPOCH` plus the
+/// duration must be a `SystemTime`, whose seconds are an `i64` on Unix, so a time after
+/// the epoch has at most `i64::MAX` of them. Elsewhere the bound differs (Windows counts
+/// 100 ns ticks from 1601) and is not described: `u64`.
+#[cfg(unix)]
+const SYSTEM_TIME_SECS: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+    kind: IntKind::U64,
+    ranges: &[IntRange::new(
+        IntValue::ZERO,
+        IntValue::from_i128(i64::MAX as i128),
+    )],
+}));
+#[cfg(not(unix))]
+const SYSTEM_TIME_SECS: &Shape = <u64 as HandoffSchema>::SHAPE;
+
+fn system_time_secs() -> &'static Shape {
+    SYSTEM_TIME_SECS
+}
+
+/// `{"secs_since_epoch": u64(..=9223372036854775807), "nanos_since_epoch":
+/// u32(..=999999999)}` since `UNIX_EPOCH`, no other key.
+///
+/// serde fails to write a time before the epoch; it reads the pair as a `Duration` (the
+/// same carry out of `nanos_since_epoch`, described as for `Duration`), then refuses a
+/// duration `UNIX_EPOCH` cannot be moved by. That bound is platform-dependent: on Unix a
+/// `SystemTime` holds `i64` seconds, described as the set of `secs_since_epoch`; on other
+/// platforms `secs_since_epoch` is described as `u64`, looser than serde there.
+impl HandoffSchema for std::time::SystemTime {
+    const SHAPE: &'static Shape = &Shape {
+        name: "SystemTime",
+        module: "std::time",
+        generics: &[],
+        doc: "",
+        kind: Kind::Struct(&StructShape {
+            fields: &[
+                Field::new("secs_since_epoch", system_time_secs),
+                Field::new("nanos_since_epoch", subsec_nanos),
+            ],
+            deny_unknown_fields: true,
+        }),
+    };
+}
+
+/// A `u8` but 0: a byte of a C string.
+const C_BYTE: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+    kind: IntKind::U8,
+    ranges: &[IntRange::new(
+        IntValue::from_u128(1),
+        IntValue::from_u128(255),
+    )],
+}));
+
+fn c_byte() -> &'static Shape {
+    C_BYTE
+}
+
+/// The bytes of a C string without its terminator, as serde writes them through
+/// `serialize_bytes`: an array of nonzero `u8`s in JSON. serde_json also reads a string
+/// (its raw bytes) into a `CString`; the description is the array serde writes, and a
+/// receiver is stricter on the string form.
+const C_STRING: &Shape = &Shape::builtin(Kind::Seq(SeqShape {
+    item: c_byte,
+    unique: false,
+    len: None,
+}));
+
+impl HandoffSchema for std::ffi::CString {
+    const SHAPE: &'static Shape = C_STRING;
+}
+
+/// Written like a `CString` (serde reads a `Box<CStr>`, never a `&CStr`).
+impl HandoffSchema for std::ffi::CStr {
+    const SHAPE: &'static Shape = C_STRING;
+}
+
+/// An OS string is platform-dependent on the wire: serde writes `{"Unix": [bytes]}` on Unix
+/// and `{"Windows": [UTF-16 units]}` on Windows, and each platform refuses the other's form.
+/// The description is this platform's: one externally tagged variant.
+#[cfg(unix)]
+const OS_STRING_VARIANTS: &[Variant] = &[Variant::new(
+    "Unix",
+    VariantKind::Newtype(shape_of::<Vec<u8>>),
+)];
+#[cfg(windows)]
+const OS_STRING_VARIANTS: &[Variant] = &[Variant::new(
+    "Windows",
+    VariantKind::Newtype(shape_of::<Vec<u16>>),
+)];
+
+#[cfg(any(unix, windows))]
+const OS_STRING: &Shape = &Shape {
+    name: "OsString",
+    module: "std::ffi",
+    generics: &[],
+    doc: "",
+    kind: Kind::Enum(&EnumShape {
+        repr: Repr::External,
+        variants: OS_STRING_VARIANTS,
+        deny_unknown_fields: false,
+    }),
+};
+
+/// This platform's form (see `OS_STRING_VARIANTS`): `{"Unix": [bytes]}` on Unix.
+#[cfg(any(unix, windows))]
+impl HandoffSchema for std::ffi::OsString {
+    const SHAPE: &'static Shape = OS_STRING;
+}
+
+/// Written like an `OsString`.
+#[cfg(any(unix, windows))]
+impl HandoffSchema for std::ffi::OsStr {
+    const SHAPE: &'static Shape = OS_STRING;
 }
 
 impl<T: HandoffSchema + ?Sized> HandoffSchema for &T {

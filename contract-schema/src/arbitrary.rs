@@ -36,8 +36,8 @@ use proptest::sample::{select, subsequence};
 use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{ContractId, Mode};
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
-    TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, IntRange, IntValue, Length, ReceiverField, Repr, Schema,
+    SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
@@ -196,12 +196,60 @@ pub fn arb_string_format() -> impl Strategy<Value = StringFormat> {
     ]
 }
 
+/// An integer of `kind` near one of the places where sets change: the kind's bounds,
+/// zero, and small values either side.
+fn int_near_edges(kind: IntKind) -> impl Strategy<Value = IntValue> {
+    let (lo, hi) = (IntValue::min_of(kind), IntValue::max_of(kind));
+    prop_oneof![
+        Just(lo),
+        Just(hi),
+        (-6i128..=6).prop_map(IntValue::from_i128),
+        Just(lo.succ().unwrap_or(lo)),
+        Just(hi.pred().unwrap_or(hi)),
+    ]
+    .prop_map(move |v| v.clamp(lo, hi))
+}
+
+/// A constrained integer: one to three ranges or single values of a kind (the `NonZero`
+/// shapes, finite sets, and sets that exclude a value all come out), normalized.
+pub fn arb_constrained_int() -> impl Strategy<Value = Type> {
+    arb_int_kind().prop_flat_map(|kind| {
+        vec((int_near_edges(kind), int_near_edges(kind)), 1..=3).prop_map(move |pairs| {
+            Type::int_in(
+                kind,
+                pairs
+                    .into_iter()
+                    .map(|(a, b)| IntRange::new(a.min(b), a.max(b))),
+            )
+        })
+    })
+}
+
+/// A constrained string: a format, a length and a pattern (from a few that every
+/// ECMA-262 engine reads alike, one with a quote and a backslash for the text's escapes).
+pub fn arb_constrained_string() -> impl Strategy<Value = Type> {
+    let length = (0u64..4, proptest::option::of(0u64..6)).prop_map(|(min, extra)| Length {
+        min,
+        max: extra.map(|e| min + e),
+    });
+    let pattern = proptest::option::of(select(vec![
+        "^[a-z]+$".to_owned(),
+        "^[0-9]*$".to_owned(),
+        "b".to_owned(),
+        "^\\\\?\"?[^\\s]*$".to_owned(),
+    ]));
+    (arb_string_format(), length, pattern)
+        .prop_map(|(format, length, pattern)| Type::string_with(format, length, pattern))
+}
+
 /// A type without structure: a scalar, or one of the given named types.
 fn leaf_type(named: &[String]) -> BoxedStrategy<Type> {
     let scalars = prop_oneof![
         Just(Type::Unit),
         Just(Type::Bool),
         arb_int_kind().prop_map(Type::Int),
+        arb_constrained_int(),
+        arb_constrained_string(),
         select(vec![FloatKind::F32, FloatKind::F64]).prop_map(Type::Float),
         Just(Type::Char),
         arb_string_format().prop_map(Type::String),
@@ -223,6 +271,7 @@ fn key_type() -> impl Strategy<Value = Type> {
     prop_oneof![
         4 => arb_string_format().prop_map(Type::String),
         1 => arb_int_kind().prop_map(Type::Int),
+        1 => arb_constrained_int(),
         1 => Just(Type::Char),
     ]
 }
@@ -709,6 +758,7 @@ fn named_in(ty: &Type, out: &mut Vec<String>) {
         | Type::Float(_)
         | Type::Char
         | Type::String(_)
+        | Type::Constrained(_)
         | Type::Any => {}
         Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
             named_in(inner, out);
@@ -866,6 +916,10 @@ mod tests {
                 Type::Map(..) => "map",
                 Type::Tuple(_) => "tuple",
                 Type::Named(_) => "named",
+                Type::Constrained(c) => match **c {
+                    crate::model::Constraint::Int { .. } => "constrained int",
+                    crate::model::Constraint::String(_) => "constrained string",
+                },
             });
             match t {
                 Type::Option(i) | Type::List(i) | Type::Set(i) | Type::Array(i, _) => ty(i, seen),
@@ -981,6 +1035,8 @@ mod tests {
             "char",
             "string",
             "formatted string",
+            "constrained int",
+            "constrained string",
             "any",
             "option",
             "list",

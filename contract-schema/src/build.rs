@@ -102,6 +102,7 @@ fn for_each_child(shape: &'static Shape, mut f: impl FnMut(&'static Shape)) {
         | Kind::Float(_)
         | Kind::Char
         | Kind::String(_)
+        | Kind::Constrained(_)
         | Kind::Any => {}
         Kind::Option(inner) | Kind::Newtype(inner) | Kind::Transparent(inner) => f(inner()),
         Kind::Seq(seq) => f((seq.item)()),
@@ -169,6 +170,7 @@ fn builtin_text(shape: &'static Shape, name: &mut dyn FnMut(&'static Shape) -> S
             Some(f) => format!("string({f})"),
             None => "string".into(),
         },
+        Kind::Constrained(c) => c.to_type().to_string(),
         Kind::Any => "any".into(),
         Kind::Option(inner) => format!("option<{}>", name(inner())),
         Kind::Seq(seq) => {
@@ -262,6 +264,7 @@ impl Builder {
             Kind::Float(k) => Type::Float(k),
             Kind::Char => Type::Char,
             Kind::String(f) => Type::String(f),
+            Kind::Constrained(c) => c.to_type(),
             Kind::Any | Kind::Struct(_) | Kind::Enum(_) => Type::Any,
             Kind::Option(inner) => {
                 let inner = self.ty(inner());
@@ -531,6 +534,7 @@ fn writable_beside_tag(mut shape: &'static Shape) -> bool {
             | Kind::Float(_)
             | Kind::Char
             | Kind::String(_)
+            | Kind::Constrained(_)
             | Kind::Seq(_)
             | Kind::Tuple(_) => return false,
         }

@@ -47,6 +47,8 @@
 //! | floats | `{"type": "number"}` |
 //! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
 //! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4` or `ipv6`; a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
+//! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`; as a map key it is the integer key pattern of its kind, which does not tell the excluded values apart |
+//! | constrained string (`string(uuid, len 1..=36, pattern "…")`) | the string's schema with `minLength`, `maxLength` and `pattern` |
 //! | any | `{}` |
 //! | option | the inner type or `null` |
 //! | list | `{"type": "array", "items": …}` |
@@ -117,6 +119,12 @@
 //!   anything about duplicates; `receive` rejects them before any schema applies.
 //! - **flattened `Option` of a struct**: serde reads `None` when the inlined fields are absent
 //!   *or do not fit*; the schema lets them be absent but requires them to fit when present.
+//! - **string as C string**: serde writes a `CString` as an array of its nonzero bytes,
+//!   described so; serde_json also reads a string (its raw bytes, when none is 0) into one.
+//! - **nanoseconds of 10⁹ or more**: a `Duration` (`nanos`) or `SystemTime`
+//!   (`nanos_since_epoch`) is described as serde writes it, below 10⁹; serde also reads
+//!   larger values, carrying whole seconds into the seconds field (and refuses the pair when
+//!   the carry overflows it, a condition across two fields no schema here states).
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
@@ -144,7 +152,8 @@
 //!   (for the content key, none that needs its content).
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
-//!   (`"300"` passes for a `u8` key; serde rejects it).
+//!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set (`"0"`
+//!   passes for a `NonZeroU8` key).
 //!
 //! Stricter than what serde writes (the sender view rejects it):
 //! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
@@ -156,8 +165,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Map, Number, Value};
 
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, IntKind, Repr, Schema, StringFormat, StructDef, Type, TypeDef,
-    Unknown, VariantDef, VariantDefKind,
+    Body, Constraint, Emit, EnumDef, FieldDef, IntKind, IntValue, Repr, Schema, StringFormat,
+    StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 
 /// The JSON Schema dialect of every exported document.
@@ -372,6 +381,7 @@ impl Exporter<'_> {
                 out
             }
             Type::Named(name) => self.reference(name),
+            Type::Constrained(c) => constrained_schema(c),
         }
     }
 
@@ -380,6 +390,11 @@ impl Exporter<'_> {
         match self.schema.resolve(key) {
             Type::String(StringFormat::Plain) | Type::Any | Type::Float(_) => None,
             Type::String(fmt) => Some(string_schema(*fmt)),
+            Type::Constrained(c) => match &**c {
+                Constraint::String(_) => Some(constrained_schema(c)),
+                // A key is a string of digits; which integers it holds is not a pattern.
+                Constraint::Int { kind, .. } => self.key_schema(&Type::Int(*kind)),
+            },
             Type::Char => Some(obj(json!({ "minLength": 1, "maxLength": 1 }))),
             Type::Bool => Some(obj(json!({ "enum": ["true", "false"] }))),
             Type::Int(k) => {
@@ -940,6 +955,83 @@ fn int_schema(kind: IntKind) -> Map<String, Value> {
     out
 }
 
+/// A JSON number for an integer, when `serde_json` holds it without loss.
+fn int_value(v: IntValue) -> Option<Value> {
+    v.to_i64()
+        .map(Number::from)
+        .or_else(|| v.to_u64().map(Number::from))
+        .map(Value::Number)
+}
+
+/// A constrained integer or string.
+fn constrained_schema(c: &Constraint) -> Map<String, Value> {
+    match c {
+        Constraint::Int { values, .. } => {
+            let ranges = values.ranges();
+            let mut out = obj(json!({ "type": "integer" }));
+            let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+                // No value at all.
+                return obj(json!({ "not": {} }));
+            };
+            let singles: Option<Vec<Value>> = ranges
+                .iter()
+                .map(|r| (r.min == r.max).then(|| int_value(r.min)).flatten())
+                .collect();
+            if let Some(singles) = singles {
+                out.insert("enum".into(), Value::Array(singles));
+                return out;
+            }
+            // The hull, bounds beyond what a JSON number holds left out (as for `u128`).
+            if let Some(min) = int_value(first.min) {
+                out.insert("minimum".into(), min);
+            }
+            if let Some(max) = int_value(last.max) {
+                out.insert("maximum".into(), max);
+            }
+            if ranges.len() > 1 {
+                let gaps = values
+                    .single_gaps()
+                    .and_then(|gaps| gaps.into_iter().map(int_value).collect::<Option<Vec<_>>>());
+                match gaps {
+                    Some(gaps) => {
+                        out.insert("not".into(), json!({ "enum": gaps }));
+                    }
+                    None => {
+                        let alternatives: Vec<Value> = ranges
+                            .iter()
+                            .map(|r| {
+                                let mut one = Map::new();
+                                if let Some(min) = int_value(r.min) {
+                                    one.insert("minimum".into(), min);
+                                }
+                                if let Some(max) = int_value(r.max) {
+                                    one.insert("maximum".into(), max);
+                                }
+                                Value::Object(one)
+                            })
+                            .collect();
+                        out.insert("anyOf".into(), Value::Array(alternatives));
+                    }
+                }
+            }
+            out
+        }
+        Constraint::String(s) => {
+            let mut out = string_schema(s.format);
+            if s.length.min > 0 {
+                out.insert("minLength".into(), s.length.min.into());
+            }
+            if let Some(max) = s.length.max {
+                out.insert("maxLength".into(), max.into());
+            }
+            if let Some(pattern) = &s.pattern {
+                out.insert("pattern".into(), pattern.as_str().into());
+            }
+            out
+        }
+    }
+}
+
 fn string_schema(format: StringFormat) -> Map<String, Value> {
     let mut out = obj(json!({ "type": "string" }));
     match format {
@@ -1049,6 +1141,49 @@ mod tests {
         assert_eq!(
             Value::Object(int_schema(IntKind::I128)),
             json!({"type": "integer"})
+        );
+    }
+
+    #[test]
+    fn constrained_values_export_their_sets_lengths_and_patterns() {
+        let export = |text: &str| {
+            let ty = crate::text::parse_type(text).unwrap();
+            let Type::Constrained(c) = ty else {
+                panic!("{text} is not constrained")
+            };
+            Value::Object(constrained_schema(&c))
+        };
+        assert_eq!(
+            export("u8(1..)"),
+            json!({"type": "integer", "minimum": 1, "maximum": 255})
+        );
+        assert_eq!(
+            export("i32(..=-1, 1..)"),
+            json!({"type": "integer", "minimum": -2147483648_i64, "maximum": 2147483647, "not": {"enum": [0]}})
+        );
+        assert_eq!(
+            export("u8(0, 2, 9)"),
+            json!({"type": "integer", "enum": [0, 2, 9]})
+        );
+        assert_eq!(
+            export("u8(0..=2, 9..=12)"),
+            json!({"type": "integer", "minimum": 0, "maximum": 12,
+                   "anyOf": [{"minimum": 0, "maximum": 2}, {"minimum": 9, "maximum": 12}]})
+        );
+        // Bounds a JSON number cannot hold are left out, as for `u128` itself.
+        assert_eq!(
+            export("i128(..=-1, 1..)"),
+            json!({"type": "integer", "not": {"enum": [0]}})
+        );
+        assert_eq!(export("u8()"), json!({"not": {}}));
+        assert_eq!(
+            export("string(uuid, len 1..=36, pattern \"^[0-9a-f-]+$\")"),
+            json!({"type": "string", "format": "uuid", "minLength": 1, "maxLength": 36,
+                   "pattern": "^[0-9a-f-]+$"})
+        );
+        assert_eq!(
+            export("string(len 2..)"),
+            json!({"type": "string", "minLength": 2})
         );
     }
 

@@ -48,6 +48,7 @@
 pub mod arbitrary;
 mod build;
 pub mod compat;
+pub mod constraint;
 pub mod contract;
 pub mod json_schema;
 pub mod model;

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::compat::Allowances;
+pub use crate::constraint::{Constraint, IntRange, IntSet, IntValue, Length, StringConstraint};
 pub use crate::contract::{ContractId, Mode};
 pub use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
@@ -60,9 +61,63 @@ pub enum Type {
     Tuple(Vec<Type>),
     /// A named type, by display name.
     Named(String),
+    /// An integer or a string restricted further: a set of integers, or a string's
+    /// format, length and pattern (see [`constraint`](crate::constraint)). Built by
+    /// [`Type::int_in`] and [`Type::string_with`], never for a restriction that restricts
+    /// nothing.
+    Constrained(Box<Constraint>),
 }
 
 impl Type {
+    /// The integers of `kind` within `ranges`: [`Type::Int`] when that is every value of
+    /// the kind, a [`Constraint::Int`] otherwise.
+    ///
+    /// ```
+    /// use contract_schema::model::{IntKind, IntRange, IntValue, Type};
+    ///
+    /// let non_zero = Type::int_in(
+    ///     IntKind::U8,
+    ///     [IntRange::new(IntValue::from_u128(1), IntValue::max_of(IntKind::U8))],
+    /// );
+    /// assert_eq!(non_zero.to_string(), "u8(1..)");
+    /// assert_eq!(Type::int_in(IntKind::U8, [IntRange::all_of(IntKind::U64)]), Type::Int(IntKind::U8));
+    /// ```
+    #[must_use]
+    pub fn int_in(kind: IntKind, ranges: impl IntoIterator<Item = IntRange>) -> Type {
+        let values = IntSet::new(kind, ranges);
+        if values.is_all_of(kind) {
+            Type::Int(kind)
+        } else {
+            Type::Constrained(Box::new(Constraint::Int { kind, values }))
+        }
+    }
+
+    /// Strings of `format` with a length and a pattern: [`Type::String`] when neither
+    /// restricts, a [`Constraint::String`] otherwise.
+    ///
+    /// ```
+    /// use contract_schema::model::{Length, StringFormat, Type};
+    ///
+    /// let code = Type::string_with(StringFormat::Plain, Length { min: 1, max: Some(8) }, None);
+    /// assert_eq!(code.to_string(), "string(len 1..=8)");
+    /// assert_eq!(
+    ///     Type::string_with(StringFormat::Uuid, Length::ANY, None),
+    ///     Type::String(StringFormat::Uuid)
+    /// );
+    /// ```
+    #[must_use]
+    pub fn string_with(format: StringFormat, length: Length, pattern: Option<String>) -> Type {
+        if length == Length::ANY && pattern.is_none() {
+            Type::String(format)
+        } else {
+            Type::Constrained(Box::new(Constraint::String(StringConstraint {
+                format,
+                length,
+                pattern,
+            })))
+        }
+    }
+
     /// Whether `null` is a value of this type.
     #[must_use]
     pub fn is_nullable(&self) -> bool {
@@ -435,6 +490,7 @@ impl core::fmt::Display for Type {
                 f.write_str(")")
             }
             Type::Named(name) => f.write_str(name),
+            Type::Constrained(c) => c.fmt(f),
         }
     }
 }

@@ -14,6 +14,8 @@
 //! earlier paths, which the derive's expansion uses.
 
 #[doc(no_inline)]
+pub use crate::constraint::{ConstraintShape, IntRange, IntValue};
+#[doc(no_inline)]
 pub use crate::contract::{AllowInfo, ContractId, ContractInfo, Mode};
 
 /// A function returning the shape of a type: the edge between two descriptions.
@@ -92,6 +94,8 @@ pub enum Kind {
     /// reads it through `deserialize_newtype_struct`, so a field of this type must be present
     /// even when the inner type is an `Option`.
     Newtype(ShapeFn),
+    /// An integer or a string restricted further (a `NonZeroU8` is the `u8`s from 1).
+    Constrained(&'static ConstraintShape),
     /// A named `#[serde(transparent)]` struct: on the wire it is its inner type, and serde
     /// reads it with the inner type's own `Deserialize`, so a field of this type may be absent
     /// exactly when a field of the inner type may (a transparent `Option` reads as `None`).

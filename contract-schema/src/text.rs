@@ -70,7 +70,12 @@
 //! - Types use the syntax of [`Type`]'s `Display`: `unit bool u8 … i128 f32 f64 char string
 //!   string(uuid) … any option<T> list<T> set<T> array<T; N> map<K, V> tuple(A, B)`; any
 //!   other name (with `::` paths and `<…>` generic arguments, such as
-//!   `Handoff<RefundRequest>`) is a named type and must be defined in the text.
+//!   `Handoff<RefundRequest>`) is a named type and must be defined in the text. A
+//!   constrained integer is its kind and its values in parentheses, `u8(1..)`,
+//!   `i32(..=-1, 1..)`, `u8(0..=2, 7)` (ranges include their end; an open end is the kind's
+//!   bound); a constrained string lists its format, `len` and `pattern`,
+//!   `string(uuid, len ..=36, pattern "^[0-9a-f-]+$")` (see
+//!   [`constraint`](crate::constraint)). Other spellings of one set read back to its one form.
 //! - Strings are double-quoted with the escapes `\"`, `\\`, `\n`, `\r`, `\t` and `\u{…}`;
 //!   control and invisible formatting characters are always escaped, so a review sees
 //!   every character. A Rust field or variant name is written bare when it is a plain word
@@ -87,6 +92,8 @@ use crate::model::{Schema, Type};
 
 mod parse;
 mod write;
+
+pub(crate) use write::Quoted;
 
 /// The built-in type keywords of the canonical text (`u32`, `string`, `option`, …): the
 /// one table of them. A named type is never displayed as one of these words (the builder

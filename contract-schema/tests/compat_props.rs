@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use contract_schema::arbitrary::{arb_int_kind, arb_schema};
 use contract_schema::compat::{check, evolve, CompatReport, Mode};
-use contract_schema::model::{Body, Emit, FieldDef, Schema, StructDef, Type, Unknown};
+use contract_schema::model::{
+    Body, Emit, FieldDef, IntRange, IntValue, Schema, StructDef, Type, Unknown,
+};
 use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -53,6 +55,7 @@ const CAPTURE_FORWARD: &[&str] = &[
     "CHAR_BECAME_STRING",
     "NON_NULLABLE_BECAME_NULLABLE",
     "INT_WIDENED",
+    "CONSTRAINT_WIDENED",
     "INTEGER_BECAME_FLOAT",
     "ENUM_VALUE_ADDED",
     "ENUM_VARIANT_ADDED",
@@ -74,6 +77,7 @@ const CAPTURE_BACKWARD: &[&str] = &[
     "STRING_BECAME_CHAR",
     "NULLABLE_BECAME_NON_NULLABLE",
     "INT_NARROWED",
+    "CONSTRAINT_NARROWED",
     "FLOAT_BECAME_INTEGER",
     "ENUM_VALUE_REMOVED",
     "ENUM_VARIANT_REMOVED",
@@ -251,6 +255,36 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
                     );
                     applied.hit("int width");
 
+                    // Restricting the integers to the positive ones of a kind: within the
+                    // writer's kind a constraint narrowed, beyond it a range; the positive
+                    // values fit the old reader when the new kind's largest does.
+                    let mut new = old.clone();
+                    root_struct(&mut new).fields[i].ty = Type::int_in(
+                        int_to,
+                        [IntRange::new(
+                            IntValue::from_i128(1),
+                            IntValue::max_of(int_to),
+                        )],
+                    );
+                    let narrowed = if int_from.fits_in(int_to) {
+                        "CONSTRAINT_NARROWED"
+                    } else {
+                        "INT_NARROWED"
+                    };
+                    prop_assert_eq!(backward(&old, &new), [narrowed]);
+                    prop_assert_eq!(
+                        forward(&old, &new),
+                        expect(int_to.max() <= int_from.max(), "INT_WIDENED")
+                    );
+                    // The same restriction on both sides is no change; removing it breaks
+                    // old readers only.
+                    prop_assert!(evolve(&new, &new, Mode::Full).findings().is_empty());
+                    let mut plain = new.clone();
+                    root_struct(&mut plain).fields[i].ty = Type::Int(int_to);
+                    prop_assert!(backward(&new, &plain).is_empty());
+                    prop_assert_eq!(forward(&new, &plain), ["CONSTRAINT_WIDENED"]);
+                    applied.hit("int constraint");
+
                     // An integer replaced by a float: fine for new readers, not for old ones.
                     let mut new = old.clone();
                     root_struct(&mut new).fields[i].ty = Type::Float(FloatKind::F64);
@@ -330,6 +364,7 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
         "add optional",
         "remove",
         "int width",
+        "int constraint",
         "nullable",
         "provenance",
         "rename",

@@ -462,6 +462,126 @@ fn one_address_family_fits_the_format_that_takes_both() {
     );
 }
 
+/// A type in the canonical text.
+fn ty(text: &str) -> Type {
+    contract_schema::text::parse_type(text).unwrap()
+}
+
+#[test]
+fn a_narrower_set_of_integers_fits_a_wider_reader_and_the_reverse_breaks() {
+    let of = |t: &str| fields(vec![f("n", ty(t))]);
+    for (narrow, wide) in [
+        ("u64(1..)", "u64"),
+        ("u8(1..)", "u16"),
+        ("u8(1..)", "i16(..=-1, 1..)"),
+        ("i32(1..=9)", "i32(..=-1, 1..)"),
+        ("u8(0..=2, 7)", "u8(0..=7)"),
+        ("i8(1..)", "u8(1..)"),
+        ("u8(1..)", "f64"),
+    ] {
+        assert!(
+            check(&of(narrow), &of(wide)).is_compatible(),
+            "{narrow} into {wide}"
+        );
+    }
+    // NonZeroU64 on the reading side: a writer's 0 is excluded.
+    let (plain, non_zero) = (of("u64"), of("u64(1..)"));
+    assert_eq!(
+        located(&check(&plain, &non_zero)),
+        [("VALUE_OUTSIDE_CONSTRAINT", "n".to_owned(), Direction::Check)]
+    );
+    assert_eq!(backward(&plain, &non_zero), ["CONSTRAINT_NARROWED"]);
+    assert!(forward(&plain, &non_zero).is_empty());
+    assert_eq!(forward(&non_zero, &plain), ["CONSTRAINT_WIDENED"]);
+    assert!(backward(&non_zero, &plain).is_empty());
+    // Two sets that overlap without inclusion.
+    assert_eq!(
+        ids(&check(&of("u8(0..=2, 7)"), &of("u8(1..)"))),
+        ["VALUE_OUTSIDE_CONSTRAINT"]
+    );
+    // Beyond the reader's kind it is a range finding, constrained or not.
+    assert_eq!(
+        ids(&check(&of("u16(1..)"), &of("u8(1..)"))),
+        ["INT_OUT_OF_RANGE"]
+    );
+    assert_eq!(
+        ids(&check(&of("u16(1..)"), &of("u8"))),
+        ["INT_OUT_OF_RANGE"]
+    );
+    assert_eq!(
+        ids(&check(&of("f64"), &of("u8(1..)"))),
+        ["FLOAT_INTO_INTEGER"]
+    );
+    // The finding says which sets, never a value of a payload (there is none).
+    let report = check(&plain, &non_zero).to_string();
+    assert!(
+        report
+            .contains("`u64` values sent by writers are not all within the `u64(1..)` of readers"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_narrower_string_fits_a_wider_reader_and_the_reverse_breaks() {
+    let of = |t: &str| fields(vec![f("s", ty(t))]);
+    for (narrow, wide) in [
+        ("string(len 1..=8)", "string"),
+        ("string(len 2..=4)", "string(len 1..=8)"),
+        ("string(pattern \"^a\")", "string"),
+        ("string(len 1, pattern \"^a\")", "string(pattern \"^a\")"),
+        ("string(uuid, len 36)", "string(uuid)"),
+        ("string(ipv4, len ..=15)", "string(ip)"),
+        ("string(len 1)", "char"),
+        ("char", "string(len 1..)"),
+    ] {
+        assert!(
+            check(&of(narrow), &of(wide)).is_compatible(),
+            "{narrow} into {wide}"
+        );
+    }
+    let (wide, narrow) = (of("string(len ..=64)"), of("string(len ..=32)"));
+    assert_eq!(ids(&check(&wide, &narrow)), ["VALUE_OUTSIDE_CONSTRAINT"]);
+    assert_eq!(backward(&wide, &narrow), ["CONSTRAINT_NARROWED"]);
+    assert_eq!(forward(&narrow, &wide), ["CONSTRAINT_WIDENED"]);
+    // A pattern is compared as text: another pattern is not known to hold the writer's.
+    assert_eq!(
+        ids(&check(
+            &of("string(pattern \"^a\")"),
+            &of("string(pattern \"^b\")")
+        )),
+        ["VALUE_OUTSIDE_CONSTRAINT"]
+    );
+    assert_eq!(
+        ids(&check(&of("string"), &of("string(pattern \"^b\")"))),
+        ["VALUE_OUTSIDE_CONSTRAINT"]
+    );
+    // The format comes first, then `char`'s one character.
+    assert_eq!(
+        ids(&check(&of("string"), &of("string(uuid, len ..=36)"))),
+        ["STRING_FORMAT_CHANGED"]
+    );
+    assert_eq!(
+        ids(&check(&of("string(len ..=2)"), &of("char"))),
+        ["STRING_INTO_CHAR"]
+    );
+    assert_eq!(
+        ids(&check(&of("string(len 1..)"), &of("u8"))),
+        ["TYPE_CHANGED"]
+    );
+}
+
+#[test]
+fn a_string_enum_fits_a_constrained_string_when_every_tag_does() {
+    let grade = enumm(Repr::External, vec![unit("a"), unit("bb")]);
+    let writer = schema(strukt(vec![f("g", named("Grade"))]), vec![("Grade", grade)]);
+    let reader = |t: &str| fields(vec![f("g", ty(t))]);
+    assert!(check(&writer, &reader("string(len 1..=2)")).is_compatible());
+    assert_eq!(
+        ids(&check(&writer, &reader("string(len 1)"))),
+        ["VALUE_OUTSIDE_CONSTRAINT"]
+    );
+}
+
 #[test]
 fn collections_compare_element_wise() {
     let list = |t| Type::List(Box::new(t));

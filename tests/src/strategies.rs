@@ -19,8 +19,8 @@
 use std::sync::Arc;
 
 use contract_core::schema::model::{
-    Body, EnumDef, FieldDef, FloatKind, IntKind, Repr, StringFormat, StructDef, Type, Unknown,
-    VariantDef, VariantDefKind,
+    Body, Constraint, EnumDef, FieldDef, FloatKind, IntKind, IntSet, IntValue, Repr,
+    StringConstraint, StringFormat, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
 use contract_core::Schema;
 use proptest::prelude::{any, Strategy};
@@ -171,6 +171,10 @@ impl Generator<'_> {
             Type::Float(k) => self.float(*k),
             Type::Char => Value::String(self.char().to_string()),
             Type::String(fmt) => Value::String(self.string(*fmt)),
+            Type::Constrained(c) => match &**c {
+                Constraint::Int { kind, values } => Value::Number(self.int_in(*kind, values)),
+                Constraint::String(s) => Value::String(self.constrained_string(s)),
+            },
             Type::Any => self.any(if shallow { 0 } else { 2 }),
             Type::Option(inner) => {
                 if shallow || self.rng.chance(30) {
@@ -571,6 +575,10 @@ impl Generator<'_> {
     fn key(&mut self, key: &Type) -> String {
         match self.schema.resolve(key).clone() {
             Type::Int(k) => self.int(k).to_string(),
+            Type::Constrained(c) => match &*c {
+                Constraint::Int { kind, values } => self.int_in(*kind, values).to_string(),
+                Constraint::String(s) => self.constrained_string(s),
+            },
             Type::Char => self.char().to_string(),
             Type::Bool => self.rng.chance(50).to_string(),
             Type::String(fmt) => self.string(fmt),
@@ -614,6 +622,63 @@ impl Generator<'_> {
             self.rng.next_u64() % (max + 1)
         };
         Number::from(v)
+    }
+
+    /// A value of the set: a range's ends, its neighbours inside it, or anywhere in it
+    /// (within what a JSON number holds); an empty set, which no value fits, gives the
+    /// kind's value.
+    fn int_in(&mut self, kind: IntKind, values: &IntSet) -> Number {
+        let (lo_json, hi_json) = (
+            IntValue::from_i128(i128::from(i64::MIN)),
+            IntValue::from_u128(u128::from(u64::MAX)),
+        );
+        let fitting: Vec<_> = values
+            .ranges()
+            .iter()
+            .map(|r| (r.min.max(lo_json), r.max.min(hi_json)))
+            .filter(|(lo, hi)| lo <= hi)
+            .collect();
+        let Some(&(lo, hi)) = self.rng.pick(&fitting) else {
+            return self.int(kind);
+        };
+        let v = match self.rng.below(5) {
+            0 => lo,
+            1 => hi,
+            2 => lo.succ().filter(|v| *v <= hi).unwrap_or(lo),
+            3 => hi.pred().filter(|v| *v >= lo).unwrap_or(hi),
+            _ => {
+                // Anywhere: an offset from `lo` within the range's span, when both fit a
+                // 64-bit integer; otherwise `lo`.
+                match (lo.to_i64(), hi.to_i64()) {
+                    (Some(a), Some(b)) => {
+                        let span = b.abs_diff(a).saturating_add(1);
+                        let offset = self.rng.next_u64() % span;
+                        IntValue::from_i128(i128::from(a) + i128::from(offset))
+                    }
+                    _ => lo,
+                }
+            }
+        };
+        v.to_i64()
+            .map(Number::from)
+            .or_else(|| v.to_u64().map(Number::from))
+            .unwrap_or_else(|| Number::from(0_u8))
+    }
+
+    /// A string of the constraint's length (plain characters) or, with a format or a
+    /// pattern, one of the format: no Rust type the harness tests describes a pattern yet,
+    /// so the generator does not invert regular expressions.
+    fn constrained_string(&mut self, c: &StringConstraint) -> String {
+        if c.format != StringFormat::Plain || c.pattern.is_some() {
+            return self.string(c.format);
+        }
+        let min = usize::try_from(c.length.min).unwrap_or(usize::MAX).min(64);
+        let max = c
+            .length
+            .max
+            .map_or(min + 8, |m| usize::try_from(m).unwrap_or(usize::MAX));
+        let len = min + self.rng.below(max.saturating_sub(min).min(8) + 1);
+        (0..len).map(|_| self.char()).collect()
     }
 
     fn float(&mut self, kind: FloatKind) -> Value {

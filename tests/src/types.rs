@@ -451,6 +451,69 @@ pub struct NetAddrs {
     pub by_address: BTreeMap<std::net::Ipv4Addr, u8>,
 }
 
+/// `NonZero*` of every width: their integer without 0, also inside an `Option`, a list and
+/// as map keys.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct NonZeros {
+    /// A `u8` but 0.
+    pub u8: std::num::NonZeroU8,
+    /// A `u16` but 0.
+    pub u16: std::num::NonZeroU16,
+    /// A `u32` but 0.
+    pub u32: std::num::NonZeroU32,
+    /// A `u64` but 0.
+    pub u64: std::num::NonZeroU64,
+    /// A `u128` but 0.
+    pub u128: std::num::NonZeroU128,
+    /// A `usize` but 0.
+    pub usize: std::num::NonZeroUsize,
+    /// An `i8` but 0.
+    pub i8: std::num::NonZeroI8,
+    /// An `i16` but 0.
+    pub i16: std::num::NonZeroI16,
+    /// An `i32` but 0.
+    pub i32: std::num::NonZeroI32,
+    /// An `i64` but 0.
+    pub i64: std::num::NonZeroI64,
+    /// An `i128` but 0.
+    pub i128: std::num::NonZeroI128,
+    /// An `isize` but 0.
+    pub isize: std::num::NonZeroIsize,
+    /// `null` or a nonzero value.
+    pub maybe: Option<std::num::NonZeroU32>,
+    /// Items of a list.
+    pub list: Vec<std::num::NonZeroI16>,
+    /// Keys: a key `"0"` is refused like a value 0.
+    pub by_id: BTreeMap<std::num::NonZeroU64, u8>,
+}
+
+/// `Duration` and `SystemTime`: structs of seconds and nanoseconds below 10⁹, no other key.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct Times {
+    /// `{"secs", "nanos"}`.
+    pub duration: std::time::Duration,
+    /// `{"secs_since_epoch", "nanos_since_epoch"}`.
+    pub since_epoch: std::time::SystemTime,
+    /// `null` or a duration.
+    pub timeout: Option<std::time::Duration>,
+    /// Items of a list.
+    pub laps: Vec<std::time::Duration>,
+}
+
+/// C strings and OS strings: arrays of nonzero bytes, and this platform's tagged form of an
+/// OS string (`{"Unix": [bytes]}` here).
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+pub struct FfiStrings {
+    /// `[nonzero bytes]`.
+    pub c_string: std::ffi::CString,
+    /// Read as a box.
+    pub boxed_c_str: Box<std::ffi::CStr>,
+    /// `{"Unix": [bytes]}` on Unix.
+    pub os_string: std::ffi::OsString,
+    /// Items of a list.
+    pub os_strings: Vec<std::ffi::OsString>,
+}
+
 /// Standard types serde writes as their inner value, as a string, as a unit, or as a small
 /// enum or struct of its own.
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]

@@ -21,7 +21,9 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use contract_core::schema::model::{Body, Emit, FieldDef, Repr, Type, Unknown, VariantDefKind};
+use contract_core::schema::model::{
+    Body, Constraint, Emit, FieldDef, Repr, Type, Unknown, VariantDefKind,
+};
 use contract_core::{json_schema, receive, send, HandoffSchema, ProblemKind, Schema, View};
 use contract_tests::strategies::{receiver_instances, Instance, Site, SplitMix, Step};
 use contract_tests::types::*;
@@ -366,7 +368,12 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
             (true, Value::Object(m), Type::Unit) if m.is_empty() => {
                 Some("empty object as unit inside an internally tagged enum")
             }
-            (false, Value::Number(n), Type::Int(_)) if n.is_f64() => n
+            // serde_json reads a string's raw bytes into a `CString` too; the description is
+            // the array of nonzero bytes serde writes.
+            (true, Value::String(_), Type::List(item)) if item.to_string() == "u8(1..)" => {
+                Some("string as C string")
+            }
+            (false, Value::Number(n), ty) if n.is_f64() && is_integer(ty) => n
                 .as_f64()
                 .is_some_and(|f| f.fract() == 0.0)
                 .then_some("integral float as integer"),
@@ -381,6 +388,15 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
             ty = self.schema.resolve(inner);
         }
         ty
+    }
+}
+
+/// Whether a type is an integer, constrained or not.
+fn is_integer(ty: &Type) -> bool {
+    match ty {
+        Type::Int(_) => true,
+        Type::Constrained(c) => matches!(**c, Constraint::Int { .. }),
+        _ => false,
     }
 }
 
@@ -1244,6 +1260,9 @@ fidelity! {
     std_types: StdTypes,
     std_wrappers: StdWrappers,
     net_addrs: NetAddrs,
+    non_zeros: NonZeros,
+    times: Times,
+    ffi_strings: FfiStrings,
     time_and_ids: TimeAndIds,
     with_schema_as: WithSchemaAs,
     strict_note: StrictNote,

@@ -598,3 +598,21 @@ fn sets_reject_duplicates() {
     assert!(v.is_valid(&json!(["a", "b"])));
     assert!(!v.is_valid(&json!(["a", "a"])));
 }
+
+/// The standard types described through constrained values, as a reviewer reads them: the
+/// canonical text of each (both views per field), then the receiver's JSON Schema of the
+/// times.
+#[test]
+fn constrained_std_types_snapshot() {
+    let mut out = String::new();
+    for text in [
+        contract_core::schema::text::to_text(&NonZeros::schema()),
+        contract_core::schema::text::to_text(&Times::schema()),
+        contract_core::schema::text::to_text(&FfiStrings::schema()),
+    ] {
+        out.push_str(&text);
+        out.push('\n');
+    }
+    out.push_str(&pretty(&receiver::<Times>()));
+    insta::assert_snapshot!("constrained_std_types", out);
+}

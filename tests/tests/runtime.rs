@@ -748,3 +748,186 @@ fn the_value_is_the_one_serde_json_reads() {
 fn theirs_float(payload: &str) -> Option<f64> {
     serde_json::from_str::<Numbers>(payload).ok()?.float
 }
+
+/// Integers of a constrained set (`NonZero*`): an excluded value is a problem at its
+/// pointer, in a value, an item or a key, all listed at once; the message names the type's
+/// set, never the value; `send` refuses nothing serde writes.
+#[test]
+fn an_excluded_integer_is_out_of_range_at_its_pointer() {
+    #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+    struct Counts {
+        total: std::num::NonZeroU64,
+        delta: std::num::NonZeroI32,
+        items: Vec<std::num::NonZeroU8>,
+        by_id: BTreeMap<std::num::NonZeroU16, bool>,
+    }
+    let ok = json!({"total": 1, "delta": -1, "items": [255, 1], "by_id": {"65535": true}});
+    let received = receive::<Counts>(&bytes(&ok)).expect("nonzero values are received");
+    send(received.value()).expect("what serde writes is sent");
+    let bad =
+        json!({"total": 0, "delta": 0, "items": [1, 0, 256], "by_id": {"0": true, "7": false}});
+    let r = rejection::<Counts>(&bytes(&bad));
+    let out_of_range = |expected: &str| ProblemKind::OutOfRange {
+        expected: expected.to_owned(),
+    };
+    assert_eq!(
+        kinds(&r),
+        // In the order of the bytes (`json!` sorts the keys).
+        [
+            (
+                "/by_id/*".to_owned(),
+                ProblemKind::InvalidKey {
+                    expected: "u16(1..)".to_owned()
+                }
+            ),
+            ("/delta".to_owned(), out_of_range("i32(..=-1, 1..)")),
+            ("/items/1".to_owned(), out_of_range("u8(1..)")),
+            ("/items/2".to_owned(), out_of_range("u8(1..)")),
+            ("/total".to_owned(), out_of_range("u64(1..)")),
+        ]
+    );
+    assert_eq!(
+        r.problems()[1].to_string(),
+        "/delta: number out of range: expected i32(..=-1, 1..)"
+    );
+    // serde agrees that each is refused.
+    for (key, value) in [("total", json!(0)), ("delta", json!(0))] {
+        let mut one = ok.clone();
+        one[key] = value;
+        assert!(serde_json::from_value::<Counts>(one).is_err(), "{key}");
+    }
+    // `-0` is the float `-0.0` to serde_json, which no integer type reads.
+    let minus_zero = br#"{"total": 1, "delta": -0, "items": [], "by_id": {}}"#;
+    assert!(serde_json::from_slice::<Counts>(minus_zero).is_err());
+    assert!(receive::<Counts>(minus_zero).is_err());
+}
+
+/// `receive` takes the description's position on `Duration`: nanoseconds below 10⁹, as
+/// serde writes them, where serde also reads more and carries whole seconds.
+#[test]
+fn a_duration_with_a_second_of_nanoseconds_is_refused_where_serde_carries_it() {
+    let carried = br#"{"secs": 1, "nanos": 1500000000}"#;
+    assert_eq!(
+        serde_json::from_slice::<std::time::Duration>(carried).ok(),
+        Some(std::time::Duration::from_millis(2500))
+    );
+    let r = rejection::<std::time::Duration>(carried);
+    assert_eq!(
+        kinds(&r),
+        [(
+            "/nanos".to_owned(),
+            ProblemKind::OutOfRange {
+                expected: "u32(0..=999999999)".to_owned()
+            }
+        )]
+    );
+    let written = send(&std::time::Duration::new(u64::MAX, 999_999_999)).expect("sent");
+    let received = receive::<std::time::Duration>(written.bytes()).expect("received");
+    assert_eq!(
+        received.into_inner(),
+        std::time::Duration::new(u64::MAX, 999_999_999)
+    );
+}
+
+/// `receive` reads a `CString` as the array of nonzero bytes serde writes, not as the string
+/// serde_json also reads; an OS string in this platform's form.
+#[test]
+fn a_c_string_is_its_byte_array() {
+    let written = send(&std::ffi::CString::new("ab").expect("no NUL")).expect("sent");
+    assert_eq!(written.bytes(), b"[97,98]");
+    assert!(receive::<std::ffi::CString>(b"[97,98]").is_ok());
+    assert!(serde_json::from_slice::<std::ffi::CString>(br#""ab""#).is_ok());
+    assert_eq!(
+        kinds(&rejection::<std::ffi::CString>(br#""ab""#)),
+        [(
+            String::new(),
+            ProblemKind::WrongType {
+                expected: "list<u8(1..)>".to_owned(),
+                found: contract_core::runtime::JsonKind::String,
+            }
+        )]
+    );
+    assert_eq!(
+        kinds(&rejection::<std::ffi::CString>(b"[97,0]")),
+        [(
+            "/1".to_owned(),
+            ProblemKind::OutOfRange {
+                expected: "u8(1..)".to_owned()
+            }
+        )]
+    );
+    #[cfg(unix)]
+    {
+        let os = send(&std::ffi::OsString::from("a")).expect("sent");
+        assert_eq!(os.bytes(), br#"{"Unix":[97]}"#);
+        assert!(receive::<std::ffi::OsString>(br#"{"Windows":[97]}"#).is_err());
+    }
+}
+
+/// A string of a constrained length (a description written by hand, as an imported schema
+/// will give one): a string outside it is a problem at its pointer, as a value and as a key,
+/// on both sides, and no message holds the string.
+#[test]
+fn a_string_outside_its_length_is_refused_at_its_pointer() {
+    use contract_core::schema::shape::{ConstraintShape, Kind, Shape, StringFormat};
+
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(transparent)]
+    struct Code(String);
+
+    impl HandoffSchema for Code {
+        const SHAPE: &'static Shape =
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::String {
+                format: StringFormat::Plain,
+                min_len: 1,
+                max_len: Some(4),
+                pattern: None,
+            }));
+    }
+
+    #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+    struct Coded {
+        code: Code,
+        by_code: BTreeMap<Code, u8>,
+    }
+
+    // Four characters, counted as characters rather than bytes.
+    let ok = json!({"code": "日本語語", "by_code": {"a": 1}});
+    assert!(receive::<Coded>(&bytes(&ok)).is_ok());
+    let secret = "secret-value";
+    let bad = json!({"code": "", "by_code": {secret: 1}});
+    let r = rejection::<Coded>(&bytes(&bad));
+    let expected = "string(len 1..=4)".to_owned();
+    assert_eq!(
+        kinds(&r),
+        [
+            (
+                "/by_code/*".to_owned(),
+                ProblemKind::InvalidKey {
+                    expected: expected.clone()
+                }
+            ),
+            (
+                "/code".to_owned(),
+                ProblemKind::WrongStringLength { expected }
+            ),
+        ]
+    );
+    assert_eq!(
+        r.problems()[1].to_string(),
+        "/code: wrong string length: expected string(len 1..=4)"
+    );
+    let value = Coded {
+        code: Code(secret.to_owned()),
+        by_code: BTreeMap::new(),
+    };
+    let refused = send(&value).expect_err("the sender view holds the length too");
+    let text = format!(
+        "{refused} {} {refused:?}",
+        serde_json::to_string(&refused).expect("serializes")
+    );
+    assert!(
+        text.contains("wrong string length") && !text.contains(secret),
+        "{text}"
+    );
+}

@@ -433,8 +433,9 @@ fn an_inner_tag_under_a_farther_tags_key() {
 
 #[test]
 fn integer_map_keys_are_checked_for_form_not_range() {
-    // "300" is digits but not a u8.
+    // "300" is digits but not a u8; "0" is a u8 but not a `NonZeroU8`.
     looser::<BTreeMap<u8, String>>(json!({ "300": "x" }));
+    looser::<BTreeMap<std::num::NonZeroU8, String>>(json!({ "0": "x" }));
     looser::<BTreeMap<i8, String>>(json!({ "-200": "x" }));
     // The form is serde_json's: no `+`, no leading zero, no `-0`.
     for key in ["+5", "007", "5a", ""] {
@@ -469,4 +470,61 @@ fn non_finite_floats_are_written_as_null() {
     // serde reads a number beyond f32's range as an infinity, which it then writes as null.
     let big: f32 = serde_json::from_value(json!(1e39)).expect("serde reads it");
     assert!(big.is_infinite());
+}
+
+/// `Duration` and `SystemTime` are described as serde writes them, nanoseconds below 10⁹.
+/// serde also reads more, carrying whole seconds (and refuses a carry that overflows the
+/// seconds, a condition across two fields): the schema is stricter there, and exact
+/// everywhere else, the platform's bound of `SystemTime` included.
+#[test]
+fn nanoseconds_of_a_second_or_more() {
+    use std::time::{Duration, SystemTime};
+    stricter::<Duration>(json!({"secs": 1, "nanos": 1_500_000_000_u32}));
+    stricter::<SystemTime>(json!({"secs_since_epoch": 1, "nanos_since_epoch": 1_000_000_000_u32}));
+    // The carry that overflows: both refuse.
+    let overflow = json!({"secs": u64::MAX, "nanos": 1_000_000_000_u32});
+    assert_eq!(verdicts::<Duration>(&overflow), (false, false));
+    // Exact: the extremes of the form serde writes, unknown and missing keys.
+    let largest = json!({"secs": u64::MAX, "nanos": 999_999_999});
+    assert_eq!(verdicts::<Duration>(&largest), (true, true));
+    let unknown = json!({"secs": 1, "nanos": 0, "millis": 0});
+    assert_eq!(verdicts::<Duration>(&unknown), (false, false));
+    assert_eq!(verdicts::<Duration>(&json!({"secs": 1})), (false, false));
+    // A time after the epoch has at most `i64::MAX` seconds on Unix.
+    #[cfg(unix)]
+    {
+        let last = json!({"secs_since_epoch": i64::MAX, "nanos_since_epoch": 999_999_999});
+        assert_eq!(verdicts::<SystemTime>(&last), (true, true));
+        let beyond = json!({"secs_since_epoch": i64::MAX as u64 + 1, "nanos_since_epoch": 0});
+        assert_eq!(verdicts::<SystemTime>(&beyond), (false, false));
+    }
+    // serde reads `[secs, nanos]` too: a struct as an array (see `struct_as_array`).
+    stricter::<Duration>(json!([1, 2]));
+}
+
+/// A `CString` is the array of its nonzero bytes serde writes; serde_json also reads a
+/// string into one (refusing a NUL either way). An OS string is this platform's tagged form.
+#[test]
+fn string_as_c_string() {
+    use std::ffi::{CString, OsString};
+    stricter::<CString>(json!("abc"));
+    assert_eq!(verdicts::<CString>(&json!([97, 98])), (true, true));
+    assert_eq!(verdicts::<CString>(&json!([97, 0])), (false, false));
+    assert_eq!(verdicts::<CString>(&json!("a\u{0}")), (false, false));
+    #[cfg(unix)]
+    {
+        assert_eq!(
+            verdicts::<OsString>(&json!({"Unix": [0, 255]})),
+            (true, true)
+        );
+        // The other platform's form: serde knows the tag and refuses it here.
+        assert_eq!(
+            verdicts::<OsString>(&json!({"Windows": [97]})),
+            (false, false)
+        );
+        assert_eq!(
+            serde_json::to_value(OsString::from("ab")).ok(),
+            Some(json!({"Unix": [97, 98]}))
+        );
+    }
 }

@@ -7,7 +7,11 @@
 //! duplicate items, no key twice). Where serde's decision depends on more than the
 //! description says (a string format, an internally tagged newtype variant whose content is
 //! an enum), it checks what it can and leaves the verdict to serde, which `receive` always
-//! runs after a clean walk. It recurses once per level of the document, which the scan has
+//! runs after a clean walk. A constrained integer is checked against its set and a
+//! constrained string against its length; a string's `pattern` is not checked here (no Rust
+//! type describes one: patterns come from imported schemas, and matching ECMA-262 would need
+//! a regular-expression engine in the runtime), so the receiver is looser than the exported
+//! JSON Schema on that one point. It recurses once per level of the document, which the scan has
 //! bounded.
 
 use std::collections::HashSet;
@@ -15,8 +19,8 @@ use std::collections::HashSet;
 use rustc_hash::FxHashMap;
 
 use contract_schema::model::{
-    Body, EnumDef, FieldDef, FloatKind, IntKind, Repr, StructDef, Type, Unknown, VariantDef,
-    VariantDefKind,
+    Body, Constraint, EnumDef, FieldDef, FloatKind, IntKind, IntValue, Repr, StructDef, Type,
+    Unknown, VariantDef, VariantDefKind,
 };
 use contract_schema::{Schema, View};
 
@@ -331,6 +335,32 @@ impl<'s, 'd> Checker<'s, 'd> {
                     });
                 }
             }
+            // A constrained integer is its kind first (serde reads the kind, then the type
+            // refuses what its set excludes); the message names the set, not the value.
+            Type::Constrained(c) => match &**c {
+                Constraint::Int { kind, values } if node.kind == NodeKind::Int => {
+                    let text = self.text(&node);
+                    let fits = (*kind == IntKind::I128 || text != b"-0")
+                        && int_in_range(text, *kind)
+                        && IntValue::parse(text).is_some_and(|v| values.contains(v));
+                    if !fits {
+                        self.problem(ProblemKind::OutOfRange {
+                            expected: ty.to_string(),
+                        });
+                    }
+                }
+                // The length in characters; a pattern is not checked here (see the module
+                // documentation).
+                Constraint::String(s) if node.kind == NodeKind::Str => {
+                    let chars = str_text(self.input, &node).chars().count();
+                    if !s.length.contains(chars as u64) {
+                        self.problem(ProblemKind::WrongStringLength {
+                            expected: ty.to_string(),
+                        });
+                    }
+                }
+                _ => self.mismatch(i, ty),
+            },
             // serde_json's own parse decides the range: with its `float_roundtrip` feature
             // (which any crate of the build may turn on) an `f32` beyond its range is an
             // error, without it an infinity.
@@ -462,6 +492,15 @@ impl<'s, 'd> Checker<'s, 'd> {
     fn key_fits(&self, text: &[u8], key: &'s Type) -> bool {
         match self.schema.resolve(key) {
             Type::Int(kind) => is_canonical_int(text) && int_in_range(text, *kind),
+            Type::Constrained(c) => match &**c {
+                Constraint::Int { kind, values } => {
+                    is_canonical_int(text)
+                        && int_in_range(text, *kind)
+                        && IntValue::parse(text).is_some_and(|v| values.contains(v))
+                }
+                Constraint::String(s) => std::str::from_utf8(text)
+                    .is_ok_and(|t| s.length.contains(t.chars().count() as u64)),
+            },
             Type::Bool => text == b"true" || text == b"false",
             Type::Char => std::str::from_utf8(text).is_ok_and(|t| t.chars().count() == 1),
             Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {

@@ -46,6 +46,9 @@
 //!   twice but keeps going past an unknown one), in a map (serde keeps the last) and inside
 //!   values the type ignores;
 //! - the same item twice in a set (serde merges them);
+//! - a `CString` written as a string (serde writes the array of its bytes);
+//! - a `Duration` or `SystemTime` with nanoseconds of 10⁹ or more (serde carries them into
+//!   the seconds; it never writes them), as the description states it;
 //! - invalid UTF-8 and lone surrogates (`"\udc00"`) inside values the type ignores, which
 //!   serde_json skips without checking;
 //! - a document nested deeper than [`Limits::max_depth`], a string longer than

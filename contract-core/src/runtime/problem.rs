@@ -141,6 +141,11 @@ pub enum ProblemKind {
     },
     /// A string of the wrong length for a `char`.
     NotOneCharacter,
+    /// A string whose length in characters is outside its constraint's.
+    WrongStringLength {
+        /// The type the contract expects, with its length.
+        expected: String,
+    },
     /// An array of the wrong length.
     WrongLength {
         /// The length the type has.
@@ -249,6 +254,9 @@ impl fmt::Display for ProblemKind {
             }
             ProblemKind::OutOfRange { expected } => {
                 write!(f, "number out of range: expected {expected}")
+            }
+            ProblemKind::WrongStringLength { expected } => {
+                write!(f, "wrong string length: expected {expected}")
             }
             ProblemKind::NotOneCharacter => {
                 f.write_str("wrong length: expected a string of exactly one character")

@@ -15,8 +15,8 @@ use std::fmt::Write as _;
 use super::report::Finding;
 use super::rules::{Direction, Rule};
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
-    Unknown, VariantDef, VariantDefKind,
+    Body, Constraint, Emit, EnumDef, FieldDef, IntRange, IntSet, Length, ReceiverField, Repr,
+    Schema, SenderField, StringConstraint, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{Provenance, StringFormat};
 
@@ -301,44 +301,14 @@ impl<'a> Checker<'a> {
                 self.ty(wi, r);
             }
             (_, Type::Option(ri)) => self.ty(w, ri),
+            (Type::Constrained(_), _) | (_, Type::Constrained(_)) => self.constrained(w, r),
             (Type::Int(a), Type::Int(b)) => {
                 if !a.fits_in(*b) {
-                    let rule = self.direction.pick(
-                        Rule::IntOutOfRange,
-                        Rule::IntNarrowed,
-                        Rule::IntWidened,
-                    );
-                    let (writer, reader) = self.sides();
-                    let why = format!(
-                        "`{w}` values sent by {writer} do not all fit the `{r}` of {reader}"
-                    );
-                    self.report_revert(rule, why, &format!("an integer type that holds `{w}`"));
+                    self.int_out_of_range(w, r);
                 }
             }
-            (Type::Float(_), Type::Int(_)) => {
-                let rule = self.direction.pick(
-                    Rule::FloatIntoInteger,
-                    Rule::FloatBecameInteger,
-                    Rule::IntegerBecameFloat,
-                );
-                let (writer, reader) = self.sides();
-                let why = format!(
-                    "`{w}` numbers sent by {writer} are rejected by the `{r}` of {reader} (serde reads no fraction into an integer)"
-                );
-                self.report_revert(rule, why, "a float on the reading side");
-            }
-            (Type::String(_), Type::Char) => {
-                let rule = self.direction.pick(
-                    Rule::StringIntoChar,
-                    Rule::StringBecameChar,
-                    Rule::CharBecameString,
-                );
-                let (writer, reader) = self.sides();
-                let why = format!(
-                    "strings sent by {writer} may hold more than the one `char` {reader} accept"
-                );
-                self.report_revert(rule, why, "`String` on the reading side");
-            }
+            (Type::Float(_), Type::Int(_)) => self.float_into_integer(w, r),
+            (Type::String(_), Type::Char) => self.string_into_char(),
             (Type::String(a), Type::String(b)) => {
                 if !a.fits_in(*b) {
                     self.format_changed(w, r);
@@ -386,11 +356,150 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A pair with a constrained side (and neither side an `Option`, `any` or named but a
+    /// string enum): sets of integers compare by inclusion, strings by format, length and
+    /// pattern; everything else as the unconstrained types would.
+    fn constrained(&mut self, w: &'a Type, r: &'a Type) {
+        match (int_values(w), int_values(r)) {
+            (Some(ws), Some(rs)) => {
+                if !ws.is_subset(&rs) {
+                    // Beyond the reader's kind it is a range finding, as between two kinds;
+                    // inside it, the reader's constraint excludes it.
+                    let within_kind = match r {
+                        Type::Constrained(c) => match c.base() {
+                            Type::Int(k) => ws.is_subset(&IntSet::new(k, [IntRange::all_of(k)])),
+                            _ => false,
+                        },
+                        _ => false,
+                    };
+                    if within_kind {
+                        self.outside_constraint(w, r);
+                    } else {
+                        self.int_out_of_range(w, r);
+                    }
+                }
+                return;
+            }
+            (Some(_), None) if matches!(r, Type::Float(_)) => return,
+            (None, Some(_)) if matches!(w, Type::Float(_)) => return self.float_into_integer(w, r),
+            _ => {}
+        }
+        match (string_values(w), string_values(r)) {
+            (Some(ws), Some(rs)) => {
+                if !ws.format.fits_in(rs.format) {
+                    self.format_changed(w, r);
+                } else if !ws.fits_in(&rs) {
+                    if matches!(r, Type::Char) {
+                        self.string_into_char();
+                    } else {
+                        self.outside_constraint(w, r);
+                    }
+                }
+                return;
+            }
+            // A string enum with a catch-all reads every string.
+            (Some(_), None) => {
+                if let Type::Named(b) = r {
+                    if self.reader.def(b).is_some_and(|d| {
+                        matches!(&d.body, Body::Enum(e) if e.is_string_enum() && e.catch_all().is_some())
+                    }) {
+                        return;
+                    }
+                }
+            }
+            (None, Some(rs)) => {
+                if let Type::Named(a) = w {
+                    if let Some(Body::Enum(e)) = self.writer.def(a).map(|d| &d.body) {
+                        if e.is_string_enum() {
+                            // Its tags are plain strings: they fit when every one has a
+                            // length the reader takes and the reader asks no more.
+                            let fits = rs.format == StringFormat::Plain
+                                && rs.pattern.is_none()
+                                && e.variants
+                                    .iter()
+                                    .filter_map(|v| v.sender.as_ref())
+                                    .all(|tag| rs.length.contains(tag.chars().count() as u64));
+                            if !fits {
+                                self.outside_constraint(w, r);
+                            }
+                            return;
+                        }
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+        self.type_changed(w, r);
+    }
+
+    fn int_out_of_range(&mut self, w: &Type, r: &Type) {
+        let rule = self
+            .direction
+            .pick(Rule::IntOutOfRange, Rule::IntNarrowed, Rule::IntWidened);
+        let (writer, reader) = self.sides();
+        let why = format!("`{w}` values sent by {writer} do not all fit the `{r}` of {reader}");
+        self.report_revert(rule, why, &format!("an integer type that holds `{w}`"));
+    }
+
+    fn float_into_integer(&mut self, w: &Type, r: &Type) {
+        let rule = self.direction.pick(
+            Rule::FloatIntoInteger,
+            Rule::FloatBecameInteger,
+            Rule::IntegerBecameFloat,
+        );
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "`{w}` numbers sent by {writer} are rejected by the `{r}` of {reader} (serde reads no fraction into an integer)"
+        );
+        self.report_revert(rule, why, "a float on the reading side");
+    }
+
+    fn string_into_char(&mut self) {
+        let rule = self.direction.pick(
+            Rule::StringIntoChar,
+            Rule::StringBecameChar,
+            Rule::CharBecameString,
+        );
+        let (writer, reader) = self.sides();
+        let why =
+            format!("strings sent by {writer} may hold more than the one `char` {reader} accept");
+        self.report_revert(rule, why, "`String` on the reading side");
+    }
+
+    fn outside_constraint(&mut self, w: &Type, r: &Type) {
+        let rule = self.direction.pick(
+            Rule::ValueOutsideConstraint,
+            Rule::ConstraintNarrowed,
+            Rule::ConstraintWidened,
+        );
+        let (writer, reader) = self.sides();
+        let why = format!("`{w}` values sent by {writer} are not all within the `{r}` of {reader}");
+        let hint = match self.direction {
+            Direction::Check => self.revert_hint(&format!("the values of `{w}`")),
+            Direction::Backward => {
+                format!(
+                    "widen the new reader's `{r}` to hold `{w}`, or publish a new major version"
+                )
+            }
+            Direction::Forward => {
+                format!("keep new writers within `{r}`, or publish a new major version")
+            }
+        };
+        self.report(rule, why, hint);
+    }
+
     /// Map keys are strings on the wire: an integer key is written as its digits, which a
     /// string key reads.
     fn map_key(&mut self, w: &'a Type, r: &'a Type) {
         let (wr, rr) = (self.writer.resolve(w), self.reader.resolve(r));
-        if matches!((wr, rr), (Type::Int(_), Type::String(StringFormat::Plain))) {
+        if matches!(
+            (wr, rr),
+            (
+                Type::Int(_) | Type::Constrained(_),
+                Type::String(StringFormat::Plain)
+            )
+        ) && int_values(wr).is_some()
+        {
             return;
         }
         self.ty(w, r);
@@ -926,6 +1035,43 @@ fn taken_tag<'r>(schema: &Schema, repr: &'r Repr, rv: &VariantDef) -> Option<&'r
         {
             Some(tag)
         }
+        _ => None,
+    }
+}
+
+/// The integers a type holds: every value of an integer kind, or a constrained set.
+fn int_values(ty: &Type) -> Option<IntSet> {
+    match ty {
+        Type::Int(kind) => Some(IntSet::new(*kind, [IntRange::all_of(*kind)])),
+        Type::Constrained(c) => match &**c {
+            Constraint::Int { values, .. } => Some(values.clone()),
+            Constraint::String(_) => None,
+        },
+        _ => None,
+    }
+}
+
+/// The strings a type holds, as a constraint: a string of a format, one `char`, or a
+/// constrained string.
+fn string_values(ty: &Type) -> Option<StringConstraint> {
+    match ty {
+        Type::String(format) => Some(StringConstraint {
+            format: *format,
+            length: Length::ANY,
+            pattern: None,
+        }),
+        Type::Char => Some(StringConstraint {
+            format: StringFormat::Plain,
+            length: Length {
+                min: 1,
+                max: Some(1),
+            },
+            pattern: None,
+        }),
+        Type::Constrained(c) => match &**c {
+            Constraint::String(s) => Some(s.clone()),
+            Constraint::Int { .. } => None,
+        },
         _ => None,
     }
 }

@@ -33,6 +33,7 @@
 //! | `FLOAT_INTO_INTEGER` / `FLOAT_BECAME_INTEGER` / `INTEGER_BECAME_FLOAT` | the writer sends floats where the reader reads an integer (an integer into a float is fine) | `score: f64` read as `score: i64` |
 //! | `STRING_INTO_CHAR` / `STRING_BECAME_CHAR` / `CHAR_BECAME_STRING` | the writer sends strings where the reader reads one `char` (a `char` into a `String` is fine) | `grade: String` read as `grade: char` |
 //! | `STRING_FORMAT_CHANGED` | the reader expects a string format the writer does not promise | `String` read as `Uuid` |
+//! | `VALUE_OUTSIDE_CONSTRAINT` / `CONSTRAINT_NARROWED` / `CONSTRAINT_WIDENED` | the reader's constraint excludes values the writer may send: an integer outside the reader's set (when the reader's kind holds it; otherwise `INT_OUT_OF_RANGE`), a string outside the reader's length, or a pattern the writer does not promise (patterns are compared as text) | `u64` read as `NonZeroU64` (`u64(1..)`); `string(len ..=64)` read as `string(len ..=32)` |
 //! | `ENUM_VALUE_UNKNOWN` / `ENUM_VALUE_REMOVED` / `ENUM_VALUE_ADDED` | a string enum: the writer sends a value the reader does not know and the reader has no `#[serde(other)]` catch-all | `Status::Paused` added to a `Status` without catch-all |
 //! | `ENUM_VARIANT_UNKNOWN` / `ENUM_VARIANT_REMOVED` / `ENUM_VARIANT_ADDED` | a tagged enum: the writer sends a variant the reader does not know (a catch-all only covers unit variants, or any variant when internally tagged) | `Event::Refunded { amount }` removed from the reader |
 //! | `ENUM_REPR_CHANGED` | external, internal, adjacent or untagged representation differs | `#[serde(tag = "type")]` added |
@@ -50,7 +51,8 @@
 //!
 //! What is *not* a finding: a reader field that may be absent and that the writer does not
 //! send; a writer field the reader ignores (serde's default for unknown fields); a wider
-//! reader integer, an integer read as a float, a `char` read as a string, a set or an array
+//! reader integer, a narrower set of integers read by a wider one (`NonZeroU8` read as
+//! `u8` or `u16`), a string of a narrower length read by a wider one, an integer read as a float, a `char` read as a string, a set or an array
 //! read as a list; a string enum read as a string, any string read by a string enum with a
 //! catch-all, an integer map key read as a string key; a renamed nested type with the same
 //! structure; a rename the reader declares *and* reads through an alias (backward).

@@ -105,6 +105,14 @@ catalogue! {
     CharBecameString = "CHAR_BECAME_STRING", Type;
     /// The reader expects a string of a format the writer does not promise.
     StringFormatChanged = "STRING_FORMAT_CHANGED", Type;
+    /// The writer may send a value of the reader's integer kind or string format that the
+    /// reader's constraint (a set of integers; a length or a pattern) excludes
+    /// (producer/consumer check).
+    ValueOutsideConstraint = "VALUE_OUTSIDE_CONSTRAINT", Type;
+    /// A new reader's constraint excludes values old writers may send.
+    ConstraintNarrowed = "CONSTRAINT_NARROWED", Type;
+    /// New writers may send values old readers' constraint excludes.
+    ConstraintWidened = "CONSTRAINT_WIDENED", Type;
     /// The writer sends a string-enum value the reader does not know (producer/consumer check).
     EnumValueUnknown = "ENUM_VALUE_UNKNOWN", Variant;
     /// A new reader no longer knows a string-enum value old writers send.

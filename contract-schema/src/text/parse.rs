@@ -12,8 +12,8 @@ use super::{ParseError, RESERVED};
 use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{is_contract_name, ContractId, Mode};
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
-    TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, IntRange, IntValue, Length, ReceiverField, Repr, Schema,
+    SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use crate::suggest::did_you_mean;
@@ -1354,6 +1354,9 @@ impl<'l, 'a> Cursor<'l, 'a> {
         depth: usize,
     ) -> Result<Option<Type>, ParseError> {
         if let Some(k) = IntKind::ALL.iter().find(|k| k.as_str() == word) {
+            if self.eat('(') {
+                return self.int_set(*k).map(Some);
+            }
             return Ok(Some(Type::Int(*k)));
         }
         let ty = match word {
@@ -1365,24 +1368,7 @@ impl<'l, 'a> Cursor<'l, 'a> {
             "any" => Type::Any,
             "string" => {
                 if self.eat('(') {
-                    let at = self.pos;
-                    while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == '-') {
-                        self.pos += 1;
-                    }
-                    let name = self.line.text.get(at..self.pos).unwrap_or("");
-                    let format = StringFormat::NAMED
-                        .iter()
-                        .find(|f| f.as_str() == Some(name))
-                        .copied()
-                        .ok_or_else(|| {
-                            let names: Vec<&str> = StringFormat::NAMED
-                                .iter()
-                                .filter_map(|f| f.as_str())
-                                .collect();
-                            self.error_at(at, choice_message(name, &names, "as a string format"))
-                        })?;
-                    self.expect_char(')', "after the string format")?;
-                    Type::String(format)
+                    self.string_constraint()?
                 } else {
                     Type::String(StringFormat::Plain)
                 }
@@ -1449,6 +1435,201 @@ impl<'l, 'a> Cursor<'l, 'a> {
         Ok(Some(ty))
     }
 
+    /// The set of a constrained integer after `KIND(`: values and ranges (`7`, `1..=5`,
+    /// `1..`, `..=-1`, `..`) separated by commas, then `)`.
+    fn int_set(&mut self, kind: IntKind) -> Result<Type, ParseError> {
+        let mut ranges = Vec::new();
+        self.spaces();
+        if self.eat(')') {
+            return Ok(Type::int_in(kind, []));
+        }
+        loop {
+            self.spaces();
+            let at = self.pos;
+            let min = if self.rest().starts_with("..") {
+                IntValue::min_of(kind)
+            } else {
+                self.int_value(kind)?
+            };
+            let range = if self.rest().starts_with("..") {
+                self.pos += 2;
+                if self.eat('=') {
+                    let max = self.int_value(kind)?;
+                    if max < min {
+                        return Err(self.error_at(at, "an empty range: its end is below its start"));
+                    }
+                    IntRange::new(min, max)
+                } else if matches!(self.peek(), Some(c) if c == '-' || c.is_ascii_digit()) {
+                    return Err(self.error_at(self.pos, "a range includes its end: write `A..=B`"));
+                } else {
+                    IntRange::new(min, IntValue::max_of(kind))
+                }
+            } else {
+                IntRange::one(min)
+            };
+            ranges.push(range);
+            self.spaces();
+            if self.eat(')') {
+                break;
+            }
+            self.expect_char(
+                ',',
+                &format!(
+                    "between the values of `{}(`, or `)` after them",
+                    kind.as_str()
+                ),
+            )?;
+        }
+        Ok(Type::int_in(kind, ranges))
+    }
+
+    /// An integer literal that `kind` holds.
+    fn int_value(&mut self, kind: IntKind) -> Result<IntValue, ParseError> {
+        self.spaces();
+        let at = self.pos;
+        if self.peek() == Some('-') {
+            self.pos += 1;
+        }
+        while matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let text = self.line.text.get(at..self.pos).unwrap_or("");
+        let value = IntValue::parse(text.as_bytes()).ok_or_else(|| {
+            if text.trim_start_matches('-').is_empty() {
+                self.error_at(
+                    at,
+                    format!("expected an integer, found {}", self.token_at(at)),
+                )
+            } else {
+                // Digits beyond every integer type.
+                self.error_at(
+                    at,
+                    format!(
+                        "{} is not a value of `{}`",
+                        self.token_at(at),
+                        kind.as_str()
+                    ),
+                )
+            }
+        })?;
+        if value < IntValue::min_of(kind) || value > IntValue::max_of(kind) {
+            return Err(self.error_at(
+                at,
+                format!("`{value}` is not a value of `{}`", kind.as_str()),
+            ));
+        }
+        Ok(value)
+    }
+
+    /// The restrictions of a string after `string(`: a format name, `len LENGTH` and
+    /// `pattern "REGEX"`, each at most once, separated by commas, then `)`.
+    fn string_constraint(&mut self) -> Result<Type, ParseError> {
+        let mut format = None;
+        let mut length = None;
+        let mut pattern = None;
+        loop {
+            self.spaces();
+            let at = self.pos;
+            while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == '-') {
+                self.pos += 1;
+            }
+            let word = self.line.text.get(at..self.pos).unwrap_or("");
+            let twice = match word {
+                "len" => length.replace(self.length()?).is_some(),
+                "pattern" => pattern.replace(self.string("the pattern")?).is_some(),
+                _ => {
+                    let found = StringFormat::NAMED
+                        .iter()
+                        .find(|f| f.as_str() == Some(word))
+                        .copied()
+                        .ok_or_else(|| {
+                            let mut names: Vec<&str> = StringFormat::NAMED
+                                .iter()
+                                .filter_map(|f| f.as_str())
+                                .collect();
+                            names.extend(["len", "pattern"]);
+                            self.error_at(
+                                at,
+                                choice_message(word, &names, "as a string format or restriction"),
+                            )
+                        })?;
+                    format.replace(found).is_some()
+                }
+            };
+            if twice {
+                let what = if matches!(word, "len" | "pattern") {
+                    word
+                } else {
+                    "a format"
+                };
+                return Err(self.error_at(at, format!("`string(` takes {what} once")));
+            }
+            self.spaces();
+            if self.eat(')') {
+                break;
+            }
+            self.expect_char(
+                ',',
+                "between the restrictions of `string(`, or `)` after them",
+            )?;
+        }
+        Ok(Type::string_with(
+            format.unwrap_or(StringFormat::Plain),
+            length.unwrap_or(Length::ANY),
+            pattern,
+        ))
+    }
+
+    /// A length in characters: `N`, `A..=B`, `A..` or `..=B`.
+    fn length(&mut self) -> Result<Length, ParseError> {
+        self.spaces();
+        let at = self.pos;
+        let min = if self.rest().starts_with("..") {
+            0
+        } else {
+            self.count()?
+        };
+        if !self.rest().starts_with("..") {
+            return Ok(Length {
+                min,
+                max: Some(min),
+            });
+        }
+        self.pos += 2;
+        if !self.eat('=') {
+            if matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
+                return Err(self.error_at(self.pos, "a range includes its end: write `A..=B`"));
+            }
+            return Ok(Length { min, max: None });
+        }
+        let max = self.count()?;
+        if max < min {
+            return Err(self.error_at(at, "an empty range: its end is below its start"));
+        }
+        Ok(Length {
+            min,
+            max: Some(max),
+        })
+    }
+
+    /// A non-negative count (`u64`).
+    fn count(&mut self) -> Result<u64, ParseError> {
+        let at = self.pos;
+        while matches!(self.peek(), Some(c) if c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        self.line
+            .text
+            .get(at..self.pos)
+            .and_then(|d| d.parse::<u64>().ok())
+            .ok_or_else(|| {
+                self.error_at(
+                    at,
+                    format!("expected a length, found {}", self.token_at(at)),
+                )
+            })
+    }
+
     fn open(&mut self, word: &str, c: char) -> Result<(), ParseError> {
         if self.eat(c) {
             Ok(())
@@ -1472,7 +1653,7 @@ fn version_text(token: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::super::{parse, parse_type};
-    use crate::model::{Body, Type};
+    use crate::model::{Body, Length, Type};
     use crate::shape::{FloatKind, IntKind, StringFormat};
 
     /// A valid schema of one struct; tests replace one of its lines.
@@ -2065,11 +2246,56 @@ enum E
             ),
             (
                 "string(uuidd)",
-                "line 1, column 8: unknown word `uuidd` as a string format; did you mean `uuid`?",
+                "line 1, column 8: unknown word `uuidd` as a string format or restriction; \
+                 did you mean `uuid`?",
             ),
             (
                 "list",
                 "line 1, column 5: expected `<` after `list`, found the end of the line",
+            ),
+            ("u8(256)", "line 1, column 4: `256` is not a value of `u8`"),
+            (
+                "u8(-1..=3)",
+                "line 1, column 4: `-1` is not a value of `u8`",
+            ),
+            (
+                "i8(3..=1)",
+                "line 1, column 4: an empty range: its end is below its start",
+            ),
+            (
+                "i8(1..3)",
+                "line 1, column 7: a range includes its end: write `A..=B`",
+            ),
+            (
+                "u8(1 2)",
+                "line 1, column 6: expected `,` between the values of `u8(`, or `)` after them, \
+                 found `2)`",
+            ),
+            ("u8(x)", "line 1, column 4: expected an integer, found `x)`"),
+            (
+                "u128(1..=340282366920938463463374607431768211456)",
+                "line 1, column 10: `34028236692093846346337460743176…` is not a value of `u128`",
+            ),
+            (
+                "string(len 5..=2)",
+                "line 1, column 12: an empty range: its end is below its start",
+            ),
+            (
+                "string(len 1, len 2)",
+                "line 1, column 15: `string(` takes len once",
+            ),
+            (
+                "string(uuid, ipv4)",
+                "line 1, column 14: `string(` takes a format once",
+            ),
+            (
+                "string(lenn 2)",
+                "line 1, column 8: unknown word `lenn` as a string format or restriction; \
+                 did you mean `len`?",
+            ),
+            (
+                "string(pattern x)",
+                "line 1, column 16: expected the pattern as a quoted string, found `x)`",
             ),
             (
                 "app::",
@@ -2114,6 +2340,8 @@ enum E
             Type::Array(unit(), 1),
             Type::Map(unit(), unit()),
             Type::Tuple(Vec::new()),
+            Type::int_in(IntKind::U8, []),
+            Type::string_with(StringFormat::Plain, Length::ANY, Some("a".into())),
         ] {
             match ty {
                 Type::Unit
@@ -2128,7 +2356,8 @@ enum E
                 | Type::Set(_)
                 | Type::Array(..)
                 | Type::Map(..)
-                | Type::Tuple(_) => {}
+                | Type::Tuple(_)
+                | Type::Constrained(_) => {}
                 Type::Named(_) => unreachable!("a named type is not a keyword"),
             }
             let shown = ty.to_string();
@@ -2160,8 +2389,37 @@ enum E
             "app::v1::Step",
             "Page<list<string>>",
             "app::string",
+            "u8(1..)",
+            "i32(..=-1, 1..)",
+            "u8(0..=2, 7)",
+            "u8()",
+            "i128(..=-1, 1..)",
+            "u128(1..)",
+            "i16(-5..=5)",
+            "string(len 1..=64)",
+            "string(len 3)",
+            "string(len 2..)",
+            "string(uuid, len ..=36, pattern \"^[0-9a-f-]+$\")",
+            r#"string(pattern "\\d+ \"q\"")"#,
+            "option<i64(..=-1, 1..)>",
+            "tuple(u8(1..), string(len 3))",
+            "map<u16(1..), list<string(ipv4, len 7..=15)>>",
         ] {
             assert_eq!(parse_type(text).unwrap().to_string(), text);
+        }
+        // Other spellings of one set read to its one form; a restriction that restricts
+        // nothing is the plain type.
+        for (text, canonical) in [
+            ("u8(5, 1..=4, 6..)", "u8(1..)"),
+            ("u8(1..=255)", "u8(1..)"),
+            ("u8(..)", "u8"),
+            ("u8(0..)", "u8"),
+            ("i8(-128..=-1, 0..=127)", "i8"),
+            ("i8(1, 3, 2)", "i8(1..=3)"),
+            ("string(len 0..)", "string"),
+            ("string(len 4, uuid)", "string(uuid, len 4)"),
+        ] {
+            assert_eq!(parse_type(text).unwrap().to_string(), canonical, "{text}");
         }
         assert_eq!(
             parse_type("app::string").unwrap(),

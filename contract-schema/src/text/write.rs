@@ -228,7 +228,7 @@ pub(super) fn must_escape(c: char) -> bool {
 }
 
 /// A string in double quotes, escaped.
-pub(super) struct Quoted<'a>(pub(super) &'a str);
+pub(crate) struct Quoted<'a>(pub(crate) &'a str);
 
 impl core::fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -18,7 +18,9 @@
 //! compared with are structure and do.
 
 use crate::compat::rules::Rule;
-use crate::model::{Body, IntKind, ReceiverField, Schema, StructDef, Type, Unknown};
+use crate::model::{
+    Body, Constraint, IntKind, IntValue, ReceiverField, Schema, StructDef, Type, Unknown,
+};
 use crate::shape::StringFormat;
 
 use super::{Checker, Seg};
@@ -52,6 +54,15 @@ impl<'a> Keys<'a> {
                 Type::String(StringFormat::Plain) => return Keys::Any,
                 Type::String(format) => return Keys::Format(*format),
                 Type::Int(kind) => return Keys::Int(*kind),
+                // A constraint only narrows what the writer sends: its kind or format says
+                // enough to err on the side of yes.
+                Type::Constrained(c) => {
+                    return match &**c {
+                        Constraint::Int { kind, .. } => Keys::Int(*kind),
+                        Constraint::String(s) if s.format == StringFormat::Plain => Keys::Any,
+                        Constraint::String(s) => Keys::Format(s.format),
+                    }
+                }
                 Type::Float(_) => return Keys::Float,
                 Type::Char => return Keys::Char,
                 Type::Bool => return Keys::Only(vec!["true", "false"]),
@@ -164,6 +175,19 @@ fn reads_key(schema: &Schema, key: &Type, name: &str) -> bool {
             Type::Option(inner) => ty = inner,
             Type::String(StringFormat::Plain) | Type::Any => return true,
             Type::Int(kind) => return is_int_key(name, *kind),
+            Type::Constrained(c) => {
+                return match &**c {
+                    Constraint::Int { kind, values } => {
+                        is_int_key(name, *kind)
+                            && IntValue::parse(name.as_bytes()).is_some_and(|v| values.contains(v))
+                    }
+                    Constraint::String(s) => {
+                        s.format == StringFormat::Plain
+                            && s.pattern.is_none()
+                            && s.length.contains(name.chars().count() as u64)
+                    }
+                }
+            }
             Type::Float(_) => return is_json_number(name),
             Type::Char => return name.chars().count() == 1,
             Type::Bool => return name == "true" || name == "false",
