@@ -303,3 +303,25 @@ fn send_takes_the_fast_path_and_leaves_every_surprise_to_the_full_path() {
         ProblemKind::WrongType { .. }
     ));
 }
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct Bounded {
+    count: std::num::NonZeroU8,
+    wait: std::time::Duration,
+}
+
+#[test]
+fn constrained_values_are_checked_on_both_fast_paths() {
+    let ok = br#"{"count": 3, "wait": {"secs": 1, "nanos": 5}}"#;
+    assert!(takes_fast_path::<Bounded>(ok));
+    let value = receive::<Bounded>(ok).expect("accepted").into_inner();
+    assert!(sends_on_fast_path(&value));
+    // serde carries nanoseconds past a second into the seconds; the contract describes what
+    // serde writes, so `receive` refuses them, on the full path.
+    let carried = br#"{"count": 3, "wait": {"secs": 1, "nanos": 1000000000}}"#;
+    assert!(serde_json::from_slice::<Bounded>(carried).is_ok());
+    assert!(!takes_fast_path::<Bounded>(carried));
+    assert!(kinds::<Bounded>(carried)
+        .iter()
+        .any(|k| matches!(k, ProblemKind::OutOfRange { .. })));
+}

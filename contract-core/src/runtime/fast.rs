@@ -40,6 +40,7 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
+use contract_schema::constraint::{Constraint, IntValue};
 use contract_schema::model::{Body, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
 use contract_schema::{Schema, View};
 
@@ -52,6 +53,9 @@ use super::Limits;
 /// type of its schema, by address.
 pub(crate) struct Plan {
     pub(crate) eligible: bool,
+    /// Whether a constrained integer or string occurs: values are then checked against
+    /// their constraint on the way (serde checks only the kind's range).
+    pub(crate) constrained: bool,
     shapes: FxHashMap<usize, Shape>,
     /// The structs (by address) in which two fields are written under one name.
     clashing: FxHashSet<usize>,
@@ -61,6 +65,7 @@ impl Plan {
     pub(crate) fn new(schema: &'static Schema) -> Plan {
         let mut plan = Plan {
             eligible: true,
+            constrained: false,
             shapes: FxHashMap::default(),
             clashing: FxHashSet::default(),
         };
@@ -110,6 +115,7 @@ impl Plan {
             .insert(std::ptr::from_ref(ty) as usize, resolve(schema, ty));
         match ty {
             Type::Set(_) => self.eligible = false,
+            Type::Constrained(_) => self.constrained = true,
             Type::Option(inner) | Type::List(inner) | Type::Array(inner, _) => {
                 self.ty(schema, inner);
             }
@@ -327,6 +333,21 @@ impl Fast<'_> {
             }
     }
 
+    /// Whether `value` is within the constraint of the type at the cursor, if it has one
+    /// (serde reads the kind and no more).
+    fn admits(&self, value: Value<'_>) -> bool {
+        if !self.plan.constrained {
+            return true;
+        }
+        let Node::Ty(ty) = self.node else {
+            return true;
+        };
+        match self.plan.shape(self.schema, ty) {
+            Shape::Scalar(Type::Constrained(c)) => constraint_admits(c, value),
+            _ => true,
+        }
+    }
+
     /// Points the cursor at the next value.
     fn at(&mut self, node: Node, here: u32) -> &mut Self {
         self.node = node;
@@ -398,6 +419,23 @@ impl Node {
             Node::Ty(Type::Option(inner)) => Node::Ty(inner),
             other => other,
         }
+    }
+}
+
+/// A scalar as a constraint sees it.
+#[derive(Clone, Copy)]
+pub(crate) enum Value<'a> {
+    Int(IntValue),
+    Str(&'a str),
+}
+
+/// Whether `value` is within `constraint` (a value of another kind is for serde to refuse). A
+/// string's pattern is not checked at run time (see the checker's documentation).
+pub(crate) fn constraint_admits(constraint: &Constraint, value: Value<'_>) -> bool {
+    match (constraint, value) {
+        (Constraint::Int { values, .. }, Value::Int(v)) => values.contains(v),
+        (Constraint::String(s), Value::Str(text)) => s.length.contains(text.chars().count() as u64),
+        _ => true,
     }
 }
 
@@ -583,7 +621,7 @@ impl<V> Vis<'_, '_, V> {
     }
 
     fn string<E: de::Error>(&mut self, s: &str, borrowed: bool) -> Result<(), E> {
-        if !self.fast.string_fits(s.len(), borrowed) {
+        if !self.fast.string_fits(s.len(), borrowed) || !self.fast.admits(Value::Str(s)) {
             return Err(self.fast.bail());
         }
         if let Node::Key = self.fast.node {
@@ -612,6 +650,18 @@ macro_rules! numbers {
     )*};
 }
 
+macro_rules! integers {
+    ($($method:ident($ty:ty) = $kind:literal, $wide:ident;)*) => {$(
+        fn $method<E: de::Error>(mut self, n: $ty) -> Result<V::Value, E> {
+            self.key_number($kind, &n.to_le_bytes());
+            if !self.fast.admits(Value::Int(IntValue::$wide(n.into()))) {
+                return Err(self.fast.bail());
+            }
+            self.v.$method(n)
+        }
+    )*};
+}
+
 impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
     type Value = V::Value;
 
@@ -619,17 +669,20 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
         self.v.expecting(f)
     }
 
+    integers! {
+        visit_i8(i8) = 1, from_i128;
+        visit_i16(i16) = 1, from_i128;
+        visit_i32(i32) = 1, from_i128;
+        visit_i64(i64) = 1, from_i128;
+        visit_i128(i128) = 1, from_i128;
+        visit_u8(u8) = 2, from_u128;
+        visit_u16(u16) = 2, from_u128;
+        visit_u32(u32) = 2, from_u128;
+        visit_u64(u64) = 2, from_u128;
+        visit_u128(u128) = 2, from_u128;
+    }
+
     numbers! {
-        visit_i8(i8) = 1;
-        visit_i16(i16) = 1;
-        visit_i32(i32) = 1;
-        visit_i64(i64) = 1;
-        visit_i128(i128) = 1;
-        visit_u8(u8) = 2;
-        visit_u16(u16) = 2;
-        visit_u32(u32) = 2;
-        visit_u64(u64) = 2;
-        visit_u128(u128) = 2;
         visit_f32(f32) = 3;
         visit_f64(f64) = 3;
     }

@@ -24,12 +24,13 @@ use std::fmt::Display;
 use rustc_hash::FxHashSet;
 use serde::ser::{self, Serialize, Serializer};
 
+use contract_schema::constraint::{Constraint, IntValue};
 use contract_schema::model::{
     Body, EnumDef, FloatKind, IntKind, Repr, StructDef, Type, VariantDef, VariantDefKind,
 };
 use contract_schema::{Schema, View};
 
-use super::fast::{fingerprint, same, Memo, Plan, Shape, INLINE_KEYS};
+use super::fast::{constraint_admits, fingerprint, same, Memo, Plan, Shape, Value, INLINE_KEYS};
 use super::presence::{Label, Record, ROOT};
 use super::Limits;
 
@@ -215,8 +216,27 @@ fn scalar_of(ty: &Type, value: &Scalar<'_>) -> bool {
         }
         (Type::Char, Scalar::Str(s)) => s.chars().count() == 1,
         (Type::String(_), Scalar::Str(_)) => true,
+        (Type::Constrained(c), value) => constrained(c, value),
         _ => false,
     }
+}
+
+/// A scalar of a constrained type: of its kind, and within its constraint.
+fn constrained(c: &Constraint, value: &Scalar<'_>) -> bool {
+    let value = match (c, value) {
+        (Constraint::Int { kind, .. }, Scalar::Int(signed, unsigned))
+            if int_fits(*kind, *signed, *unsigned) =>
+        {
+            if *signed < 0 {
+                Value::Int(IntValue::from_i128(*signed))
+            } else {
+                Value::Int(IntValue::from_u128(*unsigned))
+            }
+        }
+        (Constraint::String(_), Scalar::Str(s)) => Value::Str(s),
+        _ => return false,
+    };
+    constraint_admits(c, value)
 }
 
 /// `signed` is the value when it is negative (else 0), `unsigned` when it is not.
@@ -235,6 +255,7 @@ fn key_fits(st: &mut State<'_>, ty: &'static Type, value: &Scalar<'_>) -> bool {
         (Type::String(_), Scalar::Str(_)) => true,
         (Type::Char, Scalar::Str(s)) => s.chars().count() == 1,
         (Type::Int(kind), Scalar::Int(signed, unsigned)) => int_fits(*kind, *signed, *unsigned),
+        (Type::Constrained(c), value) => constrained(c, value),
         (Type::Named(name), Scalar::Str(s)) => match st.schema.def(name).map(|d| &d.body) {
             Some(Body::Enum(e)) if e.is_string_enum() => unit_variant(e, s).is_some(),
             _ => false,
