@@ -444,13 +444,21 @@ pub(crate) fn constraint_admits(constraint: &Constraint, value: Value<'_>) -> bo
 #[inline]
 fn field_named(def: &StructDef, guess: usize, key: &str) -> Option<usize> {
     let key = key.as_bytes();
-    let n = def.fields.len();
-    let guess = guess.min(n);
-    (guess..n).chain(0..guess).find(|&f| {
-        def.fields[f].receiver.as_ref().is_some_and(|r| {
+    let fields = &def.fields;
+    let reads = |f: usize| {
+        fields[f].receiver.as_ref().is_some_and(|r| {
             same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
         })
-    })
+    };
+    let guess = guess.min(fields.len());
+    let mut f = guess;
+    while f < fields.len() {
+        if reads(f) {
+            return Some(f);
+        }
+        f += 1;
+    }
+    (0..guess).find(|&f| reads(f))
 }
 
 /// `a == b`, compared in line for the short names fields mostly have.
