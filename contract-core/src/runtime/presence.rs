@@ -104,7 +104,7 @@ fn present_keys(schema: &Schema, view: View) -> &'static [(String, &'static str)
         }
     }
     let keys: Keys = Box::leak(keys.into_boxed_slice());
-    *cache
+    cache
         .write()
         .unwrap_or_else(PoisonError::into_inner)
         .entry(id)
