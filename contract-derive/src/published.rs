@@ -1024,6 +1024,89 @@ enum Ping
     }
 
     #[test]
+    fn untagged_and_adjacently_tagged_variants_are_located_too() {
+        // An untagged enum's findings name the variant by its Rust name.
+        let published = "\
+contract ping/v1
+mode full
+root Ping
+
+enum Ping
+  rust \"app::Ping\"
+  repr untagged
+  variant Count: newtype u64
+    send \"Count\"
+    receive \"Count\"
+  variant Label: newtype string
+    send \"Label\"
+    receive \"Label\"
+";
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            #[serde(untagged)]
+            enum Ping { Count(u64), Label(String) }"#;
+        assert_eq!(
+            contract_schema::text::to_text(&rebuilt(source, published)),
+            published
+        );
+        let (_, errors) = run(source, Some(published.as_bytes()), Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+        let (_, errors) = run(
+            &source.replace("Count(u64)", "Count(u8)"),
+            Some(published.as_bytes()),
+            Mode::Backward,
+        );
+        assert_one_error(
+            &errors,
+            &["`(Count)` breaks", "[INT_NARROWED]"],
+        );
+        // Adjacently tagged: a tuple variant's item.
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            #[serde(tag = "t", content = "c")]
+            enum Ping { Pair(u64, String) }"#;
+        let published = "\
+contract ping/v1
+mode full
+root Ping
+
+enum Ping
+  rust \"app::Ping\"
+  repr adjacent tag \"t\" content \"c\"
+  variant Pair: tuple(u64, string)
+    send \"Pair\"
+    receive \"Pair\"
+";
+        assert_eq!(
+            contract_schema::text::to_text(&rebuilt(source, published)),
+            published
+        );
+        let item: syn::DeriveInput =
+            syn::parse_str(&source.replace("Pair(u64, String)", "Pair(u64, char)"))
+                .expect("parses");
+        let parsed = ast::parse(&item, DeriveKind::Contract);
+        let input = parsed.input.expect("serde reads it");
+        let dir = folder(Some(published.as_bytes()));
+        let outcome = check(
+            &input,
+            &Contract {
+                name: "ping",
+                version: 1,
+                mode: Mode::Backward,
+                dir: dir.to_str().expect("utf-8"),
+                relative: "contracts",
+            },
+        );
+        let _ = std::fs::remove_dir_all(dir);
+        let [error] = outcome.errors.as_slice() else {
+            panic!("one error expected: {:?}", outcome.errors);
+        };
+        assert!(
+            error.to_string().starts_with("`(Pair).1` breaks"),
+            "{error}"
+        );
+        assert!(error.to_string().contains("[STRING_BECAME_CHAR]"), "{error}");
+    }
+
+    #[test]
     fn a_representation_change_names_the_enum() {
         let source = SAME_ENUM.replace(
             "rename_all = \"kebab-case\"",
