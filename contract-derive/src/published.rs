@@ -1055,10 +1055,7 @@ enum Ping
             Some(published.as_bytes()),
             Mode::Backward,
         );
-        assert_one_error(
-            &errors,
-            &["`(Count)` breaks", "[INT_NARROWED]"],
-        );
+        assert_one_error(&errors, &["`(Count)` breaks", "[INT_NARROWED]"]);
         // Adjacently tagged: a tuple variant's item.
         let source = r#"#[handoff(name = "ping", version = 1)]
             #[serde(tag = "t", content = "c")]
@@ -1103,7 +1100,10 @@ enum Ping
             error.to_string().starts_with("`(Pair).1` breaks"),
             "{error}"
         );
-        assert!(error.to_string().contains("[STRING_BECAME_CHAR]"), "{error}");
+        assert!(
+            error.to_string().contains("[STRING_BECAME_CHAR]"),
+            "{error}"
+        );
     }
 
     #[test]
