@@ -200,6 +200,7 @@ fn writable_beside_tag(ty: &Type, published: &Schema) -> bool {
         | Type::Float(_)
         | Type::Char
         | Type::String(_)
+        | Type::Constrained(_)
         | Type::List(_)
         | Type::Set(_)
         | Type::Array(..)
