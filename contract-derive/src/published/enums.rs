@@ -10,7 +10,8 @@
 //!   `skip_serializing`, or it is an internally tagged newtype variant whose content serde
 //!   cannot write beside the tag (see [`writable_beside_tag`]); the receiver reads its
 //!   deserialize tag and aliases unless it is `skip_deserializing`, and a tag an earlier
-//!   variant reads never reaches a later one (untagged enums read no tag);
+//!   variant reads never reaches a later one (an untagged enum matches no tag on the wire,
+//!   so nothing is shadowed there);
 //! - what a variant carries is read from the syntax like a struct's fields (see
 //!   [`crate::wire`]): a hole takes the published variant's type at the same place, a struct
 //!   variant's fields are rebuilt as a struct's are (the enum's `deny_unknown_fields` is
