@@ -125,6 +125,9 @@
 //!   (`nanos_since_epoch`) is described as serde writes it, below 10⁹; serde also reads
 //!   larger values, carrying whole seconds into the seconds field (and refuses the pair when
 //!   the carry overflows it, a condition across two fields no schema here states).
+//! - **saturating integers beyond their range**: a `Saturating` integer is described as
+//!   serde writes it, within its integer's range; serde reads any JSON integer into it,
+//!   clamped to that range (`300` is `255` for a `Saturating<u8>`).
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
