@@ -1319,6 +1319,7 @@ fidelity! {
     clashing_variants: clash::ClashingVariants,
     clashing_internal: clash::ClashingInternal,
     default_around_flatten: DefaultAroundFlatten,
+    reprs: Reprs,
 }
 
 // ---------------------------------------------------------------------------------------
