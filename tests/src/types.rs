@@ -791,4 +791,6 @@ pub struct Reprs {
     pub priorities: Vec<Priority>,
     /// `null` or an offset.
     pub maybe: Option<Offset>,
+    /// Keyed by discriminant: `"1"`, `"5"`, `"6"` or `"200"`.
+    pub by_priority: BTreeMap<Priority, u8>,
 }

@@ -20,6 +20,7 @@ fn sample() -> Reprs {
         tier: Tier::Pro,
         priorities: vec![Priority::Low, Priority::Urgent],
         maybe: Some(Offset::Forward),
+        by_priority: [(Priority::Urgent, 2)].into(),
     }
 }
 
@@ -44,7 +45,7 @@ fn json_schema_agrees_with_serde_repr() {
     assert_eq!(
         written,
         json!({"priority": 6, "offset": -300, "code": 1, "tier": "pro",
-               "priorities": [1, 200], "maybe": 7})
+               "priorities": [1, 200], "maybe": 7, "by_priority": {"200": 2}})
     );
     let (sender, receiver) = (validator(View::Sender), validator(View::Receiver));
     assert!(sender.is_valid(&written));
