@@ -146,15 +146,59 @@ macro_rules! inner_value {
 
 inner_value!(
     std::num::Wrapping<T>,
-    std::num::Saturating<T>,
     std::cmp::Reverse<T>,
     std::cell::RefCell<T>,
     std::sync::Mutex<T>,
     std::sync::RwLock<T>
 );
 
+/// Written as its integer. serde reads any integer of JSON into a `Saturating` of a
+/// primitive integer, clamping it to the type's range (`300` reads as `255` for a `u8`): the
+/// description is what serde writes, the integer's own range, and a receiver is stricter
+/// than serde on the values beyond it (documented in `contract_schema::json_schema`, pinned
+/// in the strictness tests). `receive` does not take that position yet: its fast path hands
+/// the integer to serde, which clamps it, while its full path refuses it.
+impl<T: HandoffSchema> HandoffSchema for std::num::Saturating<T> {
+    const SHAPE: &'static Shape = T::SHAPE;
+}
+
 impl<T: HandoffSchema + Copy> HandoffSchema for std::cell::Cell<T> {
     const SHAPE: &'static Shape = T::SHAPE;
+}
+
+// Atomics are their value: serde writes what a `SeqCst` load reads and reads the primitive.
+macro_rules! atomic {
+    ($($ty:ident => $inner:ty;)*) => {
+        $(impl HandoffSchema for std::sync::atomic::$ty {
+            const SHAPE: &'static Shape = <$inner as HandoffSchema>::SHAPE;
+        })*
+    };
+}
+
+atomic! {
+    AtomicBool => bool;
+    AtomicI8 => i8;
+    AtomicI16 => i16;
+    AtomicI32 => i32;
+    AtomicI64 => i64;
+    AtomicIsize => isize;
+    AtomicU8 => u8;
+    AtomicU16 => u16;
+    AtomicU32 => u32;
+    AtomicU64 => u64;
+    AtomicUsize => usize;
+}
+
+/// A weak pointer is an `Option` on the wire: serde writes the value when it can still
+/// upgrade the pointer and `null` when it cannot, and reads an `Option` (a missing field
+/// included, as for an `Option`), then drops it: what it returns never upgrades.
+impl<T: HandoffSchema> HandoffSchema for std::rc::Weak<T> {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::Option(shape_of::<T>));
+}
+
+/// Written like [`std::rc::Weak`].
+impl<T: HandoffSchema> HandoffSchema for std::sync::Weak<T> {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::Option(shape_of::<T>));
 }
 
 // `NonZero*` are their integer without 0: serde reads the integer, then refuses 0.
@@ -464,6 +508,11 @@ impl<T: HandoffSchema + ?Sized> HandoffSchema for &T {
     const SHAPE: &'static Shape = T::SHAPE;
 }
 
+/// Written like `T` (serde writes through the reference; it reads none).
+impl<T: HandoffSchema + ?Sized> HandoffSchema for &mut T {
+    const SHAPE: &'static Shape = T::SHAPE;
+}
+
 impl<B: HandoffSchema + ToOwned + ?Sized> HandoffSchema for Cow<'_, B> {
     const SHAPE: &'static Shape = B::SHAPE;
 }
@@ -484,6 +533,14 @@ tuple!(A, B, C, D, E);
 tuple!(A, B, C, D, E, F);
 tuple!(A, B, C, D, E, F, G);
 tuple!(A, B, C, D, E, F, G, H);
+tuple!(A, B, C, D, E, F, G, H, I);
+tuple!(A, B, C, D, E, F, G, H, I, J);
+tuple!(A, B, C, D, E, F, G, H, I, J, K);
+tuple!(A, B, C, D, E, F, G, H, I, J, K, L);
+tuple!(A, B, C, D, E, F, G, H, I, J, K, L, M);
+tuple!(A, B, C, D, E, F, G, H, I, J, K, L, M, N);
+tuple!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O);
+tuple!(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P);
 
 #[cfg(feature = "uuid")]
 impl HandoffSchema for uuid::Uuid {

@@ -73,8 +73,8 @@ pub use contract_derive::{HandoffContract, HandoffSchema};
 pub mod __private {
     pub use crate::traits::shape_of;
     pub use contract_schema::shape::{
-        AllowInfo, ContractInfo, EnumShape, Field, Kind, Mode, Provenance, Repr, Send, Shape,
-        ShapeFn, StructShape, Variant, VariantKind,
+        AllowInfo, ConstraintShape, ContractInfo, EnumShape, Field, IntKind, IntRange, IntValue,
+        Kind, Mode, Provenance, Repr, Send, Shape, ShapeFn, StructShape, Variant, VariantKind,
     };
     pub use core;
 

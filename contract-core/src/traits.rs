@@ -6,11 +6,13 @@ use contract_schema::{ContractInfo, Schema, Shape};
 ///
 /// Derive it with `#[derive(HandoffSchema)]` on nested types; contracts derive
 /// [`HandoffContract`], which implements this trait too. It is implemented here for the
-/// standard types serde supports (numbers, strings, `Option`, collections, smart pointers,
-/// tuples, `serde_json::Value`, `PathBuf`, the `std::net` addresses, `Result`, `Bound`, the
-/// ranges, `PhantomData`, and
-/// the wrappers serde writes as their inner value: `Wrapping`, `Saturating`, `Reverse`,
-/// `Cell`, `RefCell`, `Mutex`, `RwLock`) and, behind features, for `uuid` and `chrono` types.
+/// standard types serde supports (numbers, strings, `Option`, collections, smart pointers
+/// and their `Weak`s, tuples of up to 16 items, `serde_json::Value`, `PathBuf`, the
+/// `std::net` addresses, `NonZero*`, `Duration`, `SystemTime`, C and OS strings, `Result`,
+/// `Bound`, the ranges, `PhantomData`, and the wrappers serde writes as their inner value:
+/// `Wrapping`, `Saturating`, `Reverse`, `Cell`, `RefCell`, `Mutex`, `RwLock`, the atomics)
+/// and, behind features, for `uuid` and `chrono` types. The fidelity tests hold the table of
+/// every implementation of serde's and how each is covered (`tests/tests/fidelity/serde_impls.rs`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no handoff description: it does not implement `HandoffSchema`",
     label = "no `HandoffSchema` for `{Self}`",

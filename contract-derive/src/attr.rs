@@ -12,8 +12,8 @@ use syn::{Attribute, Error, Ident, Lit, LitInt, LitStr, Token};
 
 use crate::allow::{self, Allow};
 use crate::symbol::{
-    ALLOW, ASSUMPTION, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE, NAME,
-    RENAMED_FROM, SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
+    ALLOW, ASSUMPTION, BOUND, BY_NAME, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE,
+    NAME, RENAMED_FROM, REPR, SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
 };
 use contract_schema::suggest::did_you_mean;
 use contract_schema::Mode;
@@ -134,6 +134,13 @@ pub struct ContainerAttrs {
     pub schema_as: Option<Setting<syn::Type>>,
     /// `allow(RULE_ID, field = "wireName", reason = "…")`, in order (valid ones only).
     pub allows: Vec<Allow>,
+    /// `repr`: the enum is written as its `#[repr(int)]` discriminant (serde_repr).
+    pub repr: Option<Setting<()>>,
+    /// `by_name`: the enum with a `#[repr(int)]` is written by variant name (serde's derive).
+    pub by_name: Option<Setting<()>>,
+    /// `bound = "T: Trait, …"`: the impl's `where` predicates, instead of a `HandoffSchema`
+    /// bound on every type parameter.
+    pub bound: Option<Setting<Vec<syn::WherePredicate>>>,
     /// The first `#[handoff(...)]` attribute, to point at when a key is missing.
     pub first_attr: Option<TokenStream>,
     /// Every key written (or, for a misspelt key, the key it was likely meant to be),
@@ -375,6 +382,24 @@ fn type_value(key: &Ident, meta: &ParseNestedMeta) -> syn::Result<syn::Type> {
     value.parse::<syn::Type>()
 }
 
+/// `bound = "T: Trait, U: Other"`: `where` predicates, possibly none (`bound = ""`).
+fn bound_value(key: &Ident, meta: &ParseNestedMeta) -> syn::Result<Vec<syn::WherePredicate>> {
+    let lit = string_value(key, meta, "\"T: HandoffSchema\"")?;
+    let parser = syn::punctuated::Punctuated::<syn::WherePredicate, Token![,]>::parse_terminated;
+    syn::parse::Parser::parse_str(parser, &lit.value())
+        .map(|predicates| predicates.into_iter().collect())
+        .map_err(|e| {
+            Error::new_spanned(
+                &lit,
+                format!(
+                    "`{key} = {}` is not a list of where predicates ({e}): write \
+                     `{key} = \"T: HandoffSchema\"`, or `{key} = \"\"` for none",
+                    lit.to_token_stream()
+                ),
+            )
+        })
+}
+
 /// A flag without value: `assumption`.
 fn flag_value(key: &Ident, meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
@@ -479,6 +504,18 @@ pub fn container(attrs: &[Attribute], errors: &mut Vec<Error>) -> ContainerAttrs
             let new = allow::parse(key, meta, Position::Container, errors)?;
             push_allow(&mut out.allows, new, errors);
             Ok(())
+        } else if key == REPR {
+            setting(key, meta, place, &mut out.repr, errors, |m| {
+                flag_value(key, m)
+            })
+        } else if key == BY_NAME {
+            setting(key, meta, place, &mut out.by_name, errors, |m| {
+                flag_value(key, m)
+            })
+        } else if key == BOUND {
+            setting(key, meta, place, &mut out.bound, errors, |m| {
+                bound_value(key, m)
+            })
         } else {
             errors.push(unknown_key(key, Position::Container));
             skip_value(meta)

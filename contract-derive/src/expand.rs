@@ -45,13 +45,40 @@ pub fn derive(item: &DeriveInput, kind: DeriveKind) -> TokenStream {
     expand(&input, &krate, contract)
 }
 
-/// The generics of the impl: every type parameter gets a `HandoffSchema` bound.
-fn bounded_generics(generics: &syn::Generics, krate: &syn::Path) -> syn::Generics {
+/// The generics of the impl: every type parameter gets a `HandoffSchema` bound, unless
+/// `#[handoff(bound = "…")]` gives the `where` predicates instead (like serde's `bound`).
+fn bounded_generics(
+    generics: &syn::Generics,
+    krate: &syn::Path,
+    bound: Option<&[syn::WherePredicate]>,
+) -> syn::Generics {
     let mut generics = generics.clone();
-    for param in generics.type_params_mut() {
-        param.bounds.push(syn::parse_quote!(#krate::HandoffSchema));
+    match bound {
+        Some(predicates) => generics
+            .make_where_clause()
+            .predicates
+            .extend(predicates.iter().cloned()),
+        None => {
+            for param in generics.type_params_mut() {
+                param.bounds.push(syn::parse_quote!(#krate::HandoffSchema));
+            }
+        }
     }
     generics
+}
+
+/// Whether the predicates bound `param` by `HandoffSchema` (under any path).
+fn bounds_schema(predicates: &[syn::WherePredicate], param: &syn::Ident) -> bool {
+    predicates.iter().any(|predicate| match predicate {
+        syn::WherePredicate::Type(t) => {
+            matches!(&t.bounded_ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident(param))
+                && t.bounds.iter().any(|b| {
+                    matches!(b, syn::TypeParamBound::Trait(tr)
+                        if tr.path.segments.last().is_some_and(|s| s.ident == "HandoffSchema"))
+                })
+        }
+        _ => false,
+    })
 }
 
 fn expand(
@@ -62,13 +89,20 @@ fn expand(
     let item = input.original;
     let ident = &item.ident;
     let p = quote!(#krate::__private);
-    let generics = bounded_generics(&item.generics, krate);
+    let bound = input.attrs.bound.as_ref().map(|b| b.value.as_slice());
+    let generics = bounded_generics(&item.generics, krate, bound);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    let generic_shapes = item.generics.type_params().map(|param| {
-        let id = &param.ident;
-        quote!(#p::shape_of::<#id>)
-    });
+    // A type's identity holds the shapes of its type arguments; with `bound`, only of those
+    // the bound says describe themselves (`T: HandoffSchema`).
+    let generic_shapes = item
+        .generics
+        .type_params()
+        .filter(|param| bound.is_none_or(|b| bounds_schema(b, &param.ident)))
+        .map(|param| {
+            let id = &param.ident;
+            quote!(#p::shape_of::<#id>)
+        });
     let doc = &input.doc;
     let kind = kind(input, krate);
     let (assertions, generic_assertions) = flatten_assertions(input, krate);
@@ -150,6 +184,9 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
     if let Some(schema_as) = &input.attrs.schema_as {
         let inner = shape_fn(krate, &schema_as.value);
         return quote!(#p::Kind::Newtype(#inner));
+    }
+    if let Some(kind) = crate::repr::kind(input, krate) {
+        return kind;
     }
     match &input.data {
         Data::Struct(fields) => {
@@ -491,7 +528,7 @@ fn fallback(
     let p = quote!(#krate::__private);
     let ident = &item.ident;
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    let generics = bounded_generics(&item.generics, krate);
+    let generics = bounded_generics(&item.generics, krate, None);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let contract = match kind {
         DeriveKind::Contract => quote! {

@@ -127,6 +127,7 @@ mod case;
 mod expand;
 mod option;
 mod published;
+mod repr;
 mod symbol;
 mod valid;
 mod wire;

@@ -15,6 +15,15 @@ pub const CRATE: &str = "crate";
 pub const SNAPSHOTS: &str = "snapshots";
 /// Container, field or variant: a type whose schema describes the wire form.
 pub const SCHEMA_AS: &str = "schema_as";
+/// Container (an enum with `#[repr(int)]`): written as its discriminant, the way serde_repr's
+/// `Serialize_repr` and `Deserialize_repr` write it.
+pub const REPR: &str = "repr";
+/// Container (an enum with `#[repr(int)]`): written by variant name, the way serde's own
+/// derive writes it (the explicit statement that the `#[repr]` is not the wire form).
+pub const BY_NAME: &str = "by_name";
+/// Container: the `where` predicates of the impl, replacing the `HandoffSchema` bound the
+/// derive puts on every type parameter (like serde's `bound`).
+pub const BOUND: &str = "bound";
 /// Field: a name the field had in an earlier version (repeatable).
 pub const RENAMED_FROM: &str = "renamed_from";
 /// Field: the value is a working assumption, not confirmed.
@@ -33,7 +42,9 @@ pub const ALLOW_REASON: &str = "reason";
 pub const ALLOW_KEYS: &[&str] = &[ALLOW_FIELD, ALLOW_REASON];
 
 /// The keys a container accepts.
-pub const CONTAINER_KEYS: &[&str] = &[NAME, VERSION, MODE, CRATE, SNAPSHOTS, SCHEMA_AS, ALLOW];
+pub const CONTAINER_KEYS: &[&str] = &[
+    NAME, VERSION, MODE, CRATE, SNAPSHOTS, SCHEMA_AS, ALLOW, REPR, BY_NAME, BOUND,
+];
 /// The keys a field accepts.
 pub const FIELD_KEYS: &[&str] = &[RENAMED_FROM, ASSUMPTION, CONFIRMED, SCHEMA_AS, ALLOW];
 /// The keys an enum variant accepts.

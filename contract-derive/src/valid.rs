@@ -46,6 +46,7 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
     check_identity(input, errors);
     check_allows_on_schema(input, errors);
     check_container_serde(input, errors);
+    crate::repr::check(input, errors);
     let container_schema_as = was_seen(&input.attrs.seen, SCHEMA_AS);
     match &input.data {
         Data::Struct(fields) => {

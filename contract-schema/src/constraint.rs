@@ -257,6 +257,36 @@ impl IntSet {
         self.ranges == [IntRange::all_of(kind)]
     }
 
+    /// Every value of the set in order, when it has at most `limit` of them.
+    ///
+    /// ```
+    /// use contract_schema::constraint::{IntRange, IntSet, IntValue};
+    /// use contract_schema::model::IntKind;
+    ///
+    /// let v = IntValue::from_i128;
+    /// let set = IntSet::new(IntKind::I8, [IntRange::new(v(-1), v(1)), IntRange::one(v(9))]);
+    /// assert_eq!(set.small_finite(4).map(|s| s.len()), Some(4));
+    /// assert_eq!(set.small_finite(3), None);
+    /// ```
+    #[must_use]
+    pub fn small_finite(&self, limit: u128) -> Option<Vec<IntValue>> {
+        let mut out = Vec::new();
+        for r in &self.ranges {
+            let mut v = r.min;
+            loop {
+                if out.len() as u128 >= limit {
+                    return None;
+                }
+                out.push(v);
+                if v == r.max {
+                    break;
+                }
+                v = v.succ()?;
+            }
+        }
+        Some(out)
+    }
+
     /// The gaps between the ranges, when every gap is a single value (`NonZeroI32` has the
     /// gap 0): the excluded values of the set's hull.
     #[must_use]

@@ -55,7 +55,7 @@
 //! | set | a list with `uniqueItems: true` |
 //! | `array<T; N>` | `items` with `minItems` = `maxItems` = N (equivalent to N `prefixItems`, and short) |
 //! | tuple | `prefixItems`, `items: false`, `minItems` |
-//! | map | an object: `additionalProperties` is the value, `propertyNames` follows the key type (an integer key is a string of digits) |
+//! | map | an object: `additionalProperties` is the value, `propertyNames` the key as serde_json writes and reads it, a string: an integer key is a string of digits (the listed keys of a set of at most 64 integers), a `bool` key `"true"` or `"false"`, an enum key the names of its unit variants (externally tagged) or its newtype variants' keys (untagged: the receiver view only those whose content reads a string, since serde buffers the key as a string, which no integer reads), no key of an internally or adjacently tagged enum |
 //! | named type | `{"$ref": "#/$defs/…"}` |
 //!
 //! Enums follow serde's representations. **External**: a string enum (unit variants only) is
@@ -125,6 +125,9 @@
 //!   (`nanos_since_epoch`) is described as serde writes it, below 10⁹; serde also reads
 //!   larger values, carrying whole seconds into the seconds field (and refuses the pair when
 //!   the carry overflows it, a condition across two fields no schema here states).
+//! - **saturating integers beyond their range**: a `Saturating` integer is described as
+//!   serde writes it, within its integer's range; serde reads any JSON integer into it,
+//!   clamped to that range (`300` is `255` for a `Saturating<u8>`).
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
@@ -152,8 +155,9 @@
 //!   (for the content key, none that needs its content).
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
-//!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set (`"0"`
-//!   passes for a `NonZeroU8` key).
+//!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set of more
+//!   than 64 values (`"0"` passes for a `NonZeroU8` key); a set of at most 64 values (a
+//!   serde_repr enum) is the `enum` of its keys, exact.
 //!
 //! Stricter than what serde writes (the sender view rejects it):
 //! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
@@ -168,6 +172,13 @@ use crate::model::{
     Body, Constraint, Emit, EnumDef, FieldDef, IntKind, IntValue, Repr, Schema, StringFormat,
     StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
+
+/// How deep a key type's schema follows untagged enums before it takes any string.
+const MAX_KEY_DEPTH: usize = 8;
+
+/// The most integers a constrained map key lists as its keys (`enum` of their digits);
+/// a larger set is checked for the form of its digits only.
+const MAX_KEY_ENUM: u128 = 64;
 
 /// The JSON Schema dialect of every exported document.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -386,14 +397,38 @@ impl Exporter<'_> {
     }
 
     /// What a map key of this type looks like as a JSON object key; `None` for any string.
+    ///
+    /// Keys are strings on the wire: serde_json writes an integer, a `bool` or a newtype of
+    /// one as its digits or `true`/`false`, an enum's unit variant as its name and an untagged
+    /// variant as its content's key, and refuses every other value as a key; it reads a key
+    /// into a type that reads a string (an integer or `bool` parses it), and an untagged
+    /// variant only from the string it buffers, which no integer reads.
     fn key_schema(&self, key: &Type) -> Option<Map<String, Value>> {
+        self.key_schema_at(key, 0)
+    }
+
+    fn key_schema_at(&self, key: &Type, depth: usize) -> Option<Map<String, Value>> {
+        if depth > MAX_KEY_DEPTH {
+            // A key type nested this deep through untagged enums: any string (looser).
+            return None;
+        }
         match self.schema.resolve(key) {
             Type::String(StringFormat::Plain) | Type::Any | Type::Float(_) => None,
             Type::String(fmt) => Some(string_schema(*fmt)),
             Type::Constrained(c) => match &**c {
                 Constraint::String(_) => Some(constrained_schema(c)),
-                // A key is a string of digits; which integers it holds is not a pattern.
-                Constraint::Int { kind, .. } => self.key_schema(&Type::Int(*kind)),
+                // A small finite set is its keys; otherwise a key is a string of digits, and
+                // which integers it holds is not a pattern.
+                Constraint::Int { kind, values } => match values.small_finite(MAX_KEY_ENUM) {
+                    Some(values) => {
+                        let keys: Vec<Value> = values
+                            .iter()
+                            .map(|v| Value::String(v.to_string()))
+                            .collect();
+                        Some(obj(json!({ "enum": keys })))
+                    }
+                    None => self.key_schema_at(&Type::Int(*kind), depth),
+                },
             },
             Type::Char => Some(obj(json!({ "minLength": 1, "maxLength": 1 }))),
             Type::Bool => Some(obj(json!({ "enum": ["true", "false"] }))),
@@ -405,8 +440,78 @@ impl Exporter<'_> {
                 };
                 Some(obj(json!({ "pattern": pattern })))
             }
-            named @ Type::Named(_) => Some(self.ty(named)),
+            named @ Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
+                Some(Body::Enum(def)) if !def.is_string_enum() => {
+                    Some(self.enum_key_schema(def, depth))
+                }
+                _ => Some(self.ty(named)),
+            },
             other => Some(self.ty(other)),
+        }
+    }
+
+    /// The keys of an enum that is not a string enum: the names of its unit variants when
+    /// externally tagged (a catch-all reads any other string), the keys of its newtype
+    /// variants' contents when untagged (the receiver reads only those whose content reads a
+    /// string), none in the tagged representations.
+    fn enum_key_schema(&self, def: &EnumDef, depth: usize) -> Map<String, Value> {
+        let none = || obj(json!({ "not": {} }));
+        match def.repr {
+            Repr::External => {
+                if self.receiver() && def.catch_all().is_some() {
+                    return obj(json!({ "type": "string" }));
+                }
+                let names: Vec<&String> = def
+                    .variants
+                    .iter()
+                    .filter(|v| matches!(v.kind, VariantDefKind::Unit))
+                    .flat_map(|v| self.tags(v))
+                    .collect();
+                if names.is_empty() {
+                    return none();
+                }
+                obj(json!({ "enum": names }))
+            }
+            Repr::Untagged => {
+                let mut alternatives = Vec::new();
+                for variant in &def.variants {
+                    let VariantDefKind::Newtype(content) = &variant.kind else {
+                        continue;
+                    };
+                    if self.tags(variant).is_empty()
+                        || (self.receiver() && !self.reads_a_string(content))
+                    {
+                        continue;
+                    }
+                    match self.key_schema_at(content, depth + 1) {
+                        None => return obj(json!({ "type": "string" })),
+                        Some(schema) => alternatives.push(Value::Object(schema)),
+                    }
+                }
+                match alternatives.len() {
+                    0 => none(),
+                    1 => match alternatives.pop() {
+                        Some(Value::Object(one)) => one,
+                        _ => none(),
+                    },
+                    _ => obj(json!({ "anyOf": alternatives })),
+                }
+            }
+            Repr::Internal { .. } | Repr::Adjacent { .. } => none(),
+        }
+    }
+
+    /// Whether a value of `ty` reads from a string serde buffered: strings, `char`, string
+    /// enums (and newtypes of them); not integers, `bool` or compound values.
+    fn reads_a_string(&self, ty: &Type) -> bool {
+        match self.schema.resolve(ty) {
+            Type::String(_) | Type::Char | Type::Any => true,
+            Type::Constrained(c) => matches!(&**c, Constraint::String(_)),
+            Type::Named(name) => matches!(
+                self.schema.def(name).map(|d| &d.body),
+                Some(Body::Enum(def)) if def.is_string_enum()
+            ),
+            _ => false,
         }
     }
 

@@ -686,3 +686,111 @@ pub struct StrictNote {
     /// Optional.
     pub tag: Option<String>,
 }
+
+// ---------------------------------------------------------------------------------------
+// Enums written as their integer (serde_repr), and one with a `#[repr]` written by name.
+// ---------------------------------------------------------------------------------------
+
+/// Written as its `u8` discriminant by serde_repr: the set {1, 5, 6, 200}.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde_repr::Serialize_repr,
+    serde_repr::Deserialize_repr,
+    HandoffSchema,
+)]
+#[repr(u8)]
+#[handoff(repr)]
+pub enum Priority {
+    /// 1.
+    Low = 1,
+    /// 5.
+    Normal = 5,
+    /// 6, the next after 5.
+    High,
+    /// 200.
+    Urgent = 200,
+}
+
+/// Written as its `i16` discriminant, negative ones included: the set {-300, 0, 7}.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    serde_repr::Serialize_repr,
+    serde_repr::Deserialize_repr,
+    HandoffSchema,
+)]
+#[repr(i16)]
+#[handoff(repr)]
+pub enum Offset {
+    /// -300.
+    Back = -300,
+    /// 0.
+    Zero = 0,
+    /// 7.
+    Forward = 7,
+}
+
+/// Written as its `u8` discriminant, with a catch-all serde_repr reads every other `u8`
+/// into: described as any `u8`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    serde_repr::Serialize_repr,
+    serde_repr::Deserialize_repr,
+    HandoffSchema,
+)]
+#[repr(u8)]
+#[handoff(repr)]
+pub enum Code {
+    /// 0.
+    Done = 0,
+    /// 1.
+    Failed = 1,
+    /// Any other `u8`.
+    #[serde(other)]
+    Unknown = 255,
+}
+
+/// A `#[repr(u8)]` enum that serde's own derive writes by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, HandoffSchema)]
+#[repr(u8)]
+#[handoff(by_name)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// `"free"`.
+    Free = 1,
+    /// `"pro"`.
+    Pro = 2,
+}
+
+/// Integer enums as fields, items and options, beside one written by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Reprs {
+    /// `1`, `5`, `6` or `200`.
+    pub priority: Priority,
+    /// `-300`, `0` or `7`.
+    pub offset: Offset,
+    /// Any `u8`.
+    pub code: Code,
+    /// `"free"` or `"pro"`.
+    pub tier: Tier,
+    /// Items of a list.
+    pub priorities: Vec<Priority>,
+    /// `null` or an offset.
+    pub maybe: Option<Offset>,
+    /// Keyed by discriminant: `"1"`, `"5"`, `"6"` or `"200"`.
+    pub by_priority: BTreeMap<Priority, u8>,
+}

@@ -34,6 +34,9 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+#[path = "fidelity/serde_impls.rs"]
+mod serde_impls;
+
 /// Instances checked against a schema, over the tests of this file that have finished.
 static TOTAL: AtomicUsize = AtomicUsize::new(0);
 /// How often each documented point explained a disagreement.
@@ -128,6 +131,11 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
             _ => {}
         }
         Ok(received.is_ok())
+    }
+
+    /// Instances this harness checked against a schema so far.
+    fn checked(&self) -> usize {
+        self.checked.load(Ordering::Relaxed)
     }
 
     fn sender_accepts(&self, value: &Value) -> bool {
@@ -1311,6 +1319,7 @@ fidelity! {
     clashing_variants: clash::ClashingVariants,
     clashing_internal: clash::ClashingInternal,
     default_around_flatten: DefaultAroundFlatten,
+    reprs: Reprs,
 }
 
 // ---------------------------------------------------------------------------------------

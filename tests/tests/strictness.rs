@@ -528,3 +528,24 @@ fn string_as_c_string() {
         );
     }
 }
+
+/// A `Saturating` integer is described as serde writes it, within its integer's range;
+/// serde reads any JSON integer into it, clamped to that range.
+#[test]
+fn saturating_integers_beyond_their_range() {
+    use std::num::Saturating;
+    stricter::<Saturating<u8>>(json!(300));
+    stricter::<Saturating<u8>>(json!(-1));
+    stricter::<Saturating<i16>>(json!(i64::MIN));
+    assert_eq!(
+        serde_json::from_value::<Saturating<u8>>(json!(300)).ok(),
+        Some(Saturating(255))
+    );
+    assert_eq!(
+        serde_json::from_value::<Saturating<i8>>(json!(-1000)).ok(),
+        Some(Saturating(i8::MIN))
+    );
+    assert_eq!(verdicts::<Saturating<u8>>(&json!(255)), (true, true));
+    // Not an integer: serde and the schema both refuse.
+    assert_eq!(verdicts::<Saturating<u8>>(&json!(1.5)), (false, false));
+}

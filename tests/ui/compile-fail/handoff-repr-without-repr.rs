@@ -1,0 +1,10 @@
+use contract_core::HandoffSchema;
+
+#[derive(HandoffSchema)]
+#[handoff(repr)]
+pub enum Priority {
+    Low,
+    High,
+}
+
+fn main() {}
