@@ -31,7 +31,8 @@ use contract_schema::model::{
     EnumDef, Repr as ModelRepr, Schema, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
 
-use super::{field_def, locate, Spot};
+use super::diagnostics::{locate, Spot};
+use super::rebuild::field_def;
 use crate::ast::{Input, Repr, Style, Variant};
 use crate::attr::find_serde_key;
 use crate::wire::Wire;
