@@ -346,3 +346,19 @@ fn enum_keys_are_read_on_the_fast_path_and_checked_for_repeats() {
     assert!(!takes_fast_path::<ByStatus>(unknown));
     receive::<ByStatus>(unknown).expect_err("no such variant");
 }
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+struct Clamped {
+    n: std::num::Saturating<u32>,
+}
+
+#[test]
+fn an_integer_out_of_its_kind_is_left_to_the_full_path_even_where_serde_clamps_it() {
+    assert!(takes_fast_path::<Clamped>(br#"{"n": 7}"#));
+    let below = br#"{"n": -1}"#;
+    assert!(serde_json::from_slice::<Clamped>(below).is_ok());
+    assert!(!takes_fast_path::<Clamped>(below));
+    assert!(kinds::<Clamped>(below)
+        .iter()
+        .any(|k| matches!(k, ProblemKind::OutOfRange { .. })));
+}

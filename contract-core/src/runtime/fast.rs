@@ -322,15 +322,12 @@ impl Fast<'_> {
     /// one) of a type whose `Deserialize` reads only what the schema says, where no limit can
     /// be reached, has nothing to record or check.
     fn bare(&self, node: Node) -> bool {
+        // Not integers: a type may read one more leniently than its kind (`Saturating`
+        // clamps what is out of range), so their range is checked on the way.
         fn scalar(ty: &Type) -> bool {
             matches!(
                 ty,
-                Type::Bool
-                    | Type::Int(_)
-                    | Type::Float(_)
-                    | Type::Char
-                    | Type::String(_)
-                    | Type::Unit
+                Type::Bool | Type::Float(_) | Type::Char | Type::String(_) | Type::Unit
             )
         }
         self.bare_scalars
@@ -342,16 +339,31 @@ impl Fast<'_> {
     }
 
     /// Whether `value` is within the constraint of the type at the cursor, if it has one
-    /// (serde reads the kind and no more).
+    /// (serde reads the kind and no more),
+    /// and an integer within its kind's range (serde's integers refuse the rest themselves,
+    /// but a type such as `Saturating` clamps it).
     fn admits(&self, value: Value<'_>) -> bool {
-        if !self.plan.constrained {
-            return true;
-        }
         let Node::Ty(ty) = self.node else {
             return true;
         };
-        match self.plan.shape(self.schema, ty) {
-            Shape::Scalar(Type::Constrained(c)) => constraint_admits(c, value),
+        let direct = match ty {
+            Type::Option(inner) => inner,
+            ty => ty,
+        };
+        let ty = match direct {
+            Type::Int(_) => direct,
+            Type::Named(_) => match self.plan.shape(self.schema, ty) {
+                Shape::Scalar(ty) => ty,
+                _ => return true,
+            },
+            Type::Constrained(_) if self.plan.constrained => direct,
+            _ => return true,
+        };
+        match (ty, value) {
+            (Type::Int(kind), Value::Int(v)) => {
+                IntValue::min_of(*kind) <= v && v <= IntValue::max_of(*kind)
+            }
+            (Type::Constrained(c), value) => constraint_admits(c, value),
             _ => true,
         }
     }
