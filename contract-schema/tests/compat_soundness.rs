@@ -214,7 +214,10 @@ impl Gen<'_> {
         if let Some(p) = &c.pattern {
             schema["pattern"] = p.as_str().into();
         }
-        let validator = jsonschema::draft202012::new(&schema).ok()?;
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .ok()?;
         let fitting: Vec<String> = candidates
             .into_iter()
             .filter(|s| validator.is_valid(&Value::from(s.as_str())))
@@ -337,7 +340,10 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
     let export = to_json_schema(reader, View::Receiver);
     // An export the validator cannot compile is counted apart (and the test requires none),
     // never read as agreement; its error is printed to say which.
-    let validator = match jsonschema::draft202012::new(&export) {
+    let validator = match jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&export)
+    {
         Ok(v) => v,
         Err(e) => {
             eprintln!("receiver export does not compile: {e}");
