@@ -226,6 +226,7 @@ fn rebuild(input: &Input, fields: &[Field], contract: &Contract, published: &Sch
             Unknown::Ignore
         },
         extra: None,
+        flattened: Vec::new(),
     };
     let mut types = published.types.clone();
     let rust_path = types

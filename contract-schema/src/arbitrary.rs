@@ -462,6 +462,7 @@ pub fn arb_struct_def(named: &[String]) -> BoxedStrategy<StructDef> {
                 fields,
                 unknown,
                 extra,
+                flattened: Vec::new(),
             })
         })
         .boxed()

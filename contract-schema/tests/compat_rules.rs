@@ -81,6 +81,7 @@ fn strukt_with(fields: Vec<FieldDef>, unknown: Unknown, extra: Option<Type>) -> 
             fields,
             unknown,
             extra,
+            flattened: Vec::new(),
         }),
     }
 }
@@ -802,6 +803,7 @@ fn refunded(amount: Type) -> VariantDef {
             fields: vec![f("amount", amount)],
             unknown: Unknown::Ignore,
             extra: None,
+            flattened: Vec::new(),
         }),
     )
 }
@@ -928,6 +930,7 @@ fn an_enum_that_denies_unknown_keys_reads_every_key_of_the_same_representation()
                     fields,
                     unknown: Unknown::Ignore,
                     extra: None,
+                    flattened: Vec::new(),
                 }),
             )],
         )
@@ -952,6 +955,7 @@ fn nested_tags(content: Type, inner: Repr, others: Vec<(&str, TypeDef)>) -> Sche
             fields: vec![f("y", int(IntKind::U8))],
             unknown: Unknown::Ignore,
             extra: None,
+            flattened: Vec::new(),
         })
     };
     let mut s = event(

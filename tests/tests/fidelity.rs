@@ -1311,6 +1311,11 @@ fidelity! {
     clashing_variants: clash::ClashingVariants,
     clashing_internal: clash::ClashingInternal,
     default_around_flatten: DefaultAroundFlatten,
+    flatten_external: FlattenExternal,
+    flatten_internal_enum: FlattenInternalEnum,
+    flatten_adjacent_enum: FlattenAdjacentEnum,
+    flatten_untagged_enum: FlattenUntaggedEnum,
+    flatten_optional_enums: FlattenOptionalEnums,
 }
 
 // ---------------------------------------------------------------------------------------
