@@ -110,8 +110,9 @@
 //!   `{"unknown": null}`, which the schema rejects.
 //! - **variant index as tag inside buffered content**: an internally tagged enum read from
 //!   content serde buffers (inside an untagged enum, in a newtype variant of another
-//!   internally tagged enum, or flattened beside a struct's fields) accepts the variant's index as its tag (`{"type": 3}`), and a
-//!   catch-all then takes any index; the schema requires a name. (At the top level serde too
+//!   internally tagged enum, or flattened beside a struct's fields) accepts the variant's
+//!   index as its tag (`{"type": 3}`), and a catch-all then takes any index; the schema
+//!   requires a name. (At the top level serde too
 //!   reads names only.)
 //! - **empty object as unit inside an internally tagged enum**: in the content of an internally
 //!   tagged variant serde also reads `{}` as a unit (`()`, a unit struct, the content of a
