@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 use super::report::Finding;
 use super::rules::{Direction, Rule};
 use crate::model::{
-    Body, Constraint, Emit, EnumDef, FieldDef, IntRange, IntSet, Length, ReceiverField, Repr,
-    Schema, SenderField, StringConstraint, StructDef, Type, Unknown, VariantDef, VariantDefKind,
+    Body, Constraint, Emit, EnumDef, FieldDef, FlatEnumDef, IntRange, IntSet, Length,
+    ReceiverField, Repr, Schema, SenderField, StringConstraint, StructDef, Type, Unknown,
+    VariantDef, VariantDefKind,
 };
 use crate::shape::{Provenance, StringFormat};
 
@@ -41,6 +42,9 @@ enum Seg<'a> {
     Index(usize),
     /// An enum variant, by tag.
     Variant(&'a str),
+    /// A flattened enum (`#[serde(flatten)]`), by Rust field name: it has no key of its own,
+    /// its variant's keys sit beside the struct's fields. Rendered `(flatten kind)`.
+    Flatten(&'a str),
 }
 
 /// Compares one writer with one reader and collects the findings.
@@ -650,6 +654,139 @@ impl<'a> Checker<'a> {
                 }
             });
         }
+        self.flattened(w, r);
+    }
+
+    // ----- flattened enums -------------------------------------------------------------
+
+    /// The flattened enums of two structs, matched by Rust field name (they have no key of
+    /// their own). A matched pair is compared as a field's type is: the enums' definitions
+    /// like any named type (variants, representation, tags, contents); an optional writer
+    /// read by a required reader is a field that may be omitted. A reader's enum the writer
+    /// does not send is a required field never sent, unless the reader's is optional (serde
+    /// reads `None`). A writer's enum the reader does not read sends keys the reader does
+    /// not know.
+    ///
+    /// A reader's optional flattened enum never rejects a payload (serde reads `None` when
+    /// the variant does not fit), but it then silently loses the writer's variant: a
+    /// mismatch inside it is still reported.
+    fn flattened(&mut self, w: &'a StructDef, r: &'a StructDef) {
+        for rf in r.flattened.iter().filter(|f| f.read) {
+            if self.stopped() {
+                return;
+            }
+            let wf = w
+                .flattened
+                .iter()
+                .find(|f| f.sent && f.rust_name == rf.rust_name);
+            self.at(Seg::Flatten(&rf.rust_name), |c| match wf {
+                Some(wf) => c.flat_pair(wf, rf),
+                None => c.flat_missing(rf),
+            });
+        }
+        for wf in w.flattened.iter().filter(|f| f.sent) {
+            if self.stopped() {
+                return;
+            }
+            if r.flattened
+                .iter()
+                .any(|f| f.read && f.rust_name == wf.rust_name)
+            {
+                continue;
+            }
+            self.at(Seg::Flatten(&wf.rust_name), |c| c.flat_unknown(wf, r));
+        }
+    }
+
+    fn flat_pair(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
+        let w_optional = self.writer.flat_enum(&wf.ty).is_some_and(|(_, o)| o);
+        let r_optional = self.reader.flat_enum(&rf.ty).is_some_and(|(_, o)| o);
+        if w_optional && !r_optional {
+            let rule = self.direction.pick(
+                Rule::RequiredFieldMayBeOmitted,
+                Rule::FieldBecameRequired,
+                Rule::FieldBecameOmittable,
+            );
+            let (writer, reader) = self.sides();
+            let why = format!(
+                "the flattened enum `{}` is required by {reader} but sent by {writer} only when present (an `Option`, whose `None` writes no key)",
+                rf.rust_name
+            );
+            let hint = self.forward_or(
+                "keep the flattened enum non-optional for writers, or publish a new major version",
+                "read the flattened enum as an `Option` so data without it is still read",
+            );
+            self.report(rule, why, hint.to_owned());
+        }
+        // The types without their `Option`: whether the enum may be absent is the finding
+        // above, never a `null` (serde writes no key for `None`).
+        let (wt, rt) = (
+            flat_inner(self.writer, &wf.ty),
+            flat_inner(self.reader, &rf.ty),
+        );
+        self.ty(wt, rt);
+    }
+
+    /// A reader's flattened enum the writer never sends.
+    fn flat_missing(&mut self, rf: &'a FlatEnumDef) {
+        if self.reader.flat_enum(&rf.ty).is_some_and(|(_, o)| o) {
+            return;
+        }
+        let rule = self.direction.pick(
+            Rule::RequiredFieldNotSent,
+            Rule::FieldAddedRequired,
+            Rule::FieldRemoved,
+        );
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "the flattened enum `{}` is required by {reader} but never sent by {writer}",
+            rf.rust_name
+        );
+        let hint = match self.direction {
+            Direction::Check => {
+                "send the flattened enum from the producer, or make the consumer's an `Option`"
+            }
+            Direction::Backward => {
+                "make the new flattened enum an `Option`, so data without it is still read"
+            }
+            Direction::Forward => {
+                "restore the flattened enum (old readers require it), or publish the removal as a new major version"
+            }
+        };
+        self.report(rule, why, hint.to_owned());
+    }
+
+    /// A writer's flattened enum the reader does not read: its keys are unknown to the
+    /// reader. A reader that captures unknown keys in a map reads them as its values, which
+    /// is compared only when the map takes any value.
+    fn flat_unknown(&mut self, wf: &'a FlatEnumDef, r: &'a StructDef) {
+        match (r.unknown, &r.extra) {
+            (Unknown::Deny, _) => {
+                let (writer, reader) = self.sides();
+                let why = format!(
+                    "{writer} send the keys of the flattened enum `{}`, which {reader} do not know and deny (`deny_unknown_fields`)",
+                    wf.rust_name
+                );
+                let hint = self.forward_or(
+                    "old readers deny unknown fields: do not send the flattened enum to them; publish a new major version",
+                    "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the flattened enum there",
+                );
+                self.report(Rule::UnknownFieldDenied, why, hint.to_owned());
+            }
+            (Unknown::Capture, Some(extra)) if !matches!(self.reader.resolve(extra), Type::Any) => {
+                let (writer, reader) = self.sides();
+                let why = format!(
+                    "{writer} send the keys of the flattened enum `{}`, which {reader} capture as `{extra}` values (the engine does not compare an enum's keys with a map's values)",
+                    wf.rust_name
+                );
+                self.report_revert(
+                    Rule::TypeChanged,
+                    why,
+                    &format!("a reader that reads the flattened enum `{}`", wf.rust_name),
+                );
+            }
+            _ => {}
+        }
     }
 
     fn read_twice(&mut self, sent: &'a SenderField, recv: &'a ReceiverField) {
@@ -1039,6 +1176,19 @@ fn taken_tag<'r>(schema: &Schema, repr: &'r Repr, rv: &VariantDef) -> Option<&'r
     }
 }
 
+/// A flattened enum's type without its `Option` (through newtypes): the named type that
+/// leads to the enum.
+fn flat_inner<'s>(schema: &'s Schema, ty: &'s Type) -> &'s Type {
+    let mut ty = ty;
+    for _ in 0..MAX_DEPTH {
+        match schema.resolve(ty) {
+            Type::Option(inner) => ty = inner,
+            _ => return ty,
+        }
+    }
+    ty
+}
+
 /// The integers a type holds: every value of an integer kind, or a constrained set.
 fn int_values(ty: &Type) -> Option<IntSet> {
     match ty {
@@ -1137,6 +1287,14 @@ fn render(path: &[Seg<'_>]) -> (String, Option<String>) {
             Seg::Variant(tag) => {
                 out.push('(');
                 out.push_str(tag);
+                out.push(')');
+            }
+            Seg::Flatten(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str("(flatten ");
+                out.push_str(name);
                 out.push(')');
             }
         }
