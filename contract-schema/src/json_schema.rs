@@ -167,6 +167,9 @@
 //!   key the struct's fields leave, so a struct variant that denies unknown fields rejects
 //!   the keys of other flattened enums and unknown keys, and a newtype variant of a map
 //!   reads them all as entries; the schema checks the variant's own keys only.
+//! - **flattened enums nested deeper than 8**: a flattened enum whose variant holds the
+//!   struct it is flattened into (through a `Box`) is inlined 8 levels deep; below that
+//!   its keys are accepted whatever they hold.
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set (`"0"`
@@ -221,6 +224,7 @@ pub fn to_json_schema(schema: &Schema, view: View) -> Value {
         schema,
         view,
         keys: &keys,
+        flat_depth: core::cell::Cell::new(0),
     };
     let mut doc = Map::new();
     doc.insert("$schema".into(), DRAFT_2020_12.into());
@@ -324,6 +328,9 @@ struct Exporter<'a> {
     schema: &'a Schema,
     view: View,
     keys: &'a BTreeMap<String, String>,
+    /// How many flattened enums are being inlined inside one another (a flattened enum
+    /// whose variant holds its own struct recurses).
+    flat_depth: core::cell::Cell<usize>,
 }
 
 impl Exporter<'_> {
@@ -560,6 +567,24 @@ impl Exporter<'_> {
             View::Receiver => flat.read,
         };
         let (e, optional) = self.schema.flat_enum(&flat.ty).filter(|_| present)?;
+        let depth = self.flat_depth.get();
+        if depth >= MAX_INLINE_DEPTH {
+            // Inlined deep enough: its keys are accepted, whatever they hold.
+            return Some(obj(json!({ "additionalProperties": true })));
+        }
+        self.flat_depth.set(depth + 1);
+        let out = self.flat_enum_inlined(flat, e, optional);
+        self.flat_depth.set(depth);
+        out
+    }
+
+    /// [`Exporter::flat_enum_schema`] of the enum `e`, inlined.
+    fn flat_enum_inlined(
+        &self,
+        flat: &FlatEnumDef,
+        e: &EnumDef,
+        optional: bool,
+    ) -> Option<Map<String, Value>> {
         let variant_keys: Vec<&String> = e.variants.iter().flat_map(|v| self.tags(v)).collect();
         if optional && self.receiver() {
             // serde reads `None` whenever the enum does not read, whatever the keys hold; an
