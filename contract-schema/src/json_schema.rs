@@ -1262,6 +1262,72 @@ mod tests {
         }
     }
 
+    /// `struct Root { id: String, #[serde(flatten)] kind: Kind }` with
+    /// `#[serde(untagged)] enum Kind { Again(Box<Root>), Leaf { x: String } }`: the variant
+    /// holds the struct the enum is flattened into. The export once recursed without end.
+    #[test]
+    fn a_flattened_enum_holding_its_own_struct_is_inlined_to_a_depth() {
+        use crate::model::{FieldDef, TypeDef, VariantDef};
+        let string = || Type::String(crate::shape::StringFormat::Plain);
+        let variant = |name: &str, kind| VariantDef {
+            rust_name: name.to_owned(),
+            sender: Some(name.to_owned()),
+            receiver: vec![name.to_owned()],
+            other: false,
+            kind,
+            doc: String::new(),
+        };
+        let def = |body| TypeDef {
+            rust_path: String::new(),
+            doc: String::new(),
+            body,
+        };
+        let root = StructDef {
+            fields: vec![FieldDef::plain("id", string())],
+            flattened: vec![FlatEnumDef {
+                rust_name: "kind".to_owned(),
+                ty: Type::Named("Kind".to_owned()),
+                sent: true,
+                read: true,
+                doc: String::new(),
+            }],
+            ..StructDef::default()
+        };
+        let leaf = StructDef {
+            fields: vec![FieldDef::plain("x", string())],
+            ..StructDef::default()
+        };
+        let kind = EnumDef {
+            repr: Repr::Untagged,
+            variants: vec![
+                variant(
+                    "Again",
+                    VariantDefKind::Newtype(Type::Named("Root".to_owned())),
+                ),
+                variant("Leaf", VariantDefKind::Struct(leaf)),
+            ],
+            deny_unknown_fields: false,
+        };
+        let schema = Schema {
+            contract: None,
+            mode: crate::contract::Mode::Full,
+            allowances: Default::default(),
+            root: Type::Named("Root".to_owned()),
+            types: [
+                ("Root".to_owned(), def(Body::Struct(root))),
+                ("Kind".to_owned(), def(Body::Enum(kind))),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        for view in [View::Sender, View::Receiver] {
+            let export = to_json_schema(&schema, view);
+            let validator = jsonschema::draft202012::new(&export).expect("compiles");
+            assert!(validator.is_valid(&json!({"id": "a", "x": "b"})));
+            assert!(!validator.is_valid(&json!({"x": "b"})));
+        }
+    }
+
     #[test]
     fn nullable_widens_simple_types_and_wraps_the_rest() {
         assert_eq!(

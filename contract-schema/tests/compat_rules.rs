@@ -1999,6 +1999,45 @@ fn a_flattened_enum_made_optional_breaks_required_readers() {
 }
 
 #[test]
+fn a_flattened_untagged_unit_variant_is_never_read() {
+    let kind = || {
+        enumm(
+            Repr::Untagged,
+            vec![
+                unit("None"),
+                variant(
+                    "Some",
+                    VariantDefKind::Struct(StructDef {
+                        fields: vec![f("x", string())],
+                        ..StructDef::default()
+                    }),
+                ),
+            ],
+        )
+    };
+    let required = flat_kind(kind());
+    assert_eq!(
+        located(&check(&required, &required)),
+        [(
+            "UNTAGGED_VARIANT_UNMATCHED",
+            "(flatten kind)(None)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(
+        ids(&evolve(&required, &required, Mode::Full)),
+        ["UNTAGGED_VARIANT_UNMATCHED", "UNTAGGED_VARIANT_UNMATCHED"]
+    );
+    // Read as an `Option`, it is `None`.
+    let optional = flat_root(
+        vec![flat("kind", opt(named("Kind")))],
+        Unknown::Ignore,
+        kind(),
+    );
+    assert!(check(&required, &optional).is_compatible());
+}
+
+#[test]
 fn a_flattened_enum_a_denying_reader_does_not_know_breaks() {
     let with = flat_kind(kind_ab());
     let denying = flat_root(vec![], Unknown::Deny, kind_ab());

@@ -725,6 +725,41 @@ impl<'a> Checker<'a> {
             flat_inner(self.reader, &rf.ty),
         );
         self.ty(wt, rt);
+        if !r_optional {
+            self.flat_untagged_units(wf, rf);
+        }
+    }
+
+    /// An untagged unit variant flattened writes nothing, and serde never reads one there
+    /// (it reads a unit only from `null`): a required reader's untagged enum does not read
+    /// it. (A reader's struct variant whose fields may all be absent would; the engine does
+    /// not look for one.)
+    fn flat_untagged_units(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
+        let (Some((we, _)), Some((re, _))) =
+            (self.writer.flat_enum(&wf.ty), self.reader.flat_enum(&rf.ty))
+        else {
+            return;
+        };
+        if we.repr != Repr::Untagged || re.repr != Repr::Untagged {
+            return;
+        }
+        for wv in &we.variants {
+            if wv.sender.is_none() || !matches!(wv.kind, VariantDefKind::Unit) {
+                continue;
+            }
+            self.at(Seg::Variant(&wv.rust_name), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "the untagged unit variant `{}` of the flattened enum `{}` is written by {writer} as no key at all, which {reader} never read as a variant (serde reads a unit only from `null`)",
+                    wv.rust_name, rf.rust_name
+                );
+                let what = format!(
+                    "a flattened enum whose variant `{}` carries fields, or an `Option` on the reading side",
+                    wv.rust_name
+                );
+                c.report_revert(Rule::UntaggedVariantUnmatched, why, &what);
+            });
+        }
     }
 
     /// A reader's flattened enum the writer never sends.

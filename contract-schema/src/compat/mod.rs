@@ -87,7 +87,10 @@
 //! `FIELD_REMOVED`; one the writer sends only as an `Option` is
 //! `REQUIRED_FIELD_MAY_BE_OMITTED` / `FIELD_BECAME_REQUIRED` / `FIELD_BECAME_OMITTABLE`
 //! (never a `null`: `None` writes no key); a writer's enum a `deny_unknown_fields` reader
-//! does not have is `UNKNOWN_FIELD_DENIED`. A reader's optional flattened enum never
+//! does not have is `UNKNOWN_FIELD_DENIED`. An untagged unit variant flattened writes no
+//! key, which serde never reads as a variant: a required reader's untagged flattened enum
+//! makes it `UNTAGGED_VARIANT_UNMATCHED` (conservatively: a reader's struct variant whose
+//! fields may all be absent would read it). A reader's optional flattened enum never
 //! rejects a payload (serde reads `None` when the variant does not fit), but a mismatch
 //! inside it still is a finding: the reader would silently lose the writer's variant.
 //! Conservatively, a writer's flattened enum read by a map of other than any key and any
