@@ -1999,6 +1999,35 @@ fn a_flattened_enum_made_optional_breaks_required_readers() {
 }
 
 #[test]
+fn a_catch_all_takes_no_key_of_a_flattened_enum() {
+    let reader = flat_kind(enumm(
+        Repr::External,
+        vec![unit("Ready"), catch_all("Other")],
+    ));
+    let writer = flat_kind(enumm(Repr::External, vec![unit("Ready"), unit("Done")]));
+    assert_eq!(
+        located(&check(&writer, &reader)),
+        [(
+            "ENUM_VALUE_UNKNOWN",
+            "(flatten kind)(Done)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(backward(&writer, &reader), ["ENUM_VALUE_REMOVED"]);
+    assert_eq!(forward(&reader, &writer), ["ENUM_VALUE_ADDED"]);
+    // Not flattened, the catch-all reads it.
+    let field = |kind| schema(strukt(vec![f("kind", named("Kind"))]), vec![("Kind", kind)]);
+    assert!(check(
+        &field(enumm(Repr::External, vec![unit("Ready"), unit("Done")])),
+        &field(enumm(
+            Repr::External,
+            vec![unit("Ready"), catch_all("Other")]
+        ))
+    )
+    .is_compatible());
+}
+
+#[test]
 fn a_flattened_untagged_unit_variant_is_never_read() {
     let kind = || {
         enumm(

@@ -725,8 +725,59 @@ impl<'a> Checker<'a> {
             flat_inner(self.reader, &rf.ty),
         );
         self.ty(wt, rt);
+        self.flat_catch_all(wf, rf);
         if !r_optional {
             self.flat_untagged_units(wf, rf);
+        }
+    }
+
+    /// serde reads a flattened externally tagged enum from the first key that names one of
+    /// its variants: a key its catch-all (`#[serde(other)]`) would take elsewhere names none,
+    /// so the catch-all takes nothing there, and a variant the writer sends that the reader
+    /// knows only through it is unknown.
+    fn flat_catch_all(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
+        let (Some((we, _)), Some((re, _))) =
+            (self.writer.flat_enum(&wf.ty), self.reader.flat_enum(&rf.ty))
+        else {
+            return;
+        };
+        if we.repr != Repr::External || re.repr != Repr::External || re.catch_all().is_none() {
+            return;
+        }
+        let string_enum = we.is_string_enum() && re.is_string_enum();
+        for wv in &we.variants {
+            let Some(tag) = &wv.sender else { continue };
+            if re.variants.iter().any(|rv| rv.receiver.contains(tag)) {
+                continue;
+            }
+            let rule = if string_enum {
+                self.direction.pick(
+                    Rule::EnumValueUnknown,
+                    Rule::EnumValueRemoved,
+                    Rule::EnumValueAdded,
+                )
+            } else {
+                self.direction.pick(
+                    Rule::EnumVariantUnknown,
+                    Rule::EnumVariantRemoved,
+                    Rule::EnumVariantAdded,
+                )
+            };
+            self.at(Seg::Variant(tag), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "{writer} may send `{tag}` in the flattened enum `{}`, which {reader} do not know: a catch-all `#[serde(other)]` takes no key of a flattened enum",
+                    rf.rust_name
+                );
+                let hint = match c.direction {
+                    Direction::Check => format!("add `{tag}` to the consumer's enum"),
+                    Direction::Backward => format!("keep the variant `{tag}` (old data holds it)"),
+                    Direction::Forward => format!(
+                        "old readers reject `{tag}`: publish it in a new major version"
+                    ),
+                };
+                c.report(rule, why, hint);
+            });
         }
     }
 

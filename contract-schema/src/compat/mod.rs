@@ -87,7 +87,10 @@
 //! `FIELD_REMOVED`; one the writer sends only as an `Option` is
 //! `REQUIRED_FIELD_MAY_BE_OMITTED` / `FIELD_BECAME_REQUIRED` / `FIELD_BECAME_OMITTABLE`
 //! (never a `null`: `None` writes no key); a writer's enum a `deny_unknown_fields` reader
-//! does not have is `UNKNOWN_FIELD_DENIED`. An untagged unit variant flattened writes no
+//! does not have is `UNKNOWN_FIELD_DENIED`. serde reads a flattened externally tagged
+//! enum from a key naming one of its variants, so a catch-all takes nothing there: a
+//! variant the reader knows only through its catch-all is `ENUM_VARIANT_UNKNOWN` (or
+//! `ENUM_VALUE_UNKNOWN`, by direction). An untagged unit variant flattened writes no
 //! key, which serde never reads as a variant: a required reader's untagged flattened enum
 //! makes it `UNTAGGED_VARIANT_UNMATCHED` (conservatively: a reader's struct variant whose
 //! fields may all be absent would read it). A reader's optional flattened enum never
