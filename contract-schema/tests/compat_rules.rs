@@ -2028,6 +2028,39 @@ fn a_catch_all_takes_no_key_of_a_flattened_enum() {
 }
 
 #[test]
+fn a_field_and_a_flattened_enum_under_one_key_are_a_type_change() {
+    // The reader reads the writer's field `A` as the variant `A` of its flattened enum.
+    let writer = schema(strukt(vec![f("id", string()), f("A", Type::Bool)]), vec![]);
+    let optional = flat_root(
+        vec![flat("kind", opt(named("Kind")))],
+        Unknown::Ignore,
+        kind_ab(),
+    );
+    assert_eq!(
+        located(&check(&writer, &optional)),
+        [("TYPE_CHANGED", "A".to_owned(), Direction::Check)]
+    );
+    // Forward, old readers also miss the field `A`.
+    assert_eq!(
+        ids(&evolve(&writer, &optional, Mode::Full)),
+        ["TYPE_CHANGED", "FIELD_REMOVED", "TYPE_CHANGED"]
+    );
+    // The reverse: the writer's variant `A` is read by the reader's field `A` (which the
+    // writer's variant `B` leaves out).
+    assert_eq!(
+        located(&check(&optional, &writer)),
+        [
+            ("REQUIRED_FIELD_NOT_SENT", "A".to_owned(), Direction::Check),
+            (
+                "TYPE_CHANGED",
+                "(flatten kind)".to_owned(),
+                Direction::Check
+            )
+        ]
+    );
+}
+
+#[test]
 fn a_flattened_untagged_unit_variant_is_never_read() {
     let kind = || {
         enumm(

@@ -696,6 +696,72 @@ impl<'a> Checker<'a> {
             }
             self.at(Seg::Flatten(&wf.rust_name), |c| c.flat_unknown(wf, r));
         }
+        self.flat_key_clashes(w, r);
+    }
+
+    /// Keys one side writes as a field and the other reads as part of a flattened enum (or
+    /// the reverse): serde hands the key to whichever reads it first, so what a writer's
+    /// field or enum sends is read by something else. Reported conservatively, without
+    /// comparing what is sent with what reads it.
+    fn flat_key_clashes(&mut self, w: &'a StructDef, r: &'a StructDef) {
+        let reads_field = |key: &str| {
+            r.fields
+                .iter()
+                .any(|f| f.receiver.as_ref().is_some_and(|recv| recv.accepts(key)))
+        };
+        // A writer's field the reader does not read as a field, but its flattened enum may.
+        for wf in &w.fields {
+            let Some(sent) = &wf.sender else { continue };
+            if reads_field(&sent.name) {
+                continue;
+            }
+            let clash = r.flattened.iter().filter(|f| f.read).find(|f| {
+                self.reader
+                    .flat_enum(&f.ty)
+                    .is_some_and(|(e, _)| flat_keys(e).contains(&sent.name.as_str()))
+            });
+            if let Some(rf) = clash {
+                if self.stopped() {
+                    return;
+                }
+                self.at(Seg::Field(&sent.name), |c| {
+                    let (writer, reader) = c.sides();
+                    let why = format!(
+                        "{writer} send the field `{}`, a key {reader} read as part of the flattened enum `{}`",
+                        sent.name, rf.rust_name
+                    );
+                    c.report_revert(
+                        Rule::TypeChanged,
+                        why,
+                        &format!("a field name apart from the keys of `{}`", rf.rust_name),
+                    );
+                });
+            }
+        }
+        // A key of a writer's flattened enum the reader reads as a field.
+        for wf in w.flattened.iter().filter(|f| f.sent) {
+            let Some((e, _)) = self.writer.flat_enum(&wf.ty) else {
+                continue;
+            };
+            let Some(key) = flat_keys(e).into_iter().find(|k| reads_field(k)) else {
+                continue;
+            };
+            if self.stopped() {
+                return;
+            }
+            self.at(Seg::Flatten(&wf.rust_name), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "{writer} send `{key}` as part of the flattened enum `{}`, a key {reader} read as a field",
+                    wf.rust_name
+                );
+                c.report_revert(
+                    Rule::TypeChanged,
+                    why,
+                    &format!("keys of `{}` apart from the struct's field names", wf.rust_name),
+                );
+            });
+        }
     }
 
     fn flat_pair(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
@@ -1260,6 +1326,38 @@ fn taken_tag<'r>(schema: &Schema, repr: &'r Repr, rv: &VariantDef) -> Option<&'r
         }
         _ => None,
     }
+}
+
+/// The keys a flattened enum may write or read beside a struct's fields: an externally
+/// tagged one's variant names, the tag and content keys of a tagged one, and the fields of
+/// the struct variants of an internally tagged or untagged one (which reads every key).
+fn flat_keys(e: &EnumDef) -> Vec<&str> {
+    let mut keys = Vec::new();
+    match &e.repr {
+        Repr::External => {
+            for v in &e.variants {
+                keys.extend(v.sender.iter().map(String::as_str));
+                keys.extend(v.receiver.iter().map(String::as_str));
+            }
+        }
+        Repr::Internal { tag } => keys.push(tag.as_str()),
+        Repr::Adjacent { tag, content } => keys.extend([tag.as_str(), content.as_str()]),
+        Repr::Untagged => {}
+    }
+    if matches!(e.repr, Repr::Internal { .. } | Repr::Untagged) {
+        for v in &e.variants {
+            if let VariantDefKind::Struct(s) = &v.kind {
+                for f in &s.fields {
+                    keys.extend(f.sender.iter().map(|x| x.name.as_str()));
+                    if let Some(r) = &f.receiver {
+                        keys.push(&r.name);
+                        keys.extend(r.aliases.iter().map(String::as_str));
+                    }
+                }
+            }
+        }
+    }
+    keys
 }
 
 /// A flattened enum's type without its `Option` (through newtypes): the named type that

@@ -96,7 +96,10 @@
 //! fields may all be absent would read it). A reader's optional flattened enum never
 //! rejects a payload (serde reads `None` when the variant does not fit), but a mismatch
 //! inside it still is a finding: the reader would silently lose the writer's variant.
-//! Conservatively, a writer's flattened enum read by a map of other than any key and any
+//! Conservatively, a key one side writes as a field and the other reads as part of a
+//! flattened enum (a variant's name, a tag or content key, a field of a struct variant of
+//! an internally tagged or untagged enum) is `TYPE_CHANGED`, as serde hands it to whichever
+//! reads it first; a writer's flattened enum read by a map of other than any key and any
 //! value, or captured by a reader's flattened map of other than `any`, is `TYPE_CHANGED`,
 //! and a reader's required flattened enum read from a writer's map is
 //! `REQUIRED_FIELD_MAY_BE_OMITTED` (a map promises no variant). Renaming the Rust field of
