@@ -2061,6 +2061,40 @@ fn a_field_and_a_flattened_enum_under_one_key_are_a_type_change() {
 }
 
 #[test]
+fn a_flattened_enum_beside_a_capturing_reader_is_compared_conservatively() {
+    let capture = |extra: Type, flattened| {
+        let mut root = strukt_with(vec![f("id", string())], Unknown::Capture, Some(extra));
+        if let Body::Struct(s) = &mut root.body {
+            s.flattened = flattened;
+        }
+        schema(root, vec![("Kind", kind_ab())])
+    };
+    let with = flat_kind(kind_ab());
+    // Its keys captured by a map of strings, or read beside one: not compared, reported.
+    for reader in [
+        capture(string(), vec![]),
+        capture(string(), vec![flat("kind", named("Kind"))]),
+    ] {
+        assert_eq!(
+            located(&check(&with, &reader)),
+            [(
+                "TYPE_CHANGED",
+                "(flatten kind)".to_owned(),
+                Direction::Check
+            )]
+        );
+        assert!(ids(&evolve(&with, &reader, Mode::Full)).contains(&"TYPE_CHANGED"));
+    }
+    // A map of any value reads them.
+    assert!(check(&with, &capture(Type::Any, vec![])).is_compatible());
+    assert!(check(
+        &with,
+        &capture(Type::Any, vec![flat("kind", named("Kind"))])
+    )
+    .is_compatible());
+}
+
+#[test]
 fn a_flattened_untagged_unit_variant_is_never_read() {
     let kind = || {
         enumm(

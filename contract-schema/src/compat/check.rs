@@ -680,7 +680,10 @@ impl<'a> Checker<'a> {
                 .iter()
                 .find(|f| f.sent && f.rust_name == rf.rust_name);
             self.at(Seg::Flatten(&rf.rust_name), |c| match wf {
-                Some(wf) => c.flat_pair(wf, rf),
+                Some(wf) => {
+                    c.flat_pair(wf, rf);
+                    c.flat_beside_captured(wf, r);
+                }
                 None => c.flat_missing(rf),
             });
         }
@@ -877,6 +880,29 @@ impl<'a> Checker<'a> {
                 c.report_revert(Rule::UntaggedVariantUnmatched, why, &what);
             });
         }
+    }
+
+    /// A reader that captures unknown keys in a flattened map of other than `any`, beside a
+    /// flattened enum: whether serde hands the enum's keys to the map as well depends on the
+    /// representation (an internally tagged or untagged enum takes no key) and on the order
+    /// of declaration, which the model does not keep. Reported conservatively.
+    fn flat_beside_captured(&mut self, wf: &'a FlatEnumDef, r: &'a StructDef) {
+        let (Unknown::Capture, Some(extra)) = (r.unknown, &r.extra) else {
+            return;
+        };
+        if matches!(self.reader.resolve(extra), Type::Any) {
+            return;
+        }
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "{writer} send the keys of the flattened enum `{}`, which the flattened map of {reader} may also read as `{extra}` values (the engine does not compare an enum's keys with a map's values)",
+            wf.rust_name
+        );
+        self.report_revert(
+            Rule::TypeChanged,
+            why,
+            &format!("a flattened map of any value beside `{}`", wf.rust_name),
+        );
     }
 
     /// A reader's flattened enum the writer never sends.

@@ -100,7 +100,8 @@
 //! flattened enum (a variant's name, a tag or content key, a field of a struct variant of
 //! an internally tagged or untagged enum) is `TYPE_CHANGED`, as serde hands it to whichever
 //! reads it first; a writer's flattened enum read by a map of other than any key and any
-//! value, or captured by a reader's flattened map of other than `any`, is `TYPE_CHANGED`,
+//! value, or captured (or possibly also read) by a reader's flattened map of other than
+//! `any`, is `TYPE_CHANGED`,
 //! and a reader's required flattened enum read from a writer's map is
 //! `REQUIRED_FIELD_MAY_BE_OMITTED` (a map promises no variant). Renaming the Rust field of
 //! a flattened enum does not change the wire, but is reported as one enum removed and
