@@ -57,6 +57,7 @@ fn snapshot(name: &str, version: u32, mode: Mode, fields: Vec<FieldDef>) -> Stri
                     fields,
                     unknown: Unknown::Ignore,
                     extra: None,
+                    flattened: Vec::new(),
                 }),
             },
         )]

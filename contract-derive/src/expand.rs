@@ -344,8 +344,8 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
     }
 }
 
-/// For each flattened field, a constant that fails to evaluate unless its type is a struct
-/// or a map (or an `Option`, newtype or transparent struct, which serde looks through): the
+/// For each flattened field, a constant that fails to evaluate unless its type is a struct,
+/// an enum or a map (or an `Option`, newtype or transparent struct, which serde looks through): the
 /// type itself and, for an `Option<X>` written as such, `X` too. A type known outside the impl
 /// is checked by an item of its own (first list); one that mentions a generic parameter is
 /// checked inside `SHAPE` (second list), so that each instantiation is checked when its
@@ -390,12 +390,13 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
     for ty in checked {
         let span = ty.span();
         let message = format!(
-            "`#[serde(flatten)]` needs a struct or a map (or an `Option` of one), and `{}` is neither",
+            "`#[serde(flatten)]` needs a struct, an enum or a map (or an `Option` of one), and `{}` is none of them",
             crate::attr::written(&ty.to_token_stream())
         );
         let check = quote_spanned! {span=>
             match <#ty as #krate::HandoffSchema>::SHAPE.kind {
                 #p::Kind::Struct(_)
+                | #p::Kind::Enum(_)
                 | #p::Kind::Map { .. }
                 | #p::Kind::Option(_)
                 | #p::Kind::Newtype(_)

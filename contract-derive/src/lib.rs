@@ -61,7 +61,7 @@
 //! `borrow`, `crate`, `expecting`, …) are accepted. What the description cannot say is a
 //! compile error that names the attribute: `#[serde(tag)]` on a struct, `#[serde(untagged)]`
 //! on some variants of a tagged enum, `flatten` with `deny_unknown_fields`, a flattened type
-//! that is not a struct or a map (nor an `Option` of one; a flattened generic parameter is
+//! that is not a struct, an enum or a map (nor an `Option` of one; a flattened generic parameter is
 //! checked for each type it is instantiated with, when that instantiation's schema is built,
 //! so `cargo build` reports it where `cargo check` cannot), and the attributes above that need
 //! `schema_as`.

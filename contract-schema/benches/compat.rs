@@ -37,6 +37,7 @@ fn strukt(fields: Vec<FieldDef>) -> TypeDef {
             fields,
             unknown: Unknown::Ignore,
             extra: None,
+            flattened: Vec::new(),
         }),
     }
 }

@@ -15,6 +15,14 @@
 //! `None`s apart, so the builder collapses them). No newtype variant of an internally tagged
 //! enum holds an enum tagged under the same key (serde can never read one back).
 //!
+//! Structs (not struct variants) may flatten enums, or `Option`s of them
+//! ([`StructDef::flattened`]): only a named type that leads to an enum is kept there, and
+//! only where serde reads it back — beside no key of the struct's own fields or of another
+//! flattened enum, externally tagged in a `deny_unknown_fields` struct, never in a struct
+//! that captures unknown keys, never tagged under a key an internally tagged enum with a
+//! newtype variant also uses, and never untagged with a unit variant sent (it writes
+//! nothing, which serde never reads back there).
+//!
 //! ```
 //! use contract_schema::arbitrary::arb_schema;
 //! use proptest::strategy::{Strategy, ValueTree};
@@ -36,8 +44,8 @@ use proptest::sample::{select, subsequence};
 use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{ContractId, Mode};
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, IntRange, IntValue, Length, ReceiverField, Repr, Schema,
-    SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, FlatEnumDef, IntRange, IntValue, Length, ReceiverField, Repr,
+    Schema, SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
@@ -458,13 +466,171 @@ pub fn arb_struct_def(named: &[String]) -> BoxedStrategy<StructDef> {
                 Unknown::Capture => arb_type(&named).prop_map(Some).boxed(),
                 Unknown::Ignore | Unknown::Deny => Just(None).boxed(),
             };
-            (fields, extra).prop_map(move |(fields, extra)| StructDef {
-                fields,
-                unknown,
-                extra,
-            })
+            (fields, extra, flattened_candidates(&named)).prop_map(
+                move |(fields, extra, flattened)| StructDef {
+                    fields,
+                    unknown,
+                    extra,
+                    flattened,
+                },
+            )
         })
         .boxed()
+}
+
+/// The Rust names of flattened enums (distinct from [`FIELD_NAMES`]).
+const FLAT_NAMES: &[&str] = &["kind", "variant"];
+
+/// Flattened entries of named types drawn from `named`, an `Option` of one at times; which
+/// lead to an enum is known only once the schema's types are: [`keep_flattened_enums`]
+/// drops the others.
+fn flattened_candidates(named: &[String]) -> BoxedStrategy<Vec<FlatEnumDef>> {
+    if named.is_empty() {
+        return Just(Vec::new()).boxed();
+    }
+    let entry = (
+        select(named.to_vec()),
+        any::<bool>(),
+        prop_oneof![6 => Just((true, true)), 1 => Just((false, true)), 1 => Just((true, false))],
+        arb_doc(),
+    );
+    vec(entry, 0..=FLAT_NAMES.len())
+        .prop_map(|entries| {
+            entries
+                .into_iter()
+                .zip(FLAT_NAMES)
+                .map(|((name, optional, (sent, read), doc), rust_name)| {
+                    let ty = Type::Named(name);
+                    FlatEnumDef {
+                        rust_name: (*rust_name).to_owned(),
+                        ty: if optional { option_of(ty) } else { ty },
+                        sent,
+                        read,
+                        doc,
+                    }
+                })
+                .collect()
+        })
+        .boxed()
+}
+
+/// Keeps the flattened entries serde reads back (see the [module documentation](self)):
+/// those that lead to an enum, beside no other key, in structs only.
+fn keep_flattened_enums(schema: &mut Schema) {
+    // The tags of internally tagged enums with a newtype variant: a struct holding a
+    // flattened enum tagged under one may be that variant's content, which serde hands
+    // every key but the tag.
+    let taken: BTreeSet<String> = schema
+        .types
+        .values()
+        .filter_map(|def| match &def.body {
+            Body::Enum(EnumDef {
+                repr: Repr::Internal { tag },
+                variants,
+                ..
+            }) if variants
+                .iter()
+                .any(|v| matches!(v.kind, VariantDefKind::Newtype(_))) =>
+            {
+                Some(tag.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let names: Vec<String> = schema.types.keys().cloned().collect();
+    for name in names {
+        let Some(def) = schema.types.get(&name) else {
+            continue;
+        };
+        let kept = match &def.body {
+            Body::Struct(s) => Some(kept_flattened(schema, s, &taken)),
+            _ => None,
+        };
+        let Some(def) = schema.types.get_mut(&name) else {
+            continue;
+        };
+        match &mut def.body {
+            Body::Struct(s) => s.flattened = kept.unwrap_or_default(),
+            Body::Enum(e) => {
+                for v in &mut e.variants {
+                    if let VariantDefKind::Struct(s) = &mut v.kind {
+                        s.flattened.clear();
+                    }
+                }
+            }
+            Body::Newtype(_) => {}
+        }
+    }
+}
+
+fn kept_flattened(schema: &Schema, s: &StructDef, taken: &BTreeSet<String>) -> Vec<FlatEnumDef> {
+    if s.unknown == Unknown::Capture {
+        return Vec::new();
+    }
+    let mut used: BTreeSet<&str> = BTreeSet::new();
+    for f in &s.fields {
+        used.extend(f.sender.iter().map(|x| x.name.as_str()));
+        if let Some(r) = &f.receiver {
+            used.insert(&r.name);
+            used.extend(r.aliases.iter().map(String::as_str));
+        }
+    }
+    let mut kept = Vec::new();
+    for flat in &s.flattened {
+        let Some((e, _)) = schema.flat_enum(&flat.ty) else {
+            continue;
+        };
+        let keys = enum_keys(e);
+        let fits = match &e.repr {
+            Repr::External => true,
+            Repr::Internal { tag } | Repr::Adjacent { tag, .. } => {
+                s.unknown != Unknown::Deny && !taken.contains(tag)
+            }
+            Repr::Untagged => {
+                s.unknown != Unknown::Deny
+                    && !e
+                        .variants
+                        .iter()
+                        .any(|v| v.sender.is_some() && matches!(v.kind, VariantDefKind::Unit))
+            }
+        };
+        if fits && keys.iter().all(|k| !used.contains(k)) {
+            used.extend(keys);
+            kept.push(flat.clone());
+        }
+    }
+    kept
+}
+
+/// The keys a flattened enum may write or read beside a struct's fields: its variants'
+/// tags (externally tagged), its tag and content keys, its struct variants' fields.
+fn enum_keys(e: &EnumDef) -> Vec<&str> {
+    let mut keys = Vec::new();
+    match &e.repr {
+        Repr::External => {
+            for v in &e.variants {
+                keys.extend(v.sender.iter().map(String::as_str));
+                keys.extend(v.receiver.iter().map(String::as_str));
+            }
+        }
+        Repr::Internal { tag } => keys.push(tag.as_str()),
+        Repr::Adjacent { tag, content } => keys.extend([tag.as_str(), content.as_str()]),
+        Repr::Untagged => {}
+    }
+    if !matches!(e.repr, Repr::External | Repr::Adjacent { .. }) {
+        for v in &e.variants {
+            if let VariantDefKind::Struct(s) = &v.kind {
+                for f in &s.fields {
+                    keys.extend(f.sender.iter().map(|x| x.name.as_str()));
+                    if let Some(r) = &f.receiver {
+                        keys.push(&r.name);
+                        keys.extend(r.aliases.iter().map(String::as_str));
+                    }
+                }
+            }
+        }
+    }
+    keys
 }
 
 /// The wire views of a variant: its sender tag and receiver tags.
@@ -694,6 +860,7 @@ pub fn arb_schema() -> impl Strategy<Value = Schema> {
                 types,
             };
             unit_for_unreadable_variants(&mut schema);
+            keep_flattened_enums(&mut schema);
             retain_reachable(&mut schema);
             schema
         })
@@ -774,6 +941,7 @@ fn named_in(ty: &Type, out: &mut Vec<String>) {
 
 fn named_in_struct(def: &StructDef, out: &mut Vec<String>) {
     def.fields.iter().for_each(|f| named_in(&f.ty, out));
+    def.flattened.iter().for_each(|f| named_in(&f.ty, out));
     if let Some(extra) = &def.extra {
         named_in(extra, out);
     }

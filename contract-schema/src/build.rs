@@ -4,7 +4,8 @@
 //!   deserializing, or its type is an `Option` (serde reads a missing `Option` as `None`),
 //!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
 //!   behind a plain newtype struct (which serde requires).
-//! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys.
+//! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys; a
+//!   flattened enum (or `Option` of one) is kept whole, in [`StructDef::flattened`].
 //!   `default` (on the flattened field or its struct) does not make the inlined fields
 //!   optional: serde reads a flattened type from the remaining keys regardless.
 //!   A key goes to the field serde gives it to: the struct's own fields first, then the
@@ -23,8 +24,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::contract::ContractInfo;
 use crate::model::Emit;
 use crate::model::{
-    Body, EnumDef, FieldDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type, TypeDef,
-    Unknown, VariantDef, VariantDefKind,
+    Body, EnumDef, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef,
+    Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{self, Kind, Send, Shape, VariantKind};
 use crate::text::RESERVED;
@@ -315,6 +316,7 @@ impl Builder {
             fields: Vec::new(),
             unknown: if deny { Unknown::Deny } else { Unknown::Ignore },
             extra: None,
+            flattened: Vec::new(),
         };
         self.push_fields(&mut def, fields, "", (false, false), 0);
         shadow_flattened_keys(&mut def);
@@ -398,6 +400,22 @@ impl Builder {
                 let value = self.ty(value());
                 def.unknown = Unknown::Capture;
                 def.extra = Some(value);
+            }
+            // A flattened enum stays whole: its variant's keys sit beside the fields, which
+            // every feature reads from the enum's own definition.
+            Kind::Enum(_) => {
+                let ty = self.ty(shape);
+                def.flattened.push(FlatEnumDef {
+                    rust_name: prefix.trim_end_matches('.').to_owned(),
+                    ty: if optional {
+                        Type::Option(Box::new(ty))
+                    } else {
+                        ty
+                    },
+                    sent: field.send != Send::Never,
+                    read: !field.skip_deserializing,
+                    doc: field.doc.to_owned(),
+                });
             }
             // The derive rejects flattening anything else at compile time; an unexpected
             // shape here is described as capturing any further keys, never as nothing.

@@ -84,6 +84,14 @@
 //! Likewise a newtype variant whose content is an enum tagged, internally or adjacently,
 //! under the enclosing enum's own tag key is never read, and written with that key twice: it
 //! has no value in either view, as the compatibility engine's `VARIANT_UNREADABLE` says.)
+//! **Flattened** (`#[serde(flatten)]` of an enum): the struct's object holds, beside its
+//! fields, an `allOf` entry per flattened enum with the variant's keys as serde writes them
+//! beside other fields (an externally tagged variant as one key, its name, `null` for a unit
+//! variant; an internally or adjacently tagged one as its tag and fields or content; an
+//! untagged one as its fields), and the struct closes the object with
+//! `unevaluatedProperties` instead of `additionalProperties`. Through an `Option`, the
+//! sender view also accepts none of the enum's keys, and the receiver view constrains
+//! nothing, as serde reads `None` whenever the enum does not read.
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -101,9 +109,10 @@
 //!   variant; the schema requires the string `"Unit"`. Likewise a catch-all reads
 //!   `{"unknown": null}`, which the schema rejects.
 //! - **variant index as tag inside buffered content**: an internally tagged enum read from
-//!   content serde buffers (inside an untagged enum, or in a newtype variant of another
-//!   internally tagged enum) accepts the variant's index as its tag (`{"type": 3}`), and a
-//!   catch-all then takes any index; the schema requires a name. (At the top level serde too
+//!   content serde buffers (inside an untagged enum, in a newtype variant of another
+//!   internally tagged enum, or flattened beside a struct's fields) accepts the variant's
+//!   index as its tag (`{"type": 3}`), and a catch-all then takes any index; the schema
+//!   requires a name. (At the top level serde too
 //!   reads names only.)
 //! - **empty object as unit inside an internally tagged enum**: in the content of an internally
 //!   tagged variant serde also reads `{}` as a unit (`()`, a unit struct, the content of a
@@ -113,6 +122,10 @@
 //!   also behind `#[serde(transparent)]`); the schema lets the content be absent only when the
 //!   variant's type is an `Option` itself, since the description does not tell a transparent
 //!   struct from a newtype struct (which serde requires).
+//! - **two variant names beside the fields**: serde reads a flattened externally tagged enum
+//!   from the first key (in the payload's order) that names a variant and leaves the others
+//!   to the struct as unknown keys; the schema, which sees no order, accepts exactly one
+//!   (`receive` reads as serde does).
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -157,6 +170,13 @@
 //!   either family and a socket address carry `x-handoff-format`, which no validator checks,
 //!   so the schema accepts any string there (`"x"` for a `NaiveTime`); serde rejects what
 //!   does not parse.
+//! - **beside a flattened internally tagged or untagged enum**: serde hands such an enum every
+//!   key the struct's fields leave, so a struct variant that denies unknown fields rejects
+//!   the keys of other flattened enums and unknown keys, and a newtype variant of a map
+//!   reads them all as entries; the schema checks the variant's own keys only.
+//! - **flattened enums nested deeper than 8**: a flattened enum whose variant holds the
+//!   struct it is flattened into (through a `Box`) is inlined 8 levels deep; below that
+//!   its keys are accepted whatever they hold.
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set of more
@@ -173,8 +193,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Map, Number, Value};
 
 use crate::model::{
-    Body, Constraint, Emit, EnumDef, FieldDef, IntKind, IntValue, Repr, Schema, StringFormat,
-    StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, Constraint, Emit, EnumDef, FieldDef, FlatEnumDef, IntKind, IntValue, Repr, Schema,
+    StringFormat, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 
 /// How deep a key type's schema follows untagged enums before it takes any string.
@@ -219,6 +239,7 @@ pub fn to_json_schema(schema: &Schema, view: View) -> Value {
         schema,
         view,
         keys: &keys,
+        flat_depth: core::cell::Cell::new(0),
     };
     let mut doc = Map::new();
     doc.insert("$schema".into(), DRAFT_2020_12.into());
@@ -322,6 +343,9 @@ struct Exporter<'a> {
     schema: &'a Schema,
     view: View,
     keys: &'a BTreeMap<String, String>,
+    /// How many flattened enums are being inlined inside one another (a flattened enum
+    /// whose variant holds its own struct recurses).
+    flat_depth: core::cell::Cell<usize>,
 }
 
 impl Exporter<'_> {
@@ -615,20 +639,122 @@ impl Exporter<'_> {
         if !required.is_empty() {
             out.insert("required".into(), unique(required).into());
         }
+        for flat in &def.flattened {
+            if let Some(schema) = self.flat_enum_schema(flat) {
+                constraints.push(Value::Object(schema));
+            }
+        }
         if !constraints.is_empty() {
             out.insert("allOf".into(), constraints.into());
         }
+        // A flattened enum's keys are properties of its subschema: only
+        // `unevaluatedProperties` sees them as known.
+        let closing = if def.flattened.is_empty() {
+            "additionalProperties"
+        } else {
+            "unevaluatedProperties"
+        };
         let extra = def.extra.as_ref().map(|t| Value::Object(self.ty(t)));
         match (self.view, def.unknown, extra) {
             (_, Unknown::Capture, Some(extra)) => {
-                out.insert("additionalProperties".into(), extra);
+                out.insert(closing.into(), extra);
             }
             (View::Sender, _, _) | (View::Receiver, Unknown::Deny, _) => {
-                out.insert("additionalProperties".into(), false.into());
+                out.insert(closing.into(), false.into());
             }
             (View::Receiver, Unknown::Ignore, _) | (View::Receiver, Unknown::Capture, None) => {}
         }
         out
+    }
+
+    /// The keys a flattened enum adds beside a struct's fields, as an open subschema (the
+    /// struct closes the object with `unevaluatedProperties`); `None` when it constrains
+    /// nothing in this view.
+    fn flat_enum_schema(&self, flat: &FlatEnumDef) -> Option<Map<String, Value>> {
+        let present = match self.view {
+            View::Sender => flat.sent,
+            View::Receiver => flat.read,
+        };
+        let (e, optional) = self.schema.flat_enum(&flat.ty).filter(|_| present)?;
+        let depth = self.flat_depth.get();
+        if depth >= MAX_INLINE_DEPTH {
+            // Inlined deep enough: its keys are accepted, whatever they hold.
+            return Some(obj(json!({ "additionalProperties": true })));
+        }
+        self.flat_depth.set(depth + 1);
+        let out = self.flat_enum_inlined(flat, e, optional);
+        self.flat_depth.set(depth);
+        out
+    }
+
+    /// [`Exporter::flat_enum_schema`] of the enum `e`, inlined.
+    fn flat_enum_inlined(
+        &self,
+        flat: &FlatEnumDef,
+        e: &EnumDef,
+        optional: bool,
+    ) -> Option<Map<String, Value>> {
+        let variant_keys: Vec<&String> = e.variants.iter().flat_map(|v| self.tags(v)).collect();
+        if optional && self.receiver() {
+            // serde reads `None` whenever the enum does not read, whatever the keys hold; an
+            // externally tagged enum still takes the first key naming a variant.
+            if e.repr != Repr::External || variant_keys.is_empty() {
+                return None;
+            }
+            let properties: Map<String, Value> = variant_keys
+                .iter()
+                .map(|k| ((*k).clone(), Value::Bool(true)))
+                .collect();
+            return Some(obj(json!({ "properties": properties })));
+        }
+        let mut out = match &e.repr {
+            Repr::External => {
+                let mut alternatives = Vec::new();
+                for variant in &e.variants {
+                    let names = self.tags(variant);
+                    if names.is_empty() {
+                        continue;
+                    }
+                    let content = match &variant.kind {
+                        VariantDefKind::Unit => obj(json!({ "type": "null" })),
+                        kind => self.content(kind),
+                    };
+                    let properties: Map<String, Value> = names
+                        .iter()
+                        .map(|n| ((*n).clone(), Value::Object(content.clone())))
+                        .collect();
+                    let mut alternative = obj(json!({ "properties": properties }));
+                    if let [only] = names.as_slice() {
+                        alternative.insert("required".into(), json!([only]));
+                    } else {
+                        let any: Vec<Value> =
+                            names.iter().map(|n| json!({ "required": [n] })).collect();
+                        alternative.insert("anyOf".into(), any.into());
+                    }
+                    alternatives.push(self.annotated(variant, alternative));
+                }
+                let mut out = one_of(alternatives);
+                // serde takes the first key naming a variant and leaves the others to the
+                // struct: the schema takes one position and accepts exactly one.
+                if variant_keys.len() > 1 {
+                    if let Value::Object(not) = at_most_one(&variant_keys) {
+                        out.insert("allOf".into(), json!([not]));
+                    }
+                }
+                out
+            }
+            _ => open_object(self.enum_beside(e, &[], 0)),
+        };
+        if optional {
+            // `None` writes nothing: any key the enum did not account for is then unknown.
+            let schema = Value::Object(out);
+            out = obj(json!({ "anyOf": [schema, {}] }));
+        }
+        out.insert("x-handoff-rust".into(), flat.rust_name.clone().into());
+        if !flat.doc.is_empty() {
+            out.insert("description".into(), flat.doc.clone().into());
+        }
+        Some(out)
     }
 
     /// The tag values a variant is written (sender) or read (receiver) under; empty when never.
@@ -1024,6 +1150,31 @@ fn tag_only(tags: &[Tag]) -> Map<String, Value> {
     obj(json!({ "type": "object", "properties": properties, "required": unique(required) }))
 }
 
+/// `schema` without what closes it as an object of its own (`additionalProperties`,
+/// `unevaluatedProperties`,
+/// `minProperties`, `maxProperties`), at its top and in the alternatives of its `oneOf`,
+/// `anyOf` and `allOf`: the keys of an enum flattened beside other fields.
+fn open_object(mut schema: Map<String, Value>) -> Map<String, Value> {
+    for key in [
+        "additionalProperties",
+        "unevaluatedProperties",
+        "minProperties",
+        "maxProperties",
+    ] {
+        schema.remove(key);
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(Value::Array(items)) = schema.get_mut(key) {
+            for item in items.iter_mut() {
+                if let Value::Object(map) = item {
+                    *map = open_object(std::mem::take(map));
+                }
+            }
+        }
+    }
+    schema
+}
+
 /// A `oneOf` of the alternatives; no value fits when there are none (no variant is written,
 /// or read, in this view).
 fn one_of(alternatives: Vec<Map<String, Value>>) -> Map<String, Value> {
@@ -1217,6 +1368,72 @@ mod tests {
             assert!(key
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-._".contains(c)));
+        }
+    }
+
+    /// `struct Root { id: String, #[serde(flatten)] kind: Kind }` with
+    /// `#[serde(untagged)] enum Kind { Again(Box<Root>), Leaf { x: String } }`: the variant
+    /// holds the struct the enum is flattened into. The export once recursed without end.
+    #[test]
+    fn a_flattened_enum_holding_its_own_struct_is_inlined_to_a_depth() {
+        use crate::model::{FieldDef, TypeDef, VariantDef};
+        let string = || Type::String(crate::shape::StringFormat::Plain);
+        let variant = |name: &str, kind| VariantDef {
+            rust_name: name.to_owned(),
+            sender: Some(name.to_owned()),
+            receiver: vec![name.to_owned()],
+            other: false,
+            kind,
+            doc: String::new(),
+        };
+        let def = |body| TypeDef {
+            rust_path: String::new(),
+            doc: String::new(),
+            body,
+        };
+        let root = StructDef {
+            fields: vec![FieldDef::plain("id", string())],
+            flattened: vec![FlatEnumDef {
+                rust_name: "kind".to_owned(),
+                ty: Type::Named("Kind".to_owned()),
+                sent: true,
+                read: true,
+                doc: String::new(),
+            }],
+            ..StructDef::default()
+        };
+        let leaf = StructDef {
+            fields: vec![FieldDef::plain("x", string())],
+            ..StructDef::default()
+        };
+        let kind = EnumDef {
+            repr: Repr::Untagged,
+            variants: vec![
+                variant(
+                    "Again",
+                    VariantDefKind::Newtype(Type::Named("Root".to_owned())),
+                ),
+                variant("Leaf", VariantDefKind::Struct(leaf)),
+            ],
+            deny_unknown_fields: false,
+        };
+        let schema = Schema {
+            contract: None,
+            mode: crate::contract::Mode::Full,
+            allowances: Default::default(),
+            root: Type::Named("Root".to_owned()),
+            types: [
+                ("Root".to_owned(), def(Body::Struct(root))),
+                ("Kind".to_owned(), def(Body::Enum(kind))),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        for view in [View::Sender, View::Receiver] {
+            let export = to_json_schema(&schema, view);
+            let validator = jsonschema::draft202012::new(&export).expect("compiles");
+            assert!(validator.is_valid(&json!({"id": "a", "x": "b"})));
+            assert!(!validator.is_valid(&json!({"x": "b"})));
         }
     }
 

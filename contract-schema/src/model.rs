@@ -171,6 +171,40 @@ pub struct StructDef {
     /// With [`Unknown::Capture`]: the value type of the flattened map that keeps them
     /// (the sender may then also write further keys of this type).
     pub extra: Option<Type>,
+    /// The flattened enums, in declaration order: their variant's key, or their tag and
+    /// the variant's fields, sit beside [`StructDef::fields`] (see [`FlatEnumDef`]).
+    pub flattened: Vec<FlatEnumDef>,
+}
+
+/// A `#[serde(flatten)]` field whose type is an enum or an `Option` of one.
+///
+/// serde writes the enum's variant beside the struct's fields, as it would write it alone
+/// but without the surrounding object: an externally tagged variant as one key, its name,
+/// holding its content (`null` for a unit variant); an internally tagged one as its tag and
+/// its fields (or its newtype's keys); an adjacently tagged one as its tag and content keys;
+/// an untagged one as its fields or its newtype's keys (a unit variant as nothing; a tuple
+/// variant, or a newtype of anything but a struct, a map or an enum, cannot be written
+/// there: serde fails). It reads the variant from the keys the struct's own fields leave,
+/// after its flattened structs: an externally tagged enum takes the first key that names a
+/// variant, an adjacently tagged one its tag and content keys, an internally tagged or
+/// untagged one reads from all of them without taking any (an untagged unit or tuple
+/// variant, or a newtype of a primitive, never reads). [`Schema::flat_enum`] tells the enum
+/// and whether it is optional.
+///
+/// Through an `Option`, `None` writes nothing, and the receiver reads `None` whenever the
+/// enum cannot be read, whatever the keys hold: it never rejects a payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlatEnumDef {
+    /// The Rust field name (for one inside a flattened struct, the path `inner.field`).
+    pub rust_name: String,
+    /// The enum, a named type, or an [`Type::Option`] of it.
+    pub ty: Type,
+    /// Whether the sender writes it (not `skip_serializing`).
+    pub sent: bool,
+    /// Whether the receiver reads it (not `skip_deserializing`).
+    pub read: bool,
+    /// Its doc comment.
+    pub doc: String,
 }
 
 /// Whether a sender writes a field always or only when it has a value.
@@ -394,6 +428,30 @@ impl Schema {
             }
         }
         ty
+    }
+
+    /// The enum a flattened field holds (through newtypes and one `Option`), with whether it
+    /// is optional; `None` when `ty` does not lead to an enum.
+    #[must_use]
+    pub fn flat_enum(&self, ty: &Type) -> Option<(&EnumDef, bool)> {
+        let mut optional = false;
+        let mut ty = ty;
+        for _ in 0..MAX_UNWRAP {
+            match self.resolve(ty) {
+                Type::Option(inner) => {
+                    optional = true;
+                    ty = inner;
+                }
+                Type::Named(name) => {
+                    return match self.def(name).map(|d| &d.body) {
+                        Some(Body::Enum(e)) => Some((e, optional)),
+                        _ => None,
+                    };
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// Whether serde can never read a value of `ty` as the content of a newtype variant of

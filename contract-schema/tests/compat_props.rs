@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use contract_schema::arbitrary::{arb_int_kind, arb_schema};
 use contract_schema::compat::{check, evolve, CompatReport, Mode};
 use contract_schema::model::{
-    Body, Emit, FieldDef, IntRange, IntValue, Schema, StructDef, Type, Unknown,
+    Body, Emit, FieldDef, IntRange, IntValue, Repr, Schema, StructDef, Type, Unknown,
 };
 use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use proptest::prelude::*;
@@ -132,6 +132,7 @@ impl Applied {
     /// Fails unless each mutation of `kinds` was applied at least 10 times.
     fn assert_each_applied(self, kinds: &[&str]) {
         let counts = self.0.into_inner();
+        println!("mutations applied: {counts:?}");
         for kind in kinds {
             let n = counts.get(kind).copied().unwrap_or(0);
             assert!(
@@ -370,6 +371,148 @@ fn single_step_mutations_are_classified_by_the_catalogue() {
         "rename",
         "type",
     ]);
+}
+
+/// The (rule id, path) of every finding of a mode.
+fn located(old: &Schema, new: &Schema, mode: Mode) -> Vec<(&'static str, String)> {
+    evolve(old, new, mode)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.clone()))
+        .collect()
+}
+
+#[test]
+fn single_step_flattened_enum_mutations_are_classified_by_the_catalogue() {
+    let applied = Applied::default();
+    let mut runner = runner(1024);
+    runner
+        .run(&(arb_schema(), any::<Index>(), any::<Index>()), |(schema, pick_struct, pick_flat)| {
+            let structs: Vec<String> = schema
+                .types
+                .iter()
+                .filter(|(_, d)| matches!(&d.body, Body::Struct(s) if s.flattened.iter().any(|f| f.sent)))
+                .map(|(n, _)| n.clone())
+                .collect();
+            if structs.is_empty() {
+                return Ok(());
+            }
+            let name = pick_struct.get(&structs);
+            let mut base = rooted(&schema, name);
+            let unknown = root_struct(&mut base).unknown;
+            let sent: Vec<usize> = root_struct(&mut base)
+                .flattened
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.sent)
+                .map(|(i, _)| i)
+                .collect();
+            let i = *pick_flat.get(&sent);
+            let flat = root_struct(&mut base).flattened[i].clone();
+            let at = vec![(String::new(), format!("(flatten {})", flat.rust_name))];
+            let (e, optional) = base.flat_enum(&flat.ty).expect("a flattened enum");
+            let e = e.clone();
+            let path_of = |found: &[(&'static str, String)]| {
+                found.iter().map(|(_, p)| (String::new(), p.clone())).collect::<Vec<_>>()
+            };
+
+            // Removing it breaks old readers that require it, and new readers that deny
+            // its keys.
+            let mut new = base.clone();
+            root_struct(&mut new).flattened.remove(i);
+            let fw = located(&base, &new, Mode::Forward);
+            if optional {
+                prop_assert!(fw.is_empty(), "{fw:?}");
+            } else {
+                prop_assert_eq!(fw.iter().map(|(id, _)| *id).collect::<Vec<_>>(), ["FIELD_REMOVED"]);
+                prop_assert_eq!(path_of(&fw), at.clone());
+            }
+            let bw = located(&base, &new, Mode::Backward);
+            match unknown {
+                Unknown::Deny => {
+                    prop_assert_eq!(bw.iter().map(|(id, _)| *id).collect::<Vec<_>>(), ["UNKNOWN_FIELD_DENIED"]);
+                    prop_assert_eq!(path_of(&bw), at.clone());
+                }
+                _ => prop_assert!(bw.is_empty(), "{bw:?}"),
+            }
+            applied.hit("remove");
+
+            // Making it optional breaks old readers only; the reverse new readers only.
+            if !optional {
+                let mut new = base.clone();
+                let f = &mut root_struct(&mut new).flattened[i];
+                f.ty = Type::Option(Box::new(f.ty.clone()));
+                prop_assert!(backward(&base, &new).is_empty());
+                let fw = located(&base, &new, Mode::Forward);
+                prop_assert_eq!(fw.iter().map(|(id, _)| *id).collect::<Vec<_>>(), ["FIELD_BECAME_OMITTABLE"]);
+                prop_assert_eq!(path_of(&fw), at.clone());
+                prop_assert!(forward(&new, &base).is_empty());
+                prop_assert_eq!(backward(&new, &base), ["FIELD_BECAME_REQUIRED"]);
+                applied.hit("optional");
+            }
+
+            // The enum's definition is compared like a named type reached from a field.
+            // The enum's name, through newtypes and the `Option`.
+            let mut ty = &flat.ty;
+            let enum_name = loop {
+                match base.resolve(ty) {
+                    Type::Option(inner) => ty = inner,
+                    Type::Named(n) => break n.clone(),
+                    other => panic!("a flattened `{other}`"),
+                }
+            };
+            prop_assert!(
+                matches!(base.def(&enum_name).map(|d| &d.body), Some(Body::Enum(_))),
+                "`{}` is the enum",
+                enum_name
+            );
+            let set_enum = |schema: &mut Schema, def: contract_schema::model::EnumDef| {
+                if let Some(Body::Enum(e)) = schema.types.get_mut(&enum_name).map(|d| &mut d.body) {
+                    *e = def;
+                }
+            };
+
+            // Another representation breaks both ways.
+            let mut other = e.clone();
+            other.repr = match e.repr {
+                Repr::External => Repr::Adjacent {
+                    tag: "zzTag".to_owned(),
+                    content: "zzContent".to_owned(),
+                },
+                _ => Repr::External,
+            };
+            let mut new = base.clone();
+            set_enum(&mut new, other);
+            prop_assert_eq!(backward(&base, &new), ["ENUM_REPR_CHANGED"]);
+            prop_assert_eq!(forward(&base, &new), ["ENUM_REPR_CHANGED"]);
+            applied.hit("repr");
+
+            // A tagged variant removed breaks new readers only.
+            let sent_variants: Vec<usize> = e
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.sender.is_some())
+                .map(|(j, _)| j)
+                .collect();
+            if e.repr != Repr::Untagged && e.catch_all().is_none() && sent_variants.len() >= 2 {
+                let mut fewer = e.clone();
+                fewer.variants.remove(sent_variants[0]);
+                let rule = if e.is_string_enum() && fewer.is_string_enum() {
+                    "ENUM_VALUE_REMOVED"
+                } else {
+                    "ENUM_VARIANT_REMOVED"
+                };
+                let mut new = base.clone();
+                set_enum(&mut new, fewer);
+                prop_assert_eq!(backward(&base, &new), [rule]);
+                prop_assert!(forward(&base, &new).is_empty());
+                applied.hit("variant removed");
+            }
+            Ok(())
+        })
+        .unwrap();
+    applied.assert_each_applied(&["remove", "optional", "repr", "variant removed"]);
 }
 
 #[test]

@@ -8,8 +8,8 @@ use contract_schema::compat::{
 };
 use contract_schema::contract::ContractId;
 use contract_schema::model::{
-    Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Type, TypeDef, Unknown, VariantDef,
-    VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, FlatEnumDef, Repr, Schema, StructDef, Type, TypeDef, Unknown,
+    VariantDef, VariantDefKind,
 };
 use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 
@@ -81,6 +81,7 @@ fn strukt_with(fields: Vec<FieldDef>, unknown: Unknown, extra: Option<Type>) -> 
             fields,
             unknown,
             extra,
+            flattened: Vec::new(),
         }),
     }
 }
@@ -802,6 +803,7 @@ fn refunded(amount: Type) -> VariantDef {
             fields: vec![f("amount", amount)],
             unknown: Unknown::Ignore,
             extra: None,
+            flattened: Vec::new(),
         }),
     )
 }
@@ -928,6 +930,7 @@ fn an_enum_that_denies_unknown_keys_reads_every_key_of_the_same_representation()
                     fields,
                     unknown: Unknown::Ignore,
                     extra: None,
+                    flattened: Vec::new(),
                 }),
             )],
         )
@@ -952,6 +955,7 @@ fn nested_tags(content: Type, inner: Repr, others: Vec<(&str, TypeDef)>) -> Sche
             fields: vec![f("y", int(IntKind::U8))],
             unknown: Unknown::Ignore,
             extra: None,
+            flattened: Vec::new(),
         })
     };
     let mut s = event(
@@ -1797,6 +1801,431 @@ fn json_values_stay_as_they_are_against_structs_and_maps() {
     assert_eq!(
         located(&check(&any, &meta(map(string(), string()), vec![]))),
         [("TYPE_CHANGED", "meta".to_owned(), Direction::Check)]
+    );
+}
+
+// ----- flattened enums ---------------------------------------------------------------------
+
+/// A `#[serde(flatten)]` entry of `ty` (the enum, or an `option` of it), sent and read.
+fn flat(name: &str, ty: Type) -> FlatEnumDef {
+    FlatEnumDef {
+        rust_name: name.to_owned(),
+        ty,
+        sent: true,
+        read: true,
+        doc: String::new(),
+    }
+}
+
+/// A root struct with the field `id`, the given flattened entries and the enum `Kind`.
+fn flat_root(flattened: Vec<FlatEnumDef>, unknown: Unknown, kind: TypeDef) -> Schema {
+    let mut root = strukt_with(vec![f("id", string())], unknown, None);
+    if let Body::Struct(s) = &mut root.body {
+        s.flattened = flattened;
+    }
+    schema(root, vec![("Kind", kind)])
+}
+
+fn kind_ab() -> TypeDef {
+    enumm(
+        Repr::External,
+        vec![
+            variant("A", VariantDefKind::Newtype(string())),
+            variant("B", VariantDefKind::Newtype(int(IntKind::U32))),
+        ],
+    )
+}
+
+fn flat_kind(kind: TypeDef) -> Schema {
+    flat_root(vec![flat("kind", named("Kind"))], Unknown::Ignore, kind)
+}
+
+#[test]
+fn a_flattened_enum_is_compatible_with_itself() {
+    for s in [
+        flat_kind(kind_ab()),
+        flat_root(
+            vec![flat("kind", opt(named("Kind")))],
+            Unknown::Deny,
+            kind_ab(),
+        ),
+    ] {
+        assert!(check(&s, &s).findings().is_empty(), "{}", check(&s, &s));
+        assert!(evolve(&s, &s, Mode::Full).findings().is_empty());
+    }
+}
+
+#[test]
+fn a_variant_removed_from_a_flattened_enum_breaks() {
+    let old = flat_kind(kind_ab());
+    let new = flat_kind(enumm(
+        Repr::External,
+        vec![variant("A", VariantDefKind::Newtype(string()))],
+    ));
+    assert_eq!(
+        located(&check(&old, &new)),
+        [(
+            "ENUM_VARIANT_UNKNOWN",
+            "(flatten kind)(B)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(backward(&old, &new), ["ENUM_VARIANT_REMOVED"]);
+    assert!(forward(&old, &new).is_empty());
+    assert_eq!(forward(&new, &old), ["ENUM_VARIANT_ADDED"]);
+}
+
+#[test]
+fn a_variant_retyped_in_a_flattened_enum_breaks() {
+    let old = flat_kind(kind_ab());
+    let new = flat_kind(enumm(
+        Repr::External,
+        vec![
+            variant("A", VariantDefKind::Newtype(string())),
+            variant("B", VariantDefKind::Newtype(int(IntKind::U8))),
+        ],
+    ));
+    assert_eq!(
+        located(&check(&old, &new)),
+        [(
+            "INT_OUT_OF_RANGE",
+            "(flatten kind)(B)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(backward(&old, &new), ["INT_NARROWED"]);
+    assert_eq!(forward(&new, &old), ["INT_WIDENED"]);
+    let retyped = flat_kind(enumm(
+        Repr::External,
+        vec![
+            variant("A", VariantDefKind::Newtype(int(IntKind::U8))),
+            variant("B", VariantDefKind::Newtype(int(IntKind::U32))),
+        ],
+    ));
+    assert_eq!(ids(&check(&old, &retyped)), ["TYPE_CHANGED"]);
+    assert_eq!(
+        ids(&evolve(&old, &retyped, Mode::Full)),
+        ["TYPE_CHANGED", "TYPE_CHANGED"]
+    );
+}
+
+#[test]
+fn a_flattened_enum_with_another_representation_breaks() {
+    let old = flat_kind(kind_ab());
+    let mut tagged = kind_ab();
+    if let Body::Enum(e) = &mut tagged.body {
+        e.repr = Repr::Adjacent {
+            tag: "t".to_owned(),
+            content: "c".to_owned(),
+        };
+    }
+    let new = flat_kind(tagged.clone());
+    assert_eq!(
+        located(&check(&old, &new)),
+        [(
+            "ENUM_REPR_CHANGED",
+            "(flatten kind)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(
+        ids(&evolve(&old, &new, Mode::Full)),
+        ["ENUM_REPR_CHANGED", "ENUM_REPR_CHANGED"]
+    );
+    if let Body::Enum(e) = &mut tagged.body {
+        e.repr = Repr::Adjacent {
+            tag: "type".to_owned(),
+            content: "c".to_owned(),
+        };
+    }
+    assert_eq!(ids(&check(&new, &flat_kind(tagged))), ["ENUM_TAG_CHANGED"]);
+}
+
+#[test]
+fn a_required_flattened_enum_added_or_removed_breaks() {
+    let without = flat_root(vec![], Unknown::Ignore, kind_ab());
+    let with = flat_kind(kind_ab());
+    assert_eq!(
+        located(&check(&without, &with)),
+        [(
+            "REQUIRED_FIELD_NOT_SENT",
+            "(flatten kind)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(backward(&without, &with), ["FIELD_ADDED_REQUIRED"]);
+    assert!(forward(&without, &with).is_empty());
+    assert_eq!(forward(&with, &without), ["FIELD_REMOVED"]);
+    // An optional one reads `None` from data without it.
+    let optional = flat_root(
+        vec![flat("kind", opt(named("Kind")))],
+        Unknown::Ignore,
+        kind_ab(),
+    );
+    assert!(check(&without, &optional).is_compatible());
+    assert!(evolve(&without, &optional, Mode::Full).is_compatible());
+    // A reader that skips it (`skip_deserializing`) requires nothing.
+    let mut skipped = with.clone();
+    if let Some(TypeDef {
+        body: Body::Struct(s),
+        ..
+    }) = skipped.types.get_mut("Root")
+    {
+        s.flattened[0].read = false;
+    }
+    assert!(check(&without, &skipped).is_compatible());
+}
+
+#[test]
+fn a_flattened_enum_made_optional_breaks_required_readers() {
+    let required = flat_kind(kind_ab());
+    let optional = flat_root(
+        vec![flat("kind", opt(named("Kind")))],
+        Unknown::Ignore,
+        kind_ab(),
+    );
+    assert_eq!(
+        located(&check(&optional, &required)),
+        [(
+            "REQUIRED_FIELD_MAY_BE_OMITTED",
+            "(flatten kind)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(backward(&optional, &required), ["FIELD_BECAME_REQUIRED"]);
+    assert_eq!(forward(&required, &optional), ["FIELD_BECAME_OMITTABLE"]);
+    // Optional for the reader only: it reads every variant sent.
+    assert!(check(&required, &optional).is_compatible());
+    // Optionality is never a `null`: no nullability finding.
+    assert!(
+        !ids(&evolve(&required, &optional, Mode::Full)).contains(&"NON_NULLABLE_BECAME_NULLABLE")
+    );
+}
+
+#[test]
+fn a_catch_all_takes_no_key_of_a_flattened_enum() {
+    let reader = flat_kind(enumm(
+        Repr::External,
+        vec![unit("Ready"), catch_all("Other")],
+    ));
+    let writer = flat_kind(enumm(Repr::External, vec![unit("Ready"), unit("Done")]));
+    assert_eq!(
+        located(&check(&writer, &reader)),
+        [(
+            "ENUM_VALUE_UNKNOWN",
+            "(flatten kind)(Done)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(backward(&writer, &reader), ["ENUM_VALUE_REMOVED"]);
+    assert_eq!(forward(&reader, &writer), ["ENUM_VALUE_ADDED"]);
+    // Not flattened, the catch-all reads it.
+    let field = |kind| schema(strukt(vec![f("kind", named("Kind"))]), vec![("Kind", kind)]);
+    assert!(check(
+        &field(enumm(Repr::External, vec![unit("Ready"), unit("Done")])),
+        &field(enumm(
+            Repr::External,
+            vec![unit("Ready"), catch_all("Other")]
+        ))
+    )
+    .is_compatible());
+}
+
+#[test]
+fn a_field_and_a_flattened_enum_under_one_key_are_a_type_change() {
+    // The reader reads the writer's field `A` as the variant `A` of its flattened enum.
+    let writer = schema(strukt(vec![f("id", string()), f("A", Type::Bool)]), vec![]);
+    let optional = flat_root(
+        vec![flat("kind", opt(named("Kind")))],
+        Unknown::Ignore,
+        kind_ab(),
+    );
+    assert_eq!(
+        located(&check(&writer, &optional)),
+        [("TYPE_CHANGED", "A".to_owned(), Direction::Check)]
+    );
+    // Forward, old readers also miss the field `A`.
+    assert_eq!(
+        ids(&evolve(&writer, &optional, Mode::Full)),
+        ["TYPE_CHANGED", "FIELD_REMOVED", "TYPE_CHANGED"]
+    );
+    // The reverse: the writer's variant `A` is read by the reader's field `A` (which the
+    // writer's variant `B` leaves out).
+    assert_eq!(
+        located(&check(&optional, &writer)),
+        [
+            ("REQUIRED_FIELD_NOT_SENT", "A".to_owned(), Direction::Check),
+            (
+                "TYPE_CHANGED",
+                "(flatten kind)".to_owned(),
+                Direction::Check
+            )
+        ]
+    );
+}
+
+#[test]
+fn a_flattened_enum_beside_a_capturing_reader_is_compared_conservatively() {
+    let capture = |extra: Type, flattened| {
+        let mut root = strukt_with(vec![f("id", string())], Unknown::Capture, Some(extra));
+        if let Body::Struct(s) = &mut root.body {
+            s.flattened = flattened;
+        }
+        schema(root, vec![("Kind", kind_ab())])
+    };
+    let with = flat_kind(kind_ab());
+    // Its keys captured by a map of strings, or read beside one: not compared, reported.
+    for reader in [
+        capture(string(), vec![]),
+        capture(string(), vec![flat("kind", named("Kind"))]),
+    ] {
+        assert_eq!(
+            located(&check(&with, &reader)),
+            [(
+                "TYPE_CHANGED",
+                "(flatten kind)".to_owned(),
+                Direction::Check
+            )]
+        );
+        assert!(ids(&evolve(&with, &reader, Mode::Full)).contains(&"TYPE_CHANGED"));
+    }
+    // A map of any value reads them.
+    assert!(check(&with, &capture(Type::Any, vec![])).is_compatible());
+    assert!(check(
+        &with,
+        &capture(Type::Any, vec![flat("kind", named("Kind"))])
+    )
+    .is_compatible());
+}
+
+#[test]
+fn a_flattened_untagged_unit_variant_is_never_read() {
+    let kind = || {
+        enumm(
+            Repr::Untagged,
+            vec![
+                unit("None"),
+                variant(
+                    "Some",
+                    VariantDefKind::Struct(StructDef {
+                        fields: vec![f("x", string())],
+                        ..StructDef::default()
+                    }),
+                ),
+            ],
+        )
+    };
+    let required = flat_kind(kind());
+    assert_eq!(
+        located(&check(&required, &required)),
+        [(
+            "UNTAGGED_VARIANT_UNMATCHED",
+            "(flatten kind)(None)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(
+        ids(&evolve(&required, &required, Mode::Full)),
+        ["UNTAGGED_VARIANT_UNMATCHED", "UNTAGGED_VARIANT_UNMATCHED"]
+    );
+    // Read as an `Option`, it is `None`.
+    let optional = flat_root(
+        vec![flat("kind", opt(named("Kind")))],
+        Unknown::Ignore,
+        kind(),
+    );
+    assert!(check(&required, &optional).is_compatible());
+}
+
+#[test]
+fn a_flattened_enum_a_denying_reader_does_not_know_breaks() {
+    let with = flat_kind(kind_ab());
+    let denying = flat_root(vec![], Unknown::Deny, kind_ab());
+    assert_eq!(
+        located(&check(&with, &denying)),
+        [(
+            "UNKNOWN_FIELD_DENIED",
+            "(flatten kind)".to_owned(),
+            Direction::Check
+        )]
+    );
+    assert_eq!(
+        located(&evolve(&denying, &with, Mode::Full)),
+        [
+            (
+                "FIELD_ADDED_REQUIRED",
+                "(flatten kind)".to_owned(),
+                Direction::Backward
+            ),
+            (
+                "UNKNOWN_FIELD_DENIED",
+                "(flatten kind)".to_owned(),
+                Direction::Forward
+            )
+        ]
+    );
+    // A reader that ignores unknown keys ignores its keys.
+    let ignoring = flat_root(vec![], Unknown::Ignore, kind_ab());
+    assert!(check(&with, &ignoring).is_compatible());
+}
+
+#[test]
+fn a_flattened_enum_is_matched_by_rust_name_inside_nested_types() {
+    // The enum reached through a flattened entry is compared like a named type reached
+    // from a field, memoized with it: a break is reported once, at the first path.
+    let old = flat_kind(kind_ab());
+    let mut new = flat_kind(enumm(
+        Repr::External,
+        vec![variant("A", VariantDefKind::Newtype(string()))],
+    ));
+    if let Some(TypeDef {
+        body: Body::Struct(s),
+        ..
+    }) = new.types.get_mut("Root")
+    {
+        s.flattened[0].rust_name = "variant".to_owned();
+    }
+    // Renamed in Rust: the old one is gone (its keys unknown, ignored), the new one never sent.
+    assert_eq!(
+        located(&check(&old, &new)),
+        [(
+            "REQUIRED_FIELD_NOT_SENT",
+            "(flatten variant)".to_owned(),
+            Direction::Check
+        )]
+    );
+}
+
+#[test]
+fn a_flattened_enum_read_as_a_map_or_from_a_map() {
+    let with = flat_kind(kind_ab());
+    let mut as_map = with.clone();
+    as_map.root = map(string(), string());
+    let mut writer = with.clone();
+    writer.root = named("Root");
+    // The struct's flattened keys are not sure to fit a `map<string, string>`.
+    let report = check(&with, &as_map);
+    assert!(
+        located(&report).contains(&(
+            "TYPE_CHANGED",
+            "(flatten kind)".to_owned(),
+            Direction::Check
+        )),
+        "{report}"
+    );
+    // A map of anything reads them.
+    let mut as_any_map = with.clone();
+    as_any_map.root = map(string(), Type::Any);
+    assert!(check(&with, &as_any_map).is_compatible());
+    // A map may hold no variant of a required flattened enum.
+    let report = check(&as_any_map, &with);
+    assert!(
+        located(&report).contains(&(
+            "REQUIRED_FIELD_MAY_BE_OMITTED",
+            "(flatten kind)".to_owned(),
+            Direction::Check
+        )),
+        "{report}"
     );
 }
 

@@ -292,6 +292,25 @@ impl Gen<'_> {
                 out.insert("zzExtraKey".to_owned(), v);
             }
         }
+        for flat in s.flattened.iter().filter(|f| f.sent) {
+            let (e, optional) = self.schema.flat_enum(&flat.ty)?;
+            if optional && self.rng.one_in(3) {
+                continue;
+            }
+            // The variant as serde writes it alone, its object's keys set beside the
+            // fields: an externally tagged unit variant as its name holding `null`; an
+            // untagged unit variant as nothing; anything else but an object cannot be
+            // written there (serde fails).
+            let e = e.clone();
+            match (&e.repr, self.enumeration(&e, depth)?) {
+                (Repr::External, Value::String(tag)) => {
+                    out.insert(tag, Value::Null);
+                }
+                (Repr::Untagged, Value::Null) => {}
+                (_, Value::Object(keys)) => out.extend(keys),
+                _ => return None,
+            }
+        }
         Some(out)
     }
 
@@ -493,6 +512,44 @@ const WITNESS_RATE_FLOOR: usize = 85;
 /// compatible and 56 witnessed).
 const CONSTRAINED_FLOOR: usize = 40;
 
+/// The fewest unrelated pairs with a flattened enum of each outcome the run must see.
+const FLAT_FLOOR: usize = 10;
+
+/// Every flattened enum of `schema` made an `Option` (`None` writes no key).
+fn flattened_optional(mut schema: Schema) -> Schema {
+    let required: Vec<(String, usize)> = schema
+        .types
+        .iter()
+        .filter_map(|(name, def)| match &def.body {
+            Body::Struct(s) => Some((name, s)),
+            _ => None,
+        })
+        .flat_map(|(name, s)| {
+            s.flattened
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| schema.flat_enum(&f.ty).is_some_and(|(_, o)| !o))
+                .map(move |(i, _)| (name.clone(), i))
+        })
+        .collect();
+    for (name, i) in required {
+        if let Some(Body::Struct(s)) = schema.types.get_mut(&name).map(|d| &mut d.body) {
+            if let Some(f) = s.flattened.get_mut(i) {
+                f.ty = Type::Option(Box::new(f.ty.clone()));
+            }
+        }
+    }
+    schema
+}
+
+/// Whether a struct of `schema` flattens an enum.
+fn has_flattened(schema: &Schema) -> bool {
+    schema
+        .types
+        .values()
+        .any(|def| matches!(&def.body, Body::Struct(s) if !s.flattened.is_empty()))
+}
+
 #[test]
 fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     let mut runner = TestRunner::deterministic();
@@ -538,15 +595,29 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     // The pairs of a schema and its integers restricted: the narrower set read by the
     // wider compatible with instances, the wider read by the narrower breaking with a witness.
     let (mut constrained_compatible, mut constrained_witnessed) = (0, 0);
+    // The pairs of unrelated schemas where one flattens an enum: compatible with
+    // instances, breaking with a witness.
+    let (mut flat_compatible, mut flat_witnessed) = (0, 0);
     for seed in 0..300u64 {
         let a = strategy.new_tree(&mut runner).unwrap().current();
         let b = strategy.new_tree(&mut runner).unwrap().current();
         let ca = consistent(a.clone());
+        let flattens = has_flattened(&a) || has_flattened(&b);
         // A consistent schema with itself, a raw one with itself, and unrelated pairs.
-        tally(&ca, &ca, seed);
+        let (itself, _) = tally(&ca, &ca, seed);
         tally(&a, &a, seed);
-        tally(&a, &b, seed);
-        tally(&ca, &consistent(b), seed);
+        flat_compatible += usize::from(itself && has_flattened(&a));
+        for (_, witness) in [tally(&a, &b, seed), tally(&ca, &consistent(b), seed)] {
+            flat_witnessed += usize::from(witness && flattens);
+        }
+        // Flattened enums made optional: read by the required ones, and reading them.
+        let optional = flattened_optional(ca.clone());
+        if optional != ca {
+            let (_, witness) = tally(&optional, &ca, seed);
+            let (compatible, _) = tally(&ca, &optional, seed);
+            flat_witnessed += usize::from(witness);
+            flat_compatible += usize::from(compatible);
+        }
         // Integer ranges changed everywhere, in both directions.
         let narrow = ints_to(ca.clone(), IntKind::U8);
         let wide = ints_to(ca.clone(), IntKind::I64);
@@ -604,6 +675,15 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
         constrained_compatible >= CONSTRAINED_FLOOR && constrained_witnessed >= CONSTRAINED_FLOOR,
         "too few constrained integer pairs: {constrained_compatible} compatible, \
          {constrained_witnessed} witnessed"
+    );
+    println!(
+        "flattened enum pairs: {flat_compatible} compatible with instances, \
+         {flat_witnessed} breaking with a witness"
+    );
+    assert!(
+        flat_compatible >= FLAT_FLOOR && flat_witnessed >= FLAT_FLOOR,
+        "too few pairs with a flattened enum: {flat_compatible} compatible, \
+         {flat_witnessed} witnessed"
     );
     let pairs = compatible_pairs + breaking_pairs + unexported;
     assert_eq!(

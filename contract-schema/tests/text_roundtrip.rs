@@ -134,3 +134,95 @@ proptest! {
         prop_assert_eq!(parse(&text), Ok(schema), "text:\n{}", text);
     }
 }
+
+/// A struct with flattened enums, as the derive describes one: every `flatten` line (a
+/// plain enum, an `option` of one, a doc, a view that skips it) reads back as written.
+#[test]
+fn flattened_enums_read_back() {
+    use contract_schema::model::{Body, Type};
+    let text = r#"root Order
+
+enum Kind
+  rust "app::Kind"
+  repr external
+  variant Cash: unit
+    send "Cash"
+    receive "Cash"
+  variant Card: newtype u16
+    send "Card"
+    receive "Card" alias "Credit"
+
+struct Order
+  rust "app::Order"
+  unknown deny
+  field id: u32
+    send "id" always
+    receive "id" required
+  flatten kind: Kind
+    doc "How it is paid."
+  flatten meta.status: option<Status>
+    send never
+
+enum Status
+  rust "app::Status"
+  repr internal tag "status"
+  variant Open: unit
+    send "Open"
+    receive "Open"
+"#;
+    let schema = parse(text).expect("the text parses");
+    let Some(Body::Struct(order)) = schema.def("Order").map(|d| &d.body) else {
+        panic!("Order is a struct");
+    };
+    assert_eq!(order.flattened.len(), 2);
+    assert_eq!(order.flattened[0].ty, Type::Named("Kind".to_owned()));
+    assert_eq!(order.flattened[0].doc, "How it is paid.");
+    assert!(order.flattened[0].sent && order.flattened[0].read);
+    assert_eq!(order.flattened[1].rust_name, "meta.status");
+    assert!(!order.flattened[1].sent && order.flattened[1].read);
+    assert!(matches!(
+        schema.flat_enum(&order.flattened[1].ty),
+        Some((_, true))
+    ));
+    assert_eq!(to_text(&schema), text);
+}
+
+/// A `flatten` line names an enum: a struct, a built-in type or a `send` other than
+/// `never` is an error at its column.
+#[test]
+fn a_flatten_line_holds_an_enum() {
+    let base = r#"root S
+
+struct Inner
+  rust "app::Inner"
+  unknown ignore
+
+struct S
+  rust "app::S"
+  unknown ignore
+  flatten inner: TYPE
+"#;
+    let error = parse(&base.replace("TYPE", "Inner")).expect_err("a struct is refused");
+    assert_eq!((error.line(), error.column()), (10, 18));
+    assert!(
+        error.message().contains("`Inner` is not an enum"),
+        "{}",
+        error.message()
+    );
+    let error = parse(&base.replace("TYPE", "u8")).expect_err("a built-in is refused");
+    assert!(
+        error.message().contains("holds an enum"),
+        "{}",
+        error.message()
+    );
+    let error = parse(&format!(
+        "{}    send always\n",
+        base.replace("TYPE", "option<Inner>")
+    ))
+    .expect_err("send always is refused");
+    assert!(
+        error.message().contains("takes only `never`"),
+        "{}",
+        error.message()
+    );
+}

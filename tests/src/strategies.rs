@@ -19,7 +19,7 @@
 use std::sync::Arc;
 
 use contract_core::schema::model::{
-    Body, Constraint, EnumDef, FieldDef, FloatKind, IntKind, IntSet, IntValue, Repr,
+    Body, Constraint, EnumDef, FieldDef, FlatEnumDef, FloatKind, IntKind, IntSet, IntValue, Repr,
     StringConstraint, StringFormat, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
 use contract_core::Schema;
@@ -382,6 +382,17 @@ impl Generator<'_> {
             let value = self.at(Step::Key(key.clone()), |g| g.ty(&field.ty, depth));
             map.insert(key, value);
         }
+        let site = self.sites.len() - 1;
+        for flat in &s.flattened {
+            self.flat_enum(map, site, flat, depth);
+        }
+        // An internally tagged or untagged flattened enum reads every key the struct leaves;
+        // an ignored one is tried only where no such enum may deny it.
+        let reads_rest = s.flattened.iter().any(|f| {
+            self.schema
+                .flat_enum(&f.ty)
+                .is_some_and(|(e, _)| e.repr != Repr::External)
+        });
         let taken = |map: &Map<String, Value>, k: &str| {
             map.contains_key(k)
                 || s.fields.iter().any(|f| {
@@ -391,7 +402,7 @@ impl Generator<'_> {
         };
         match (s.unknown, &s.extra) {
             (Unknown::Ignore, _) => {
-                if self.rng.chance(25) {
+                if !reads_rest && self.rng.chance(25) {
                     let key = fresh_key(|k| taken(map, k), "zzIgnored");
                     let value = self.any(1);
                     map.insert(key, value);
@@ -405,6 +416,63 @@ impl Generator<'_> {
                 }
             }
             (Unknown::Deny | Unknown::Capture, _) => {}
+        }
+    }
+
+    /// Writes a flattened enum's variant beside the struct's fields in `map` (nothing, at
+    /// times, for an `Option`). Its objects are not recorded as sites of their own: the
+    /// struct's fields share them, and the mutations judge a site's keys by one struct
+    /// alone. The struct's site (`site`) learns the tag keys and the key of an externally
+    /// or adjacently tagged variant's content.
+    fn flat_enum(
+        &mut self,
+        map: &mut Map<String, Value>,
+        site: usize,
+        flat: &FlatEnumDef,
+        depth: usize,
+    ) {
+        let Some((e, optional)) = self.schema.flat_enum(&flat.ty) else {
+            return;
+        };
+        if !flat.read || (optional && (depth >= MAX_DEPTH || self.rng.chance(30))) {
+            return;
+        }
+        let e = e.clone();
+        let sites = self.sites.len();
+        if e.repr == Repr::External {
+            // serde takes only a key naming a variant: a catch-all never reads an unknown one.
+            let readable: Vec<&VariantDef> = e
+                .variants
+                .iter()
+                .filter(|v| !v.receiver.is_empty())
+                .collect();
+            if let Some(variant) = self.rng.pick(&readable).copied() {
+                let name = self
+                    .rng
+                    .pick(&variant.receiver)
+                    .cloned()
+                    .unwrap_or_default();
+                let kind = variant.kind.clone();
+                let content = self.at(Step::Key(name.clone()), |g| g.content(&kind, depth + 1));
+                map.insert(name.clone(), content);
+                if let Some(site) = self.sites.get_mut(site) {
+                    site.content = Some((name, kind));
+                }
+            }
+        } else {
+            self.enum_beside(map, &e, depth + 1);
+        }
+        let written = self.sites.get(sites).map(|s| s.content.clone());
+        self.sites.truncate(sites);
+        if let Some(site) = self.sites.get_mut(site) {
+            match &e.repr {
+                Repr::Internal { tag } => site.tags.push(tag.clone()),
+                Repr::Adjacent { tag, .. } => {
+                    site.tags.push(tag.clone());
+                    site.content = written.flatten();
+                }
+                Repr::External | Repr::Untagged => {}
+            }
         }
     }
 

@@ -794,3 +794,99 @@ pub struct Reprs {
     /// Keyed by discriminant: `"1"`, `"5"`, `"6"` or `"200"`.
     pub by_priority: BTreeMap<Priority, u8>,
 }
+
+// ---------------------------------------------------------------------------------------
+// Flattened enums: the variant's key, or its tag and fields, beside the struct's fields.
+// ---------------------------------------------------------------------------------------
+
+/// An externally tagged enum of every variant kind, to be flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Payment {
+    /// Written `"cash": null` beside the fields.
+    Cash,
+    /// Written `"card": 1234`; also read as `"credit"`.
+    #[serde(alias = "credit")]
+    Card(u16),
+    /// Written `"split": [1, true]`.
+    Split(u8, bool),
+    /// Written `"transfer": {"iban": "…"}`.
+    Transfer {
+        /// The account.
+        iban: String,
+    },
+}
+
+/// `flatten` of an externally tagged enum: one key, the variant's name, beside `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenExternal {
+    /// A declared field.
+    pub id: u32,
+    /// Its variant's name is a key of this object.
+    #[serde(flatten)]
+    pub payment: Payment,
+}
+
+/// `flatten` of an internally tagged enum: its tag and fields beside `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenInternalEnum {
+    /// A declared field.
+    pub id: u32,
+    /// `type` and the variant's fields.
+    #[serde(flatten)]
+    pub figure: Figure,
+}
+
+/// `flatten` of an adjacently tagged enum: its tag and content keys beside `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenAdjacentEnum {
+    /// A declared field.
+    pub id: u32,
+    /// `t` and `c`.
+    #[serde(flatten)]
+    pub message: Message,
+}
+
+/// An untagged enum whose variants serde can write beside other fields, and two it cannot
+/// read there (a unit variant, written as nothing, and a number).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+pub enum Placement {
+    /// Its fields.
+    At {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// The struct's fields.
+    Owned(Meta),
+    /// Never read beside fields; serde fails to write it there.
+    Index(u8),
+    /// Written as nothing and never read beside fields.
+    Nowhere,
+}
+
+/// `flatten` of an untagged enum: the variant's fields beside `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenUntaggedEnum {
+    /// A declared field.
+    pub id: u32,
+    /// `x` and `y`, or `author` and `revision`.
+    #[serde(flatten)]
+    pub placement: Placement,
+}
+
+/// `flatten` of `Option`s of enums: `None` writes nothing, and serde reads `None` whenever
+/// the enum does not read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenOptionalEnums {
+    /// A declared field.
+    pub id: u32,
+    /// A variant's name as a key, or nothing.
+    #[serde(flatten)]
+    pub payment: Option<Payment>,
+    /// `t` and `c`, or nothing.
+    #[serde(flatten)]
+    pub message: Option<Message>,
+}

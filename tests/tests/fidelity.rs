@@ -1611,6 +1611,11 @@ fidelity! {
     clashing_internal: clash::ClashingInternal,
     default_around_flatten: DefaultAroundFlatten,
     reprs: Reprs,
+    flatten_external: FlattenExternal,
+    flatten_internal_enum: FlattenInternalEnum,
+    flatten_adjacent_enum: FlattenAdjacentEnum,
+    flatten_untagged_enum: FlattenUntaggedEnum,
+    flatten_optional_enums: FlattenOptionalEnums,
 }
 
 // ---------------------------------------------------------------------------------------

@@ -609,3 +609,38 @@ fn formats_without_a_standard_name_are_not_checked() {
         assert_eq!(verdicts::<NetAddrs>(&instance), (false, !checked), "{key}");
     }
 }
+
+/// Two keys naming variants of a flattened externally tagged enum: serde reads the first
+/// in the payload's order and leaves the other to the struct (ignored here); `receive`
+/// reads as serde does; the schema, which sees no order, accepts exactly one.
+#[test]
+fn two_variant_names_beside_the_fields() {
+    let instance = json!({ "id": 1, "cash": null, "card": 7 });
+    stricter::<FlattenExternal>(instance.clone());
+    // In both orders (a `Value` would sort its keys): the first key wins.
+    for (bytes, first) in [
+        (&br#"{"id": 1, "cash": null, "card": 7}"#[..], Payment::Cash),
+        (
+            &br#"{"id": 1, "card": 7, "cash": null}"#[..],
+            Payment::Card(7),
+        ),
+    ] {
+        let by_serde = serde_json::from_slice::<FlattenExternal>(bytes).map(|o| o.payment);
+        let received = contract_core::receive::<FlattenExternal>(bytes).map(|r| r.into_inner());
+        assert_eq!(by_serde.ok(), Some(first.clone()));
+        assert_eq!(
+            received.ok().map(|o| o.payment),
+            Some(first),
+            "receive reads the first variant key, as serde does"
+        );
+    }
+    // One key, and none: the schema and serde agree.
+    assert_eq!(
+        verdicts::<FlattenExternal>(&json!({ "id": 1, "card": 7 })),
+        (true, true)
+    );
+    assert_eq!(
+        verdicts::<FlattenExternal>(&json!({ "id": 1 })),
+        (false, false)
+    );
+}

@@ -585,14 +585,27 @@ impl<'s, 'd> Checker<'s, 'd> {
 
     /// A struct's object; `tags` are keys taken by enclosing internally tagged enums.
     fn structure(&mut self, i: u32, def: &'s StructDef, tags: &[&str]) {
+        self.structure_of(i, def, tags, None);
+    }
+
+    /// A struct's object, or (with `only`) the struct read from those keys of the object
+    /// alone: a variant of a flattened enum, beside the fields of another struct, which
+    /// leaves every key it does not read to that struct.
+    fn structure_of(&mut self, i: u32, def: &'s StructDef, tags: &[&str], only: Option<&[u32]>) {
         let base = self.seen.len();
         self.seen.resize(base + def.fields.len(), u32::MAX);
         let mut next_guess = 0;
         let ids = self.index.struct_ids(self.here, def);
+        // The keys no field reads, when flattened enums may read them.
+        let mut leftover: Vec<u32> = Vec::new();
         let mut k = i + 1;
         for _ in 0..self.node(i).count {
             let v = k + 1;
             let next = self.node(v).next;
+            if only.is_some_and(|keys| !keys.contains(&k)) {
+                k = next;
+                continue;
+            }
             let text = key_text(self.input, &self.node(k));
             if tags.iter().any(|t| t.as_bytes() == &*text) {
                 k = next;
@@ -652,6 +665,18 @@ impl<'s, 'd> Checker<'s, 'd> {
                         self.here = saved;
                     }
                 }
+                // Beside another struct's fields: a key this one does not read is that
+                // struct's, unless this one denies it (serde hands it every key left).
+                None if only.is_some() => {
+                    if self.view == View::Receiver && def.unknown == Unknown::Deny {
+                        self.pointer.push(Seg::Key(k));
+                        let field = String::from_utf8_lossy(&text).into_owned();
+                        self.problem(ProblemKind::UnknownField { field });
+                        self.pointer.pop();
+                    }
+                }
+                // Left for the flattened enums, then judged as unknown.
+                None if !def.flattened.is_empty() => leftover.push(k),
                 None => {
                     self.pointer.push(Seg::Key(k));
                     match (&def.extra, def.unknown, self.view) {
@@ -676,6 +701,12 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
             k = next;
         }
+        if !def.flattened.is_empty() && only.is_none() {
+            self.flat_enums(i, def, &mut leftover);
+            for k in leftover {
+                self.unknown_key(k, def);
+            }
+        }
         for (f, field) in def.fields.iter().enumerate() {
             if self.seen[base + f] != u32::MAX {
                 continue;
@@ -691,7 +722,281 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
         }
         self.seen.truncate(base);
-        self.own_duplicates(i, true);
+        if only.is_none() {
+            self.own_duplicates(i, true);
+        }
+    }
+
+    /// A key no field of `def` reads: captured, ignored or a problem, as `def` says.
+    fn unknown_key(&mut self, k: u32, def: &'s StructDef) {
+        let v = k + 1;
+        self.pointer.push(Seg::Key(k));
+        match (&def.extra, def.unknown, self.view) {
+            (Some(extra), Unknown::Capture, _) => {
+                let saved = self.here;
+                self.here = self.child(saved, Label::Values);
+                self.value(v, extra, 0);
+                self.here = saved;
+            }
+            (_, Unknown::Deny, _) | (_, _, View::Sender) => {
+                let text = key_text(self.input, &self.node(k));
+                let field = String::from_utf8_lossy(&text).into_owned();
+                self.problem(ProblemKind::UnknownField { field });
+                self.skip(v);
+            }
+            _ => {
+                self.record_unknown(k);
+                self.skip(v);
+            }
+        }
+        self.pointer.pop();
+    }
+
+    /// The flattened enums of the struct at `i`, read from the `leftover` keys no field
+    /// reads, as serde reads them (see `FlatEnumDef`); the keys they take leave `leftover`.
+    fn flat_enums(&mut self, i: u32, def: &'s StructDef, leftover: &mut Vec<u32>) {
+        for flat in &def.flattened {
+            let present = match self.view {
+                View::Sender => flat.sent,
+                View::Receiver => flat.read,
+            };
+            let Some((e, optional)) = self.schema.flat_enum(&flat.ty).filter(|_| present) else {
+                continue;
+            };
+            if optional && self.view == View::Receiver {
+                // serde reads `None` whenever the enum does not read: nothing is rejected.
+                // An externally tagged enum still takes the first key naming a variant.
+                if e.repr == Repr::External {
+                    if let Some(at) = leftover.iter().position(|&k| {
+                        let text = key_text(self.input, &self.node(k));
+                        self.variant_named(e, &text).is_some()
+                    }) {
+                        let k = leftover.remove(at);
+                        self.skip(k + 1);
+                    }
+                }
+                continue;
+            }
+            let checked = if optional {
+                // The sender wrote `None` unless the enum's keys are there.
+                let mut keys = leftover.clone();
+                self.trial_fits(|c| c.flat_enum(i, &flat.ty, e, &mut keys))
+                    && keys.len() < leftover.len()
+            } else {
+                true
+            };
+            if checked {
+                self.flat_enum(i, &flat.ty, e, leftover);
+            }
+        }
+    }
+
+    /// One flattened enum read from the `leftover` keys of the object at `i`.
+    fn flat_enum(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef, leftover: &mut Vec<u32>) {
+        let enum_ty = match ty {
+            Type::Option(inner) => &**inner,
+            other => other,
+        };
+        let key_named = |c: &Self, leftover: &[u32], name: &str| {
+            leftover
+                .iter()
+                .position(|&k| &*key_text(c.input, &c.node(k)) == name.as_bytes())
+        };
+        match &e.repr {
+            Repr::External => {
+                // serde takes the first key naming a variant; the others stay unknown.
+                let found = leftover.iter().position(|&k| {
+                    let text = key_text(self.input, &self.node(k));
+                    self.variant_named(e, &text).is_some()
+                });
+                let Some(at) = found else {
+                    return self.problem(ProblemKind::NoVariantMatches {
+                        expected: enum_ty.to_string(),
+                    });
+                };
+                let k = leftover.remove(at);
+                let text = key_text(self.input, &self.node(k));
+                if let Some(v) = self.choose_variant(e, &text, |c, v| c.content(k + 1, v)) {
+                    self.pointer.push(Seg::Key(k));
+                    self.content(k + 1, v);
+                    self.pointer.pop();
+                }
+            }
+            Repr::Internal { tag } => {
+                let Some(at) = key_named(self, leftover, tag) else {
+                    return self.problem_at(
+                        Seg::Name(tag),
+                        ProblemKind::MissingField { field: tag.clone() },
+                    );
+                };
+                let k = leftover.remove(at);
+                let keys = leftover.clone();
+                let fits = |c: &mut Self, v: &'s VariantDef| {
+                    c.flat_content(i, v, &keys);
+                };
+                let Some(variant) = self.flat_tag(k, enum_ty, e, fits) else {
+                    return;
+                };
+                self.flat_content(i, variant, &keys);
+                self.claim(variant, leftover);
+            }
+            Repr::Adjacent { tag, content } => {
+                let Some(at) = key_named(self, leftover, tag) else {
+                    return self.problem_at(
+                        Seg::Name(tag),
+                        ProblemKind::MissingField { field: tag.clone() },
+                    );
+                };
+                let k = leftover.remove(at);
+                let content_at = key_named(self, leftover, content).map(|at| leftover.remove(at));
+                let fits = |c: &mut Self, v: &'s VariantDef| {
+                    if let Some(ck) = content_at {
+                        c.content(ck + 1, v);
+                    }
+                };
+                let Some(variant) = self.flat_tag(k, enum_ty, e, fits) else {
+                    if let Some(ck) = content_at {
+                        self.skip(ck + 1);
+                    }
+                    return;
+                };
+                let unit = matches!(variant.kind, VariantDefKind::Unit);
+                match content_at {
+                    Some(ck) if unit => {
+                        if self.view == View::Sender || self.node(ck + 1).kind != NodeKind::Null {
+                            self.pointer.push(Seg::Key(ck));
+                            self.mismatch(ck + 1, &Type::Unit);
+                            self.pointer.pop();
+                        }
+                    }
+                    Some(ck) => {
+                        self.pointer.push(Seg::Key(ck));
+                        self.content(ck + 1, variant);
+                        self.pointer.pop();
+                    }
+                    None => {
+                        let optional = self.view == View::Receiver
+                            && matches!(variant.kind, VariantDefKind::Newtype(Type::Option(_)));
+                        if unit || optional {
+                            self.in_variant(variant, |_| {});
+                        } else {
+                            self.problem_at(
+                                Seg::Name(content),
+                                ProblemKind::MissingField {
+                                    field: content.clone(),
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+            Repr::Untagged => {
+                let keys = leftover.clone();
+                for v in &e.variants {
+                    if self.tags(v).next().is_none() || !self.flat_readable(v) {
+                        continue;
+                    }
+                    if self.trial_fits(|c| c.flat_content(i, v, &keys)) {
+                        self.flat_content(i, v, &keys);
+                        self.claim(v, leftover);
+                        return;
+                    }
+                }
+                self.problem(ProblemKind::NoVariantMatches {
+                    expected: enum_ty.to_string(),
+                });
+            }
+        }
+    }
+
+    /// The variant the tag at key `k` names (a catch-all reads as its own variant), or a
+    /// problem and `None`.
+    fn flat_tag(
+        &mut self,
+        k: u32,
+        ty: &'s Type,
+        e: &'s EnumDef,
+        fits: impl FnMut(&mut Self, &'s VariantDef),
+    ) -> Option<&'s VariantDef> {
+        let node = self.node(k + 1);
+        self.pointer.push(Seg::Key(k));
+        let found = if node.kind == NodeKind::Str {
+            let text = key_text(self.input, &node);
+            match self.choose_variant(e, &text, fits) {
+                Some(v) => Some(v),
+                None => {
+                    if self.catch_all(e).is_none() {
+                        self.problem(ProblemKind::UnknownVariant {
+                            expected: ty.to_string(),
+                        });
+                    }
+                    self.catch_all(e)
+                }
+            }
+        } else {
+            self.problem(ProblemKind::WrongType {
+                expected: format!("a variant name of {ty}"),
+                found: json_kind(&node),
+            });
+            None
+        };
+        self.pointer.pop();
+        found
+    }
+
+    /// Whether serde reads a variant of a flattened untagged enum (in the sender view,
+    /// writes it) at all: its fields, or a newtype's struct, map or enum; a unit variant is
+    /// written as nothing and never read.
+    fn flat_readable(&self, v: &'s VariantDef) -> bool {
+        match &v.kind {
+            VariantDefKind::Struct(_) => true,
+            VariantDefKind::Unit => self.view == View::Sender,
+            VariantDefKind::Tuple(_) => false,
+            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
+                Type::Named(name) => matches!(
+                    self.schema.def(name).map(|d| &d.body),
+                    Some(Body::Struct(_) | Body::Enum(_))
+                ),
+                Type::Map(..) | Type::Any => true,
+                _ => false,
+            },
+        }
+    }
+
+    /// The content of a variant of a flattened internally tagged or untagged enum, read
+    /// from the `keys` of the object at `i`.
+    fn flat_content(&mut self, i: u32, v: &'s VariantDef, keys: &[u32]) {
+        self.in_variant(v, |c| match &v.kind {
+            VariantDefKind::Struct(s) => c.structure_of(i, s, &[], Some(keys)),
+            VariantDefKind::Newtype(ty) => {
+                // An inner enum or a map beside the fields: serde decides.
+                if let Type::Named(name) = c.schema.resolve(ty) {
+                    if let Some(Body::Struct(s)) = c.schema.def(name).map(|d| &d.body) {
+                        c.structure_of(i, s, &[], Some(keys));
+                    }
+                }
+            }
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => {}
+        });
+    }
+
+    /// Takes out of `leftover` the keys a variant's fields read.
+    fn claim(&self, v: &'s VariantDef, leftover: &mut Vec<u32>) {
+        let fields: &'s [FieldDef] = match &v.kind {
+            VariantDefKind::Struct(s) => &s.fields,
+            VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
+                Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
+                    Some(Body::Struct(s)) => &s.fields,
+                    _ => &[],
+                },
+                _ => &[],
+            },
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => &[],
+        };
+        leftover.retain(|&k| {
+            let text = key_text(self.input, &self.node(k));
+            !fields.iter().any(|f| self.field_reads(f, &text))
+        });
     }
 
     fn variant_named(&self, e: &'s EnumDef, text: &[u8]) -> Option<&'s VariantDef> {

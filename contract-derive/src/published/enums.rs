@@ -182,6 +182,7 @@ fn variant_kind(
                     Unknown::Ignore
                 },
                 extra: None,
+                flattened: Vec::new(),
             })
         }
     }

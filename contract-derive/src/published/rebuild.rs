@@ -55,6 +55,7 @@ pub(super) fn rebuild(
                     Unknown::Ignore
                 },
                 extra: None,
+                flattened: Vec::new(),
             })
         }
         Target::Enum(repr, variants) => Body::Enum(enums::rebuild(

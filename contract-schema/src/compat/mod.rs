@@ -72,6 +72,40 @@
 //! (`FIELD_READ_TWICE`); keys the reader does not read are `UNKNOWN_FIELD_DENIED` by a
 //! `deny_unknown_fields` reader (at `*`, or at each string-enum tag when `K` is a string
 //! enum) and must fit the value type of a reader that captures them.
+//!
+//! # Flattened enums
+//!
+//! A `#[serde(flatten)]` enum (or `Option` of one,
+//! [`StructDef::flattened`](crate::model::StructDef::flattened)) has no key of its own: its
+//! variant's keys sit beside the struct's fields. The two sides' flattened
+//! enums are matched by Rust field name, and a finding inside one has the path segment
+//! `(flatten NAME)` (`(flatten kind)(Refund).amount`). A matched pair is compared as a
+//! field's types are: the enums' definitions like any named type (variants, contents,
+//! representation and tags: `ENUM_VARIANT_*`, `TYPE_CHANGED`, `ENUM_REPR_CHANGED`, ...).
+//! Whether it may be absent uses the field rules: a reader's non-optional enum that the
+//! writer never sends is `REQUIRED_FIELD_NOT_SENT` / `FIELD_ADDED_REQUIRED` /
+//! `FIELD_REMOVED`; one the writer sends only as an `Option` is
+//! `REQUIRED_FIELD_MAY_BE_OMITTED` / `FIELD_BECAME_REQUIRED` / `FIELD_BECAME_OMITTABLE`
+//! (never a `null`: `None` writes no key); a writer's enum a `deny_unknown_fields` reader
+//! does not have is `UNKNOWN_FIELD_DENIED`. serde reads a flattened externally tagged
+//! enum from a key naming one of its variants, so a catch-all takes nothing there: a
+//! variant the reader knows only through its catch-all is `ENUM_VARIANT_UNKNOWN` (or
+//! `ENUM_VALUE_UNKNOWN`, by direction). An untagged unit variant flattened writes no
+//! key, which serde never reads as a variant: a required reader's untagged flattened enum
+//! makes it `UNTAGGED_VARIANT_UNMATCHED` (conservatively: a reader's struct variant whose
+//! fields may all be absent would read it). A reader's optional flattened enum never
+//! rejects a payload (serde reads `None` when the variant does not fit), but a mismatch
+//! inside it still is a finding: the reader would silently lose the writer's variant.
+//! Conservatively, a key one side writes as a field and the other reads as part of a
+//! flattened enum (a variant's name, a tag or content key, a field of a struct variant of
+//! an internally tagged or untagged enum) is `TYPE_CHANGED`, as serde hands it to whichever
+//! reads it first; a writer's flattened enum read by a map of other than any key and any
+//! value, or captured (or possibly also read) by a reader's flattened map of other than
+//! `any`, is `TYPE_CHANGED`,
+//! and a reader's required flattened enum read from a writer's map is
+//! `REQUIRED_FIELD_MAY_BE_OMITTED` (a map promises no variant). Renaming the Rust field of
+//! a flattened enum does not change the wire, but is reported as one enum removed and
+//! another added.
 
 mod check;
 mod report;

@@ -12,8 +12,8 @@ use super::{ParseError, RESERVED};
 use crate::compat::{Allowance, Allowances, Rule};
 use crate::contract::{is_contract_name, ContractId, Mode};
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, IntRange, IntValue, Length, ReceiverField, Repr, Schema,
-    SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, FlatEnumDef, IntRange, IntValue, Length, ReceiverField, Repr,
+    Schema, SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use crate::suggest::did_you_mean;
@@ -39,6 +39,7 @@ const LINE_KEYWORDS: &[&str] = &[
     "unknown",
     "extra",
     "field",
+    "flatten",
     "repr",
     "variant",
     "send",
@@ -51,10 +52,11 @@ const LINE_KEYWORDS: &[&str] = &[
 const TOP_KEYWORDS: &[&str] = &[
     "contract", "mode", "allow", "root", "struct", "enum", "newtype",
 ];
-const STRUCT_KEYWORDS: &[&str] = &["rust", "doc", "unknown", "extra", "field"];
+const STRUCT_KEYWORDS: &[&str] = &["rust", "doc", "unknown", "extra", "field", "flatten"];
 const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "unknown", "variant"];
 const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
 const FIELD_KEYWORDS: &[&str] = &["doc", "send", "receive", "renamed-from", "assumption"];
+const FLATTEN_KEYWORDS: &[&str] = &["doc", "send", "receive"];
 const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all"];
 const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
     "doc",
@@ -64,6 +66,7 @@ const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
     "unknown",
     "extra",
     "field",
+    "flatten",
 ];
 
 pub(super) fn schema(text: &str, line_offset: usize) -> Result<Schema, ParseError> {
@@ -72,6 +75,7 @@ pub(super) fn schema(text: &str, line_offset: usize) -> Result<Schema, ParseErro
         lines: &lines,
         next: 0,
         refs: Vec::new(),
+        flats: Vec::new(),
     }
     .schema()
 }
@@ -178,6 +182,7 @@ struct StructState {
     unknown: Once<Unknown>,
     extra: Once<Type>,
     fields: Vec<FieldDef>,
+    flattened: Vec<FlatEnumDef>,
     names: HashMap<String, usize>,
 }
 
@@ -185,6 +190,8 @@ struct Parser<'p, 'a> {
     lines: &'p [Line<'a>],
     next: usize,
     refs: Vec<Reference>,
+    /// The type of every `flatten` line, with where: each must lead to an enum.
+    flats: Vec<(Type, usize, usize)>,
 }
 
 impl<'p, 'a> Parser<'p, 'a> {
@@ -305,13 +312,27 @@ impl<'p, 'a> Parser<'p, 'a> {
                 ));
             }
         }
-        Ok(Schema {
+        let schema = Schema {
             contract: contract.map(|(id, _)| id),
             mode: mode.map(|(m, _)| m).unwrap_or_default(),
             allowances,
             root,
             types,
-        })
+        };
+        for (ty, line, column) in &self.flats {
+            if schema.flat_enum(ty).is_none() {
+                return Err(ParseError::new(
+                    *line,
+                    *column,
+                    format!(
+                        "`{}` is not an enum: a `flatten` line holds an enum (a flattened \
+                         struct's fields are written as fields)",
+                        shorten(&ty.to_string())
+                    ),
+                ));
+            }
+        }
+        Ok(schema)
     }
 
     /// The `rust` and `doc` lines every named type has; `Ok(false)` for other keywords.
@@ -439,6 +460,26 @@ impl<'p, 'a> Parser<'p, 'a> {
                 let field = self.field(c.line, level, rust_name, ty)?;
                 state.fields.push(field);
             }
+            "flatten" => {
+                let rust_name = c.unique_rust_name("field", &mut state.names)?;
+                c.expect_colon("the field name")?;
+                c.spaces();
+                let at = c.pos;
+                let ty = self.type_to_end(c)?;
+                let named = match &ty {
+                    Type::Option(inner) => matches!(**inner, Type::Named(_)),
+                    other => matches!(other, Type::Named(_)),
+                };
+                if !named {
+                    return Err(c.error_at(
+                        at,
+                        "a flattened field holds an enum, by name, or an `option` of one",
+                    ));
+                }
+                self.flats.push((ty.clone(), c.line.no, c.column(at)));
+                let flat = self.flattened(level, rust_name, ty)?;
+                state.flattened.push(flat);
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -555,6 +596,58 @@ impl<'p, 'a> Parser<'p, 'a> {
         })
     }
 
+    /// The lines of a `flatten` field: its doc, and `send never` or `receive never` when a
+    /// view skips it.
+    fn flattened(
+        &mut self,
+        level: usize,
+        rust_name: String,
+        ty: Type,
+    ) -> Result<FlatEnumDef, ParseError> {
+        let mut doc: Once<String> = None;
+        let mut send: Once<()> = None;
+        let mut receive: Once<()> = None;
+        while let Some((mut c, keyword, at)) = self.next_child(level)? {
+            let slot = match keyword {
+                "doc" => {
+                    let text = c.string("the doc comment")?;
+                    c.end_once(&mut doc, text, keyword)?;
+                    continue;
+                }
+                "send" => &mut send,
+                "receive" => &mut receive,
+                other => {
+                    return Err(unknown_keyword(
+                        &c,
+                        at,
+                        other,
+                        FLATTEN_KEYWORDS,
+                        "a flattened field",
+                    ))
+                }
+            };
+            c.spaces();
+            let (word, at) = c.keyword();
+            if word != "never" {
+                return Err(c.error_at(
+                    at,
+                    format!(
+                        "a flattened field is written and read as its enum says; \
+                         `{keyword}` takes only `never`"
+                    ),
+                ));
+            }
+            c.end_once(slot, (), keyword)?;
+        }
+        Ok(FlatEnumDef {
+            rust_name,
+            ty,
+            sent: send.is_none(),
+            read: receive.is_none(),
+            doc: doc.map(|(d, _)| d).unwrap_or_default(),
+        })
+    }
+
     fn enum_type(&mut self, header: &'p Line<'a>, name: &str) -> Result<TypeDef, ParseError> {
         let (mut rust, mut doc) = (None, None);
         let mut repr: Once<Repr> = None;
@@ -654,7 +747,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                 "catch-all" => {
                     c.end_once(&mut catch_all, (), keyword)?;
                 }
-                "unknown" | "extra" | "field" if !is_struct => {
+                "unknown" | "extra" | "field" | "flatten" if !is_struct => {
                     return Err(c.error_at(
                         at,
                         format!(
@@ -714,6 +807,7 @@ fn finish_struct(
         fields: state.fields,
         unknown,
         extra: state.extra.map(|(t, _)| t),
+        flattened: state.flattened,
     })
 }
 

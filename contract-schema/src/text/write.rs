@@ -96,6 +96,19 @@ impl Writer {
         for field in &s.fields {
             self.field(level, field);
         }
+        for flat in &s.flattened {
+            self.line(
+                level,
+                format_args!("flatten {}: {}", RustName(&flat.rust_name), flat.ty),
+            );
+            self.doc(level + 1, &flat.doc);
+            if !flat.sent {
+                self.line(level + 1, format_args!("send never"));
+            }
+            if !flat.read {
+                self.line(level + 1, format_args!("receive never"));
+            }
+        }
     }
 
     fn field(&mut self, level: usize, field: &FieldDef) {

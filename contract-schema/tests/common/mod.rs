@@ -32,6 +32,9 @@ pub fn consistent(mut schema: Schema) -> Schema {
 }
 
 fn consistent_struct(s: &mut StructDef) {
+    for f in &mut s.flattened {
+        f.read = f.sent;
+    }
     for f in &mut s.fields {
         match &f.sender {
             Some(sent) => {

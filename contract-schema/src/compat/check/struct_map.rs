@@ -253,6 +253,29 @@ impl<'a> Checker<'a> {
                 c.ty(extra, rv);
             });
         }
+        // A flattened enum sends its variant's keys (a tag, a content key, a variant's
+        // fields): read as a map they fit only a map of any key and any value.
+        let any_value = matches!(self.reader.resolve(rv), Type::Any);
+        for wf in w.flattened.iter().filter(|f| f.sent) {
+            if self.stopped() {
+                return;
+            }
+            if any_value && reads_any_key(self.reader, rk) {
+                continue;
+            }
+            self.at(Seg::Flatten(&wf.rust_name), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "{writer} send a struct with the flattened enum `{}`, whose keys and values the `map<{rk}, {rv}>` of {reader} may not read (only a map of any key and any value is sure to)",
+                    wf.rust_name
+                );
+                c.report_revert(
+                    Rule::TypeChanged,
+                    why,
+                    &format!("a struct that reads the flattened enum `{}`", wf.rust_name),
+                );
+            });
+        }
     }
 
     /// A field name the writer's struct sends that the reader's map keys do not read.
@@ -305,6 +328,33 @@ impl<'a> Checker<'a> {
                 if !sendable.is_empty() {
                     c.ty(wv, &rf.ty);
                 }
+            });
+        }
+        // A map promises no variant of a reader's flattened enum: a required one may be
+        // missing (an optional one reads `None`).
+        for rf in r.flattened.iter().filter(|f| f.read) {
+            if self.stopped() {
+                return;
+            }
+            if self.reader.flat_enum(&rf.ty).is_some_and(|(_, o)| o) {
+                continue;
+            }
+            self.at(Seg::Flatten(&rf.rust_name), |c| {
+                let rule = c.direction.pick(
+                    Rule::RequiredFieldMayBeOmitted,
+                    Rule::FieldBecameRequired,
+                    Rule::FieldBecameOmittable,
+                );
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "the flattened enum `{}` is required by {reader} but {writer} send a `map<{wk}, {wv}>`, which may hold none of its variants",
+                    rf.rust_name
+                );
+                let hint = c.forward_or(
+                    "old readers require the flattened enum: keep sending the struct, or publish a new major version",
+                    "read the flattened enum as an `Option`, or read the map as a map",
+                );
+                c.report(rule, why, hint.to_owned());
             });
         }
         if self.stopped() {

@@ -1,7 +1,7 @@
 use contract_core::HandoffSchema;
 use serde::{Deserialize, Serialize};
 
-/// Reads the payload's keys beside `id`: fine for a struct, not describable for an enum.
+/// Reads the payload's keys beside `id`: a struct's fields, or an enum's variant.
 #[derive(Serialize, Deserialize, HandoffSchema)]
 pub struct Envelope<T> {
     pub id: u32,
@@ -22,7 +22,7 @@ pub enum Event {
 }
 
 fn main() {
-    // A struct payload is fine; the enum payload fails when its schema is built.
+    // Both instantiations describe their payload beside `id`.
     let _ = <Envelope<Note> as HandoffSchema>::schema();
     let _ = <Envelope<Event> as HandoffSchema>::schema();
 }
