@@ -529,8 +529,14 @@ fn unordered(value: Value) -> Value {
 /// (the type, the slot's pointer, the documented point): `Saturating` clamps an integer out
 /// of its range, which the schema and `receive` refuse (the stricter list of
 /// `contract_schema::json_schema`, pinned in `strictness.rs`).
-const DOCUMENTED_SLOTS: &[(&str, &str, &str)] =
-    &[("StdWrappers", "/saturating", "saturating integers clamp")];
+const DOCUMENTED_SLOTS: &[(&str, &str, &str)] = &[
+    ("StdWrappers", "/saturating", "saturating integers clamp"),
+    (
+        "Solo<core::num::saturating::Saturating<u8>>",
+        "/value",
+        "saturating integers clamp",
+    ),
+];
 
 /// The documented point of `slot` of `T`, if it is one of [`DOCUMENTED_SLOTS`].
 fn documented_slot<T>(slot: &Slot) -> Option<&'static str> {
