@@ -128,6 +128,12 @@
 //! - **saturating integers beyond their range**: a `Saturating` integer is described as
 //!   serde writes it, within its integer's range; serde reads any JSON integer into it,
 //!   clamped to that range (`300` is `255` for a `Saturating<u8>`).
+//! - **chrono's names in other cases**: chrono reads a `Weekday` or `Month` name in any ASCII
+//!   case (`"mon"`, `"fEbruARy"`); the schema lists the names it writes (`"Mon"`,
+//!   `"January"`) and the other spelling it reads, in chrono's case (`"Monday"`, `"Jan"`).
+//! - **a `TimeDelta` within a second of its extremes**: chrono bounds the nanoseconds at the
+//!   two extreme seconds, a condition across the items of `[secs, nanos]`; the schema leaves
+//!   those two seconds out (also from the sender view: `send` refuses `TimeDelta::MAX`).
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an

@@ -645,6 +645,23 @@ pub struct TimeAndIds {
     pub time: chrono::NaiveTime,
 }
 
+/// chrono's named values: weekdays and months by name, a `TimeDelta` as `[secs, nanos]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct ChronoNames {
+    /// `"Mon"` (read also as `"Monday"`).
+    pub weekday: chrono::Weekday,
+    /// `"January"` (read also as `"Jan"`).
+    pub month: chrono::Month,
+    /// `[secs, nanos]`.
+    pub delta: chrono::TimeDelta,
+    /// Items of a list.
+    pub days: Vec<chrono::Weekday>,
+    /// Keyed by month name.
+    pub by_month: BTreeMap<chrono::Month, u8>,
+    /// `null` or a delta.
+    pub maybe: Option<chrono::TimeDelta>,
+}
+
 /// Serializes a [`std::time::Duration`] as whole seconds.
 pub mod seconds {
     use serde::{Deserialize, Deserializer, Serializer};

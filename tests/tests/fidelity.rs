@@ -1320,6 +1320,7 @@ fidelity! {
     clashing_internal: clash::ClashingInternal,
     default_around_flatten: DefaultAroundFlatten,
     reprs: Reprs,
+    chrono_names: ChronoNames,
 }
 
 // ---------------------------------------------------------------------------------------
