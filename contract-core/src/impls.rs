@@ -685,3 +685,112 @@ mod chrono_impls {
         const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Time));
     }
 }
+
+/// An absolute URL, written as `Url::as_str` gives it and read by `Url::parse`.
+#[cfg(feature = "url")]
+impl HandoffSchema for url::Url {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Url));
+}
+
+#[cfg(feature = "indexmap")]
+mod indexmap_impls {
+    use super::{shape_of, HandoffSchema, Kind, SeqShape, Shape};
+
+    /// An object, like `HashMap` (its order is the insertion order, which JSON objects
+    /// do not promise).
+    impl<K: HandoffSchema, V: HandoffSchema, S> HandoffSchema for indexmap::IndexMap<K, V, S> {
+        const SHAPE: &'static Shape = &Shape::builtin(Kind::Map {
+            key: shape_of::<K>,
+            value: shape_of::<V>,
+        });
+    }
+
+    /// An array without duplicates, like `HashSet` (indexmap merges repeated items as it
+    /// reads them; the receiver refuses them).
+    impl<T: HandoffSchema, S> HandoffSchema for indexmap::IndexSet<T, S> {
+        const SHAPE: &'static Shape = &Shape::builtin(Kind::Seq(SeqShape {
+            item: shape_of::<T>,
+            unique: true,
+            len: None,
+        }));
+    }
+}
+
+/// The `time` crate's types that its `serde` feature writes without a condition across
+/// values: `Time` as `[hour, minute, second, nanosecond]`, `Weekday` as its number from
+/// Monday (1 to 7) and `Month` as its number (1 to 12).
+///
+/// These are the forms of time's `serde` feature. Its `serde-human-readable` feature, if any
+/// crate of the build turns it on (Cargo unifies features), makes them strings instead, and
+/// these descriptions wrong: a contract using them should keep a test that pins the form
+/// (`serde_json::to_value(Month::May)` is `5`). time's `Date`, `PrimitiveDateTime`,
+/// `OffsetDateTime`, `UtcDateTime`, `UtcOffset` and `Duration` are out of scope: their
+/// arrays carry conditions across items (a day of the year up to 366 only in a leap year,
+/// signs that must agree) that a description can state neither exactly nor on the strict
+/// side without refusing values time writes; describe such a field with `schema_as`.
+#[cfg(feature = "time")]
+mod time_impls {
+    use super::{ConstraintShape, HandoffSchema, IntKind, IntRange, IntValue, Kind, Shape};
+
+    /// The `kind` integers `min ..= max`.
+    macro_rules! ints {
+        ($kind:ident, $min:literal, $max:literal) => {
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+                kind: IntKind::$kind,
+                ranges: &[IntRange::new(
+                    IntValue::from_u128($min),
+                    IntValue::from_u128($max),
+                )],
+            }))
+        };
+    }
+
+    const HOUR: &Shape = ints!(U8, 0, 23);
+    const SIXTY: &Shape = ints!(U8, 0, 59);
+    const NANOSECOND: &Shape = ints!(U32, 0, 999_999_999);
+
+    fn hour() -> &'static Shape {
+        HOUR
+    }
+
+    fn sixty() -> &'static Shape {
+        SIXTY
+    }
+
+    fn nanosecond() -> &'static Shape {
+        NANOSECOND
+    }
+
+    /// `[hour, minute, second, nanosecond]`, each within its range (`Time::from_hms_nano`).
+    impl HandoffSchema for time::Time {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Time",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[hour, sixty, sixty, nanosecond]),
+        };
+    }
+
+    /// Its number from Monday, 1 to 7.
+    impl HandoffSchema for time::Weekday {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Weekday",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: ints!(U8, 1, 7).kind,
+        };
+    }
+
+    /// Its number, 1 to 12.
+    impl HandoffSchema for time::Month {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Month",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: ints!(U8, 1, 12).kind,
+        };
+    }
+}

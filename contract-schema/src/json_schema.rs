@@ -46,7 +46,7 @@
 //! | integers | `{"type": "integer"}` with the kind's `minimum`/`maximum` |
 //! | floats | `{"type": "number"}` |
 //! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
-//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4` or `ipv6`; a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
+//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4`, `ipv6` or `uri` (`url::Url`); a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
 //! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`; as a map key it is the integer key pattern of its kind, which does not tell the excluded values apart |
 //! | constrained string (`string(uuid, len 1..=36, pattern "…")`) | the string's schema with `minLength`, `maxLength` and `pattern` |
 //! | any | `{}` |
@@ -1151,7 +1151,8 @@ fn string_schema(format: StringFormat) -> Map<String, Value> {
         | StringFormat::DateTime
         | StringFormat::Date
         | StringFormat::Ipv4
-        | StringFormat::Ipv6 => {
+        | StringFormat::Ipv6
+        | StringFormat::Url => {
             if let Some(name) = format.as_str() {
                 out.insert("format".into(), name.into());
             }

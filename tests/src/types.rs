@@ -662,6 +662,27 @@ pub struct ChronoNames {
     pub maybe: Option<chrono::TimeDelta>,
 }
 
+/// Types of the `url`, `indexmap` and `time` features, as fields, items and keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct OtherCrates {
+    /// An absolute URL.
+    pub url: url::Url,
+    /// Keyed by URL.
+    pub by_url: BTreeMap<url::Url, u8>,
+    /// An object in insertion order.
+    pub index_map: indexmap::IndexMap<String, u8>,
+    /// An array without duplicates.
+    pub index_set: indexmap::IndexSet<u16>,
+    /// `[hour, minute, second, nanosecond]`.
+    pub time: time::Time,
+    /// 1 to 7.
+    pub weekday: time::Weekday,
+    /// 1 to 12, also as keys (`"5"`).
+    pub by_month: BTreeMap<u8, time::Month>,
+    /// `null` or a time.
+    pub maybe: Option<time::Time>,
+}
+
 /// Serializes a [`std::time::Duration`] as whole seconds.
 pub mod seconds {
     use serde::{Deserialize, Deserializer, Serializer};

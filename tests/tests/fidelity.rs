@@ -1321,6 +1321,7 @@ fidelity! {
     default_around_flatten: DefaultAroundFlatten,
     reprs: Reprs,
     chrono_names: ChronoNames,
+    other_crates: OtherCrates,
 }
 
 // ---------------------------------------------------------------------------------------
