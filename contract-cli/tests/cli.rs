@@ -628,7 +628,10 @@ fn exported(out: &Output) -> (serde_json::Value, jsonschema::Validator) {
     assert!(out.stderr.is_empty(), "{}", stderr(out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     jsonschema::draft202012::meta::validate(&json).unwrap();
-    let validator = jsonschema::draft202012::new(&json).unwrap();
+    let validator = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&json)
+        .unwrap();
     (json, validator)
 }
 
@@ -696,7 +699,10 @@ fn json_schema_of_a_temporary_snapshot_to_a_file() {
     assert_eq!(json["x-handoff-contract"], "x/v1");
     assert_eq!(json["x-handoff-mode"], "full");
     assert_eq!(json["x-handoff-view"], "sender");
-    let validator = jsonschema::draft202012::new(&json).unwrap();
+    let validator = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&json)
+        .unwrap();
     assert!(validator.is_valid(&serde_json::json!({"orderRef": "A-1", "amount": 3})));
     assert!(!validator.is_valid(&serde_json::json!({"orderRef": "A-1", "amount": -3})));
     assert!(!validator.is_valid(&serde_json::json!({"orderRef": "A-1"})));

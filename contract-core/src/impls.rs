@@ -156,8 +156,8 @@ inner_value!(
 /// primitive integer, clamping it to the type's range (`300` reads as `255` for a `u8`): the
 /// description is what serde writes, the integer's own range, and a receiver is stricter
 /// than serde on the values beyond it (documented in `contract_schema::json_schema`, pinned
-/// in the strictness tests). `receive` does not take that position yet: its fast path hands
-/// the integer to serde, which clamps it, while its full path refuses it.
+/// in the strictness tests); `receive` takes the same position (its fast path checks an
+/// integer against its kind on the way).
 impl<T: HandoffSchema> HandoffSchema for std::num::Saturating<T> {
     const SHAPE: &'static Shape = T::SHAPE;
 }

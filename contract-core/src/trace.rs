@@ -60,6 +60,10 @@ pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan 
 /// Records the outcome of a call on its span.
 #[cfg(feature = "tracing")]
 pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
+    if span.is_disabled() {
+        // No subscriber wants the span: the presence is not rendered for it.
+        return;
+    }
     let (presence, outcome, problems) = match result {
         Ok(p) => (p, "accepted", 0),
         Err(r) => (r.presence(), "rejected", r.problems().len()),

@@ -72,8 +72,8 @@
 //! # Compile-time compatibility check
 //!
 //! A *published* contract version is one whose snapshot `<snapshots dir>/<name>.v<N>.snap`
-//! exists. For `#[derive(HandoffContract)]` on a non-generic struct with named fields, the
-//! derive reads that file while expanding:
+//! exists. For `#[derive(HandoffContract)]` on a non-generic struct with named fields or a
+//! non-generic enum, the derive reads that file while expanding:
 //!
 //! - no file: the version is new, nothing more is checked;
 //! - a file: it is tracked with `include_bytes!` (editing it recompiles the contract) and
@@ -87,17 +87,23 @@
 //!   `Box`/`Rc`/`Arc`/`Cow`/references). The rest — named types, aliases, `usize`/`isize`,
 //!   types of other crates — is taken from the published field of the same wire name, i.e.
 //!   assumed unchanged; a new field of such a type is compared by its presence only;
+//! - an enum's representation (`tag`, `content`, `untagged`) and variants are rebuilt the same
+//!   way: each variant's tags and aliases, its skips, `#[serde(other)]`, and what it carries
+//!   (a struct variant's fields as above, a newtype or tuple variant's types where the syntax
+//!   tells them, else the published variant's);
 //! - the compatibility engine runs under the contract's `mode` with its `allow`s. Each
 //!   breaking finding is an error at the offending field (its type, its `renamed_from` or
-//!   `assumption`, or its name; at the struct for a field that no longer exists) naming the
+//!   `assumption`, or its name; at the struct for a field that no longer exists) or variant
+//!   (what it carries, or its `rename`; at the enum for a removed variant, at its `tag` for a
+//!   representation change; a renamed tag, which breaks both directions, is one error) naming the
 //!   rule, why, the snapshot file (relative to `Cargo.toml`) and the fixes: restore, add a
 //!   default or an alias, declare `renamed_from`, `allow` it with a reason, or publish the
 //!   change as `version = N+1`, which has no snapshot yet and compiles.
 //!
 //! What the syntax cannot show is caught by the contract's snapshot test, which runs the
 //! engine on the real description: a change inside a nested type, an alias or a foreign
-//! type changing. Enums, generic contracts and structs with `#[serde(flatten)]` are checked
-//! by the snapshot test only. Names are taken at face value: a user type named `String` or
+//! type changing. Generic contracts and types with `#[serde(flatten)]` are checked by the
+//! snapshot test only. Names are taken at face value: a user type named `String` or
 //! `Option` is read as the std one.
 //!
 //! # What is emitted

@@ -159,6 +159,10 @@
 //!   tag's key, is described with its tag or content under the key (the last one serde writes
 //!   there) and accepted: serde took the key for the outer enum, and reads no such variant
 //!   (for the content key, none that needs its content).
+//! - **formats without a standard name**: a naive date-time, a time of day, an address of
+//!   either family and a socket address carry `x-handoff-format`, which no validator checks,
+//!   so the schema accepts any string there (`"x"` for a `NaiveTime`); serde rejects what
+//!   does not parse.
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set of more

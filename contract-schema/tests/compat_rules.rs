@@ -1049,9 +1049,13 @@ fn the_json_schema_export_gives_an_unreadable_variant_no_value() {
     let same = nested_tags(named("Inner"), internal("t"), vec![]);
     let other_key = nested_tags(named("Inner"), internal("k"), vec![]);
     for view in [View::Receiver, View::Sender] {
-        let unreadable = jsonschema::draft202012::new(&to_json_schema(&same, view))
+        let unreadable = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&to_json_schema(&same, view))
             .expect("the export compiles");
-        let readable = jsonschema::draft202012::new(&to_json_schema(&other_key, view))
+        let readable = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&to_json_schema(&other_key, view))
             .expect("the export compiles");
         // What a validator makes of serde's `{"t":"B","t":"A","y":1}`, and what a reader
         // with the inner tag under another key reads.

@@ -214,7 +214,10 @@ impl Gen<'_> {
         if let Some(p) = &c.pattern {
             schema["pattern"] = p.as_str().into();
         }
-        let validator = jsonschema::draft202012::new(&schema).ok()?;
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .ok()?;
         let fitting: Vec<String> = candidates
             .into_iter()
             .filter(|s| validator.is_valid(&Value::from(s.as_str())))
@@ -250,7 +253,14 @@ impl Gen<'_> {
             Type::String(StringFormat::Plain) if !self.probes.is_empty() && self.rng.one_in(2) => {
                 self.probes.get(self.rng.below(self.probes.len())).cloned()
             }
-            Type::String(fmt) => Some(format!("{}{}", self.string(fmt), self.rng.below(100))),
+            // A number makes plain keys differ; a formatted key stays in its format (a
+            // validator that checks formats rejects `"2024-05-06T07:08:09Z16"`).
+            Type::String(StringFormat::Plain) => Some(format!(
+                "{}{}",
+                self.string(StringFormat::Plain),
+                self.rng.below(100)
+            )),
+            Type::String(fmt) => Some(self.string(fmt)),
             Type::Int(k) => match self.int(k) {
                 Value::Number(n) => Some(n.to_string()),
                 _ => None,
@@ -338,7 +348,10 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
     let export = to_json_schema(reader, View::Receiver);
     // An export the validator cannot compile is counted apart (and the test requires none),
     // never read as agreement; its error is printed to say which.
-    let validator = match jsonschema::draft202012::new(&export) {
+    let validator = match jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&export)
+    {
         Ok(v) => v,
         Err(e) => {
             eprintln!("receiver export does not compile: {e}");
@@ -348,7 +361,8 @@ fn judge(writer: &Schema, reader: &Schema, seed: u64) -> Option<Outcome> {
     let compatible = check(writer, reader).is_compatible();
     let mut generator = Gen {
         schema: writer,
-        rng: Rng(seed | 1),
+        // Odd, and one stream per seed (`seed | 1` gave seeds 0 and 1 the same one).
+        rng: Rng(seed.wrapping_mul(2).wrapping_add(1)),
         budget: 0,
         probes: field_keys(reader),
     };
@@ -471,6 +485,11 @@ fn ints_as(mut schema: Schema, to: &dyn Fn(IntKind) -> Type) -> Schema {
     schema
 }
 
+/// The lowest share of breaking pairs (in percent) that must have a witness: the run measured
+/// 888 of 948 (94%), with 1142 compatible pairs holding instances and 70 compatible pairs
+/// without one, which are not counted.
+const WITNESS_RATE_FLOOR: usize = 85;
+
 /// The fewest constrained integer pairs of each outcome the run must see (it measured 77
 /// compatible and 56 witnessed).
 const CONSTRAINED_FLOOR: usize = 40;
@@ -484,6 +503,7 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     let mut breaking_pairs = 0;
     let mut witnessed = 0;
     let mut unexported = 0;
+    let mut empty_pairs = 0;
     // Whether a pair was compatible and had instances, and whether it was breaking with a
     // witness: `(compatible, witnessed)`.
     let mut tally = |writer: &Schema, reader: &Schema, seed: u64| -> (bool, bool) {
@@ -491,7 +511,10 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
             unexported += 1;
             return (false, false);
         };
-        if outcome.compatible {
+        if outcome.compatible && outcome.instances == 0 {
+            // Nothing was checked: the pair proves nothing and is not counted as compatible.
+            empty_pairs += 1;
+        } else if outcome.compatible {
             compatible_pairs += 1;
             instances += outcome.instances;
             if let Some(instance) = outcome.rejected {
@@ -550,14 +573,21 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     println!(
         "soundness: {compatible_pairs} compatible pairs, {instances} writer instances all accepted; \
          {witnessed} of {breaking_pairs} breaking pairs had a rejected instance; \
-         {unexported} readers without a compilable export"
+         {unexported} readers without a compilable export; {empty_pairs} compatible pairs \
+         without an instance, not counted"
     );
     assert!(
         compatible_pairs >= 300,
         "only {compatible_pairs} compatible pairs"
     );
     assert!(instances >= 3000, "only {instances} instances");
-    assert!(witnessed > 0, "no breaking pair had a witness");
+    // Some breaks have no JSON witness by nature (see the module docs), so the rate is not
+    // 100%; a generator that stops writing what the reader rejects falls below the floor.
+    assert!(
+        witnessed * 100 >= breaking_pairs * WITNESS_RATE_FLOOR,
+        "only {witnessed} of {breaking_pairs} breaking pairs had a witness, below \
+         {WITNESS_RATE_FLOOR}%"
+    );
     println!(
         "struct and map pairs: {struct_map_compatible} compatible with instances, \
          {struct_map_witnessed} breaking with a witness"

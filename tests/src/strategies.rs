@@ -66,6 +66,46 @@ pub struct Instance {
     pub value: Value,
     /// Every object written for a struct, outermost first.
     pub sites: Vec<Site>,
+    /// Every value written for a type that has wrong values of the same JSON type
+    /// ([`wrong_values`]), in the order written.
+    pub slots: Vec<Slot>,
+}
+
+/// A value of an instance whose type has wrong values of the same JSON type: an integer, a
+/// constrained integer or string, a `char`, a formatted string, a string enum, an array or a
+/// tuple.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    /// The path from the instance's root to the value.
+    pub path: Vec<Step>,
+    /// The type the receiver reads it as.
+    pub ty: Type,
+    /// What holds the value.
+    pub place: Place,
+}
+
+/// What holds a [`Slot`]'s value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Place {
+    /// Nothing: the instance itself.
+    Root,
+    /// An object: a struct's field, a variant's content.
+    Field,
+    /// A list or a set.
+    ListItem,
+    /// A map.
+    MapValue,
+    /// A tuple or an array.
+    TupleItem,
+}
+
+/// A wrong value of the same JSON type as the value it replaces, and what is wrong with it.
+#[derive(Debug, Clone)]
+pub struct WrongValue {
+    /// What is wrong (`"integer out of range"`, `"malformed uuid"`, …).
+    pub kind: &'static str,
+    /// The value.
+    pub value: Value,
 }
 
 /// Shows the instance alone (the sites repeat the schema).
@@ -91,11 +131,28 @@ pub fn generate(schema: &Schema, seed: u64) -> Instance {
         rng: SplitMix(seed),
         sites: Vec::new(),
         path: Vec::new(),
+        slots: Vec::new(),
+        containers: Vec::new(),
     };
     let value = g.ty(&schema.root, 0);
+    let mut slots = g.slots;
+    for slot in &mut slots {
+        // A value whose parent path is a container's is an item of it; otherwise it sits in
+        // an object (a struct's or a variant's), or is the root.
+        slot.place = match slot.path.split_last() {
+            None => Place::Root,
+            Some((_, parent)) => g
+                .containers
+                .iter()
+                .rev()
+                .find(|(path, _)| path.as_slice() == parent)
+                .map_or(Place::Field, |(_, place)| *place),
+        };
+    }
     Instance {
         value,
         sites: g.sites,
+        slots,
     }
 }
 
@@ -137,6 +194,9 @@ struct Generator<'a> {
     rng: SplitMix,
     sites: Vec<Site>,
     path: Vec<Step>,
+    slots: Vec<Slot>,
+    /// Where a list, set, map, tuple or array was written, and what its items are.
+    containers: Vec<(Vec<Step>, Place)>,
 }
 
 const WORDS: [&str; 12] = [
@@ -163,6 +223,7 @@ impl Generator<'_> {
     }
 
     fn ty(&mut self, ty: &Type, depth: usize) -> Value {
+        self.slot(ty);
         let shallow = depth >= MAX_DEPTH;
         match ty {
             Type::Unit => Value::Null,
@@ -252,6 +313,35 @@ impl Generator<'_> {
                     Body::Newtype(inner) => self.ty(inner, depth),
                 }
             }
+        }
+    }
+
+    /// Records where a value of `ty` is written: a slot when it has wrong values of its JSON
+    /// type, a container when it holds items.
+    fn slot(&mut self, ty: &Type) {
+        let container = match ty {
+            Type::List(_) | Type::Set(_) => Some(Place::ListItem),
+            Type::Map(..) => Some(Place::MapValue),
+            Type::Tuple(_) | Type::Array(..) => Some(Place::TupleItem),
+            _ => None,
+        };
+        if let Some(place) = container {
+            self.containers.push((self.path.clone(), place));
+        }
+        let mutable = match ty {
+            Type::Int(_) | Type::Char | Type::Constrained(_) | Type::Array(..) | Type::Tuple(_) => {
+                true
+            }
+            Type::String(format) => *format != StringFormat::Plain,
+            Type::Named(name) => string_enum(self.schema, name).is_some(),
+            _ => false,
+        };
+        if mutable {
+            self.slots.push(Slot {
+                path: self.path.clone(),
+                ty: ty.clone(),
+                place: Place::Field,
+            });
         }
     }
 
@@ -849,6 +939,166 @@ impl Generator<'_> {
             }
         }
     }
+}
+
+/// The enum named `name` when it is a string enum: externally tagged, unit variants only.
+fn string_enum<'s>(schema: &'s Schema, name: &str) -> Option<&'s EnumDef> {
+    match schema.def(name).map(|d| &d.body) {
+        Some(Body::Enum(e))
+            if matches!(e.repr, Repr::External)
+                && e.variants
+                    .iter()
+                    .all(|v| matches!(v.kind, VariantDefKind::Unit)) =>
+        {
+            Some(e)
+        }
+        _ => None,
+    }
+}
+
+/// A JSON number holding `v`, when one can.
+fn number(v: IntValue) -> Option<Value> {
+    v.to_i64()
+        .map(Number::from)
+        .or_else(|| v.to_u64().map(Number::from))
+        .map(Value::Number)
+}
+
+/// Strings that are not of `format` in any spelling serde or JSON Schema reads.
+fn malformed(format: StringFormat) -> &'static [&'static str] {
+    match format {
+        StringFormat::Plain => &[],
+        StringFormat::Uuid => &["x", "0123456g-89ab-cdef-0123-456789abcdef", "01234567-89ab"],
+        StringFormat::Date => &["x", "2024-13-01", "2024-02-30", "2024-01-01T00:00:00Z"],
+        StringFormat::DateTime => &[
+            "x",
+            "2024-01-01",
+            "2024-01-01T25:00:00Z",
+            "2024-13-01T00:00:00Z",
+        ],
+        StringFormat::NaiveDateTime => &[
+            "x",
+            "2024-01-01",
+            "2024-13-01T00:00:00",
+            "2024-01-01T25:00:00",
+        ],
+        StringFormat::Time => &["x", "25:00:00", "12:60:00", "2024-01-01"],
+        StringFormat::Ipv4 => &["x", "256.1.1.1", "1.2.3", "::1"],
+        StringFormat::Ipv6 => &["x", "1::2::3", "12345::", "1.2.3.4"],
+        StringFormat::Ip => &["x", "256.1.1.1", "1::2::3"],
+        StringFormat::SocketAddrV4 => &["x", "1.2.3.4", "1.2.3.4:65536", "[::1]:80"],
+        StringFormat::SocketAddrV6 => &["x", "[::1]", "[::1]:65536", "1.2.3.4:80"],
+        StringFormat::SocketAddr => &["x", "1.2.3.4", "[::1]:65536", "::1:80:"],
+        // Relative references and a broken host: no absolute URL for either reader.
+        StringFormat::Url => &["x", "/a/b", "http://[::1"],
+    }
+}
+
+/// Wrong values of the same JSON type as `current`, a value of `ty` (see [`Slot`]): integers
+/// out of the kind's range or outside a constrained set, fractions for integers, strings of
+/// two characters (or none) for a `char`, malformed strings for a format, a string outside a
+/// string enum's names (which a catch-all reads), a constrained string of the wrong length,
+/// arrays and tuples with an item more or fewer. `rng` picks two malformed strings of a
+/// format.
+#[must_use]
+pub fn wrong_values(
+    schema: &Schema,
+    ty: &Type,
+    current: &Value,
+    rng: &mut SplitMix,
+) -> Vec<WrongValue> {
+    let wrong = |kind: &'static str, value: Value| WrongValue { kind, value };
+    let mut out = Vec::new();
+    let out_of_kind = |kind: IntKind, out: &mut Vec<WrongValue>| {
+        let below = IntValue::min_of(kind).pred();
+        let above = IntValue::max_of(kind).succ();
+        for v in [below, above].into_iter().flatten() {
+            if let Some(n) = number(v) {
+                out.push(wrong("integer out of range", n));
+            }
+        }
+        out.push(wrong("fraction for integer", serde_json::json!(0.5)));
+        out.push(wrong("fraction for integer", serde_json::json!(-1.5)));
+    };
+    let strings = |format: StringFormat, out: &mut Vec<WrongValue>, rng: &mut SplitMix| {
+        let pool = malformed(format);
+        for _ in 0..2.min(pool.len()) {
+            if let Some(s) = rng.pick(pool) {
+                out.push(wrong(
+                    "malformed formatted string",
+                    Value::String((*s).to_owned()),
+                ));
+            }
+        }
+    };
+    match (ty, current) {
+        (Type::Int(kind), Value::Number(_)) => out_of_kind(*kind, &mut out),
+        (Type::Constrained(c), Value::Number(_)) => {
+            if let Constraint::Int { kind, values } = &**c {
+                out_of_kind(*kind, &mut out);
+                let ranges = values.ranges();
+                let (lo, hi) = (IntValue::min_of(*kind), IntValue::max_of(*kind));
+                // Below each range and above the last, inside the kind: excluded values.
+                let mut excluded: Vec<IntValue> =
+                    ranges.iter().filter_map(|r| r.min.pred()).collect();
+                excluded.extend(ranges.last().and_then(|r| r.max.succ()));
+                for v in excluded {
+                    if v >= lo && v <= hi && !values.contains(v) {
+                        out.extend(number(v).map(|n| wrong("excluded value", n)));
+                    }
+                }
+            }
+        }
+        (Type::Constrained(c), Value::String(s)) => {
+            if let Constraint::String(sc) = &**c {
+                strings(sc.format, &mut out, rng);
+                let len = s.chars().count() as u64;
+                if sc.length.min > 0 && len > 0 {
+                    let short: String = s
+                        .chars()
+                        .take(usize::try_from(sc.length.min - 1).unwrap_or(0))
+                        .collect();
+                    out.push(wrong("string length", Value::String(short)));
+                }
+                if let Some(max) = sc.length.max {
+                    if max < 1024 {
+                        let long = "a".repeat(usize::try_from(max + 1).unwrap_or(0));
+                        out.push(wrong("string length", Value::String(long)));
+                    }
+                }
+            }
+        }
+        (Type::Char, Value::String(_)) => {
+            out.push(wrong(
+                "two characters for char",
+                Value::String("ab".to_owned()),
+            ));
+            out.push(wrong("no character for char", Value::String(String::new())));
+        }
+        (Type::String(format), Value::String(_)) => strings(*format, &mut out, rng),
+        (Type::Named(name), Value::String(_)) => {
+            if let Some(e) = string_enum(schema, name) {
+                let known: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
+                let outside = fresh_key(|k| known.iter().any(|n| *n == k), "zzNotAVariant");
+                out.push(wrong("outside string enum", Value::String(outside)));
+            }
+        }
+        (Type::Array(..) | Type::Tuple(_), Value::Array(items)) => {
+            let kind = if matches!(ty, Type::Array(..)) {
+                "wrong array length"
+            } else {
+                "wrong tuple length"
+            };
+            let mut longer = items.clone();
+            longer.push(items.last().cloned().unwrap_or(Value::Null));
+            out.push(wrong(kind, Value::Array(longer)));
+            if let Some((_, shorter)) = items.split_last() {
+                out.push(wrong(kind, Value::Array(shorter.to_vec())));
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Whether an adjacently tagged enum's object denies keys beside its tag and content.

@@ -34,7 +34,7 @@ struct Line {
     qty: u32,
 }
 
-#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[derive(Debug, Serialize, Deserialize, HandoffSchema, PartialEq, Eq, PartialOrd, Ord)]
 enum Status {
     Open,
     Closed,
@@ -322,6 +322,43 @@ fn constrained_values_are_checked_on_both_fast_paths() {
     assert!(serde_json::from_slice::<Bounded>(carried).is_ok());
     assert!(!takes_fast_path::<Bounded>(carried));
     assert!(kinds::<Bounded>(carried)
+        .iter()
+        .any(|k| matches!(k, ProblemKind::OutOfRange { .. })));
+}
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct ByStatus {
+    counts: BTreeMap<Status, u32>,
+}
+
+#[test]
+fn enum_keys_are_read_on_the_fast_path_and_checked_for_repeats() {
+    let ok = br#"{"counts": {"Open": 1, "Closed": 2}}"#;
+    assert!(takes_fast_path::<ByStatus>(ok));
+    let value = receive::<ByStatus>(ok).expect("accepted").into_inner();
+    assert!(sends_on_fast_path(&value));
+    let twice = br#"{"counts": {"Open": 1, "Open": 2}}"#;
+    assert!(!takes_fast_path::<ByStatus>(twice));
+    assert!(kinds::<ByStatus>(twice)
+        .iter()
+        .any(|k| matches!(k, ProblemKind::DuplicateKey { .. })));
+    let unknown = br#"{"counts": {"Gone": 1}}"#;
+    assert!(!takes_fast_path::<ByStatus>(unknown));
+    receive::<ByStatus>(unknown).expect_err("no such variant");
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+struct Clamped {
+    n: std::num::Saturating<u32>,
+}
+
+#[test]
+fn an_integer_out_of_its_kind_is_left_to_the_full_path_even_where_serde_clamps_it() {
+    assert!(takes_fast_path::<Clamped>(br#"{"n": 7}"#));
+    let below = br#"{"n": -1}"#;
+    assert!(serde_json::from_slice::<Clamped>(below).is_ok());
+    assert!(!takes_fast_path::<Clamped>(below));
+    assert!(kinds::<Clamped>(below)
         .iter()
         .any(|k| matches!(k, ProblemKind::OutOfRange { .. })));
 }

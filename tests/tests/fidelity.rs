@@ -25,7 +25,9 @@ use contract_core::schema::model::{
     Body, Constraint, Emit, FieldDef, Repr, Type, Unknown, VariantDefKind,
 };
 use contract_core::{json_schema, receive, send, HandoffSchema, ProblemKind, Schema, View};
-use contract_tests::strategies::{receiver_instances, Instance, Site, SplitMix, Step};
+use contract_tests::strategies::{
+    receiver_instances, wrong_values, Instance, Place, Site, Slot, SplitMix, Step, WrongValue,
+};
 use contract_tests::types::*;
 use jsonschema::Validator;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -78,12 +80,22 @@ struct Harness<T> {
     receiver: Validator,
     /// Instances this harness checked against a schema.
     checked: AtomicUsize,
+    /// Mutations judged, by what they change (a struct object, or the kind of a wrong value
+    /// of the same JSON type) and by where a wrong value sits.
+    tried: Mutex<BTreeMap<String, usize>>,
+    /// Disagreements of this harness that a documented point explained.
+    explained: AtomicUsize,
     _type: std::marker::PhantomData<fn() -> T>,
 }
 
+/// The validator of an exported schema; `format` is validated, not only annotated (2020-12
+/// annotates unless told otherwise), so a wrong format in the export is caught.
 fn validator(schema: &Value) -> Validator {
     jsonschema::draft202012::meta::validate(schema).expect("the export is a valid 2020-12 schema");
-    jsonschema::draft202012::new(schema).expect("the export compiles")
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("the export compiles")
 }
 
 impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<T> {
@@ -93,6 +105,8 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
             sender: validator(&json_schema::<T>(View::Sender)),
             receiver: validator(&json_schema::<T>(View::Receiver)),
             checked: AtomicUsize::new(0),
+            tried: Mutex::new(BTreeMap::new()),
+            explained: AtomicUsize::new(0),
             _type: std::marker::PhantomData,
         }
     }
@@ -245,10 +259,106 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
         }
         for site in sites {
             for mutation in site_mutations(&instance.value, site, &mut rng) {
+                self.count("struct object");
                 self.judge(instance, site, &mutation)?;
             }
         }
+        self.value_mutations(instance, &mut rng)
+    }
+
+    /// Replaces values of up to `SLOTS` slots of the instance (every one when fewer) by
+    /// wrong values of the same JSON type.
+    fn value_mutations(
+        &self,
+        instance: &Instance,
+        rng: &mut SplitMix,
+    ) -> Result<(), TestCaseError> {
+        let mut slots: Vec<&Slot> = instance.slots.iter().collect();
+        while slots.len() > SLOTS {
+            let drop = rng.below(slots.len());
+            slots.remove(drop);
+        }
+        for slot in slots {
+            let Some(current) = site_object(&instance.value, &slot.path) else {
+                continue;
+            };
+            for wrong in wrong_values(&self.schema, &slot.ty, current, rng) {
+                self.judge_value(instance, slot, &wrong)?;
+            }
+        }
         Ok(())
+    }
+
+    /// A wrong value put in a slot: judged by serde, the receiver schema and `receive` alike,
+    /// apart from a documented point.
+    fn judge_value(
+        &self,
+        instance: &Instance,
+        slot: &Slot,
+        wrong: &WrongValue,
+    ) -> Result<(), TestCaseError> {
+        let mut mutated = instance.value.clone();
+        let Some(node) = value_mut(&mut mutated, &slot.path) else {
+            return Ok(());
+        };
+        *node = wrong.value.clone();
+        self.count(SAME_TYPE);
+        self.count(wrong.kind);
+        self.count(match slot.place {
+            Place::Root => "at the root",
+            Place::Field => "in an object",
+            Place::ListItem => "a list item",
+            Place::MapValue => "a map value",
+            Place::TupleItem => "a tuple item",
+        });
+        let serde = Self::serde_accepts(&mutated);
+        let schema = self.receiver_accepts(&mutated);
+        let received = Self::receive_accepts(&mutated)?;
+        for (verdict, by) in [(schema, "the receiver schema"), (received, "receive")] {
+            if verdict == serde {
+                continue;
+            }
+            // serde reads `None` for a flattened `Option` whose inlined fields do not fit.
+            if serde && inside_flattened_option(instance, slot) {
+                self.explain("flattened option reads none");
+                continue;
+            }
+            if let Some(point) = documented_slot::<T>(slot).filter(|_| serde) {
+                self.explain(point);
+                continue;
+            }
+            if let Some(point) = value_point(slot, serde, schema == verdict) {
+                self.explain(point);
+                continue;
+            }
+            let error = serde_json::from_value::<T>(mutated.clone())
+                .err()
+                .map(|e| e.to_string());
+            return Err(TestCaseError::fail(format!(
+                "{} {} at {:?} ({:?}): serde accepts = {serde} ({error:?}), {by} accepts = {verdict}\n  instance: {}\n  mutated:  {mutated}",
+                wrong.kind, wrong.value, slot.path, slot.ty.to_string(), instance.value
+            )));
+        }
+        Ok(())
+    }
+
+    fn count(&self, what: &str) {
+        *self
+            .tried
+            .lock()
+            .expect("no test panics while holding the lock")
+            .entry(what.to_owned())
+            .or_default() += 1;
+    }
+
+    /// Counts a disagreement a documented point explains.
+    fn explain(&self, point: &'static str) {
+        self.explained.fetch_add(1, Ordering::Relaxed);
+        *EXPLAINED
+            .lock()
+            .expect("no test panics while holding the lock")
+            .entry(point)
+            .or_default() += 1;
     }
 
     fn judge(
@@ -276,22 +386,14 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
                     site.path, instance.value
                 )));
             };
-            *EXPLAINED
-                .lock()
-                .expect("no test panics while holding the lock")
-                .entry(point)
-                .or_default() += 1;
+            self.explain(point);
         }
         if serde == schema {
             return Ok(());
         }
         match self.documented(site, object, mutation, serde) {
             Some(point) => {
-                *EXPLAINED
-                    .lock()
-                    .expect("no test panics while holding the lock")
-                    .entry(point)
-                    .or_default() += 1;
+                self.explain(point);
                 Ok(())
             }
             None => {
@@ -423,6 +525,119 @@ fn unordered(value: Value) -> Value {
     }
 }
 
+/// Slots where serde reads more than the description says, for a reason the type gives
+/// (the type, the slot's pointer, the documented point): `Saturating` clamps an integer out
+/// of its range, which the schema and `receive` refuse (the stricter list of
+/// `contract_schema::json_schema`, pinned in `strictness.rs`); chrono reads a `TimeDelta`'s
+/// extreme seconds, which the description leaves out (chrono couples the nanoseconds to them).
+const DOCUMENTED_SLOTS: &[(&str, &str, &str)] = &[
+    ("StdWrappers", "/saturating", "saturating integers clamp"),
+    (
+        "Solo<core::num::saturating::Saturating<u8>>",
+        "/value",
+        "saturating integers clamp",
+    ),
+    ("ChronoNames", "/delta/0", "time delta's extreme seconds"),
+    ("ChronoNames", "/maybe/0", "time delta's extreme seconds"),
+];
+
+/// The documented point of `slot` of `T`, if it is one of [`DOCUMENTED_SLOTS`].
+fn documented_slot<T>(slot: &Slot) -> Option<&'static str> {
+    let pointer: String = slot
+        .path
+        .iter()
+        .map(|step| match step {
+            Step::Key(k) => format!("/{k}"),
+            Step::Index(i) => format!("/{i}"),
+        })
+        .collect();
+    let name = std::any::type_name::<T>();
+    DOCUMENTED_SLOTS
+        .iter()
+        .find(|(ty, at, _)| name.ends_with(&format!("::{ty}")) && pointer == *at)
+        .map(|(_, _, point)| *point)
+}
+
+/// The count of all wrong values of the same JSON type tried.
+const SAME_TYPE: &str = "same type";
+
+/// Slots whose values are replaced per instance, at most.
+const SLOTS: usize = 8;
+
+/// Whether a slot sits inside a field inlined from a flattened `Option` (written only when
+/// present, never required), which serde reads as `None` when the inlined fields do not fit.
+fn inside_flattened_option(instance: &Instance, slot: &Slot) -> bool {
+    instance.sites.iter().any(|site| {
+        let Some(Step::Key(key)) = slot
+            .path
+            .strip_prefix(site.path.as_slice())
+            .and_then(<[Step]>::first)
+        else {
+            return false;
+        };
+        field_at(site, key).is_some_and(|field| {
+            field.rust_name.contains('.')
+                && field
+                    .sender
+                    .as_ref()
+                    .is_some_and(|s| s.emit == Emit::IfPresent)
+                && field.receiver.as_ref().is_some_and(|r| !r.required)
+        })
+    })
+}
+
+/// The documented point that explains a disagreement on a wrong value of the same JSON type,
+/// if one does; `by_schema` says whether the receiver schema disagrees (rather than
+/// `receive`).
+fn value_point(slot: &Slot, serde: bool, by_schema: bool) -> Option<&'static str> {
+    use contract_core::schema::model::StringFormat;
+    let last = match slot.path.last() {
+        Some(Step::Key(k)) => k.as_str(),
+        _ => "",
+    };
+    // A `Duration`'s `nanos`, a `SystemTime`'s `nanos_since_epoch`: serde carries 10^9 and
+    // more into the seconds.
+    if serde
+        && matches!(last, "nanos" | "nanos_since_epoch")
+        && slot.ty.to_string() == "u32(0..=999999999)"
+    {
+        return Some("nanoseconds of 10^9 or more");
+    }
+    let format = match &slot.ty {
+        Type::String(format) => Some(*format),
+        Type::Constrained(c) => match &**c {
+            Constraint::String(s) => Some(s.format),
+            Constraint::Int { .. } => None,
+        },
+        _ => None,
+    };
+    // Formats JSON Schema has no standard name for: only the schema is looser.
+    let unchecked = matches!(
+        format,
+        Some(
+            StringFormat::NaiveDateTime
+                | StringFormat::Time
+                | StringFormat::Ip
+                | StringFormat::SocketAddrV4
+                | StringFormat::SocketAddrV6
+                | StringFormat::SocketAddr
+        )
+    );
+    (!serde && by_schema && unchecked).then_some("formats without a standard name")
+}
+
+/// The value at a path inside an instance.
+fn value_mut<'a>(root: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+    let mut node = root;
+    for step in path {
+        node = match step {
+            Step::Key(k) => node.get_mut(k.as_str())?,
+            Step::Index(i) => node.get_mut(*i)?,
+        };
+    }
+    Some(node)
+}
+
 /// The object of a site inside an instance.
 fn site_object<'a>(root: &'a Value, path: &[Step]) -> Option<&'a Value> {
     let mut node = root;
@@ -545,14 +760,82 @@ fn site_mutations(root: &Value, site: &Site, rng: &mut SplitMix) -> Vec<Mutation
     out
 }
 
-fn report(name: &str, checked: usize) {
+fn report(name: &str, checked: usize, tried: &BTreeMap<String, usize>, explained: usize) {
     let total = TOTAL.fetch_add(checked, Ordering::Relaxed) + checked;
-    let explained = EXPLAINED.lock().map(|m| m.clone()).unwrap_or_default();
+    let all_explained = EXPLAINED.lock().map(|m| m.clone()).unwrap_or_default();
     eprintln!(
         "fidelity {name}: {checked} instances checked ({total} over the tests finished so far); \
-         disagreements explained by documented points so far: {explained:?}"
+         mutations tried: {tried:?}; disagreements explained: {explained}; \
+         by documented points over the tests finished so far: {all_explained:?}"
     );
 }
+
+/// Whether every instance of `ty` holds a slot (a value with wrong values of the same JSON
+/// type): `ty` has such values, or is a struct with a required field of such a type, or a
+/// newtype around one. A type that does, and whose harness tried fewer same-type mutations
+/// than instances, has a broken generator or mutator.
+fn surely_has_slot(schema: &Schema, ty: &Type, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    match ty {
+        Type::Int(_) | Type::Char | Type::Array(..) | Type::Tuple(_) => true,
+        Type::String(format) => *format != contract_core::schema::model::StringFormat::Plain,
+        Type::Constrained(c) => match &**c {
+            Constraint::Int { .. } => true,
+            Constraint::String(s) => s.format != contract_core::schema::model::StringFormat::Plain,
+        },
+        Type::Named(name) => match schema.def(name).map(|d| &d.body) {
+            Some(Body::Newtype(inner)) => surely_has_slot(schema, inner, depth + 1),
+            Some(Body::Struct(s)) => s.fields.iter().any(|f| {
+                f.receiver.as_ref().is_some_and(|r| r.required)
+                    && surely_has_slot(schema, &f.ty, depth + 1)
+            }),
+            Some(Body::Enum(e)) => {
+                matches!(e.repr, Repr::External)
+                    && e.variants
+                        .iter()
+                        .all(|v| matches!(v.kind, VariantDefKind::Unit))
+            }
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// Measured floors of same-type mutations, per 256 instances (the default `CASES`): a test,
+/// what was tried, and at least how often (`FIDELITY_CASES` scales them). Each floor is about
+/// half the count measured with `PROPTEST_RNG_SEED=20261130`, so that a generator or a
+/// mutator that stops writing a kind of wrong value, or stops reaching a place, fails.
+/// (Measured counts, in the same order: category 256, level 256, point 2048 and 512, keys
+/// 4780, non_zeros 1837, 930 and 844, net_addrs 2992 and 2000 explained, time_and_ids 3072
+/// and 1024 explained, std_types 3007, 3624, 64, 64, 160, 184, 812, 412, 1489.)
+const FLOORS: &[(&str, &str, usize)] = &[
+    ("category", "outside string enum", 200),
+    ("level", "at the root", 128),
+    ("point", "a tuple item", 1024),
+    ("point", "wrong tuple length", 256),
+    ("keys", "a map value", 2400),
+    ("non_zeros", "excluded value", 900),
+    ("non_zeros", "a list item", 450),
+    ("non_zeros", "a map value", 400),
+    ("net_addrs", "malformed formatted string", 1500),
+    ("net_addrs", EXPLAINED_KEY, 1000),
+    ("time_and_ids", "malformed formatted string", 1500),
+    ("time_and_ids", EXPLAINED_KEY, 500),
+    ("std_types", "integer out of range", 1500),
+    ("std_types", "fraction for integer", 1800),
+    ("std_types", "two characters for char", 30),
+    ("std_types", "no character for char", 30),
+    ("std_types", "wrong array length", 80),
+    ("std_types", "wrong tuple length", 90),
+    ("std_types", "a list item", 400),
+    ("std_types", "a map value", 200),
+    ("std_types", "a tuple item", 700),
+];
+
+/// The key of [`FLOORS`] that counts disagreements explained by documented points.
+const EXPLAINED_KEY: &str = "disagreements explained";
 
 macro_rules! fidelity {
     ($($test:ident: $ty:ty,)*) => {
@@ -564,7 +847,24 @@ macro_rules! fidelity {
                 let checked = harness.checked.load(Ordering::Relaxed);
                 // Each case checks the instance, what serde writes back, and its mutations.
                 assert!(checked >= 3 * cases() as usize, "only {checked} instances checked");
-                report(stringify!($test), checked);
+                let mut tried = harness.tried.lock().map(|m| m.clone()).unwrap_or_default();
+                let explained = harness.explained.load(Ordering::Relaxed);
+                report(stringify!($test), checked, &tried, explained);
+                tried.insert(EXPLAINED_KEY.to_owned(), explained);
+                let same_type = tried.get(SAME_TYPE).copied().unwrap_or(0);
+                if surely_has_slot(&harness.schema, &harness.schema.root, 0) {
+                    assert!(
+                        same_type >= cases() as usize,
+                        "every instance holds a slot, yet only {same_type} same-type mutations"
+                    );
+                }
+                for (test, what, floor) in FLOORS {
+                    if *test == stringify!($test) {
+                        let n = tried.get(*what).copied().unwrap_or(0);
+                        let floor = floor * cases() as usize / CASES as usize;
+                        assert!(n >= floor, "{what}: {n} tried, below the floor of {floor}");
+                    }
+                }
             }
         )*
     };

@@ -19,7 +19,10 @@ fn receiver<T: HandoffSchema + ?Sized>() -> Value {
 }
 
 fn validator(schema: &Value) -> Validator {
-    jsonschema::draft202012::new(schema).expect("the export compiles")
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("the export compiles")
 }
 
 /// The schema of a named type, through the document's `$ref`.

@@ -13,7 +13,10 @@ use serde_json::{json, Value};
 /// What serde says of an instance, and what the receiver schema says.
 fn verdicts<T: HandoffSchema + DeserializeOwned>(instance: &Value) -> (bool, bool) {
     let schema = json_schema::<T>(View::Receiver);
-    let validator = jsonschema::draft202012::new(&schema).expect("the export compiles");
+    let validator = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the export compiles");
     (
         serde_json::from_value::<T>(instance.clone()).is_ok(),
         validator.is_valid(instance),
@@ -397,7 +400,10 @@ fn an_inner_tag_under_the_enclosing_tags_key_is_never_read() {
     assert_eq!(text, r#"{"t":"B","t":"A","y":1}"#);
     assert!(serde_json::from_str::<SameTagOuter>(&text).is_err());
     let sender = json_schema::<SameTagOuter>(View::Sender);
-    let sender = jsonschema::draft202012::new(&sender).expect("the export compiles");
+    let sender = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&sender)
+        .expect("the export compiles");
     assert!(!sender.is_valid(&json!({ "t": "A", "y": 1 })));
     assert!(!sender.is_valid(&json!({ "t": "B", "y": 1 })));
     assert!(sender.is_valid(&json!({ "t": "D", "y": 1 })));
@@ -463,7 +469,10 @@ fn non_finite_floats_are_written_as_null() {
         Value::Null
     );
     let sender = json_schema::<Meters>(View::Sender);
-    let validator = jsonschema::draft202012::new(&sender).expect("compiles");
+    let validator = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&sender)
+        .expect("compiles");
     assert!(!validator.is_valid(&Value::Null));
     // No receiver reads that null back as a number.
     assert!(serde_json::from_value::<Meters>(Value::Null).is_err());
@@ -612,4 +621,55 @@ fn time_delta_within_a_second_of_its_extremes() {
     );
     assert!(contract_core::send(&TimeDelta::MAX).is_err());
     assert!(contract_core::send(&(TimeDelta::MAX - TimeDelta::seconds(1))).is_ok());
+}
+
+#[test]
+fn formats_without_a_standard_name_are_not_checked() {
+    // Formats the validator checks: a malformed value is rejected by both.
+    for (key, malformed) in [
+        ("id", "x"),
+        ("at", "2024-01-01T25:00:00Z"),
+        ("local", "x"),
+        ("day", "2024-13-01"),
+    ] {
+        let mut instance = json!({
+            "id": "a1b965f4-454f-81ec-749b-9f0c747ea2ea", "at": "2010-12-27T01:46:03Z",
+            "local": "1972-01-21T15:21:18+01:00", "naive": "2050-05-23T10:31:05",
+            "day": "1985-12-02", "time": "18:42:20.904"
+        });
+        assert_eq!(verdicts::<TimeAndIds>(&instance), (true, true));
+        instance[key] = json!(malformed);
+        assert_eq!(
+            verdicts::<TimeAndIds>(&instance),
+            (false, false),
+            "{key}: {malformed}"
+        );
+    }
+    // `x-handoff-format`: any string passes the schema.
+    for (key, malformed) in [("naive", "2024-01-01T25:00:00"), ("time", "x")] {
+        let mut instance = json!({
+            "id": "a1b965f4-454f-81ec-749b-9f0c747ea2ea", "at": "2010-12-27T01:46:03Z",
+            "local": "1972-01-21T15:21:18+01:00", "naive": "2050-05-23T10:31:05",
+            "day": "1985-12-02", "time": "18:42:20.904"
+        });
+        instance[key] = json!(malformed);
+        looser::<TimeAndIds>(instance);
+    }
+    let addrs = json!({
+        "by_address": {}, "ip": "::1", "socket": "1.2.3.4:80", "socket_v4": "1.2.3.4:80",
+        "socket_v6": "[::1]:80", "v4": "1.2.3.4", "v6": "::1"
+    });
+    assert_eq!(verdicts::<NetAddrs>(&addrs), (true, true));
+    for (key, checked) in [
+        ("v4", true),
+        ("v6", true),
+        ("ip", false),
+        ("socket", false),
+        ("socket_v4", false),
+        ("socket_v6", false),
+    ] {
+        let mut instance = addrs.clone();
+        instance[key] = json!("1::2::3:x");
+        assert_eq!(verdicts::<NetAddrs>(&instance), (false, !checked), "{key}");
+    }
 }

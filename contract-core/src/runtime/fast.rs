@@ -210,6 +210,14 @@ impl Memo {
         record
     }
 
+    /// Keeps `key` as the last key read, a string that names no field.
+    fn set_key(&mut self, key: &str) {
+        self.key_field = None;
+        self.key.clear();
+        self.key.push_str(key);
+        self.key_fp = None;
+    }
+
     /// Remembers the paths a call added.
     pub(crate) fn finish(&mut self, record: &Record<'static>) {
         let known = self.paths.len();
@@ -314,15 +322,12 @@ impl Fast<'_> {
     /// one) of a type whose `Deserialize` reads only what the schema says, where no limit can
     /// be reached, has nothing to record or check.
     fn bare(&self, node: Node) -> bool {
+        // Not integers: a type may read one more leniently than its kind (`Saturating`
+        // clamps what is out of range), so their range is checked on the way.
         fn scalar(ty: &Type) -> bool {
             matches!(
                 ty,
-                Type::Bool
-                    | Type::Int(_)
-                    | Type::Float(_)
-                    | Type::Char
-                    | Type::String(_)
-                    | Type::Unit
+                Type::Bool | Type::Float(_) | Type::Char | Type::String(_) | Type::Unit
             )
         }
         self.bare_scalars
@@ -334,16 +339,31 @@ impl Fast<'_> {
     }
 
     /// Whether `value` is within the constraint of the type at the cursor, if it has one
-    /// (serde reads the kind and no more).
+    /// (serde reads the kind and no more),
+    /// and an integer within its kind's range (serde's integers refuse the rest themselves,
+    /// but a type such as `Saturating` clamps it).
     fn admits(&self, value: Value<'_>) -> bool {
-        if !self.plan.constrained {
-            return true;
-        }
         let Node::Ty(ty) = self.node else {
             return true;
         };
-        match self.plan.shape(self.schema, ty) {
-            Shape::Scalar(Type::Constrained(c)) => constraint_admits(c, value),
+        let direct = match ty {
+            Type::Option(inner) => inner,
+            ty => ty,
+        };
+        let ty = match direct {
+            Type::Int(_) => direct,
+            Type::Named(_) => match self.plan.shape(self.schema, ty) {
+                Shape::Scalar(ty) => ty,
+                _ => return true,
+            },
+            Type::Constrained(_) if self.plan.constrained => direct,
+            _ => return true,
+        };
+        match (ty, value) {
+            (Type::Int(kind), Value::Int(v)) => {
+                IntValue::min_of(*kind) <= v && v <= IntValue::max_of(*kind)
+            }
+            (Type::Constrained(c), value) => constraint_admits(c, value),
             _ => true,
         }
     }
@@ -373,8 +393,8 @@ enum Node {
     Struct(&'static StructDef),
     /// The items of a tuple variant.
     Tuple(&'static [Type]),
-    /// An object key: recorded for the map that reads it.
-    Key,
+    /// An object key (of this type, for a map): recorded for the map that reads it.
+    Key(Option<&'static Type>),
     /// A value nobody reads (an unknown field, `Any`): walked only for what serde_json skips.
     Ignore,
 }
@@ -408,7 +428,7 @@ impl Node {
             },
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
-            Node::Key => Shape::Scalar(&super::fast_send::FREE_KEY),
+            Node::Key(_) => Shape::Scalar(&super::fast_send::FREE_KEY),
             Node::Ignore => Shape::Any,
         }
     }
@@ -444,13 +464,21 @@ pub(crate) fn constraint_admits(constraint: &Constraint, value: Value<'_>) -> bo
 #[inline]
 fn field_named(def: &StructDef, guess: usize, key: &str) -> Option<usize> {
     let key = key.as_bytes();
-    let n = def.fields.len();
-    let guess = guess.min(n);
-    (guess..n).chain(0..guess).find(|&f| {
-        def.fields[f].receiver.as_ref().is_some_and(|r| {
+    let fields = &def.fields;
+    let reads = |f: usize| {
+        fields[f].receiver.as_ref().is_some_and(|r| {
             same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
         })
-    })
+    };
+    let guess = guess.min(fields.len());
+    let mut f = guess;
+    while f < fields.len() {
+        if reads(f) {
+            return Some(f);
+        }
+        f += 1;
+    }
+    (0..guess).find(|&f| reads(f))
 }
 
 /// `a == b`, compared in line for the short names fields mostly have.
@@ -568,7 +596,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for De<'_, '_, D> {
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         // serde_json would skip the value without checking it.
-        if !matches!(self.fast.node, Node::Key) {
+        if !matches!(self.fast.node, Node::Key(_)) {
             self.fast.node = Node::Ignore;
         }
         self.de.deserialize_any(Vis {
@@ -583,14 +611,20 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for De<'_, '_, D> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        match self.fast.node.shape(self.fast) {
-            Shape::Enum(e) if e.repr == Repr::External => {
+        let (node, key) = match self.fast.node {
+            // A map key naming a variant: recorded as a key, not as a path.
+            Node::Key(Some(ty)) => (Node::Ty(ty), true),
+            node => (node, false),
+        };
+        match node.shape(self.fast) {
+            Shape::Enum(e) if e.repr == Repr::External && (!key || e.is_string_enum()) => {
                 let here = self.fast.here;
                 self.de.deserialize_any(EnumVis {
                     v: visitor,
                     fast: self.fast,
                     e,
                     here,
+                    key,
                 })
             }
             _ => Err(self.fast.bail()),
@@ -612,7 +646,7 @@ struct Vis<'f, 'i, V> {
 
 impl<V> Vis<'_, '_, V> {
     fn key_number(&mut self, kind: u8, bytes: &[u8]) {
-        if let Node::Key = self.fast.node {
+        if let Node::Key(_) = self.fast.node {
             let memo = &mut *self.fast.memo;
             memo.key.clear();
             memo.key_fp = Some(fingerprint(kind, bytes));
@@ -629,17 +663,14 @@ impl<V> Vis<'_, '_, V> {
             // reads names in any case): which strings it takes is for the full path to say.
             return Err(self.fast.bail());
         }
-        if let Node::Key = self.fast.node {
+        if let Node::Key(_) = self.fast.node {
             let found = self
                 .fast
                 .key_ctx
                 .and_then(|(def, guess)| field_named(def, guess, s));
-            let memo = &mut *self.fast.memo;
-            memo.key_field = found;
+            self.fast.memo.key_field = found;
             if found.is_none() {
-                memo.key.clear();
-                memo.key.push_str(s);
-                memo.key_fp = None;
+                self.fast.memo.set_key(s);
             }
         }
         Ok(())
@@ -794,7 +825,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                     next_guess: 0,
                 }
             }
-            Shape::Map(_, value) => Mode::Data {
+            Shape::Map(key, value) => Mode::Data {
+                key,
                 value,
                 values: fast.child(here, Label::Values),
             },
@@ -899,7 +931,11 @@ enum Mode {
         next_guess: usize,
     },
     /// A map: its keys are data, its values at path `values`.
-    Data { value: &'static Type, values: u32 },
+    Data {
+        key: &'static Type,
+        value: &'static Type,
+        values: u32,
+    },
     /// A value nobody reads.
     Any,
 }
@@ -1017,9 +1053,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
             } => Some((def, next_guess)),
             _ => None,
         };
+        let key = match self.mode {
+            Mode::Data { key, .. } => Some(key),
+            _ => None,
+        };
         let key = self.map.next_key_seed(Seed {
             seed,
-            fast: self.fast.at(Node::Key, self.here),
+            fast: self.fast.at(Node::Key(key), self.here),
         });
         self.fast.key_ctx = None;
         let key = key?;
@@ -1035,7 +1075,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
         }
         self.pending = match self.mode {
             Mode::Struct { .. } => self.struct_key()?,
-            Mode::Data { value, values } => {
+            Mode::Data { value, values, .. } => {
                 if !self.fresh() {
                     return Err(self.fast.bail());
                 }
@@ -1075,6 +1115,8 @@ struct EnumVis<'f, 'i, V> {
     fast: &'f mut Fast<'i>,
     e: &'static EnumDef,
     here: u32,
+    /// A map key: recorded for the map, with no path of its own.
+    key: bool,
 }
 
 impl<V> EnumVis<'_, '_, V> {
@@ -1082,6 +1124,10 @@ impl<V> EnumVis<'_, '_, V> {
     fn unit<E: de::Error>(&mut self, tag: &str, borrowed: bool) -> Result<(), E> {
         if !self.fast.string_fits(tag.len(), borrowed) {
             return Err(self.fast.bail());
+        }
+        if self.key {
+            self.fast.memo.set_key(tag);
+            return Ok(());
         }
         let variant = self
             .e
@@ -1126,7 +1172,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for EnumVis<'_, '_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let EnumVis { v, fast, e, here } = self;
+        let EnumVis {
+            v, fast, e, here, ..
+        } = self;
         if e.is_string_enum() {
             // `{"Variant": null}` for an enum of names: serde takes it, `receive` does not.
             return Err(fast.bail());
@@ -1162,7 +1210,7 @@ impl<'f, 'i, 'de, A: MapAccess<'de>> EnumAccess<'de> for OneKey<'f, 'i, A> {
     ) -> Result<(S::Value, Self::Variant), A::Error> {
         let Some(value) = self.map.next_key_seed(Seed {
             seed,
-            fast: self.fast.at(Node::Key, self.here),
+            fast: self.fast.at(Node::Key(None), self.here),
         })?
         else {
             return Err(self.fast.bail());

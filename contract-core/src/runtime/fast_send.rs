@@ -57,6 +57,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         node: Node::Ty(&schema.root),
         here: ROOT,
         key: None,
+        last_shape: std::cell::Cell::new(None),
     });
     let written = {
         let mut serializer = serde_json::Serializer::new(&mut *out);
@@ -95,12 +96,22 @@ struct State<'m> {
     here: u32,
     /// The fingerprint of the map key just written.
     key: Option<u64>,
+    /// The last type whose shape was asked for, and its shape.
+    last_shape: std::cell::Cell<Option<(&'static Type, Shape)>>,
 }
 
 impl State<'_> {
     fn shape(&self, node: Node) -> Shape {
         match node {
-            Node::Ty(ty) | Node::Key(ty) => self.plan.shape(self.schema, ty),
+            Node::Ty(ty) | Node::Key(ty) => match self.last_shape.get() {
+                // The items of an array ask for the same type, one after the other.
+                Some((last, shape)) if std::ptr::eq(last, ty) => shape,
+                _ => {
+                    let shape = self.plan.shape(self.schema, ty);
+                    self.last_shape.set(Some((ty, shape)));
+                    shape
+                }
+            },
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
             Node::Free => Shape::Any,
@@ -166,6 +177,16 @@ impl<S> Ser<'_, '_, S> {
                 _ => false,
             };
         }
+        // Most values are scalars of a field's own type: no lookup for them.
+        if let Node::Ty(ty) = node {
+            let direct = match ty {
+                Type::Option(inner) => inner,
+                ty => ty,
+            };
+            if is_scalar(direct) {
+                return scalar_of(direct, value);
+            }
+        }
         match st.shape(node) {
             Shape::Any => true,
             Shape::Scalar(ty) => scalar_of(ty, value),
@@ -201,6 +222,19 @@ fn string_fits(limits: &Limits, s: &str) -> bool {
         return true;
     }
     s.len() <= max && super::ser::escaped_len(s).0 <= max
+}
+
+/// Whether `ty` is a scalar type as it stands (no name to look up).
+fn is_scalar(ty: &Type) -> bool {
+    matches!(
+        ty,
+        Type::Bool
+            | Type::Int(_)
+            | Type::Float(_)
+            | Type::Char
+            | Type::String(_)
+            | Type::Constrained(_)
+    )
 }
 
 fn scalar_of(ty: &Type, value: &Scalar<'_>) -> bool {

@@ -1,8 +1,11 @@
 //! [`Presence`]: which fields of a contract arrived, never their values.
 
 use core::fmt;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{OnceLock, PoisonError, RwLock};
+
+use rustc_hash::FxHashMap;
 
 use contract_schema::model::{Body, Type};
 use contract_schema::shape::{Field, Kind, Send, Shape, StructShape};
@@ -61,12 +64,51 @@ struct Rendered {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     field_counts: BTreeMap<String, u64>,
     #[serde(flatten)]
-    present: BTreeMap<String, bool>,
+    present: BTreeMap<Cow<'static, str>, bool>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// The top-level fields of `schema`'s root struct in `view`, each with its `<field>Present`
+/// key, built once per schema and view.
+fn present_keys(schema: &Schema, view: View) -> &'static [(String, &'static str)] {
+    type Keys = &'static [(String, &'static str)];
+    static CACHE: OnceLock<RwLock<FxHashMap<(usize, bool), Keys>>> = OnceLock::new();
+    let id = (std::ptr::from_ref(schema) as usize, view == View::Sender);
+    let cache = CACHE.get_or_init(RwLock::default);
+    if let Some(keys) = cache
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&id)
+    {
+        return keys;
+    }
+    let root = match schema.resolve(&schema.root) {
+        Type::Named(name) => schema.def(name).map(|d| &d.body),
+        _ => None,
+    };
+    let mut keys = Vec::new();
+    if let Some(Body::Struct(root)) = root {
+        for field in &root.fields {
+            let name = match view {
+                View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
+                View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
+            };
+            if let Some(name) = name {
+                let key: &'static str = Box::leak(format!("{name}Present").into_boxed_str());
+                keys.push((name.to_owned(), key));
+            }
+        }
+    }
+    let keys: Keys = Box::leak(keys.into_boxed_slice());
+    cache
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(id)
+        .or_insert(keys)
 }
 
 /// One step of a schema path.
@@ -213,30 +255,17 @@ impl<'s> Record<'s> {
             received_fields.push(path);
         }
         let mut present = BTreeMap::new();
-        let root = match self.schema.resolve(&self.schema.root) {
-            Type::Named(name) => self.schema.def(name).map(|d| &d.body),
-            _ => None,
-        };
-        if let Some(Body::Struct(root)) = root {
-            let arrived_at_top: Vec<&str> = self
-                .paths
-                .iter()
-                .filter(|p| p.parent == ROOT && p.count > 0)
-                .filter_map(|p| match p.label {
-                    Label::Field(name) => Some(name),
-                    _ => None,
-                })
-                .collect();
-            for field in &root.fields {
-                let name = match self.view {
-                    View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
-                    View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
-                };
-                if let Some(name) = name {
-                    let arrived = arrived_at_top.contains(&name);
-                    present.insert(format!("{name}Present"), arrived);
-                }
-            }
+        let arrived_at_top: Vec<&str> = self
+            .paths
+            .iter()
+            .filter(|p| p.parent == ROOT && p.count > 0)
+            .filter_map(|p| match p.label {
+                Label::Field(name) => Some(name),
+                _ => None,
+            })
+            .collect();
+        for (name, key) in present_keys(self.schema, self.view) {
+            present.insert(Cow::Borrowed(*key), arrived_at_top.contains(&name.as_str()));
         }
         Rendered {
             handoff_contract: self.schema.contract.as_ref().map(ToString::to_string),
@@ -318,7 +347,7 @@ impl Presence {
     pub fn is_present(&self, name: &str) -> Option<bool> {
         self.rendered()
             .present
-            .get(&format!("{name}Present"))
+            .get(format!("{name}Present").as_str())
             .copied()
     }
 }

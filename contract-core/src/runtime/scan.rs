@@ -551,9 +551,9 @@ impl Tape {
     }
 }
 
-/// In debug builds, `send` checks that the tape its serializer recorded is the tape a scan
-/// of the written bytes gives.
-#[cfg(debug_assertions)]
+/// In debug builds (and the unit tests of any build), `send` checks that the tape its
+/// serializer recorded is the tape a scan of the written bytes gives.
+#[cfg(any(debug_assertions, test))]
 pub(crate) fn assert_same_as_scanned(built: &Tape, bytes: &[u8], limits: &Limits) {
     let mut scanned = Tape::default();
     let text = std::str::from_utf8(bytes).expect("serde_json writes UTF-8");

@@ -1,0 +1,318 @@
+//! The compiler errors of the published check: each breaking finding at the field, variant or
+//! tag it concerns, with its rule, why, the snapshot file and the fixes.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::Error;
+
+use contract_schema::compat::{Concern, Direction, Finding, Rule};
+use contract_schema::model::Schema;
+use contract_schema::Mode;
+
+use super::rebuild::published_enum;
+use super::{enums, Contract, Target};
+use crate::ast::{Field, Input, Variant};
+use crate::attr::find_serde_key;
+
+/// Where a finding is: a field (of the struct, or of an enum's variant), or a variant.
+pub(super) enum Spot<'f, 'a> {
+    /// A field.
+    Field(&'f Field<'a>),
+    /// A variant (or a place inside what it carries).
+    Variant(&'f Variant<'a>),
+}
+
+/// The field a finding's path starts with: the longest wire name that is the whole path or
+/// is followed by `.`, `[` or `(`.
+pub(super) fn locate<'f, 'a>(path: &str, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
+    let starts = |name: &str| {
+        path.strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[', '(']))
+    };
+    fields
+        .iter()
+        .filter(|f| !f.is_skipped())
+        .filter_map(|f| {
+            let names = [&f.ser_name, &f.de_name]
+                .into_iter()
+                .chain(f.aliases.iter());
+            names
+                .filter(|n| !n.is_empty() && starts(n))
+                .map(|n| n.len())
+                .max()
+                .map(|len| (len, f))
+        })
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, f)| f)
+}
+
+/// Whether a rule is about the field's type (the error points at the type): the catalogue
+/// says what each rule concerns, and a variant lives inside the field's type.
+pub(super) fn about_type(rule: Rule) -> bool {
+    matches!(rule.concerns(), Concern::Type | Concern::Variant)
+}
+
+/// Where an error about `finding` at `field` points.
+pub(super) fn span_of(rule: Rule, field: &Field) -> TokenStream {
+    let ident = || match &field.original.ident {
+        Some(ident) => ident.to_token_stream(),
+        None => field.original.ty.to_token_stream(),
+    };
+    match rule {
+        Rule::FieldRenamedWithoutAlias | Rule::FieldRenamed => field
+            .attrs
+            .renamed_from
+            .first()
+            .map_or_else(ident, |r| r.tokens.clone()),
+        Rule::ProvenanceWeakened => field
+            .attrs
+            .assumption
+            .as_ref()
+            .map_or_else(ident, |a| a.tokens.clone()),
+        // The serde attribute that causes it, when the field has one.
+        Rule::FieldBecameOmittable => serde_key(field, &["skip_serializing_if"], ident),
+        Rule::FieldLikelyRenamed => serde_key(field, &["rename"], ident),
+        rule if about_type(rule) => field.wire_type().to_token_stream(),
+        _ => ident(),
+    }
+}
+
+/// The tokens of the field's first serde key among `keys`, else `otherwise()`.
+pub(super) fn serde_key(
+    field: &Field,
+    keys: &[&str],
+    otherwise: impl FnOnce() -> TokenStream,
+) -> TokenStream {
+    find_serde_key(&field.serde_keys, keys).map_or_else(otherwise, |k| k.tokens.clone())
+}
+
+/// One error per breaking finding; a finding reported in both directions under the same
+/// rule and path is one error.
+pub(super) fn report_errors(
+    input: &Input,
+    target: Target,
+    published: &Schema,
+    contract: &Contract,
+    shown: &str,
+    findings: &[Finding],
+) -> Vec<Error> {
+    let mut grouped: BTreeMap<(Rule, String), (&Finding, Vec<Direction>)> = BTreeMap::new();
+    let mut order = Vec::new();
+    for finding in findings.iter().filter(|f| f.is_breaking()) {
+        let key = (finding.rule, finding.path.clone());
+        match grouped.get_mut(&key) {
+            Some((_, directions)) => directions.push(finding.direction),
+            None => {
+                order.push(key.clone());
+                grouped.insert(key, (finding, vec![finding.direction]));
+            }
+        }
+    }
+    let id = contract.id().to_string();
+    let next = contract.version.saturating_add(1);
+    order
+        .iter()
+        .filter_map(|key| grouped.get(key))
+        .map(|(finding, directions)| {
+            let located = if finding.rule == Rule::ContractNameChanged {
+                None
+            } else {
+                match target {
+                    Target::Struct(fields) => locate(&finding.path, fields).map(Spot::Field),
+                    Target::Enum(_, variants) => {
+                        enums::locate_in(&finding.path, variants, published_enum(input, published))
+                    }
+                }
+            };
+            let container = match target {
+                Target::Struct(_) => "struct",
+                Target::Enum(..) => "enum",
+            };
+            // The whole type is named by its Rust name.
+            let subject = match &finding.field {
+                Some(field) => field.clone(),
+                None if finding.path.is_empty() => {
+                    syn::ext::IdentExt::unraw(&input.original.ident).to_string()
+                }
+                None => finding.path.clone(),
+            };
+            let pairing: Vec<String> = directions
+                .iter()
+                .map(|d| format!("{d}: {}", d.pairing()))
+                .collect();
+            let allow_hint = match (&located, &finding.field) {
+                (Some(Spot::Field(field)), Some(name))
+                    if *name == field.ser_name || *name == field.de_name =>
+                {
+                    Some((
+                        format!("#[handoff(allow({}, reason = \"…\"))]", finding.rule),
+                        "field",
+                    ))
+                }
+                _ if finding.path.is_empty() => None,
+                _ => Some((
+                    format!(
+                        "#[handoff(allow({}, field = \"{}\", reason = \"…\"))]",
+                        finding.rule, finding.path
+                    ),
+                    container,
+                )),
+            };
+            // No help line repeats another: a rule's hint that already offers a new major
+            // version gets the concrete `version = N` instead of a second such line.
+            let major = format!(
+                "`version = {next}` (the published v{} stays for its peers)",
+                contract.version
+            );
+            let hint = if finding.hint.ends_with("new major version") {
+                format!("{}: {major}", finding.hint)
+            } else {
+                finding.hint.clone()
+            };
+            let tokens = match (finding.rule, &located) {
+                (Rule::ContractNameChanged, _) => input.attrs.name.as_ref().map_or_else(
+                    || input.original.ident.to_token_stream(),
+                    |n| n.tokens.clone(),
+                ),
+                (_, Some(Spot::Field(field))) => span_of(finding.rule, field),
+                (_, Some(Spot::Variant(variant))) => enums::span_of_variant(finding.rule, variant),
+                // Old writers send a field the new struct denies: the cause is the denial.
+                (Rule::UnknownFieldDenied, None) => {
+                    find_serde_key(&input.serde_keys, &["deny_unknown_fields"]).map_or_else(
+                        || input.original.ident.to_token_stream(),
+                        |k| k.tokens.clone(),
+                    )
+                }
+                (_, None) => match target {
+                    Target::Struct(_) => input.original.ident.to_token_stream(),
+                    Target::Enum(..) => enums::span_of_enum(finding.rule, input),
+                },
+            };
+            let variant = match located {
+                Some(Spot::Variant(v)) if finding.rule.concerns() == Concern::Variant => {
+                    Some(v.name.clone())
+                }
+                _ => None,
+            };
+            Draft {
+                subject,
+                rule: finding.rule,
+                why: finding.why.clone(),
+                pairing: pairing.join("; "),
+                also: Vec::new(),
+                helps: vec![hint],
+                allows: allow_hint.into_iter().collect(),
+                major,
+                variant,
+                tokens,
+            }
+        })
+        .fold(Vec::new(), merge_variant_drafts)
+        .into_iter()
+        .map(|draft| draft.into_error(&id, shown, contract.mode))
+        .collect()
+}
+
+/// One error being written.
+pub(super) struct Draft {
+    /// What breaks: a field's wire name, a path, or the type's name.
+    subject: String,
+    /// The rule it breaks.
+    rule: Rule,
+    /// Why, in one line.
+    why: String,
+    /// The directions it breaks, with their pairings.
+    pairing: String,
+    /// Further findings of the same change: (subject, rule, why, pairing).
+    also: Vec<(String, Rule, String, String)>,
+    /// The rules' own fixes, in order, each once.
+    helps: Vec<String>,
+    /// Where each finding may be allowed: (`#[handoff(allow(…))]`, where it goes).
+    allows: Vec<(String, &'static str)>,
+    /// The concrete new major version.
+    major: String,
+    /// The variant whose tag the finding is about, for a variant rule located at one.
+    variant: Option<String>,
+    /// Where it points.
+    tokens: TokenStream,
+}
+
+/// One mistake, one error: the findings about one variant's tag (a renamed tag breaks old
+/// readers and new readers alike, under two rules) become one error at the variant.
+pub(super) fn merge_variant_drafts(mut drafts: Vec<Draft>, draft: Draft) -> Vec<Draft> {
+    let same = draft
+        .variant
+        .as_ref()
+        .and_then(|v| drafts.iter_mut().find(|d| d.variant.as_ref() == Some(v)));
+    match same {
+        Some(first) => {
+            first
+                .also
+                .push((draft.subject, draft.rule, draft.why, draft.pairing));
+            for help in draft.helps {
+                if !first.helps.contains(&help) {
+                    first.helps.push(help);
+                }
+            }
+            first.allows.extend(draft.allows);
+        }
+        None => drafts.push(draft),
+    }
+    drafts
+}
+
+impl Draft {
+    fn into_error(self, id: &str, shown: &str, mode: Mode) -> Error {
+        let mut message = format!(
+            "`{}` breaks the published contract `{id}` [{}]: {}\n\
+             = note: published in `{shown}`, checked under mode `{mode}` ({})",
+            self.subject,
+            self.rule,
+            self.why,
+            self.pairing,
+            mode = mode.as_str(),
+        );
+        for (subject, rule, why, pairing) in &self.also {
+            message.push_str(&format!(
+                "\n= note: the same change breaks `{subject}` too [{rule}]: {why} ({pairing})"
+            ));
+        }
+        for help in &self.helps {
+            message.push_str(&format!("\n= help: {help}"));
+        }
+        if let Some((_, place)) = self.allows.first() {
+            // One place for all when they share it (they do: one variant's findings).
+            let allows: Vec<String> = if self.allows.iter().all(|(_, p)| p == place) {
+                let attrs: Vec<&str> = self.allows.iter().map(|(a, _)| a.as_str()).collect();
+                vec![format!("{} on the {place}", attrs.join(" and "))]
+            } else {
+                self.allows
+                    .iter()
+                    .map(|(a, p)| format!("{a} on the {p}"))
+                    .collect()
+            };
+            message.push_str(&format!(
+                "\n= help: or accept it on purpose, with a reason kept in the report: {}",
+                allows.join("; ")
+            ));
+        }
+        if !self.helps.iter().any(|h| h.contains("new major version")) {
+            message.push_str(&format!(
+                "\n= help: or publish the change as a new major version: {}",
+                self.major
+            ));
+        }
+        spanned_error(self.tokens, message)
+    }
+}
+
+/// An error spanning `tokens` (or the call site when they are empty).
+pub(super) fn spanned_error(tokens: TokenStream, message: String) -> Error {
+    if tokens.is_empty() {
+        Error::new(Span::call_site(), message)
+    } else {
+        Error::new_spanned(tokens, message)
+    }
+}

@@ -1,0 +1,288 @@
+//! The compile-time check of an enum contract: its definition rebuilt from the syntax, and
+//! where an error about one of its variants points.
+//!
+//! The rebuild follows what `contract_schema`'s builder does with the description the derive
+//! emits, so that an unchanged enum rebuilds to its published definition:
+//!
+//! - the representation is serde's (`tag`, `content`, `untagged`; an enum whose every variant
+//!   is `#[serde(untagged)]` is untagged, as the description says);
+//! - a variant skipped both ways is left out; the sender writes its serialize tag unless it is
+//!   `skip_serializing`, or it is an internally tagged newtype variant whose content serde
+//!   cannot write beside the tag (see [`writable_beside_tag`]); the receiver reads its
+//!   deserialize tag and aliases unless it is `skip_deserializing`, and a tag an earlier
+//!   variant reads never reaches a later one (an untagged enum matches no tag on the wire,
+//!   so nothing is shadowed there);
+//! - what a variant carries is read from the syntax like a struct's fields (see
+//!   [`crate::wire`]): a hole takes the published variant's type at the same place, a struct
+//!   variant's fields are rebuilt as a struct's are (the enum's `deny_unknown_fields` is
+//!   theirs).
+//!
+//! A finding's path starts with the variant's tag, `(Tag)`, or its Rust name for an untagged
+//! enum; what follows is a field of a struct variant (`(Tag).field`), an item of a tuple
+//! variant (`(Tag).0`), or a place inside the content's type.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
+use contract_schema::compat::{Concern, Rule};
+use contract_schema::model::{
+    EnumDef, Repr as ModelRepr, Schema, StructDef, Type, Unknown, VariantDef, VariantDefKind,
+};
+
+use super::diagnostics::{locate, Spot};
+use super::rebuild::field_def;
+use crate::ast::{Input, Repr, Style, Variant};
+use crate::attr::find_serde_key;
+use crate::wire::Wire;
+
+/// The enum's definition rebuilt from the syntax; `old` is its published definition, if it
+/// was an enum.
+pub(super) fn rebuild(
+    input: &Input,
+    repr: &Repr,
+    variants: &[Variant],
+    old: Option<&EnumDef>,
+    published: &Schema,
+) -> EnumDef {
+    let all_untagged = !variants.is_empty() && variants.iter().all(|v| v.untagged);
+    let repr = match repr {
+        _ if all_untagged => ModelRepr::Untagged,
+        Repr::External => ModelRepr::External,
+        Repr::Internal(tag) => ModelRepr::Internal { tag: tag.clone() },
+        Repr::Adjacent(tag, content) => ModelRepr::Adjacent {
+            tag: tag.clone(),
+            content: content.clone(),
+        },
+        Repr::Untagged => ModelRepr::Untagged,
+    };
+    let mut defs: Vec<VariantDef> = variants
+        .iter()
+        .filter(|v| !v.is_skipped())
+        .map(|v| variant_def(input, &repr, v, counterpart(v, old), published))
+        .collect();
+    // serde matches a tag against the variants' names and aliases in declaration order.
+    if repr != ModelRepr::Untagged {
+        let mut taken: BTreeSet<String> = BTreeSet::new();
+        for def in &mut defs {
+            def.receiver.retain(|name| !taken.contains(name));
+            taken.extend(def.receiver.iter().cloned());
+        }
+    }
+    EnumDef {
+        repr,
+        variants: defs,
+        deny_unknown_fields: input.deny_unknown_fields,
+    }
+}
+
+/// The published variant the new one most likely continues: the same serialize tag, a tag
+/// the published one reads, or the same Rust name.
+fn counterpart<'p>(variant: &Variant, old: Option<&'p EnumDef>) -> Option<&'p VariantDef> {
+    let old = old?;
+    let tags = || {
+        std::iter::once(&variant.ser_name)
+            .chain(std::iter::once(&variant.de_name))
+            .chain(variant.aliases.iter())
+    };
+    tags()
+        .find_map(|tag| {
+            old.variants
+                .iter()
+                .find(|o| o.sender.as_deref() == Some(tag.as_str()) || o.receiver.contains(tag))
+        })
+        .or_else(|| old.variants.iter().find(|o| o.rust_name == variant.name))
+}
+
+fn variant_def(
+    input: &Input,
+    repr: &ModelRepr,
+    variant: &Variant,
+    old: Option<&VariantDef>,
+    published: &Schema,
+) -> VariantDef {
+    let kind = variant_kind(input, variant, old, published);
+    // serde refuses at run time to write an internally tagged newtype variant whose content
+    // is not a map, a struct, an enum or a unit: such a variant is read but never sent.
+    let unwritable = match (repr, &kind) {
+        (ModelRepr::Internal { .. }, VariantDefKind::Newtype(content)) => {
+            !writable_beside_tag(content, published)
+        }
+        _ => false,
+    };
+    let mut receiver = Vec::new();
+    if !variant.skip_deserializing {
+        receiver.push(variant.de_name.clone());
+        receiver.extend(variant.aliases.iter().cloned());
+    }
+    VariantDef {
+        rust_name: variant.name.clone(),
+        sender: (!variant.skip_serializing && !unwritable).then(|| variant.ser_name.clone()),
+        receiver,
+        other: variant.other,
+        kind,
+        doc: variant.doc.clone(),
+    }
+}
+
+/// What the variant carries, as the description says: `schema_as` makes it a newtype of
+/// that type whatever its style.
+fn variant_kind(
+    input: &Input,
+    variant: &Variant,
+    old: Option<&VariantDef>,
+    published: &Schema,
+) -> VariantDefKind {
+    let old_kind = old.map(|o| &o.kind);
+    let newtype = |ty: &syn::Type| {
+        let published_ty = match old_kind {
+            Some(VariantDefKind::Newtype(t)) => Some(t),
+            _ => None,
+        };
+        VariantDefKind::Newtype(Wire::of(ty).fill(published_ty, published))
+    };
+    if let Some(schema_as) = &variant.attrs.schema_as {
+        return newtype(&schema_as.value);
+    }
+    match variant.style {
+        Style::Unit => VariantDefKind::Unit,
+        Style::Newtype => match variant.fields.first() {
+            Some(field) => newtype(field.wire_type()),
+            None => VariantDefKind::Unit,
+        },
+        Style::Tuple => {
+            let old_items: &[Type] = match old_kind {
+                Some(VariantDefKind::Tuple(items)) => items,
+                _ => &[],
+            };
+            let items = variant.fields.iter().filter(|f| !f.is_skipped());
+            VariantDefKind::Tuple(
+                items
+                    .enumerate()
+                    .map(|(i, f)| Wire::of(f.wire_type()).fill(old_items.get(i), published))
+                    .collect(),
+            )
+        }
+        Style::Struct => {
+            let old_fields = match old_kind {
+                Some(VariantDefKind::Struct(s)) => s.fields.as_slice(),
+                _ => &[],
+            };
+            VariantDefKind::Struct(StructDef {
+                fields: variant
+                    .fields
+                    .iter()
+                    .filter(|f| !f.is_skipped())
+                    .map(|f| field_def(f, old_fields, published))
+                    .collect(),
+                unknown: if input.deny_unknown_fields {
+                    Unknown::Deny
+                } else {
+                    Unknown::Ignore
+                },
+                extra: None,
+            })
+        }
+    }
+}
+
+/// Whether serde can write a value of `ty` beside an internal tag: a unit, a map, a struct
+/// or an enum, through newtypes (as the builder decides it on the description). A named type
+/// the published schema does not define is assumed writable, as the builder assumes of a
+/// type it cannot see through.
+fn writable_beside_tag(ty: &Type, published: &Schema) -> bool {
+    match published.resolve(ty) {
+        // A struct or an enum; a name the schema does not define, or a cycle of newtypes,
+        // is assumed writable as the builder assumes it.
+        Type::Unit | Type::Any | Type::Map(..) | Type::Named(_) => true,
+        Type::Option(_)
+        | Type::Bool
+        | Type::Int(_)
+        | Type::Float(_)
+        | Type::Char
+        | Type::String(_)
+        | Type::Constrained(_)
+        | Type::List(_)
+        | Type::Set(_)
+        | Type::Array(..)
+        | Type::Tuple(_) => false,
+    }
+}
+
+/// The new variant a finding's path starts with, and the field of that variant it goes on
+/// to, if any. A tag no new variant has is looked up in the published enum: a variant whose
+/// Rust name kept it (a renamed tag) is where the error points.
+pub(super) fn locate_in<'f, 'a>(
+    path: &str,
+    variants: &'f [Variant<'a>],
+    old: Option<&EnumDef>,
+) -> Option<Spot<'f, 'a>> {
+    let rest = path.strip_prefix('(')?;
+    let close = rest.find(')')?;
+    let (tag, after) = (&rest[..close], &rest[close + 1..]);
+    let reads =
+        |v: &Variant| v.ser_name == tag || v.de_name == tag || v.aliases.iter().any(|a| a == tag);
+    let live = variants.iter().filter(|v| !v.is_skipped());
+    let variant = live
+        .clone()
+        .find(|v| reads(v))
+        .or_else(|| live.clone().find(|v| v.name == tag))
+        .or_else(|| {
+            let published = old?.variants.iter().find(|o| {
+                o.sender.as_deref() == Some(tag) || o.receiver.iter().any(|r| r == tag)
+            })?;
+            live.clone().find(|v| v.name == published.rust_name)
+        })?;
+    let Some(inner) = after.strip_prefix('.') else {
+        return Some(Spot::Variant(variant));
+    };
+    let field = match variant.style {
+        Style::Struct => locate(inner, &variant.fields),
+        Style::Tuple => {
+            let index: String = inner.chars().take_while(char::is_ascii_digit).collect();
+            let rest = &inner[index.len()..];
+            let at_item = rest.is_empty() || rest.starts_with(['.', '[', '(']);
+            index
+                .parse::<usize>()
+                .ok()
+                .filter(|_| at_item)
+                .and_then(|i| variant.fields.iter().filter(|f| !f.is_skipped()).nth(i))
+        }
+        Style::Unit | Style::Newtype => None,
+    };
+    Some(field.map_or(Spot::Variant(variant), Spot::Field))
+}
+
+/// The tokens an error about `rule` at `variant` (or inside what it carries) points at.
+pub(super) fn span_of_variant(rule: Rule, variant: &Variant) -> TokenStream {
+    let ident = || variant.original.ident.to_token_stream();
+    match rule.concerns() {
+        // What the variant carries: its content's type, or all its fields.
+        Concern::Type => match (&variant.attrs.schema_as, variant.style) {
+            (Some(setting), _) => setting.value.to_token_stream(),
+            (None, Style::Newtype) => variant
+                .fields
+                .first()
+                .map_or_else(ident, |f| f.wire_type().to_token_stream()),
+            (None, Style::Tuple | Style::Struct) => variant.original.fields.to_token_stream(),
+            (None, Style::Unit) => ident(),
+        },
+        // A tag: the serde attribute that sets it, when the variant has one.
+        _ => find_serde_key(&variant.serde_keys, &["rename"])
+            .map_or_else(ident, |k| k.tokens.clone()),
+    }
+}
+
+/// Where an error about the enum as a whole points (no variant on its path): the serde key
+/// that sets its representation for a representation change, else its name.
+pub(super) fn span_of_enum(rule: Rule, input: &Input) -> TokenStream {
+    let ident = || input.original.ident.to_token_stream();
+    match rule {
+        Rule::EnumReprChanged | Rule::EnumTagChanged => {
+            find_serde_key(&input.serde_keys, &["tag", "content", "untagged"])
+                .map_or_else(ident, |k| k.tokens.clone())
+        }
+        _ => ident(),
+    }
+}
