@@ -718,16 +718,18 @@ mod indexmap_impls {
 
 /// The `time` crate's types that its `serde` feature writes without a condition across
 /// values: `Time` as `[hour, minute, second, nanosecond]`, `Weekday` as its number from
-/// Monday (1 to 7) and `Month` as its number (1 to 12).
+/// Monday (1 to 7), `Month` as its number (1 to 12), `UtcOffset` as `[hours, minutes,
+/// seconds]` and `Duration` as `[seconds, nanoseconds]` (time reads signs that disagree and
+/// makes them agree, so no condition across the items refuses a value).
 ///
 /// These are the forms of time's `serde` feature. Its `serde-human-readable` feature, if any
 /// crate of the build turns it on (Cargo unifies features), makes them strings instead, and
 /// these descriptions wrong: a contract using them should keep a test that pins the form
 /// (`serde_json::to_value(Month::May)` is `5`). time's `Date`, `PrimitiveDateTime`,
-/// `OffsetDateTime`, `UtcDateTime`, `UtcOffset` and `Duration` are out of scope: their
-/// arrays carry conditions across items (a day of the year up to 366 only in a leap year,
-/// signs that must agree) that a description can state neither exactly nor on the strict
-/// side without refusing values time writes; describe such a field with `schema_as`.
+/// `OffsetDateTime` and `UtcDateTime` are out of scope: their arrays carry a condition
+/// across items (a day of the year up to 366 only in a leap year) that a description can
+/// state neither exactly nor on the strict side without refusing values time writes;
+/// describe such a field with `schema_as`.
 #[cfg(feature = "time")]
 mod time_impls {
     use super::{ConstraintShape, HandoffSchema, IntKind, IntRange, IntValue, Kind, Shape};
@@ -769,6 +771,63 @@ mod time_impls {
             generics: &[],
             doc: "",
             kind: Kind::Tuple(&[hour, sixty, sixty, nanosecond]),
+        };
+    }
+
+    /// The `kind` integers `-bound ..= bound`.
+    macro_rules! symmetric {
+        ($kind:ident, $bound:literal) => {
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+                kind: IntKind::$kind,
+                ranges: &[IntRange::new(
+                    IntValue::from_i128(-$bound),
+                    IntValue::from_i128($bound),
+                )],
+            }))
+        };
+    }
+
+    const OFFSET_HOURS: &Shape = symmetric!(I8, 25);
+    const OFFSET_SIXTY: &Shape = symmetric!(I8, 59);
+    const SIGNED_NANOSECONDS: &Shape = symmetric!(I32, 999_999_999);
+
+    fn offset_hours() -> &'static Shape {
+        OFFSET_HOURS
+    }
+
+    fn offset_sixty() -> &'static Shape {
+        OFFSET_SIXTY
+    }
+
+    fn signed_nanoseconds() -> &'static Shape {
+        SIGNED_NANOSECONDS
+    }
+
+    fn seconds() -> &'static Shape {
+        <i64 as HandoffSchema>::SHAPE
+    }
+
+    /// `[hours, minutes, seconds]` as time writes it (hours within ±25, the others within
+    /// ±59). time also reads `[hours]` and `[hours, minutes]`, which the receiver refuses
+    /// (documented in `contract_schema::json_schema`, pinned).
+    impl HandoffSchema for time::UtcOffset {
+        const SHAPE: &'static Shape = &Shape {
+            name: "UtcOffset",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[offset_hours, offset_sixty, offset_sixty]),
+        };
+    }
+
+    /// `[seconds, nanoseconds]`, the nanoseconds within ±999999999.
+    impl HandoffSchema for time::Duration {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Duration",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[seconds, signed_nanoseconds]),
         };
     }
 

@@ -134,6 +134,8 @@
 //! - **a `TimeDelta` within a second of its extremes**: chrono bounds the nanoseconds at the
 //!   two extreme seconds, a condition across the items of `[secs, nanos]`; the schema leaves
 //!   those two seconds out (also from the sender view: `send` refuses `TimeDelta::MAX`).
+//! - **a time `UtcOffset` of fewer items**: time writes `[hours, minutes, seconds]` and also
+//!   reads `[hours]` and `[hours, minutes]`; the schema requires the three items.
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an

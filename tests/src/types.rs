@@ -681,6 +681,10 @@ pub struct OtherCrates {
     pub by_month: BTreeMap<u8, time::Month>,
     /// `null` or a time.
     pub maybe: Option<time::Time>,
+    /// `[hours, minutes, seconds]`.
+    pub offset: time::UtcOffset,
+    /// `[seconds, nanoseconds]`.
+    pub duration: time::Duration,
 }
 
 /// Serializes a [`std::time::Duration`] as whole seconds.

@@ -529,7 +529,8 @@ fn unordered(value: Value) -> Value {
 /// (the type, the slot's pointer, the documented point): `Saturating` clamps an integer out
 /// of its range, which the schema and `receive` refuse (the stricter list of
 /// `contract_schema::json_schema`, pinned in `strictness.rs`); chrono reads a `TimeDelta`'s
-/// extreme seconds, which the description leaves out (chrono couples the nanoseconds to them).
+/// extreme seconds, which the description leaves out (chrono couples the nanoseconds to
+/// them); time reads a `UtcOffset` of one or two items too.
 const DOCUMENTED_SLOTS: &[(&str, &str, &str)] = &[
     ("StdWrappers", "/saturating", "saturating integers clamp"),
     (
@@ -539,6 +540,7 @@ const DOCUMENTED_SLOTS: &[(&str, &str, &str)] = &[
     ),
     ("ChronoNames", "/delta/0", "time delta's extreme seconds"),
     ("ChronoNames", "/maybe/0", "time delta's extreme seconds"),
+    ("OtherCrates", "/offset", "utc offset of fewer items"),
 ];
 
 /// The documented point of `slot` of `T`, if it is one of [`DOCUMENTED_SLOTS`].

@@ -37,6 +37,8 @@ fn the_descriptions() {
         "newtype Time: tuple(u8(0..=23), u8(0..=59), u8(0..=59), u32(0..=999999999))",
         "newtype Weekday: u8(1..=7)",
         "newtype Month: u8(1..=12)",
+        "newtype UtcOffset: tuple(i8(-25..=25), i8(-59..=59), i8(-59..=59))",
+        "newtype Duration: tuple(i64, i32(-999999999..=999999999))",
     ] {
         assert!(text.contains(expected), "{expected}\n{text}");
     }
@@ -69,6 +71,18 @@ fn receive_agrees_with_these_crates() {
             serde
         );
         assert_eq!(receive::<time::Weekday>(payload).is_ok(), serde);
+    }
+    // A duration's nanoseconds within ±999999999, whatever their sign beside the seconds.
+    for (payload, serde) in [
+        (&br#"[1, -999999999]"#[..], true),
+        (br#"[-1, 5]"#, true),
+        (br#"[0, 1000000000]"#, false),
+    ] {
+        assert_eq!(
+            serde_json::from_slice::<time::Duration>(payload).is_ok(),
+            serde
+        );
+        assert_eq!(receive::<time::Duration>(payload).is_ok(), serde);
     }
     // A relative URL is a string, and no URL: the description cannot see it, serde refuses.
     assert!(serde_json::from_slice::<url::Url>(br#""/relative""#).is_err());

@@ -673,3 +673,31 @@ fn formats_without_a_standard_name_are_not_checked() {
         assert_eq!(verdicts::<NetAddrs>(&instance), (false, !checked), "{key}");
     }
 }
+
+/// time writes a `UtcOffset` as three items and also reads one or two.
+#[test]
+fn time_utc_offset_of_fewer_items() {
+    stricter::<time::UtcOffset>(json!([2]));
+    stricter::<time::UtcOffset>(json!([-2, -30]));
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([-2, -30, 0])),
+        (true, true)
+    );
+    // Signs that disagree: time makes them agree, the schema does not ask.
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([2, -30, 0])),
+        (true, true)
+    );
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([26, 0, 0])),
+        (false, false)
+    );
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([0, 0, 0, 0])),
+        (false, false)
+    );
+    assert_eq!(
+        serde_json::to_value(time::UtcOffset::from_hms(-2, -30, 0).expect("valid")).ok(),
+        Some(json!([-2, -30, 0]))
+    );
+}
