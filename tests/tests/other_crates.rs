@@ -121,3 +121,25 @@ fn the_ts_seconds_recipe() {
     assert!(serde_json::from_slice::<Seen>(&beyond).is_err());
     assert!(receive::<Seen>(&beyond).is_err());
 }
+
+/// A URL fits a reader's plain string; a plain string does not fit a reader's URL.
+#[test]
+fn a_url_is_a_string_of_its_format_to_compatibility() {
+    use contract_core::schema::compat::{self, Rule};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, HandoffSchema)]
+    struct WithUrl {
+        link: url::Url,
+    }
+
+    #[derive(Serialize, Deserialize, HandoffSchema)]
+    struct WithString {
+        link: String,
+    }
+
+    assert!(compat::check(&WithUrl::schema(), &WithString::schema()).is_compatible());
+    let report = compat::check(&WithString::schema(), &WithUrl::schema());
+    let rules: Vec<Rule> = report.findings().iter().map(|f| f.rule).collect();
+    assert_eq!(rules, [Rule::StringFormatChanged], "{report}");
+}
