@@ -156,8 +156,8 @@ inner_value!(
 /// primitive integer, clamping it to the type's range (`300` reads as `255` for a `u8`): the
 /// description is what serde writes, the integer's own range, and a receiver is stricter
 /// than serde on the values beyond it (documented in `contract_schema::json_schema`, pinned
-/// in the strictness tests). `receive` does not take that position yet: its fast path hands
-/// the integer to serde, which clamps it, while its full path refuses it.
+/// in the strictness tests); `receive` takes the same position (its fast path checks an
+/// integer against its kind on the way).
 impl<T: HandoffSchema> HandoffSchema for std::num::Saturating<T> {
     const SHAPE: &'static Shape = T::SHAPE;
 }
@@ -549,7 +549,125 @@ impl HandoffSchema for uuid::Uuid {
 
 #[cfg(feature = "chrono")]
 mod chrono_impls {
-    use super::{HandoffSchema, Kind, Shape, StringFormat};
+    use super::{
+        ConstraintShape, EnumShape, HandoffSchema, IntKind, IntRange, IntValue, Kind, Repr, Shape,
+        StringFormat, Variant, VariantKind,
+    };
+
+    /// A unit variant written as `name` and also read as `long`.
+    const fn named(name: &'static str, long: &'static [&'static str]) -> Variant {
+        Variant {
+            aliases: long,
+            ..Variant::new(name, VariantKind::Unit)
+        }
+    }
+
+    /// A string enum as chrono writes it.
+    macro_rules! names {
+        ($name:literal, $module:literal, [$($variant:expr,)*] $(,)?) => {
+            &Shape {
+                name: $name,
+                module: $module,
+                generics: &[],
+                doc: "",
+                kind: Kind::Enum(&EnumShape {
+                    repr: Repr::External,
+                    variants: &[$($variant),*],
+                    deny_unknown_fields: false,
+                }),
+            }
+        };
+    }
+
+    /// chrono writes a weekday's short name (`"Mon"`) and reads its short or long name
+    /// (`"Monday"`) in any ASCII case. Described as a string enum of the short names, each
+    /// also read under its long name: exact for the sender; the receiver is stricter than
+    /// chrono on the other cases (`"mon"`, `"MONDAY"`), documented in
+    /// `contract_schema::json_schema` and pinned.
+    impl HandoffSchema for chrono::Weekday {
+        const SHAPE: &'static Shape = names!(
+            "Weekday",
+            "chrono::weekday",
+            [
+                named("Mon", &["Monday"]),
+                named("Tue", &["Tuesday"]),
+                named("Wed", &["Wednesday"]),
+                named("Thu", &["Thursday"]),
+                named("Fri", &["Friday"]),
+                named("Sat", &["Saturday"]),
+                named("Sun", &["Sunday"]),
+            ],
+        );
+    }
+
+    /// chrono writes a month's full name (`"January"`) and reads its full or three-letter
+    /// name (`"Jan"`) in any ASCII case: a string enum of the full names, each also read
+    /// under its short name (stricter than chrono on the other cases, as for `Weekday`).
+    impl HandoffSchema for chrono::Month {
+        const SHAPE: &'static Shape = names!(
+            "Month",
+            "chrono::month",
+            [
+                named("January", &["Jan"]),
+                named("February", &["Feb"]),
+                named("March", &["Mar"]),
+                named("April", &["Apr"]),
+                named("May", &[]),
+                named("June", &["Jun"]),
+                named("July", &["Jul"]),
+                named("August", &["Aug"]),
+                named("September", &["Sep"]),
+                named("October", &["Oct"]),
+                named("November", &["Nov"]),
+                named("December", &["Dec"]),
+            ],
+        );
+    }
+
+    /// `TimeDelta`'s seconds: within `i64::MAX` milliseconds of zero, as `TimeDelta::new`
+    /// bounds them, less the extreme second on each side (see the impl).
+    const DELTA_SECS: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+        kind: IntKind::I64,
+        ranges: &[IntRange::new(
+            IntValue::from_i128(-(i64::MAX as i128) / 1000),
+            IntValue::from_i128(i64::MAX as i128 / 1000 - 1),
+        )],
+    }));
+
+    /// `TimeDelta`'s nanoseconds, below 10⁹ (chrono reads an `i32` and refuses the others).
+    const DELTA_NANOS: &Shape = &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+        kind: IntKind::I32,
+        ranges: &[IntRange::new(
+            IntValue::ZERO,
+            IntValue::from_u128(999_999_999),
+        )],
+    }));
+
+    fn delta_secs() -> &'static Shape {
+        DELTA_SECS
+    }
+
+    fn delta_nanos() -> &'static Shape {
+        DELTA_NANOS
+    }
+
+    /// `[secs, nanos]`, the `(i64, i32)` chrono writes: seconds within `i64::MAX`
+    /// milliseconds of zero, nanoseconds below 10⁹. At the two extreme seconds
+    /// (`-9223372036854776` and `9223372036854775`) chrono also bounds the nanoseconds
+    /// (`TimeDelta::new`), a condition across the two items no description here states: the
+    /// description leaves those two seconds out, so it is stricter than chrono on the deltas
+    /// within a second of `TimeDelta::MIN` and `TimeDelta::MAX`, for the receiver and for
+    /// what `send` accepts (documented in `contract_schema::json_schema`, pinned), and never
+    /// looser.
+    impl HandoffSchema for chrono::TimeDelta {
+        const SHAPE: &'static Shape = &Shape {
+            name: "TimeDelta",
+            module: "chrono::time_delta",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[delta_secs, delta_nanos]),
+        };
+    }
 
     impl<Tz: chrono::TimeZone> HandoffSchema for chrono::DateTime<Tz> {
         const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::DateTime));
@@ -565,5 +683,173 @@ mod chrono_impls {
 
     impl HandoffSchema for chrono::NaiveTime {
         const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Time));
+    }
+}
+
+/// An absolute URL, written as `Url::as_str` gives it and read by `Url::parse`.
+#[cfg(feature = "url")]
+impl HandoffSchema for url::Url {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::String(StringFormat::Url));
+}
+
+#[cfg(feature = "indexmap")]
+mod indexmap_impls {
+    use super::{shape_of, HandoffSchema, Kind, SeqShape, Shape};
+
+    /// An object, like `HashMap` (its order is the insertion order, which JSON objects
+    /// do not promise).
+    impl<K: HandoffSchema, V: HandoffSchema, S> HandoffSchema for indexmap::IndexMap<K, V, S> {
+        const SHAPE: &'static Shape = &Shape::builtin(Kind::Map {
+            key: shape_of::<K>,
+            value: shape_of::<V>,
+        });
+    }
+
+    /// An array without duplicates, like `HashSet` (indexmap merges repeated items as it
+    /// reads them; the receiver refuses them).
+    impl<T: HandoffSchema, S> HandoffSchema for indexmap::IndexSet<T, S> {
+        const SHAPE: &'static Shape = &Shape::builtin(Kind::Seq(SeqShape {
+            item: shape_of::<T>,
+            unique: true,
+            len: None,
+        }));
+    }
+}
+
+/// The `time` crate's types that its `serde` feature writes without a condition across
+/// values: `Time` as `[hour, minute, second, nanosecond]`, `Weekday` as its number from
+/// Monday (1 to 7), `Month` as its number (1 to 12), `UtcOffset` as `[hours, minutes,
+/// seconds]` and `Duration` as `[seconds, nanoseconds]` (time reads signs that disagree and
+/// makes them agree, so no condition across the items refuses a value).
+///
+/// These are the forms of time's `serde` feature. Its `serde-human-readable` feature, if any
+/// crate of the build turns it on (Cargo unifies features), makes them strings instead, and
+/// these descriptions wrong: a contract using them should keep a test that pins the form
+/// (`serde_json::to_value(Month::May)` is `5`). time's `Date`, `PrimitiveDateTime`,
+/// `OffsetDateTime` and `UtcDateTime` are out of scope: their arrays carry a condition
+/// across items (a day of the year up to 366 only in a leap year) that a description can
+/// state neither exactly nor on the strict side without refusing values time writes;
+/// describe such a field with `schema_as`.
+#[cfg(feature = "time")]
+mod time_impls {
+    use super::{ConstraintShape, HandoffSchema, IntKind, IntRange, IntValue, Kind, Shape};
+
+    /// The `kind` integers `min ..= max`.
+    macro_rules! ints {
+        ($kind:ident, $min:literal, $max:literal) => {
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+                kind: IntKind::$kind,
+                ranges: &[IntRange::new(
+                    IntValue::from_u128($min),
+                    IntValue::from_u128($max),
+                )],
+            }))
+        };
+    }
+
+    const HOUR: &Shape = ints!(U8, 0, 23);
+    const SIXTY: &Shape = ints!(U8, 0, 59);
+    const NANOSECOND: &Shape = ints!(U32, 0, 999_999_999);
+
+    fn hour() -> &'static Shape {
+        HOUR
+    }
+
+    fn sixty() -> &'static Shape {
+        SIXTY
+    }
+
+    fn nanosecond() -> &'static Shape {
+        NANOSECOND
+    }
+
+    /// `[hour, minute, second, nanosecond]`, each within its range (`Time::from_hms_nano`).
+    impl HandoffSchema for time::Time {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Time",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[hour, sixty, sixty, nanosecond]),
+        };
+    }
+
+    /// The `kind` integers `-bound ..= bound`.
+    macro_rules! symmetric {
+        ($kind:ident, $bound:literal) => {
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::Int {
+                kind: IntKind::$kind,
+                ranges: &[IntRange::new(
+                    IntValue::from_i128(-$bound),
+                    IntValue::from_i128($bound),
+                )],
+            }))
+        };
+    }
+
+    const OFFSET_HOURS: &Shape = symmetric!(I8, 25);
+    const OFFSET_SIXTY: &Shape = symmetric!(I8, 59);
+    const SIGNED_NANOSECONDS: &Shape = symmetric!(I32, 999_999_999);
+
+    fn offset_hours() -> &'static Shape {
+        OFFSET_HOURS
+    }
+
+    fn offset_sixty() -> &'static Shape {
+        OFFSET_SIXTY
+    }
+
+    fn signed_nanoseconds() -> &'static Shape {
+        SIGNED_NANOSECONDS
+    }
+
+    fn seconds() -> &'static Shape {
+        <i64 as HandoffSchema>::SHAPE
+    }
+
+    /// `[hours, minutes, seconds]` as time writes it (hours within ±25, the others within
+    /// ±59). time also reads `[hours]` and `[hours, minutes]`, which the receiver refuses
+    /// (documented in `contract_schema::json_schema`, pinned).
+    impl HandoffSchema for time::UtcOffset {
+        const SHAPE: &'static Shape = &Shape {
+            name: "UtcOffset",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[offset_hours, offset_sixty, offset_sixty]),
+        };
+    }
+
+    /// `[seconds, nanoseconds]`, the nanoseconds within ±999999999.
+    impl HandoffSchema for time::Duration {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Duration",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: Kind::Tuple(&[seconds, signed_nanoseconds]),
+        };
+    }
+
+    /// Its number from Monday, 1 to 7.
+    impl HandoffSchema for time::Weekday {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Weekday",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: ints!(U8, 1, 7).kind,
+        };
+    }
+
+    /// Its number, 1 to 12.
+    impl HandoffSchema for time::Month {
+        const SHAPE: &'static Shape = &Shape {
+            name: "Month",
+            module: "time",
+            generics: &[],
+            doc: "",
+            kind: ints!(U8, 1, 12).kind,
+        };
     }
 }

@@ -40,7 +40,7 @@
 //!
 //! Features: `derive` (default) re-exports the derives; `snapshots` (for dev-dependencies)
 //! adds `assert_contract_snapshot!` and makes every non-generic contract emit its snapshot
-//! test; `uuid` and `chrono` describe those crates' types. The README has the whole tour.
+//! test; `uuid`, `chrono`, `url`, `indexmap` and `time` describe those crates' types. The README has the whole tour.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -11,8 +11,9 @@ use contract_schema::{ContractInfo, Schema, Shape};
 /// `std::net` addresses, `NonZero*`, `Duration`, `SystemTime`, C and OS strings, `Result`,
 /// `Bound`, the ranges, `PhantomData`, and the wrappers serde writes as their inner value:
 /// `Wrapping`, `Saturating`, `Reverse`, `Cell`, `RefCell`, `Mutex`, `RwLock`, the atomics)
-/// and, behind features, for `uuid` and `chrono` types. The fidelity tests hold the table of
-/// every implementation of serde's and how each is covered (`tests/tests/fidelity/serde_impls.rs`).
+/// and, behind features, for `uuid`, `chrono`, `url`, `indexmap` and `time` types. The
+/// fidelity tests hold the table of every implementation of serde's and how each is
+/// covered (`tests/tests/fidelity/serde_impls.rs`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no handoff description: it does not implement `HandoffSchema`",
     label = "no `HandoffSchema` for `{Self}`",

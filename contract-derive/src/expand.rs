@@ -637,6 +637,41 @@ mod tests {
     }
 
     #[test]
+    fn an_integer_repr_says_how_it_is_written() {
+        for (case, expected) in [
+            // Ambiguous: serde_repr writes `1`, serde's derive `"A"`.
+            ("#[repr(u8)] enum E { A = 1, B = 2 }", 1),
+            ("#[repr(C, i32)] enum E { A, B }", 1),
+            ("#[repr(u8)] #[handoff(repr)] enum E { A = 1, B = 2 }", 0),
+            ("#[repr(u8)] #[handoff(by_name)] enum E { A = 1, B = 2 }", 0),
+            // `schema_as` names the wire form; beside `repr` it is a conflict.
+            (
+                "#[repr(u8)] #[handoff(schema_as = u8)] enum E { A = 1, B = 2 }",
+                0,
+            ),
+            (
+                "#[repr(u8)] #[handoff(repr, schema_as = u8)] enum E { A = 1 }",
+                1,
+            ),
+            // A data-carrying enum is no serde_repr enum: nothing to say.
+            ("#[repr(u8)] enum E { A(u8), B }", 0),
+            // No integer in `#[repr]`: nothing to say.
+            ("#[repr(C)] enum E { A, B }", 0),
+            ("#[repr(align(8))] struct S { x: u8 }", 0),
+            ("#[handoff(repr)] enum E { A, B }", 1),
+            ("#[repr(u8)] #[handoff(repr, by_name)] enum E { A }", 1),
+            (
+                "#[repr(u8)] #[handoff(repr)] enum E { A, B(u8), C { x: u8 } }",
+                2,
+            ),
+            ("#[handoff(by_name)] struct S { x: u8 }", 1),
+            ("#[handoff(repr = true)] enum E { A }", 1),
+        ] {
+            assert_eq!(errors(DeriveKind::Schema, case), expected, "{case}");
+        }
+    }
+
+    #[test]
     fn a_conflict_is_one_error() {
         let cases = [
             // Adjacent in one attribute: one error spanning both.

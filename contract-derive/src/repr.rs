@@ -56,9 +56,9 @@ fn fieldless(variants: &[Variant]) -> bool {
     variants.iter().all(|v| v.original.fields.is_empty())
 }
 
-/// The errors of `repr` and `by_name`: on an enum only, not both, `repr` only with an
-/// integer `#[repr]` and unit variants, and one of them wherever a fieldless enum has an
-/// integer `#[repr]`.
+/// The errors of `repr` and `by_name`: on an enum only, not both, not `repr` beside
+/// `schema_as`, `repr` only with an integer `#[repr]` and unit variants, and one of them (or
+/// `schema_as`) wherever a fieldless enum has an integer `#[repr]`.
 pub fn check(input: &Input, errors: &mut Vec<Error>) {
     let attrs = &input.attrs;
     let repr = int_repr(&input.original.attrs);
@@ -90,6 +90,14 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
         ));
         return;
     }
+    if let (Some(repr_setting), Some(schema_as)) = (&attrs.repr, &attrs.schema_as) {
+        errors.push(crate::attr::conflict(
+            repr_setting,
+            schema_as,
+            "`repr` and `schema_as` both say what the enum is on the wire: keep one",
+        ));
+        return;
+    }
     if let Some(setting) = &attrs.repr {
         if repr.is_none() {
             errors.push(Error::new_spanned(
@@ -111,7 +119,8 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
         }
         return;
     }
-    if let (Some(repr), None) = (&repr, &attrs.by_name) {
+    // `schema_as` names the wire form itself: nothing is ambiguous.
+    if let (Some(repr), None, None) = (&repr, &attrs.by_name, &attrs.schema_as) {
         if fieldless(variants) && !variants.is_empty() {
             let int = &repr.int;
             errors.push(Error::new_spanned(

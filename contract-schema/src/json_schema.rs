@@ -46,7 +46,7 @@
 //! | integers | `{"type": "integer"}` with the kind's `minimum`/`maximum` |
 //! | floats | `{"type": "number"}` |
 //! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
-//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4` or `ipv6`; a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
+//! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4`, `ipv6` or `uri` (`url::Url`); a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
 //! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`; as a map key it is the integer key pattern of its kind, which does not tell the excluded values apart |
 //! | constrained string (`string(uuid, len 1..=36, pattern "…")`) | the string's schema with `minLength`, `maxLength` and `pattern` |
 //! | any | `{}` |
@@ -141,6 +141,14 @@
 //! - **saturating integers beyond their range**: a `Saturating` integer is described as
 //!   serde writes it, within its integer's range; serde reads any JSON integer into it,
 //!   clamped to that range (`300` is `255` for a `Saturating<u8>`).
+//! - **chrono's names in other cases**: chrono reads a `Weekday` or `Month` name in any ASCII
+//!   case (`"mon"`, `"fEbruARy"`); the schema lists the names it writes (`"Mon"`,
+//!   `"January"`) and the other spelling it reads, in chrono's case (`"Monday"`, `"Jan"`).
+//! - **a `TimeDelta` within a second of its extremes**: chrono bounds the nanoseconds at the
+//!   two extreme seconds, a condition across the items of `[secs, nanos]`; the schema leaves
+//!   those two seconds out (also from the sender view: `send` refuses `TimeDelta::MAX`).
+//! - **a time `UtcOffset` of fewer items**: time writes `[hours, minutes, seconds]` and also
+//!   reads `[hours]` and `[hours, minutes]`; the schema requires the three items.
 //!
 //! Looser than serde (the schema accepts what serde rejects):
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
@@ -1300,7 +1308,8 @@ fn string_schema(format: StringFormat) -> Map<String, Value> {
         | StringFormat::DateTime
         | StringFormat::Date
         | StringFormat::Ipv4
-        | StringFormat::Ipv6 => {
+        | StringFormat::Ipv6
+        | StringFormat::Url => {
             if let Some(name) = format.as_str() {
                 out.insert("format".into(), name.into());
             }

@@ -233,6 +233,9 @@ pub enum StringFormat {
     SocketAddrV6,
     /// Either form of socket address (`std::net::SocketAddr`).
     SocketAddr,
+    /// An absolute URL as the WHATWG URL standard parses it (`url::Url`): JSON Schema's
+    /// `uri`.
+    Url,
 }
 
 impl StringFormat {
@@ -252,11 +255,12 @@ impl StringFormat {
             StringFormat::SocketAddrV4 => Some("socket-addr-v4"),
             StringFormat::SocketAddrV6 => Some("socket-addr-v6"),
             StringFormat::SocketAddr => Some("socket-addr"),
+            StringFormat::Url => Some("uri"),
         }
     }
 
     /// Every format with a name, for parsing.
-    pub const NAMED: [StringFormat; 11] = [
+    pub const NAMED: [StringFormat; 12] = [
         StringFormat::Uuid,
         StringFormat::DateTime,
         StringFormat::NaiveDateTime,
@@ -268,6 +272,7 @@ impl StringFormat {
         StringFormat::SocketAddrV4,
         StringFormat::SocketAddrV6,
         StringFormat::SocketAddr,
+        StringFormat::Url,
     ];
 
     /// Whether every string of `self` is a string of `other`: the same format, any string,

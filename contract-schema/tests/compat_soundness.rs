@@ -242,6 +242,7 @@ impl Gen<'_> {
             StringFormat::SocketAddrV6 | StringFormat::SocketAddr => {
                 "[2001:db8::1]:8080".to_owned()
             }
+            StringFormat::Url => "https://example.com/a?b=1".to_owned(),
         }
     }
 

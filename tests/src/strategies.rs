@@ -942,6 +942,17 @@ impl Generator<'_> {
             StringFormat::SocketAddr => {
                 std::net::SocketAddrV6::new(self.ipv6(), self.port(), 0, 0).to_string()
             }
+            // URLs as the url crate writes them (serialized, so its reader reads them back).
+            StringFormat::Url => {
+                let choices = [
+                    "https://example.com/",
+                    "http://192.0.2.1:8080/a/b?c=d#e",
+                    "mailto:agent@example.com",
+                    "urn:uuid:67e55044-10b1-426f-9247-bb680e5fe0c8",
+                    "file:///tmp/x",
+                ];
+                choices[self.rng.below(choices.len())].to_owned()
+            }
         }
     }
 
@@ -1046,6 +1057,8 @@ fn malformed(format: StringFormat) -> &'static [&'static str] {
         StringFormat::SocketAddrV4 => &["x", "1.2.3.4", "1.2.3.4:65536", "[::1]:80"],
         StringFormat::SocketAddrV6 => &["x", "[::1]", "[::1]:65536", "1.2.3.4:80"],
         StringFormat::SocketAddr => &["x", "1.2.3.4", "[::1]:65536", "::1:80:"],
+        // Relative references and a broken host: no absolute URL for either reader.
+        StringFormat::Url => &["x", "/a/b", "http://[::1"],
     }
 }
 

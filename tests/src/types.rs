@@ -645,6 +645,48 @@ pub struct TimeAndIds {
     pub time: chrono::NaiveTime,
 }
 
+/// chrono's named values: weekdays and months by name, a `TimeDelta` as `[secs, nanos]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct ChronoNames {
+    /// `"Mon"` (read also as `"Monday"`).
+    pub weekday: chrono::Weekday,
+    /// `"January"` (read also as `"Jan"`).
+    pub month: chrono::Month,
+    /// `[secs, nanos]`.
+    pub delta: chrono::TimeDelta,
+    /// Items of a list.
+    pub days: Vec<chrono::Weekday>,
+    /// Keyed by month name.
+    pub by_month: BTreeMap<chrono::Month, u8>,
+    /// `null` or a delta.
+    pub maybe: Option<chrono::TimeDelta>,
+}
+
+/// Types of the `url`, `indexmap` and `time` features, as fields, items and keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct OtherCrates {
+    /// An absolute URL.
+    pub url: url::Url,
+    /// Keyed by URL.
+    pub by_url: BTreeMap<url::Url, u8>,
+    /// An object in insertion order.
+    pub index_map: indexmap::IndexMap<String, u8>,
+    /// An array without duplicates.
+    pub index_set: indexmap::IndexSet<u16>,
+    /// `[hour, minute, second, nanosecond]`.
+    pub time: time::Time,
+    /// 1 to 7.
+    pub weekday: time::Weekday,
+    /// 1 to 12, also as keys (`"5"`).
+    pub by_month: BTreeMap<u8, time::Month>,
+    /// `null` or a time.
+    pub maybe: Option<time::Time>,
+    /// `[hours, minutes, seconds]`.
+    pub offset: time::UtcOffset,
+    /// `[seconds, nanoseconds]`.
+    pub duration: time::Duration,
+}
+
 /// Serializes a [`std::time::Duration`] as whole seconds.
 pub mod seconds {
     use serde::{Deserialize, Deserializer, Serializer};

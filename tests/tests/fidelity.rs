@@ -528,7 +528,9 @@ fn unordered(value: Value) -> Value {
 /// Slots where serde reads more than the description says, for a reason the type gives
 /// (the type, the slot's pointer, the documented point): `Saturating` clamps an integer out
 /// of its range, which the schema and `receive` refuse (the stricter list of
-/// `contract_schema::json_schema`, pinned in `strictness.rs`).
+/// `contract_schema::json_schema`, pinned in `strictness.rs`); chrono reads a `TimeDelta`'s
+/// extreme seconds, which the description leaves out (chrono couples the nanoseconds to
+/// them); time reads a `UtcOffset` of one or two items too.
 const DOCUMENTED_SLOTS: &[(&str, &str, &str)] = &[
     ("StdWrappers", "/saturating", "saturating integers clamp"),
     (
@@ -536,6 +538,9 @@ const DOCUMENTED_SLOTS: &[(&str, &str, &str)] = &[
         "/value",
         "saturating integers clamp",
     ),
+    ("ChronoNames", "/delta/0", "time delta's extreme seconds"),
+    ("ChronoNames", "/maybe/0", "time delta's extreme seconds"),
+    ("OtherCrates", "/offset", "utc offset of fewer items"),
 ];
 
 /// The documented point of `slot` of `T`, if it is one of [`DOCUMENTED_SLOTS`].
@@ -1622,6 +1627,8 @@ fidelity! {
     flatten_adjacent_enum: FlattenAdjacentEnum,
     flatten_untagged_enum: FlattenUntaggedEnum,
     flatten_optional_enums: FlattenOptionalEnums,
+    chrono_names: ChronoNames,
+    other_crates: OtherCrates,
 }
 
 // ---------------------------------------------------------------------------------------

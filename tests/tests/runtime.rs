@@ -829,6 +829,23 @@ fn a_duration_with_a_second_of_nanoseconds_is_refused_where_serde_carries_it() {
     );
 }
 
+/// `receive` takes the description's position on chrono's names: those chrono writes and
+/// their other spelling in chrono's case, not the other cases chrono also reads.
+#[test]
+fn a_chrono_name_in_another_case_is_refused_where_chrono_reads_it() {
+    assert_eq!(
+        serde_json::from_slice::<chrono::Weekday>(br#""mon""#).ok(),
+        Some(chrono::Weekday::Mon)
+    );
+    assert!(receive::<chrono::Weekday>(br#""mon""#).is_err());
+    assert!(receive::<Vec<chrono::Month>>(br#"["jan"]"#).is_err());
+    let read = receive::<Vec<chrono::Weekday>>(br#"["Mon", "Sunday"]"#).expect("received");
+    assert_eq!(
+        read.into_inner(),
+        [chrono::Weekday::Mon, chrono::Weekday::Sun]
+    );
+}
+
 /// `receive` reads a `CString` as the array of nonzero bytes serde writes, not as the string
 /// serde_json also reads; an OS string in this platform's form.
 #[test]

@@ -559,6 +559,70 @@ fn saturating_integers_beyond_their_range() {
     assert_eq!(verdicts::<Saturating<u8>>(&json!(1.5)), (false, false));
 }
 
+/// chrono reads a weekday's or month's name in any ASCII case; the description lists the
+/// names it writes and their other spelling in chrono's case.
+#[test]
+fn chrono_names_in_other_cases() {
+    use chrono::{Month, Weekday};
+    stricter::<Weekday>(json!("mon"));
+    stricter::<Weekday>(json!("MONDAY"));
+    stricter::<Month>(json!("jan"));
+    stricter::<Month>(json!("fEbruARy"));
+    for read in ["Mon", "Monday"] {
+        assert_eq!(verdicts::<Weekday>(&json!(read)), (true, true), "{read}");
+    }
+    for read in ["January", "Jan", "May"] {
+        assert_eq!(verdicts::<Month>(&json!(read)), (true, true), "{read}");
+    }
+    // Neither reads a name cut short or a number.
+    for refused in [json!("Mond"), json!("Septem"), json!(1)] {
+        assert_eq!(verdicts::<Weekday>(&refused), (false, false), "{refused}");
+        assert_eq!(verdicts::<Month>(&refused), (false, false), "{refused}");
+    }
+    assert_eq!(serde_json::to_value(Weekday::Wed).ok(), Some(json!("Wed")));
+    assert_eq!(serde_json::to_value(Month::May).ok(), Some(json!("May")));
+}
+
+/// A `TimeDelta` is `[secs, nanos]`; at its two extreme seconds chrono also bounds the
+/// nanoseconds, a condition across the items: the description leaves those seconds out.
+#[test]
+fn time_delta_within_a_second_of_its_extremes() {
+    use chrono::TimeDelta;
+    let max_secs = i64::MAX / 1000;
+    let min_secs = -i64::MAX / 1000 - 1;
+    stricter::<TimeDelta>(json!([max_secs, 807_000_000]));
+    stricter::<TimeDelta>(json!([min_secs, 193_000_000]));
+    assert_eq!(
+        verdicts::<TimeDelta>(&json!([max_secs - 1, 999_999_999])),
+        (true, true)
+    );
+    assert_eq!(
+        verdicts::<TimeDelta>(&json!([min_secs + 1, 0])),
+        (true, true)
+    );
+    // Beyond the seconds, or nanoseconds of a second or more: both refuse.
+    assert_eq!(
+        verdicts::<TimeDelta>(&json!([max_secs + 1, 0])),
+        (false, false)
+    );
+    assert_eq!(
+        verdicts::<TimeDelta>(&json!([0, 1_000_000_000])),
+        (false, false)
+    );
+    assert_eq!(verdicts::<TimeDelta>(&json!([0, -1])), (false, false));
+    assert_eq!(
+        serde_json::to_value(TimeDelta::milliseconds(-1500)).ok(),
+        Some(json!([-2, 500_000_000]))
+    );
+    // What chrono writes of its extremes: `send` refuses it, as the description says.
+    assert_eq!(
+        serde_json::to_value(TimeDelta::MAX).ok(),
+        Some(json!([max_secs, 807_000_000]))
+    );
+    assert!(contract_core::send(&TimeDelta::MAX).is_err());
+    assert!(contract_core::send(&(TimeDelta::MAX - TimeDelta::seconds(1))).is_ok());
+}
+
 #[test]
 fn formats_without_a_standard_name_are_not_checked() {
     // Formats the validator checks: a malformed value is rejected by both.
@@ -642,5 +706,33 @@ fn two_variant_names_beside_the_fields() {
     assert_eq!(
         verdicts::<FlattenExternal>(&json!({ "id": 1 })),
         (false, false)
+    );
+}
+
+/// time writes a `UtcOffset` as three items and also reads one or two.
+#[test]
+fn time_utc_offset_of_fewer_items() {
+    stricter::<time::UtcOffset>(json!([2]));
+    stricter::<time::UtcOffset>(json!([-2, -30]));
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([-2, -30, 0])),
+        (true, true)
+    );
+    // Signs that disagree: time makes them agree, the schema does not ask.
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([2, -30, 0])),
+        (true, true)
+    );
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([26, 0, 0])),
+        (false, false)
+    );
+    assert_eq!(
+        verdicts::<time::UtcOffset>(&json!([0, 0, 0, 0])),
+        (false, false)
+    );
+    assert_eq!(
+        serde_json::to_value(time::UtcOffset::from_hms(-2, -30, 0).expect("valid")).ok(),
+        Some(json!([-2, -30, 0]))
     );
 }

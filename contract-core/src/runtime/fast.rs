@@ -658,6 +658,11 @@ impl<V> Vis<'_, '_, V> {
         if !self.fast.string_fits(s.len(), borrowed) || !self.fast.admits(Value::Str(s)) {
             return Err(self.fast.bail());
         }
+        if let (Node::Ty(_), Shape::Enum(_)) = (self.fast.node, self.fast.node.shape(self.fast)) {
+            // An enum read as a string by a hand-written `Deserialize` (chrono's `Weekday`
+            // reads names in any case): which strings it takes is for the full path to say.
+            return Err(self.fast.bail());
+        }
         if let Node::Key(_) = self.fast.node {
             let found = self
                 .fast

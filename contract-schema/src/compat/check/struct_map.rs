@@ -97,7 +97,8 @@ impl<'a> Keys<'a> {
                 StringFormat::Ipv6
                 | StringFormat::Ip
                 | StringFormat::SocketAddrV6
-                | StringFormat::SocketAddr,
+                | StringFormat::SocketAddr
+                | StringFormat::Url,
             ) => true,
             Keys::Format(_) => name.bytes().next().is_some_and(|b| b.is_ascii_digit()),
             Keys::Int(kind) => is_int_key(name, *kind),
