@@ -77,12 +77,7 @@ impl PathIndex {
         let inside = matches!(label, Label::Items | Label::Values)
             || paths.get(parent as usize).is_some_and(|p| p.inside);
         let id = paths.len() as u32;
-        paths.push(PathNode {
-            parent,
-            label,
-            count: 0,
-            inside,
-        });
+        paths.push(PathNode::new(parent, label, inside));
         self.by_label.insert((parent, kind, addr), id);
         id
     }

@@ -224,7 +224,7 @@ impl Memo {
         self.paths.extend(
             record.paths[known..]
                 .iter()
-                .map(|p| PathNode { count: 0, ..*p }),
+                .map(|p| PathNode::new(p.parent, p.label(), p.inside)),
         );
         self.arrived = record.arrived.len();
     }

@@ -136,15 +136,47 @@ impl Label<'_> {
 /// The parent of the paths at the top level.
 pub(crate) const ROOT: u32 = u32::MAX;
 
-/// One schema path met in a payload.
+/// One schema path met in a payload, in 32 bytes (a call copies the paths it remembers, and
+/// glibc consolidates its heap on allocations of 1 KiB and more).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PathNode<'s> {
     pub parent: u32,
-    pub label: Label<'s>,
-    /// How often a field arrived at this path.
-    pub count: u64,
+    /// How often a field arrived at this path (a payload within `u32::MAX` bytes holds fewer
+    /// fields than that).
+    pub count: u32,
+    /// The label's name (empty for `[]` and `*`) and kind (the first of [`Label::key`]).
+    name: &'s str,
+    kind: u8,
     /// Whether the path is inside an array or a map.
     pub inside: bool,
+}
+
+impl<'s> PathNode<'s> {
+    pub(crate) fn new(parent: u32, label: Label<'s>, inside: bool) -> Self {
+        let (kind, name) = match label {
+            Label::Field(name) => (0, name),
+            Label::Items => (1, ""),
+            Label::Values => (2, ""),
+            Label::Variant(name) => (3, name),
+        };
+        PathNode {
+            parent,
+            count: 0,
+            name,
+            kind,
+            inside,
+        }
+    }
+
+    /// The step this path adds to its parent's.
+    pub(crate) fn label(&self) -> Label<'s> {
+        match self.kind {
+            0 => Label::Field(self.name),
+            1 => Label::Items,
+            2 => Label::Values,
+            _ => Label::Variant(self.name),
+        }
+    }
 }
 
 /// What one walk saw, compact: no string is built until someone reads the record.
@@ -183,7 +215,7 @@ impl<'s> Record<'s> {
         if path.count == 0 {
             self.arrived.push(id);
         }
-        path.count += 1;
+        path.count = path.count.saturating_add(1);
     }
 
     /// Notes an unknown name that arrived under path `here`: named up to `max`, then counted.
@@ -209,7 +241,7 @@ impl<'s> Record<'s> {
             return;
         };
         self.render_path(node.parent, out);
-        match node.label {
+        match node.label() {
             Label::Field(name) => {
                 if !out.is_empty() {
                     out.push('.');
@@ -249,7 +281,7 @@ impl<'s> Record<'s> {
             self.render_path(*id, &mut path);
             if let Some(node) = self.paths.get(*id as usize) {
                 if node.inside {
-                    field_counts.insert(path.clone(), node.count);
+                    field_counts.insert(path.clone(), u64::from(node.count));
                 }
             }
             received_fields.push(path);
@@ -259,7 +291,7 @@ impl<'s> Record<'s> {
             .paths
             .iter()
             .filter(|p| p.parent == ROOT && p.count > 0)
-            .filter_map(|p| match p.label {
+            .filter_map(|p| match p.label() {
                 Label::Field(name) => Some(name),
                 _ => None,
             })
