@@ -672,27 +672,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 }
                 // Left for the flattened enums, then judged as unknown.
                 None if !def.flattened.is_empty() => leftover.push(k),
-                None => {
-                    self.pointer.push(Seg::Key(k));
-                    match (&def.extra, def.unknown, self.view) {
-                        (Some(extra), Unknown::Capture, _) => {
-                            let saved = self.here;
-                            self.here = self.child(saved, Label::Values);
-                            self.value(v, extra, 0);
-                            self.here = saved;
-                        }
-                        (_, Unknown::Deny, _) | (_, _, View::Sender) => {
-                            let field = String::from_utf8_lossy(&text).into_owned();
-                            self.problem(ProblemKind::UnknownField { field });
-                            self.skip(v);
-                        }
-                        _ => {
-                            self.record_unknown(k);
-                            self.skip(v);
-                        }
-                    }
-                    self.pointer.pop();
-                }
+                None => self.unknown_key(k, def),
             }
             k = next;
         }

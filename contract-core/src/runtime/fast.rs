@@ -181,9 +181,9 @@ pub(crate) struct Memo {
     /// The field the last key named, when read with a struct's context.
     key_field: Option<usize>,
     /// The fingerprints of the keys of the objects open, innermost last.
-    pub(crate) fingerprints: Vec<u64>,
+    fingerprints: Vec<u64>,
     /// Which fields of the structs open arrived, innermost last.
-    pub(crate) seen: Vec<bool>,
+    seen: Vec<bool>,
 }
 
 /// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
@@ -255,7 +255,7 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         node: Node::Ty(&schema.root),
         here: ROOT,
         bare_scalars: bytes.len() <= limits.max_string_bytes,
-        last_shape: std::cell::Cell::new(None),
+        last_shape: LastShape::default(),
     };
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let wrapped = De {
@@ -293,7 +293,7 @@ struct Fast<'i> {
     /// be over the limit, since the payload is not.
     bare_scalars: bool,
     /// The last type whose shape was asked for, and its shape.
-    last_shape: std::cell::Cell<Option<(&'static Type, Shape)>>,
+    last_shape: LastShape,
 }
 
 impl Fast<'_> {
@@ -417,15 +417,7 @@ impl Node {
     #[inline]
     fn shape(self, fast: &Fast<'_>) -> Shape {
         match self {
-            Node::Ty(ty) => match fast.last_shape.get() {
-                // The items of an array ask for the same type, one after the other.
-                Some((last, shape)) if std::ptr::eq(last, ty) => shape,
-                _ => {
-                    let shape = fast.plan.shape(fast.schema, ty);
-                    fast.last_shape.set(Some((ty, shape)));
-                    shape
-                }
-            },
+            Node::Ty(ty) => fast.last_shape.of(fast.plan, fast.schema, ty),
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
             Node::Key(_) => Shape::Scalar(&super::fast_send::FREE_KEY),
@@ -808,7 +800,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let Vis { v, fast } = self;
         let here = fast.here;
-        let (fingerprints, seen_start) = (fast.memo.fingerprints.len(), fast.memo.seen.len());
+        let seen_start = fast.memo.seen.len();
         let mode = match fast.node.shape(fast) {
             Shape::Struct(def) => {
                 let base = fast.memo.index.struct_ids(here, def);
@@ -834,18 +826,20 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
             _ => return Err(fast.bail()),
         };
         fast.enter()?;
+        // The map is consumed by the visitor: its keys are closed from a twin of its set.
+        let seen_keys = KeySet::open(fast.memo);
+        let closing = KeySet::open(fast.memo);
         let result = v.visit_map(Map {
             map,
             fast: &mut *fast,
             mode,
             here,
             keys: 0,
-            fingerprints,
-            spilled: None,
+            seen_keys,
             pending: (Node::Ignore, here),
         });
         fast.depth -= 1;
-        fast.memo.fingerprints.truncate(fingerprints);
+        closing.close(fast.memo);
         fast.memo.seen.truncate(seen_start);
         result
     }
@@ -949,7 +943,68 @@ enum Seen {
 }
 
 /// Beyond this many keys, an object's fingerprints move to a hash set.
-pub(crate) const INLINE_KEYS: usize = 16;
+const INLINE_KEYS: usize = 16;
+
+/// The keys of one object seen so far, by fingerprint: a run of `Memo::fingerprints` (the
+/// objects open share that stack), moved to a hash set past [`INLINE_KEYS`].
+pub(crate) struct KeySet {
+    start: usize,
+    spilled: Option<FxHashSet<u64>>,
+}
+
+impl KeySet {
+    /// An object's keys, from the top of `memo`'s stack.
+    pub(crate) fn open(memo: &Memo) -> Self {
+        KeySet {
+            start: memo.fingerprints.len(),
+            spilled: None,
+        }
+    }
+
+    /// Adds `fp`: whether it is new in this object.
+    pub(crate) fn insert(&mut self, memo: &mut Memo, fp: u64) -> bool {
+        if let Some(set) = &mut self.spilled {
+            return set.insert(fp);
+        }
+        let mine = &memo.fingerprints[self.start..];
+        if mine.contains(&fp) {
+            return false;
+        }
+        if mine.len() >= INLINE_KEYS {
+            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
+            set.insert(fp);
+            memo.fingerprints.truncate(self.start);
+            self.spilled = Some(set);
+        } else {
+            memo.fingerprints.push(fp);
+        }
+        true
+    }
+
+    /// Closes the object: its keys leave the stack.
+    pub(crate) fn close(&self, memo: &mut Memo) {
+        memo.fingerprints.truncate(self.start);
+    }
+}
+
+/// The shape of the last type asked for: the items of an array ask for the same type, one
+/// after the other.
+#[derive(Default)]
+pub(crate) struct LastShape(std::cell::Cell<Option<(&'static Type, Shape)>>);
+
+impl LastShape {
+    /// The shape of `ty` in `schema`, through `plan`.
+    pub(crate) fn of(&self, plan: &Plan, schema: &'static Schema, ty: &'static Type) -> Shape {
+        match self.0.get() {
+            Some((last, shape)) if std::ptr::eq(last, ty) => shape,
+            _ => {
+                let shape = plan.shape(schema, ty);
+                self.0.set(Some((ty, shape)));
+                shape
+            }
+        }
+    }
+}
 
 struct Map<'f, 'i, A> {
     map: A,
@@ -957,9 +1012,8 @@ struct Map<'f, 'i, A> {
     mode: Mode,
     here: u32,
     keys: usize,
-    /// Where this object's fingerprints start in `fast.fingerprints`.
-    fingerprints: usize,
-    spilled: Option<FxHashSet<u64>>,
+    /// The keys seen, by fingerprint.
+    seen_keys: KeySet,
     /// What the value of the last key is.
     pending: (Node, u32),
 }
@@ -971,22 +1025,7 @@ impl<A> Map<'_, '_, A> {
         let fp = memo
             .key_fp
             .unwrap_or_else(|| fingerprint(0, memo.key.as_bytes()));
-        if let Some(set) = &mut self.spilled {
-            return set.insert(fp);
-        }
-        let mine = &memo.fingerprints[self.fingerprints..];
-        if mine.contains(&fp) {
-            return false;
-        }
-        if mine.len() >= INLINE_KEYS {
-            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
-            set.insert(fp);
-            memo.fingerprints.truncate(self.fingerprints);
-            self.spilled = Some(set);
-        } else {
-            memo.fingerprints.push(fp);
-        }
-        true
+        self.seen_keys.insert(memo, fp)
     }
 
     /// What follows a key of a struct: its field, the captured extra keys, or an unknown

@@ -21,7 +21,6 @@
 use std::cell::RefCell;
 use std::fmt::Display;
 
-use rustc_hash::FxHashSet;
 use serde::ser::{self, Serialize, Serializer};
 
 use contract_schema::constraint::{Constraint, IntValue};
@@ -30,7 +29,9 @@ use contract_schema::model::{
 };
 use contract_schema::{Schema, View};
 
-use super::fast::{constraint_admits, fingerprint, same, Memo, Plan, Shape, Value, INLINE_KEYS};
+use super::fast::{
+    constraint_admits, fingerprint, same, KeySet, LastShape, Memo, Plan, Shape, Value,
+};
 use super::presence::{Label, Record, ROOT};
 use super::Limits;
 
@@ -57,7 +58,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         node: Node::Ty(&schema.root),
         here: ROOT,
         key: None,
-        last_shape: std::cell::Cell::new(None),
+        last_shape: LastShape::default(),
     });
     let written = {
         let mut serializer = serde_json::Serializer::new(&mut *out);
@@ -97,21 +98,13 @@ struct State<'m> {
     /// The fingerprint of the map key just written.
     key: Option<u64>,
     /// The last type whose shape was asked for, and its shape.
-    last_shape: std::cell::Cell<Option<(&'static Type, Shape)>>,
+    last_shape: LastShape,
 }
 
 impl State<'_> {
     fn shape(&self, node: Node) -> Shape {
         match node {
-            Node::Ty(ty) | Node::Key(ty) => match self.last_shape.get() {
-                // The items of an array ask for the same type, one after the other.
-                Some((last, shape)) if std::ptr::eq(last, ty) => shape,
-                _ => {
-                    let shape = self.plan.shape(self.schema, ty);
-                    self.last_shape.set(Some((ty, shape)));
-                    shape
-                }
-            },
+            Node::Ty(ty) | Node::Key(ty) => self.last_shape.of(self.plan, self.schema, ty),
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
             Node::Free => Shape::Any,
@@ -747,21 +740,19 @@ struct Compound<'s, 'm, C> {
     variant: bool,
     /// The keys of a map written so far.
     keys: usize,
-    fingerprints: usize,
-    spilled: Option<FxHashSet<u64>>,
+    seen_keys: KeySet,
 }
 
 impl<'s, 'm, C> Compound<'s, 'm, C> {
     fn new(inner: C, st: &'s RefCell<State<'m>>, mode: Mode) -> Self {
-        let fingerprints = st.borrow().memo.fingerprints.len();
+        let seen_keys = KeySet::open(st.borrow().memo);
         Compound {
             inner,
             st,
             mode,
             variant: false,
             keys: 0,
-            fingerprints,
-            spilled: None,
+            seen_keys,
         }
     }
 
@@ -862,22 +853,7 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
         if self.keys > st.limits.max_keys_per_object {
             return false;
         }
-        if let Some(set) = &mut self.spilled {
-            return set.insert(fp);
-        }
-        let mine = &st.memo.fingerprints[self.fingerprints..];
-        if mine.contains(&fp) {
-            return false;
-        }
-        if mine.len() >= INLINE_KEYS {
-            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
-            set.insert(fp);
-            st.memo.fingerprints.truncate(self.fingerprints);
-            self.spilled = Some(set);
-        } else {
-            st.memo.fingerprints.push(fp);
-        }
-        true
+        self.seen_keys.insert(st.memo, fp)
     }
 
     /// Closes the compound: every field the view always writes was written, every item of a
@@ -899,7 +875,7 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
             _ => true,
         };
         let mut st = self.st.borrow_mut();
-        st.memo.fingerprints.truncate(self.fingerprints);
+        self.seen_keys.close(st.memo);
         st.depth -= 1 + usize::from(self.variant);
         drop(st);
         if complete {
