@@ -826,9 +826,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
             _ => return Err(fast.bail()),
         };
         fast.enter()?;
-        // The map is consumed by the visitor: its keys are closed from a twin of its set.
         let seen_keys = KeySet::open(fast.memo);
-        let closing = KeySet::open(fast.memo);
         let result = v.visit_map(Map {
             map,
             fast: &mut *fast,
@@ -839,7 +837,6 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
             pending: (Node::Ignore, here),
         });
         fast.depth -= 1;
-        closing.close(fast.memo);
         fast.memo.seen.truncate(seen_start);
         result
     }
@@ -1076,6 +1073,13 @@ impl<A> Map<'_, '_, A> {
                 Ok((Node::Ignore, self.here))
             }
         }
+    }
+}
+
+impl<A> Drop for Map<'_, '_, A> {
+    /// The object's keys leave the stack when the visitor is done with it.
+    fn drop(&mut self) {
+        self.seen_keys.close(self.fast.memo);
     }
 }
 
