@@ -351,6 +351,16 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
 /// checked inside `SHAPE` (second list), so that each instantiation is checked when its
 /// schema is built: `Envelope<Figure>` with a flattened `T` is a compile error, not a schema
 /// that captures any key.
+///
+/// Under `#[serde(deny_unknown_fields)]` (of the struct, or of the enum whose struct variant
+/// flattens) the type must also be one that *takes* its keys: serde gives a flattened struct
+/// without a `flatten` of its own (through `deserialize_struct`) and an externally tagged enum
+/// (through `deserialize_enum`) the keys they read, and then rejects the keys nobody took. A
+/// map, a `Value`, an internally or adjacently tagged or untagged enum, or a struct with a
+/// `flatten` of its own is read through `deserialize_map`/`deserialize_any`, which only
+/// borrows the keys: serde then rejects each key it read as unknown. Those are a compile error
+/// that says so. (A newtype or transparent struct flattened is looked through by serde and
+/// cannot be seen through here; it is left to the description.)
 fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let p = quote!(#krate::__private);
     let params: Vec<String> = input
@@ -373,6 +383,8 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
             .collect(),
         Data::Newtype(_) | Data::Tuple(_) | Data::Unit => Vec::new(),
     };
+    // An enum's `deny_unknown_fields` reaches its struct variants.
+    let deny = input.deny_unknown_fields;
     let mut outside = Vec::new();
     let mut inside = Vec::new();
     if input.attrs.schema_as.is_some() {
@@ -393,16 +405,53 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
             "`#[serde(flatten)]` needs a struct, an enum or a map (or an `Option` of one), and `{}` is none of them",
             crate::attr::written(&ty.to_token_stream())
         );
-        let check = quote_spanned! {span=>
-            match <#ty as #krate::HandoffSchema>::SHAPE.kind {
-                #p::Kind::Struct(_)
-                | #p::Kind::Enum(_)
-                | #p::Kind::Map { .. }
-                | #p::Kind::Option(_)
-                | #p::Kind::Newtype(_)
-                | #p::Kind::Transparent(_)
-                | #p::Kind::Any => {}
-                _ => ::core::panic!(#message),
+        let check = if deny {
+            let written = crate::attr::written(&ty.to_token_stream());
+            let borrowed = |what: &str| {
+                format!(
+                    "`#[serde(flatten)]` of `{written}` ({what}) cannot be combined with \
+                     `#[serde(deny_unknown_fields)]`: serde lends it the keys no field takes, \
+                     then rejects each of them as unknown; only a struct without a `flatten` \
+                     of its own, an `Option` of one, or an externally tagged enum takes its \
+                     keys: remove `deny_unknown_fields` or flatten one of those"
+                )
+            };
+            let map = borrowed("a map");
+            let any = borrowed("any JSON value");
+            let flattening = borrowed("a struct with a `#[serde(flatten)]` field of its own");
+            let internal = borrowed("an internally tagged enum");
+            let adjacent = borrowed("an adjacently tagged enum");
+            let untagged = borrowed("an untagged enum");
+            quote_spanned! {span=>
+                match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                    #p::Kind::Struct(s) if s.flattens() => ::core::panic!(#flattening),
+                    #p::Kind::Enum(e) => match e.repr {
+                        #p::Repr::External => {}
+                        #p::Repr::Internal { .. } => ::core::panic!(#internal),
+                        #p::Repr::Adjacent { .. } => ::core::panic!(#adjacent),
+                        #p::Repr::Untagged => ::core::panic!(#untagged),
+                    },
+                    #p::Kind::Map { .. } => ::core::panic!(#map),
+                    #p::Kind::Any => ::core::panic!(#any),
+                    #p::Kind::Struct(_)
+                    | #p::Kind::Option(_)
+                    | #p::Kind::Newtype(_)
+                    | #p::Kind::Transparent(_) => {}
+                    _ => ::core::panic!(#message),
+                }
+            }
+        } else {
+            quote_spanned! {span=>
+                match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                    #p::Kind::Struct(_)
+                    | #p::Kind::Enum(_)
+                    | #p::Kind::Map { .. }
+                    | #p::Kind::Option(_)
+                    | #p::Kind::Newtype(_)
+                    | #p::Kind::Transparent(_)
+                    | #p::Kind::Any => {}
+                    _ => ::core::panic!(#message),
+                }
             }
         };
         if mentions(ty.to_token_stream(), &params) {
@@ -680,7 +729,6 @@ mod tests {
             r#"struct A { #[handoff(confirmed)] #[handoff(assumption)] x: u8 }"#,
             r#"struct A { #[handoff(assumption, schema_as = u8, confirmed)] x: u8 }"#,
             r#"struct A { #[handoff(renamed_from = "y", renamed_from = "y")] x: u8 }"#,
-            r#"#[serde(deny_unknown_fields)] struct A { #[serde(flatten)] x: B }"#,
         ];
         for case in cases {
             assert_eq!(errors(DeriveKind::Schema, case), 1, "{case}");

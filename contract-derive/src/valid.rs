@@ -50,7 +50,6 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
     let container_schema_as = was_seen(&input.attrs.seen, SCHEMA_AS);
     match &input.data {
         Data::Struct(fields) => {
-            check_flatten_deny(input, fields, errors);
             check_fields(fields, true, container_schema_as, errors);
         }
         Data::Newtype(field) => {
@@ -212,27 +211,6 @@ fn check_container_serde(input: &Input, errors: &mut Vec<Error>) {
                 serde_written(key)
             ),
         ));
-    }
-}
-
-/// `flatten` inside a struct that denies unknown fields: serde cannot deserialize it.
-fn check_flatten_deny(input: &Input, fields: &[Field], errors: &mut Vec<Error>) {
-    if !input.deny_unknown_fields {
-        return;
-    }
-    // One error, at the field (written after the struct's attribute), naming the other side.
-    if find_serde_key(&input.serde_keys, &["deny_unknown_fields"]).is_none() {
-        return;
-    }
-    for field in fields.iter().filter(|f| f.flatten) {
-        if let Some(flatten) = find_serde_key(&field.serde_keys, &["flatten"]) {
-            errors.push(Error::new_spanned(
-                &flatten.tokens,
-                "`#[serde(flatten)]` cannot be combined with `#[serde(deny_unknown_fields)]`: \
-                 serde does not support it (the flattened fields count as unknown); \
-                 remove one of them",
-            ));
-        }
     }
 }
 

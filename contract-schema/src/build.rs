@@ -4,8 +4,12 @@
 //!   deserializing, or its type is an `Option` (serde reads a missing `Option` as `None`),
 //!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
 //!   behind a plain newtype struct (which serde requires).
-//! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys; a
-//!   flattened enum (or `Option` of one) is kept whole, in [`StructDef::flattened`].
+//! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys
+//!   (unless the struct denies them: serde then rejects every key it lends the map); a
+//!   flattened enum (or `Option` of one) is kept whole, in [`StructDef::flattened`]. Under
+//!   `deny_unknown_fields` an inlined struct and an externally tagged enum take their keys,
+//!   as serde's `deserialize_struct` and `deserialize_enum` do for a flattened field, and
+//!   the keys nobody took are unknown.
 //!   `default` (on the flattened field or its struct) does not make the inlined fields
 //!   optional: serde reads a flattened type from the remaining keys regardless.
 //!   A key goes to the field serde gives it to: the struct's own fields first, then the
@@ -396,6 +400,11 @@ impl Builder {
             Kind::Struct(s) if depth < MAX_FLATTEN_DEPTH => {
                 self.push_fields(def, s.fields, &prefix, (optional, if_present), depth + 1);
             }
+            // Under `deny_unknown_fields` serde lends a flattened map the keys no field takes
+            // and then rejects each of them as unknown: the map is always empty, and the
+            // struct denies every other key (the derive refuses the combination; a
+            // hand-written shape is described as serde reads it).
+            Kind::Map { .. } | Kind::Any if def.unknown == Unknown::Deny => {}
             Kind::Map { value, .. } => {
                 let value = self.ty(value());
                 def.unknown = Unknown::Capture;

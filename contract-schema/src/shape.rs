@@ -311,6 +311,22 @@ pub struct StructShape {
     pub deny_unknown_fields: bool,
 }
 
+impl StructShape {
+    /// Whether a field is `#[serde(flatten)]`: serde then reads the struct through
+    /// `deserialize_map`, and a struct that flattens it only lends it the keys.
+    #[must_use]
+    pub const fn flattens(&self) -> bool {
+        let mut i = 0;
+        while i < self.fields.len() {
+            if self.fields[i].flatten {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
 /// Whether and how the sender emits a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Send {

@@ -1023,6 +1023,40 @@ pub struct FlattenDenying {
     pub inner: Scope,
 }
 
+/// `deny_unknown_fields` beside a flattened struct: serde hands the struct the keys of its
+/// fields (`deserialize_struct` takes them) and rejects the keys nobody took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DenyingFlatStruct {
+    pub id: u8,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// `deny_unknown_fields` beside a flattened `Option` of a struct and an externally tagged
+/// enum, which take their keys too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DenyingFlatOptionAndEnum {
+    pub id: u8,
+    #[serde(flatten)]
+    pub meta: Option<Meta>,
+    #[serde(flatten)]
+    pub payment: Payment,
+}
+
+/// An enum's `deny_unknown_fields` reaches a struct variant that flattens a struct.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", deny_unknown_fields)]
+pub enum DenyingFlatVariant {
+    Doc {
+        title: String,
+        #[serde(flatten)]
+        meta: Meta,
+    },
+    Empty,
+}
+
 /// A newtype around an `Option`: null on the wire, but serde still requires the key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
 pub struct MaybeName(pub Option<String>);
@@ -1589,6 +1623,9 @@ fidelity! {
     external_aliases: ExternalAliases,
     nested_internal: NestedInternal,
     flatten_denying: FlattenDenying,
+    denying_flat_struct: DenyingFlatStruct,
+    denying_flat_option_and_enum: DenyingFlatOptionAndEnum,
+    denying_flat_variant: DenyingFlatVariant,
     wrapped_options: WrappedOptions,
     flatten_twice: FlattenTwice,
     option_wrappers: OptionWrappers,
@@ -1694,6 +1731,49 @@ fn an_adjacently_tagged_enum_denies_keys_beside_its_tag_and_content() {
     assert!(e.deny_unknown_fields && e.denies_keys_beside_tags());
     // Without the attribute both ignore unknown keys.
     agree::<Message>(json!({ "t": "Ping", "x": 0 }), true);
+}
+
+/// serde reads a flattened field under `deny_unknown_fields` when it takes its keys (a
+/// struct without a `flatten` of its own, an `Option` of one, an externally tagged enum); the
+/// keys nobody took are unknown. The schema and `receive` say the same.
+#[test]
+fn deny_unknown_fields_beside_flattened_fields_that_take_their_keys() {
+    fn both<T: HandoffSchema + DeserializeOwned + 'static>(instance: Value, accepted: bool) {
+        agree::<T>(instance.clone(), accepted);
+        let bytes = serde_json::to_vec(&instance).expect("serializes");
+        assert_eq!(
+            receive::<T>(&bytes).is_ok(),
+            accepted,
+            "receive on {instance}"
+        );
+    }
+    both::<DenyingFlatStruct>(json!({ "id": 1, "author": "a", "revision": 2 }), true);
+    both::<DenyingFlatStruct>(json!({ "id": 1, "author": "a" }), true);
+    both::<DenyingFlatStruct>(json!({ "id": 1, "author": "a", "x": 0 }), false);
+    both::<DenyingFlatStruct>(json!({ "id": 1 }), false);
+
+    both::<DenyingFlatOptionAndEnum>(json!({ "id": 1, "cash": null }), true);
+    both::<DenyingFlatOptionAndEnum>(json!({ "id": 1, "author": "a", "card": 7 }), true);
+    // An alias of a variant is taken like its name.
+    both::<DenyingFlatOptionAndEnum>(json!({ "id": 1, "credit": 7 }), true);
+    both::<DenyingFlatOptionAndEnum>(json!({ "id": 1, "cash": null, "x": 0 }), false);
+    // A second variant's key is taken by nobody.
+    both::<DenyingFlatOptionAndEnum>(json!({ "id": 1, "cash": null, "card": 7 }), false);
+
+    both::<DenyingFlatVariant>(json!({ "t": "Doc", "title": "t", "author": "a" }), true);
+    both::<DenyingFlatVariant>(
+        json!({ "t": "Doc", "title": "t", "author": "a", "x": 0 }),
+        false,
+    );
+
+    // The description: the inlined fields and the enum beside them, unknown keys denied.
+    let schema = DenyingFlatOptionAndEnum::schema();
+    let Some(Body::Struct(s)) = schema.def("DenyingFlatOptionAndEnum").map(|d| &d.body) else {
+        panic!("a struct")
+    };
+    assert_eq!(s.unknown, Unknown::Deny);
+    assert_eq!(s.flattened.len(), 1);
+    assert!(s.fields.iter().any(|f| f.rust_name == "meta.author"));
 }
 
 #[test]
