@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use contract_schema::arbitrary::{arb_int_kind, arb_schema};
 use contract_schema::compat::{check, evolve, CompatReport, Mode};
 use contract_schema::model::{
-    Body, Emit, FieldDef, IntRange, IntValue, Repr, Schema, StructDef, Type, Unknown,
+    Body, Emit, FieldDef, IntRange, IntValue, Repr, Schema, Type, Unknown,
 };
 use contract_schema::shape::{FloatKind, IntKind, Provenance, StringFormat};
 use proptest::prelude::*;
@@ -17,7 +17,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 mod common;
 
-use common::consistent;
+use common::{consistent, rename, root_struct, rooted};
 
 fn ids(report: &CompatReport) -> Vec<&'static str> {
     report.findings().iter().map(|f| f.rule.id()).collect()
@@ -29,23 +29,6 @@ fn backward(old: &Schema, new: &Schema) -> Vec<&'static str> {
 
 fn forward(old: &Schema, new: &Schema) -> Vec<&'static str> {
     ids(&evolve(old, new, Mode::Forward))
-}
-
-/// A schema whose root is the struct `name`, consistent.
-fn rooted(schema: &Schema, name: &str) -> Schema {
-    let mut s = consistent(schema.clone());
-    s.root = Type::Named(name.to_owned());
-    s
-}
-
-fn root_struct(schema: &mut Schema) -> &mut StructDef {
-    let Type::Named(name) = &schema.root else {
-        panic!("the root is a named struct")
-    };
-    match schema.types.get_mut(name).map(|d| &mut d.body) {
-        Some(Body::Struct(s)) => s,
-        _ => panic!("the root is a named struct"),
-    }
 }
 
 /// The rules a value sent to a capturing reader may break (the key reads into its map).
@@ -108,15 +91,6 @@ fn unknown_field(
         ),
     }
     Ok(())
-}
-
-fn rename(field: &mut FieldDef, to: &str) {
-    if let Some(s) = &mut field.sender {
-        s.name = to.to_owned();
-    }
-    if let Some(r) = &mut field.receiver {
-        r.name = to.to_owned();
-    }
 }
 
 /// Counts how often each mutation was applied, so that a generator that stops producing

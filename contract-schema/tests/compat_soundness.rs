@@ -6,6 +6,9 @@
 //! instance must validate. Whenever it says breaking, the test counts how often a witness
 //! (an instance the reader rejects) was found and prints the rate: some rules have no JSON
 //! witness by nature (provenance, a likely rename, a format the validator does not assert).
+//! Besides a schema with itself and unrelated pairs, every run goes through the single-step
+//! changes `compat_props.rs` classifies (`common::single_steps`), each in both directions,
+//! with a floor per change and outcome.
 
 use contract_schema::arbitrary::arb_schema;
 use contract_schema::compat::check;
@@ -19,9 +22,11 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use serde_json::{Map, Value};
 
+use std::collections::BTreeMap;
+
 mod common;
 
-use common::consistent;
+use common::{consistent, single_steps};
 
 /// A small deterministic generator (xorshift64*), seeded per pair.
 struct Rng(u64);
@@ -505,13 +510,18 @@ fn ints_as(mut schema: Schema, to: &dyn Fn(IntKind) -> Type) -> Schema {
 }
 
 /// The lowest share of breaking pairs (in percent) that must have a witness: the run measured
-/// 888 of 948 (94%), with 1142 compatible pairs holding instances and 70 compatible pairs
+/// 1918 of 1995 (96%), with 1971 compatible pairs holding instances and 192 compatible pairs
 /// without one, which are not counted.
 const WITNESS_RATE_FLOOR: usize = 85;
 
 /// The fewest constrained integer pairs of each outcome the run must see (it measured 77
 /// compatible and 56 witnessed).
 const CONSTRAINED_FLOOR: usize = 40;
+
+/// The fewest pairs of each outcome every single-step change must give (in one direction or
+/// the other, each change but an unrelated type both fits and breaks some reader; the run
+/// measured 52 to 185 of each).
+const STEP_FLOOR: usize = 10;
 
 /// The fewest unrelated pairs with a flattened enum of each outcome the run must see.
 const FLAT_FLOOR: usize = 10;
@@ -599,6 +609,8 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     // The pairs of unrelated schemas where one flattens an enum: compatible with
     // instances, breaking with a witness.
     let (mut flat_compatible, mut flat_witnessed) = (0, 0);
+    // Per single-step change: pairs compatible with instances, pairs breaking with a witness.
+    let mut step_counts: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
     for seed in 0..300u64 {
         let a = strategy.new_tree(&mut runner).unwrap().current();
         let b = strategy.new_tree(&mut runner).unwrap().current();
@@ -631,6 +643,16 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
             let (_, witness) = tally(&ca, &positive, seed);
             constrained_compatible += usize::from(compatible);
             constrained_witnessed += usize::from(witness);
+        }
+        // The single-step changes `compat_props.rs` classifies, in both directions.
+        let field = usize::try_from(seed).unwrap_or(0).wrapping_mul(7) + 3;
+        for step in single_steps(&a, usize::try_from(seed).unwrap_or(0), field) {
+            let counts = step_counts.entry(step.name).or_default();
+            for (writer, reader) in [(&step.old, &step.new), (&step.new, &step.old)] {
+                let (compatible, witness) = tally(writer, reader, seed);
+                counts.0 += usize::from(compatible);
+                counts.1 += usize::from(witness);
+            }
         }
         // Structs read as maps, and maps read as structs.
         let maps = structs_as_maps(ca.clone());
@@ -685,6 +707,27 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
         flat_compatible >= FLAT_FLOOR && flat_witnessed >= FLAT_FLOOR,
         "too few pairs with a flattened enum: {flat_compatible} compatible, \
          {flat_witnessed} witnessed"
+    );
+    println!(
+        "single-step changes (compatible with instances, breaking with a witness): {step_counts:?}"
+    );
+    for (step, (compatible, witnessed)) in &step_counts {
+        // A type changed to an unrelated one breaks both ways: it never fits.
+        let fits = if *step == "type changed" {
+            0
+        } else {
+            STEP_FLOOR
+        };
+        assert!(
+            *compatible >= fits && *witnessed >= STEP_FLOOR,
+            "single-step change `{step}`: only {compatible} compatible and {witnessed} \
+             witnessed pairs"
+        );
+    }
+    assert!(
+        step_counts.len() >= 9,
+        "only {} kinds of single-step change: {step_counts:?}",
+        step_counts.len()
     );
     let pairs = compatible_pairs + breaking_pairs + unexported;
     assert_eq!(

@@ -3,7 +3,10 @@
 // Each test binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
-use contract_schema::model::{Body, Emit, ReceiverField, Schema, StructDef, VariantDefKind};
+use contract_schema::model::{
+    Body, Emit, FieldDef, ReceiverField, Schema, StructDef, Type, VariantDefKind,
+};
+use contract_schema::shape::{FloatKind, IntKind, StringFormat};
 
 /// Makes every type read what it writes, as a serde type that round-trips does: each field
 /// is read under the name it is sent (no `rename(serialize, deserialize)`, no aliases), a
@@ -49,4 +52,135 @@ fn consistent_struct(s: &mut StructDef) {
             None => f.receiver = None,
         }
     }
+}
+
+/// A schema whose root is the struct `name`, consistent.
+pub fn rooted(schema: &Schema, name: &str) -> Schema {
+    let mut s = consistent(schema.clone());
+    s.root = Type::Named(name.to_owned());
+    s
+}
+
+/// The root struct of a schema built by [`rooted`].
+pub fn root_struct(schema: &mut Schema) -> &mut StructDef {
+    let Type::Named(name) = &schema.root else {
+        panic!("the root is a named struct")
+    };
+    match schema.types.get_mut(name).map(|d| &mut d.body) {
+        Some(Body::Struct(s)) => s,
+        _ => panic!("the root is a named struct"),
+    }
+}
+
+/// Gives a field a new name in both views.
+pub fn rename(field: &mut FieldDef, to: &str) {
+    if let Some(s) = &mut field.sender {
+        s.name = to.to_owned();
+    }
+    if let Some(r) = &mut field.receiver {
+        r.name = to.to_owned();
+    }
+}
+
+/// One change of a struct's fields, as `compat_props.rs` classifies it: its name, the schema
+/// before and the schema after.
+pub struct Step {
+    pub name: &'static str,
+    pub old: Schema,
+    pub new: Schema,
+}
+
+/// The single-step changes `compat_props.rs` classifies, applied to the struct `pick` (modulo
+/// the number of structs) made the root of `schema`, on its sent field `field` (modulo their
+/// number): a required and an optional field added, the field removed, retyped to a narrower
+/// and a wider integer, to a float and to something unrelated, made nullable, and renamed
+/// (undeclared, then declared with the old name as an alias). Empty when `schema` has no
+/// struct; the field changes are left out when its struct sends no field.
+pub fn single_steps(schema: &Schema, pick: usize, field: usize) -> Vec<Step> {
+    let structs: Vec<&String> = schema
+        .types
+        .iter()
+        .filter(|(_, d)| matches!(d.body, Body::Struct(_)))
+        .map(|(n, _)| n)
+        .collect();
+    let Some(name) = structs.get(pick % structs.len().max(1)) else {
+        return Vec::new();
+    };
+    let base = rooted(schema, name);
+    let mut steps = Vec::new();
+    let mut step = |name: &'static str, old: &Schema, change: &dyn Fn(&mut StructDef)| {
+        let mut new = old.clone();
+        change(root_struct(&mut new));
+        steps.push(Step {
+            name,
+            old: old.clone(),
+            new,
+        });
+    };
+    step("add required", &base, &|s| {
+        s.fields.push(FieldDef::plain(
+            "zzAdded",
+            Type::String(StringFormat::Plain),
+        ));
+    });
+    step("add optional", &base, &|s| {
+        s.fields.push(FieldDef::plain(
+            "zzAdded",
+            Type::Option(Box::new(Type::Bool)),
+        ));
+    });
+    let mut probe = base.clone();
+    let sent: Vec<usize> = root_struct(&mut probe)
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.sender.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&i) = sent.get(field % sent.len().max(1)) else {
+        return steps;
+    };
+    step("remove", &base, &|s| {
+        s.fields.remove(i);
+    });
+    // Integer changes start from an integer field, as `compat_props.rs` does.
+    let mut int = base.clone();
+    root_struct(&mut int).fields[i].ty = Type::Int(IntKind::I64);
+    let mut narrow = base.clone();
+    root_struct(&mut narrow).fields[i].ty = Type::Int(IntKind::U8);
+    step("int narrowed", &int, &|s| {
+        s.fields[i].ty = Type::Int(IntKind::U8)
+    });
+    step("int widened", &narrow, &|s| {
+        s.fields[i].ty = Type::Int(IntKind::I64);
+    });
+    step("int became float", &int, &|s| {
+        s.fields[i].ty = Type::Float(FloatKind::F64);
+    });
+    step("type changed", &int, &|s| s.fields[i].ty = Type::Bool);
+    if !base
+        .resolve(&root_struct(&mut probe).fields[i].ty)
+        .is_nullable()
+    {
+        step("nullable", &base, &|s| {
+            let f = &mut s.fields[i];
+            f.ty = Type::Option(Box::new(f.ty.clone()));
+            if let Some(r) = &mut f.receiver {
+                r.required = false;
+            }
+        });
+    }
+    let field = root_struct(&mut probe).fields[i].clone();
+    if let Some(old_name) = field.sender.as_ref().map(|s| s.name.clone()) {
+        step("renamed", &base, &|s| rename(&mut s.fields[i], "zzRenamed"));
+        step("renamed with alias", &base, &|s| {
+            let f = &mut s.fields[i];
+            rename(f, "zzRenamed");
+            f.renamed_from.push(old_name.clone());
+            if let Some(r) = &mut f.receiver {
+                r.aliases.push(old_name.clone());
+            }
+        });
+    }
+    steps
 }
