@@ -248,12 +248,13 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
         self.mutations(instance)
     }
 
-    /// Mutates up to three struct objects of the instance, every key of each.
+    /// Mutates up to `SITES` struct objects of the instance (every one when fewer), every key
+    /// of each.
     fn mutations(&self, instance: &Instance) -> Result<(), TestCaseError> {
         let seed = instance.value.to_string().len() as u64 ^ instance.sites.len() as u64;
         let mut rng = SplitMix(seed.wrapping_mul(0x9E37_79B9));
         let mut sites: Vec<&Site> = instance.sites.iter().collect();
-        while sites.len() > 3 {
+        while sites.len() > SITES {
             let drop = rng.below(sites.len());
             sites.remove(drop);
         }
@@ -565,6 +566,10 @@ const SAME_TYPE: &str = "same type";
 
 /// Slots whose values are replaced per instance, at most.
 const SLOTS: usize = 8;
+
+/// Struct objects mutated per instance, at most (an instance holds 1 to a few dozen; the
+/// ones left out are drawn at random, so every object of a type is reached over the run).
+const SITES: usize = 8;
 
 /// Whether a slot sits inside a field inlined from a flattened `Option` (written only when
 /// present, never required), which serde reads as `None` when the inlined fields do not fit.
