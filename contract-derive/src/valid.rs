@@ -62,7 +62,9 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
         }
         Data::Tuple(fields) => {
             check_fields(fields, false, container_schema_as, errors);
-            check_tuple_skips(fields, errors);
+            if !container_schema_as {
+                check_tuple_skips(fields, "a tuple struct's", errors);
+            }
         }
         Data::Unit => {}
         Data::Enum(repr, variants) => {
@@ -293,20 +295,37 @@ fn check_option_with_deserializer(field: &Field, errors: &mut Vec<Error>) {
     }
 }
 
-/// A skip in one direction only would give the two views arrays of different lengths.
-fn check_tuple_skips(fields: &[Field], errors: &mut Vec<Error>) {
-    for field in fields
-        .iter()
-        .filter(|f| f.skip_serializing != f.skip_deserializing)
-    {
-        let key = find_serde_key(
-            &field.serde_keys,
-            &["skip_serializing", "skip_deserializing"],
-        );
-        let message = "skipping a tuple struct's field in one direction only is not supported: \
-                       the sender's and the receiver's arrays would differ in length; \
-                       use `#[serde(skip)]`";
-        match key {
+/// The fields of a tuple struct or a tuple variant that serde writes or reads in a way one
+/// array of fixed length cannot say: skipped in one direction only (the sender's and the
+/// receiver's arrays would differ in length) or skipped when a predicate holds (serde writes a
+/// shorter array then, the later items moving up).
+fn check_tuple_skips(fields: &[Field], whose: &str, errors: &mut Vec<Error>) {
+    for field in fields {
+        let (keys, message): (&[&str], String) =
+            if field.skip_serializing_if && !field.skip_serializing {
+                (
+                    &["skip_serializing_if"],
+                    format!(
+                    "`skip_serializing_if` on {whose} field: serde writes a shorter array when \
+                     the predicate holds (the later items move up), which a tuple of fixed \
+                     length cannot describe; use `#[serde(skip)]`, named fields, or \
+                     `#[handoff(schema_as = …)]` on the type naming its wire form"
+                ),
+                )
+            } else if field.skip_serializing != field.skip_deserializing {
+                (
+                    &["skip_serializing", "skip_deserializing"],
+                    format!(
+                        "skipping {whose} field in one direction only is not supported: the \
+                     sender's and the receiver's arrays would differ in length (serde cannot \
+                     read back what it writes); use `#[serde(skip)]`, or \
+                     `#[handoff(schema_as = …)]` on the type naming its wire form"
+                    ),
+                )
+            } else {
+                continue;
+            };
+        match find_serde_key(&field.serde_keys, keys) {
             Some(key) => errors.push(Error::new_spanned(&key.tokens, message)),
             None => errors.push(Error::new_spanned(field.original, message)),
         }
@@ -348,4 +367,7 @@ fn check_variant(variant: &Variant, container_schema_as: bool, errors: &mut Vec<
     let named = variant.style == Style::Struct;
     let skip_fields = variant.attrs.schema_as.is_some() || container_schema_as;
     check_fields(&variant.fields, named, skip_fields, errors);
+    if variant.style == Style::Tuple && !skip_fields {
+        check_tuple_skips(&variant.fields, "a tuple variant's", errors);
+    }
 }
