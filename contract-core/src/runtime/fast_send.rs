@@ -794,7 +794,12 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
     }
 
     /// Points the cursor at the field written as `key`.
-    fn field<E: ser::Error>(&mut self, key: &str) -> Result<(), E> {
+    ///
+    /// A derived `Serialize` writes a struct's fields under the same `&'static str` keys in
+    /// every call: a key at the address the guessed field was last matched under, and of its
+    /// name's length, is that name (static text never changes), so it is known without
+    /// comparing the text.
+    fn field<E: ser::Error>(&mut self, key: &'static str) -> Result<(), E> {
         let Mode::Struct {
             def,
             here,
@@ -807,12 +812,22 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
         };
         let n = def.fields.len();
         let guess = (*next_guess).min(n);
-        let found = (guess..n).chain(0..guess).find(|&f| {
-            def.fields[f]
-                .sender
-                .as_ref()
-                .is_some_and(|s| same(s.name.as_bytes(), key.as_bytes()))
-        });
+        let addr = key.as_ptr() as usize;
+        let sent = |f: usize| def.fields[f].sender.as_ref();
+        let known = guess < n
+            && self.st.borrow().memo.index.key_addr(base + guess) == addr
+            && sent(guess).is_some_and(|s| s.name.len() == key.len());
+        let found = if known {
+            Some(guess)
+        } else {
+            let found = (guess..n)
+                .chain(0..guess)
+                .find(|&f| sent(f).is_some_and(|s| same(s.name.as_bytes(), key.as_bytes())));
+            if let Some(f) = found {
+                self.st.borrow_mut().memo.index.set_key_addr(base + f, addr);
+            }
+            found
+        };
         let Some(f) = found.filter(|f| *seen & 1 << f == 0) else {
             // A field the view does not write, or one written twice.
             return Err(bail(self.st));
