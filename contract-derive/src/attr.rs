@@ -618,13 +618,20 @@ pub struct SerdeKey {
     pub key: String,
     /// The tokens `key = value`.
     pub tokens: TokenStream,
+    /// Where it is written among the item's `#[serde(...)]` attributes.
+    pub place: Place,
 }
 
 /// The keys of every `#[serde(...)]` attribute. serde itself reports malformed ones, so
 /// syntax errors here are ignored; only the keys the derive must see are looked up.
 pub fn serde_keys(attrs: &[Attribute]) -> Vec<SerdeKey> {
     let mut out = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+    for (index, attr) in attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+        .enumerate()
+    {
+        let mut key_index = 0;
         let _ignored = attr.parse_nested_meta(|meta| {
             let rest = value_tokens(meta.input);
             let path = &meta.path;
@@ -634,7 +641,12 @@ pub fn serde_keys(attrs: &[Attribute]) -> Vec<SerdeKey> {
                     .map(ToString::to_string)
                     .unwrap_or_default(),
                 tokens: quote!(#path #rest),
+                place: Place {
+                    attr: index,
+                    key: key_index,
+                },
             });
+            key_index += 1;
             skip_value(&meta)
         });
     }

@@ -729,10 +729,18 @@ mod tests {
             r#"struct A { #[handoff(confirmed)] #[handoff(assumption)] x: u8 }"#,
             r#"struct A { #[handoff(assumption, schema_as = u8, confirmed)] x: u8 }"#,
             r#"struct A { #[handoff(renamed_from = "y", renamed_from = "y")] x: u8 }"#,
+            // A contract's settings on a nested type: one error for the derive chosen.
+            r#"#[handoff(name = "a", version = 1)] struct A { x: u8 }"#,
+            r#"#[handoff(name = "a")] #[handoff(mode = "full")] struct A { x: u8 }"#,
+            // Two keys that hide the wire form, one fix.
+            r#"#[serde(from = "W", into = "W")] struct A { x: u8 }"#,
+            r#"#[serde(from = "W")] #[serde(into = "W")] struct A { x: u8 }"#,
         ];
         for case in cases {
             assert_eq!(errors(DeriveKind::Schema, case), 1, "{case}");
         }
+        // A contract with no identity at all.
+        assert_eq!(errors(DeriveKind::Contract, "struct A { x: u8 }"), 1);
         for case in [
             r#"#[handoff(name = "a", version = 1, version = 2)] struct A { x: u8 }"#,
             r#"#[handoff(name = "a", version = 1)] #[handoff(version = 2)] struct A { x: u8 }"#,

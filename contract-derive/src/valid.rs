@@ -28,17 +28,41 @@ fn check_codec_keys(
     described: &str,
     errors: &mut Vec<Error>,
 ) {
-    for key in written.iter().filter(|k| keys.contains(&k.key.as_str())) {
-        errors.push(Error::new_spanned(
-            &key.tokens,
-            format!(
-                "`{}` changes {what} in a way the derive cannot see: add \
-                 `#[handoff(schema_as = WireType)]` naming a type whose schema describes \
-                 {described}",
-                serde_written(key)
-            ),
-        ));
-    }
+    // One fix (`schema_as`) for every such key of the item: one error, spanning the keys
+    // when they follow each other in one attribute, else at the first, naming each.
+    let found: Vec<&SerdeKey> = written
+        .iter()
+        .filter(|k| keys.contains(&k.key.as_str()))
+        .collect();
+    let (Some(first), Some(last)) = (found.first(), found.last()) else {
+        return;
+    };
+    let adjacent = found
+        .windows(2)
+        .all(|pair| pair[0].place.is_followed_by(pair[1].place));
+    let (first_tokens, last_tokens) = (&first.tokens, &last.tokens);
+    let tokens = if adjacent {
+        quote::quote!(#first_tokens #last_tokens)
+    } else {
+        first_tokens.clone()
+    };
+    let listed: Vec<String> = found
+        .iter()
+        .map(|k| format!("`{}`", serde_written(k)))
+        .collect();
+    let (listed, verb) = match listed.split_last() {
+        Some((last, [])) => (last.clone(), "changes"),
+        Some((last, rest)) => (format!("{} and {last}", rest.join(", ")), "change"),
+        None => return,
+    };
+    errors.push(Error::new_spanned(
+        tokens,
+        format!(
+            "{listed} {verb} {what} in a way the derive cannot see: add \
+             `#[handoff(schema_as = WireType)]` naming a type whose schema describes \
+             {described}"
+        ),
+    ));
 }
 
 /// Checks `input`, appending every problem to `errors`.
@@ -92,8 +116,14 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 "name = \"{}\", version = 1",
                 to_kebab_case(&input.original.ident.to_string())
             );
+            let name_missing = attrs.name.is_none() && !was_seen(&attrs.seen, NAME);
+            let version_missing = attrs.version.is_none() && !was_seen(&attrs.seen, VERSION);
+            if name_missing && version_missing {
+                // One mistake (no identity at all), one error.
+                errors.push(missing("name` and `version", &example));
+            }
             match &attrs.name {
-                None if was_seen(&attrs.seen, NAME) => {}
+                None if was_seen(&attrs.seen, NAME) || version_missing => {}
                 None => errors.push(missing(NAME, &example)),
                 Some(name) => {
                     let value = name.value.value();
@@ -120,7 +150,7 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 }
             }
             match &attrs.version {
-                None if was_seen(&attrs.seen, VERSION) => {}
+                None if was_seen(&attrs.seen, VERSION) || name_missing => {}
                 None => errors.push(missing(VERSION, &example)),
                 Some(version) if version.value == 0 => errors.push(version.error(format!(
                     "`{}`: contract versions start at 1",
@@ -130,28 +160,54 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
             }
         }
         DeriveKind::Schema => {
-            let mut reject = |written: String, tokens: &proc_macro2::TokenStream| {
-                errors.push(Error::new_spanned(
-                    tokens,
-                    format!(
-                        "`{written}` belongs on #[derive(HandoffContract)]: \
-                         #[derive(HandoffSchema)] describes a nested type, without a name, \
-                         version or snapshots"
-                    ),
-                ));
-            };
+            // The settings of a contract written on a nested type: one mistake (the derive
+            // chosen), one error, spanning them when they follow each other in one
+            // attribute, else at the first, naming every one.
+            let mut settings: Vec<(crate::attr::Place, &proc_macro2::TokenStream, String)> =
+                Vec::new();
             if let Some(s) = &attrs.name {
-                reject(s.written(), &s.tokens);
+                settings.push((s.place, &s.tokens, s.written()));
             }
             if let Some(s) = &attrs.version {
-                reject(s.written(), &s.tokens);
+                settings.push((s.place, &s.tokens, s.written()));
             }
             if let Some(s) = &attrs.mode {
-                reject(s.written(), &s.tokens);
+                settings.push((s.place, &s.tokens, s.written()));
             }
             if let Some(s) = &attrs.snapshots {
-                reject(s.written(), &s.tokens);
+                settings.push((s.place, &s.tokens, s.written()));
             }
+            settings.sort_by_key(|(place, _, _)| *place);
+            let (Some(first), Some(last)) = (settings.first(), settings.last()) else {
+                return;
+            };
+            let adjacent = settings
+                .windows(2)
+                .all(|pair| pair[0].0.is_followed_by(pair[1].0));
+            let (first_tokens, last_tokens) = (first.1, last.1);
+            let tokens = if adjacent {
+                quote::quote!(#first_tokens #last_tokens)
+            } else {
+                first_tokens.clone()
+            };
+            let listed: Vec<String> = settings.iter().map(|(_, _, w)| format!("`{w}`")).collect();
+            let verb = if listed.len() == 1 {
+                "belongs"
+            } else {
+                "belong"
+            };
+            errors.push(Error::new_spanned(
+                tokens,
+                format!(
+                    "{} {verb} on #[derive(HandoffContract)]: #[derive(HandoffSchema)] \
+                     describes a nested type, without a name, version or snapshots",
+                    match listed.split_last() {
+                        Some((last, [])) => last.clone(),
+                        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                        None => String::new(),
+                    }
+                ),
+            ));
         }
     }
 }
