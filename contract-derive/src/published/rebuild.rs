@@ -27,7 +27,7 @@ pub(super) fn published_enum<'p>(input: &Input, published: &'p Schema) -> Option
 }
 
 /// The new schema: the published one with the root type rebuilt from the syntax.
-pub(super) fn rebuild(
+pub(crate) fn rebuild(
     input: &Input,
     target: Target,
     contract: &Contract,
