@@ -206,7 +206,7 @@ fn push_fields(def: &mut StructDef, fields: Vec<FieldSpec>, prefix: &str, inside
                 continue;
             }
         };
-        let sender = (!skip_serializing).then(|| SenderField {
+        let sender = (!skip_serializing).then_some(SenderField {
             name: ser_name,
             emit: if skip_serializing_if || inside.if_present {
                 Emit::IfPresent
@@ -214,7 +214,7 @@ fn push_fields(def: &mut StructDef, fields: Vec<FieldSpec>, prefix: &str, inside
                 Emit::Always
             },
         });
-        let receiver = (!skip_deserializing).then(|| ReceiverField {
+        let receiver = (!skip_deserializing).then_some(ReceiverField {
             name: de_name,
             aliases,
             required: !(inside.all_optional || default || absent_is_none),

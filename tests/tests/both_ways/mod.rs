@@ -20,7 +20,7 @@ use syn::punctuated::Punctuated;
 /// `(name, schema from the shape)` for each listed type, named by the last segment of its path.
 macro_rules! described {
     ($($ty:ty),* $(,)?) => {
-        vec![$((
+        [$((
             $crate::both_ways::last_segment(stringify!($ty)),
             <$ty as ::contract_core::HandoffSchema>::schema(),
         )),*]
