@@ -262,14 +262,7 @@ impl Builder {
             Kind::String(f) => Type::String(f),
             Kind::Constrained(c) => c.to_type(),
             Kind::Any | Kind::Struct(_) | Kind::Enum(_) => Type::Any,
-            Kind::Option(inner) => {
-                let inner = self.ty(inner());
-                // serde cannot tell `Some(None)` from `None`: one `option` is the wire truth.
-                match inner {
-                    Type::Option(_) => inner,
-                    other => Type::Option(Box::new(other)),
-                }
-            }
+            Kind::Option(inner) => Type::option_of(self.ty(inner())),
             Kind::Seq(seq) => {
                 let item = Box::new(self.ty((seq.item)()));
                 match (seq.unique, seq.len) {

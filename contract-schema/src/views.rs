@@ -190,7 +190,7 @@ fn push_fields(def: &mut StructDef, fields: Vec<FieldSpec>, prefix: &str, inside
                     Flattened::Enum(ty) => def.flattened.push(FlatEnumDef {
                         rust_name: prefix.trim_end_matches('.').to_owned(),
                         ty: if inside.all_optional {
-                            Type::Option(Box::new(ty))
+                            Type::option_of(ty)
                         } else {
                             ty
                         },

@@ -1,5 +1,11 @@
 //! The new schema of a contract, rebuilt from its syntax, with what the syntax cannot tell
 //! taken from the published snapshot.
+//!
+//! The rebuild applies none of serde's rules for the two views itself: it translates each
+//! field into the plain description of `contract_schema::views` (serde's reading of its
+//! attributes, its type with the holes filled, whether that type reads a missing key as
+//! `None`), which gives the views exactly as the builder's do for the description the
+//! derive emits. `tests/tests/field_views.rs` holds the two to the same schema.
 
 use contract_schema::model::{Body, EnumDef, FieldDef, Schema, Type, TypeDef};
 use contract_schema::views::{self, Content, FieldSpec};
