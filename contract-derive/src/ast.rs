@@ -71,6 +71,25 @@ pub enum Repr {
     Untagged,
 }
 
+impl Repr {
+    /// The representation on the wire, as the description records it: an enum whose every
+    /// variant is `#[serde(untagged)]` is untagged whatever its container says.
+    pub fn on_the_wire(&self, variants: &[Variant]) -> contract_schema::model::Repr {
+        use contract_schema::model::Repr as Wire;
+        let all_untagged = !variants.is_empty() && variants.iter().all(|v| v.untagged);
+        match self {
+            _ if all_untagged => Wire::Untagged,
+            Repr::External => Wire::External,
+            Repr::Internal(tag) => Wire::Internal { tag: tag.clone() },
+            Repr::Adjacent(tag, content) => Wire::Adjacent {
+                tag: tag.clone(),
+                content: content.clone(),
+            },
+            Repr::Untagged => Wire::Untagged,
+        }
+    }
+}
+
 /// A field with both of its views.
 pub struct Field<'a> {
     /// The field as written.

@@ -10,9 +10,10 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Error};
 
+use contract_schema::model::Repr as WireRepr;
 use contract_schema::Mode;
 
-use crate::ast::{self, Data, DeriveKind, Field, Input, Repr, Style, Variant};
+use crate::ast::{self, Data, DeriveKind, Field, Input, Style, Variant};
 use crate::published;
 use crate::symbol::DEFAULT_SNAPSHOTS;
 use crate::valid;
@@ -214,15 +215,13 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
         }
         Data::Unit => quote!(#p::Kind::Unit),
         Data::Enum(repr, variants) => {
-            let all_untagged = !variants.is_empty() && variants.iter().all(|v| v.untagged);
-            let repr = match repr {
-                _ if all_untagged => quote!(#p::Repr::Untagged),
-                Repr::External => quote!(#p::Repr::External),
-                Repr::Internal(tag) => quote!(#p::Repr::Internal { tag: #tag }),
-                Repr::Adjacent(tag, content) => {
+            let repr = match repr.on_the_wire(variants) {
+                WireRepr::External => quote!(#p::Repr::External),
+                WireRepr::Internal { tag } => quote!(#p::Repr::Internal { tag: #tag }),
+                WireRepr::Adjacent { tag, content } => {
                     quote!(#p::Repr::Adjacent { tag: #tag, content: #content })
                 }
-                Repr::Untagged => quote!(#p::Repr::Untagged),
+                WireRepr::Untagged => quote!(#p::Repr::Untagged),
             };
             let variants = variants
                 .iter()

@@ -102,8 +102,8 @@
 //!
 //! What the syntax cannot show is caught by the contract's snapshot test, which runs the
 //! engine on the real description: a change inside a nested type, an alias or a foreign
-//! type changing. Generic contracts and types with `#[serde(flatten)]` are checked by the
-//! snapshot test only. Names are taken at face value: a user type named `String` or
+//! type changing. Generic contracts, types with `#[serde(flatten)]` and integer enums
+//! (`#[handoff(repr)]`) are checked by the snapshot test only. Names are taken at face value: a user type named `String` or
 //! `Option` is read as the std one.
 //!
 //! # What is emitted

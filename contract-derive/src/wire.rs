@@ -195,11 +195,7 @@ fn fill(wire: &Wire, published: Option<&Type>, schema: &Schema, depth: usize) ->
                 Some(Type::Option(p)) => Some(&**p),
                 other => other,
             };
-            // serde cannot tell `Some(None)` from `None`: one `option` is the wire truth.
-            match fill(inner, p, schema, depth) {
-                t @ Type::Option(_) => t,
-                t => Type::Option(Box::new(t)),
-            }
+            Type::option_of(fill(inner, p, schema, depth))
         }
         Wire::List(inner) | Wire::Set(inner) | Wire::Array(inner, _) => {
             let p = match resolved {

@@ -284,20 +284,12 @@ fn key_type() -> impl Strategy<Value = Type> {
     ]
 }
 
-/// `option<t>`, without nesting options (serde cannot tell `Some(None)` from `None`).
-fn option_of(t: Type) -> Type {
-    match t {
-        Type::Option(_) => t,
-        other => Type::Option(Box::new(other)),
-    }
-}
-
 /// Any type, up to three levels of structure, whose named types are drawn from `named`.
 pub fn arb_type(named: &[String]) -> BoxedStrategy<Type> {
     leaf_type(named)
         .prop_recursive(3, 16, 4, |inner| {
             prop_oneof![
-                2 => inner.clone().prop_map(option_of),
+                2 => inner.clone().prop_map(Type::option_of),
                 2 => inner.clone().prop_map(|t| Type::List(Box::new(t))),
                 1 => inner.clone().prop_map(|t| Type::Set(Box::new(t))),
                 1 => (inner.clone(), 0usize..=8).prop_map(|(t, n)| Type::Array(Box::new(t), n)),
@@ -503,7 +495,7 @@ fn flattened_candidates(named: &[String]) -> BoxedStrategy<Vec<FlatEnumDef>> {
                     let ty = Type::Named(name);
                     FlatEnumDef {
                         rust_name: (*rust_name).to_owned(),
-                        ty: if optional { option_of(ty) } else { ty },
+                        ty: if optional { Type::option_of(ty) } else { ty },
                         sent,
                         read,
                         doc,

@@ -1,38 +1,29 @@
-//! Resolving a static [`Shape`] into an owned [`Schema`], applying serde's rules once.
+//! Resolving a static [`Shape`] into an owned [`Schema`].
 //!
-//! - A field may be absent for the receiver when it has a `default`, is skipped when
-//!   deserializing, or its type is an `Option` (serde reads a missing `Option` as `None`),
-//!   also behind `#[serde(transparent)]` structs (which read as their inner type) but not
-//!   behind a plain newtype struct (which serde requires).
-//! - Flattened structs are inlined; a flattened map makes the struct capture unknown keys
-//!   (unless the struct denies them: serde then rejects every key it lends the map); a
-//!   flattened enum (or `Option` of one) is kept whole, in [`StructDef::flattened`]. Under
-//!   `deny_unknown_fields` an inlined struct and an externally tagged enum take their keys,
-//!   as serde's `deserialize_struct` and `deserialize_enum` do for a flattened field, and
-//!   the keys nobody took are unknown.
-//!   `default` (on the flattened field or its struct) does not make the inlined fields
-//!   optional: serde reads a flattened type from the remaining keys regardless.
-//!   A key goes to the field serde gives it to: the struct's own fields first, then the
-//!   flattened fields in declaration order (a later field loses the names already taken).
-//! - An internally tagged newtype variant whose content serde cannot write beside the tag
-//!   (an `Option`, a primitive, a string, a sequence, a tuple) has no sender name: serde
-//!   refuses to write it, although it reads `Some` of an `Option`'s inner type.
-//! - A key or a tag goes to the first field or variant serde matches it against (a later one
-//!   with the same name or alias never reads it).
-//! - Named types are identified by their Rust path with generic arguments and displayed by
-//!   the shortest unambiguous name: the bare name unless two reached types share it (or it is
-//!   a keyword of the canonical text), then the module path too.
+//! The builder translates each struct's fields and each enum's variants into the plain
+//! description of [`views`], which applies serde's rules for the two views (presence,
+//! absence, skips, flattening, the key or tag each field or variant reads); what only the
+//! shape can tell is decided here:
+//!
+//! - whether a field's type reads a missing key as a value: an `Option`, also behind
+//!   `#[serde(transparent)]` structs (which read as their inner type) but not behind a plain
+//!   newtype struct (which serde requires);
+//! - what a flattened field holds, seen through newtype and transparent structs and
+//!   `Option`s: a struct (inlined, up to a depth), a map or an enum;
+//! - whether an internally tagged newtype variant's content can be written beside the tag
+//!   (see `writable_beside_tag`).
+//!
+//! Named types are identified by their Rust path with generic arguments and displayed by
+//! the shortest unambiguous name: the bare name unless two reached types share it (or it is
+//! a keyword of the canonical text), then the module path too.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::contract::ContractInfo;
-use crate::model::Emit;
-use crate::model::{
-    Body, EnumDef, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef,
-    Type, TypeDef, Unknown, VariantDef, VariantDefKind,
-};
+use crate::model::{Body, EnumDef, Repr, Schema, StructDef, Type, TypeDef};
 use crate::shape::{self, Kind, Send, Shape, VariantKind};
 use crate::text::RESERVED;
+use crate::views::{self, Content, EnumSpec, FieldSpec, Flattened, VariantContent, VariantSpec};
 
 /// How deep flattened structs may nest before the builder stops inlining.
 const MAX_FLATTEN_DEPTH: usize = 32;
@@ -271,14 +262,7 @@ impl Builder {
             Kind::String(f) => Type::String(f),
             Kind::Constrained(c) => c.to_type(),
             Kind::Any | Kind::Struct(_) | Kind::Enum(_) => Type::Any,
-            Kind::Option(inner) => {
-                let inner = self.ty(inner());
-                // serde cannot tell `Some(None)` from `None`: one `option` is the wire truth.
-                match inner {
-                    Type::Option(_) => inner,
-                    other => Type::Option(Box::new(other)),
-                }
-            }
+            Kind::Option(inner) => Type::option_of(self.ty(inner())),
             Kind::Seq(seq) => {
                 let item = Box::new(self.ty((seq.item)()));
                 match (seq.unique, seq.len) {
@@ -316,123 +300,65 @@ impl Builder {
     }
 
     fn struct_def(&mut self, fields: &'static [shape::Field], deny: bool) -> StructDef {
-        let mut def = StructDef {
-            fields: Vec::new(),
-            unknown: if deny { Unknown::Deny } else { Unknown::Ignore },
-            extra: None,
-            flattened: Vec::new(),
-        };
-        self.push_fields(&mut def, fields, "", (false, false), 0);
-        shadow_flattened_keys(&mut def);
-        def
+        let fields = self.field_specs(fields, 0);
+        views::struct_def(fields, deny)
     }
 
-    fn push_fields(
-        &mut self,
-        def: &mut StructDef,
-        fields: &'static [shape::Field],
-        prefix: &str,
-        // (may be absent for the receiver, written only when present): set inside a
-        // flattened `Option`, whose fields serde writes only when it is `Some`.
-        (all_optional, if_present): (bool, bool),
-        depth: usize,
-    ) {
-        for field in fields {
-            if field.flatten {
-                self.flatten(def, field, prefix, (all_optional, if_present), depth);
-                continue;
-            }
-            let ty = self.ty((field.ty)());
-            let sender = match field.send {
-                Send::Never => None,
-                Send::Always if !if_present => Some(Emit::Always),
-                Send::Always | Send::IfPresent => Some(Emit::IfPresent),
-            }
-            .map(|emit| SenderField {
-                name: field.ser_name.to_owned(),
-                emit,
-            });
-            let receiver = (!field.skip_deserializing).then(|| ReceiverField {
-                name: field.de_name.to_owned(),
-                aliases: field.aliases.iter().map(|a| (*a).to_owned()).collect(),
-                required: !(all_optional || field.default || may_be_absent((field.ty)())),
-            });
-            def.fields.push(FieldDef {
-                rust_name: format!("{prefix}{}", field.name),
-                ty,
-                sender,
-                receiver,
-                provenance: field.provenance,
-                renamed_from: field.renamed_from.iter().map(|a| (*a).to_owned()).collect(),
-                doc: field.doc.to_owned(),
-            });
-        }
+    /// The fields as [`views`] reads them; `depth` counts the flattened structs around them.
+    fn field_specs(&mut self, fields: &'static [shape::Field], depth: usize) -> Vec<FieldSpec> {
+        fields
+            .iter()
+            .map(|field| {
+                let content = if field.flatten {
+                    self.flattened(field, depth)
+                } else {
+                    Content::Value {
+                        ty: self.ty((field.ty)()),
+                        absent_is_none: absent_is_none((field.ty)()),
+                    }
+                };
+                FieldSpec {
+                    rust_name: field.name.to_owned(),
+                    ser_name: field.ser_name.to_owned(),
+                    de_name: field.de_name.to_owned(),
+                    aliases: field.aliases.iter().map(|a| (*a).to_owned()).collect(),
+                    skip_serializing: field.send == Send::Never,
+                    skip_serializing_if: field.send == Send::IfPresent,
+                    skip_deserializing: field.skip_deserializing,
+                    default: field.default,
+                    content,
+                    provenance: field.provenance,
+                    renamed_from: field.renamed_from.iter().map(|a| (*a).to_owned()).collect(),
+                    doc: field.doc.to_owned(),
+                }
+            })
+            .collect()
     }
 
-    fn flatten(
-        &mut self,
-        def: &mut StructDef,
-        field: &'static shape::Field,
-        prefix: &str,
-        (all_optional, mut if_present): (bool, bool),
-        depth: usize,
-    ) {
-        let prefix = format!("{prefix}{}.", field.name);
+    /// What a flattened field's type is, seen through newtype and transparent structs and
+    /// `Option`s (serde flattens `Option<Struct>` too).
+    fn flattened(&mut self, field: &'static shape::Field, depth: usize) -> Content {
         let mut shape = (field.ty)();
-        // serde ignores `default` on a flattened field, and a container's `default` too: the
-        // flattened type is always read from the remaining keys.
-        let mut optional = all_optional;
-        // Look through newtypes and one `Option` (serde flattens `Option<Struct>` too).
+        let mut optional = false;
         for _ in 0..MAX_FLATTEN_DEPTH {
             match shape.kind {
                 Kind::Newtype(inner) | Kind::Transparent(inner) => shape = inner(),
                 Kind::Option(inner) => {
                     optional = true;
-                    if_present = true;
                     shape = inner();
                 }
                 _ => break,
             }
         }
-        match shape.kind {
-            // A flattened struct's own `deny_unknown_fields` has no effect: serde hands it only
-            // the keys of its fields, and the outer struct ignores the rest.
+        let into = match shape.kind {
             Kind::Struct(s) if depth < MAX_FLATTEN_DEPTH => {
-                self.push_fields(def, s.fields, &prefix, (optional, if_present), depth + 1);
+                Flattened::Struct(self.field_specs(s.fields, depth + 1))
             }
-            // Under `deny_unknown_fields` serde lends a flattened map the keys no field takes
-            // and then rejects each of them as unknown: the map is always empty, and the
-            // struct denies every other key (the derive refuses the combination; a
-            // hand-written shape is described as serde reads it).
-            Kind::Map { .. } | Kind::Any if def.unknown == Unknown::Deny => {}
-            Kind::Map { value, .. } => {
-                let value = self.ty(value());
-                def.unknown = Unknown::Capture;
-                def.extra = Some(value);
-            }
-            // A flattened enum stays whole: its variant's keys sit beside the fields, which
-            // every feature reads from the enum's own definition.
-            Kind::Enum(_) => {
-                let ty = self.ty(shape);
-                def.flattened.push(FlatEnumDef {
-                    rust_name: prefix.trim_end_matches('.').to_owned(),
-                    ty: if optional {
-                        Type::Option(Box::new(ty))
-                    } else {
-                        ty
-                    },
-                    sent: field.send != Send::Never,
-                    read: !field.skip_deserializing,
-                    doc: field.doc.to_owned(),
-                });
-            }
-            // The derive rejects flattening anything else at compile time; an unexpected
-            // shape here is described as capturing any further keys, never as nothing.
-            _ => {
-                def.unknown = Unknown::Capture;
-                def.extra = Some(Type::Any);
-            }
-        }
+            Kind::Map { value, .. } => Flattened::Map(self.ty(value())),
+            Kind::Enum(_) => Flattened::Enum(self.ty(shape)),
+            _ => Flattened::Other,
+        };
+        Content::Flatten { optional, into }
     }
 
     fn enum_def(&mut self, e: &'static shape::EnumShape) -> EnumDef {
@@ -447,97 +373,38 @@ impl Builder {
             },
             shape::Repr::Untagged => Repr::Untagged,
         };
-        let mut variants = e
+        let variants = e
             .variants
             .iter()
-            .map(|v| {
-                let kind = match v.kind {
-                    VariantKind::Unit => VariantDefKind::Unit,
-                    VariantKind::Newtype(inner) => VariantDefKind::Newtype(self.ty(inner())),
+            .map(|v| VariantSpec {
+                rust_name: v.name.to_owned(),
+                ser_name: v.ser_name.to_owned(),
+                de_name: v.de_name.to_owned(),
+                aliases: v.aliases.iter().map(|a| (*a).to_owned()).collect(),
+                skip_serializing: v.skip_serializing,
+                skip_deserializing: v.skip_deserializing,
+                other: v.other,
+                content: match v.kind {
+                    VariantKind::Unit => VariantContent::Unit,
+                    VariantKind::Newtype(inner) => VariantContent::Newtype {
+                        ty: self.ty(inner()),
+                        writable_beside_tag: writable_beside_tag(inner()),
+                    },
                     VariantKind::Tuple(items) => {
-                        VariantDefKind::Tuple(items.iter().map(|i| self.ty(i())).collect())
+                        VariantContent::Tuple(items.iter().map(|i| self.ty(i())).collect())
                     }
                     VariantKind::Struct(fields) => {
-                        VariantDefKind::Struct(self.struct_def(fields, e.deny_unknown_fields))
+                        VariantContent::Struct(self.field_specs(fields, 0))
                     }
-                };
-                let mut receiver = Vec::new();
-                if !v.skip_deserializing {
-                    receiver.push(v.de_name.to_owned());
-                    receiver.extend(v.aliases.iter().map(|a| (*a).to_owned()));
-                }
-                let unwritable = match (e.repr, v.kind) {
-                    (shape::Repr::Internal { .. }, VariantKind::Newtype(inner)) => {
-                        !writable_beside_tag(inner())
-                    }
-                    _ => false,
-                };
-                VariantDef {
-                    rust_name: v.name.to_owned(),
-                    sender: (!v.skip_serializing && !unwritable).then(|| v.ser_name.to_owned()),
-                    receiver,
-                    other: v.other,
-                    kind,
-                    doc: v.doc.to_owned(),
-                }
+                },
+                doc: v.doc.to_owned(),
             })
-            .collect::<Vec<VariantDef>>();
-        // serde matches a tag against the variants' names and aliases in declaration order:
-        // a name an earlier variant reads never reaches a later one (rustc warns of an
-        // unreachable pattern). An untagged enum reads no name.
-        if repr != Repr::Untagged {
-            let mut taken: BTreeSet<String> = BTreeSet::new();
-            for variant in &mut variants {
-                variant.receiver.retain(|name| !taken.contains(name));
-                taken.extend(variant.receiver.iter().cloned());
-            }
-        }
-        EnumDef {
+            .collect();
+        views::enum_def(EnumSpec {
             repr,
             variants,
             deny_unknown_fields: e.deny_unknown_fields,
-        }
-    }
-}
-
-/// Gives each key to the one field serde reads it into. serde matches a struct's own fields
-/// first, in declaration order (two of them may share a name or an alias: the first takes
-/// it, and rustc warns of an unreachable pattern), and hands the other keys to its flattened
-/// fields, each of which takes the keys of its fields in declaration order: a key already
-/// taken never reaches a later field. So a field loses a name or alias an earlier field
-/// reads (its next free alias becomes its name), and is not read at all when it has none
-/// left: serde then reads its default (an
-/// `Option`'s `None`), or cannot read the struct when the field is required (a documented
-/// looser point of the JSON Schema export). The sender view is left as serde writes it: both
-/// fields, under the same key.
-fn shadow_flattened_keys(def: &mut StructDef) {
-    let depth = |f: &FieldDef| f.rust_name.matches('.').count();
-    let mut order: Vec<usize> = (0..def.fields.len()).collect();
-    order.sort_by_key(|&i| def.fields.get(i).map_or(0, depth));
-    let mut taken: BTreeSet<String> = BTreeSet::new();
-    for i in order {
-        let Some(field) = def.fields.get_mut(i) else {
-            continue;
-        };
-        let Some(receiver) = field.receiver.as_mut() else {
-            continue;
-        };
-        let mut free = std::iter::once(receiver.name.clone())
-            .chain(receiver.aliases.iter().cloned())
-            .filter(|k| !taken.contains(k));
-        match free.next() {
-            Some(name) => {
-                let aliases = free.collect();
-                receiver.name = name;
-                receiver.aliases = aliases;
-            }
-            None => {
-                field.receiver = None;
-                continue;
-            }
-        }
-        taken.insert(receiver.name.clone());
-        taken.extend(receiver.aliases.iter().cloned());
+        })
     }
 }
 
@@ -574,7 +441,7 @@ fn writable_beside_tag(mut shape: &'static Shape) -> bool {
 /// `None`, and a `#[serde(transparent)]` struct reads it as its inner type would. A plain
 /// newtype struct does not (`deserialize_newtype_struct` requires a value), even around an
 /// `Option`.
-fn may_be_absent(mut shape: &'static Shape) -> bool {
+fn absent_is_none(mut shape: &'static Shape) -> bool {
     for _ in 0..MAX_TRANSPARENT_DEPTH {
         match shape.kind {
             Kind::Option(_) => return true,

@@ -57,6 +57,8 @@ pub mod snapshot;
 #[doc(hidden)]
 pub mod suggest;
 pub mod text;
+#[doc(hidden)]
+pub mod views;
 
 pub use contract::{ContractId, ContractInfo, Mode};
 pub use json_schema::{to_json_schema, View};

@@ -69,6 +69,24 @@ pub enum Type {
 }
 
 impl Type {
+    /// `option<inner>` as serde puts it on the wire: serde cannot tell `Some(None)` from
+    /// `None`, so an `Option` of an `Option` is one `option`.
+    ///
+    /// ```
+    /// use contract_schema::model::Type;
+    ///
+    /// let once = Type::option_of(Type::Bool);
+    /// assert_eq!(once, Type::Option(Box::new(Type::Bool)));
+    /// assert_eq!(Type::option_of(once.clone()), once);
+    /// ```
+    #[must_use]
+    pub fn option_of(inner: Type) -> Type {
+        match inner {
+            Type::Option(_) => inner,
+            other => Type::Option(Box::new(other)),
+        }
+    }
+
     /// The integers of `kind` within `ranges`: [`Type::Int`] when that is every value of
     /// the kind, a [`Constraint::Int`] otherwise.
     ///

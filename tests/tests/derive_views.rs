@@ -3,6 +3,8 @@
 //! contract identity. Every expectation here is what serde does on the wire.
 #![deny(clippy::pedantic)]
 
+mod both_ways;
+
 use contract_core::schema::model::{
     Body, Emit, EnumDef, FieldDef, FloatKind, IntKind, Repr, StringFormat, StructDef, Unknown,
     VariantDef, VariantDefKind,
@@ -520,4 +522,19 @@ fn borrowed_fields_are_strings_in_both_views() {
     let read: Borrowed = serde_json::from_str(text).expect("serde reads it");
     assert!(matches!(read.name, std::borrow::Cow::Borrowed("n")));
     assert_eq!(serde_json::to_string(&read).expect("writes"), text);
+}
+
+#[test]
+fn every_type_here_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
+    let compared = both_ways::assert_rebuilt_as_described(
+        "tests/derive_views.rs",
+        include_str!("derive_views.rs"),
+        &both_ways::described![MaybeNote, NoteSlot, WrappedSlot, Notes],
+        // Newtype and transparent structs.
+        &["MaybeNote", "NoteSlot", "WrappedSlot"],
+    );
+    // `Notes`, whose fields are named types around an `Option`: the syntax cannot tell a
+    // transparent one (may be absent) from a newtype (required), the published schema does.
+    assert_eq!(compared.equal, 1);
+    assert_eq!(compared.generic, 1, "`Borrowed<'a>`");
 }

@@ -36,6 +36,7 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+mod both_ways;
 #[path = "fidelity/serde_impls.rs"]
 mod serde_impls;
 
@@ -2145,4 +2146,92 @@ fn a_tag_goes_to_the_first_variant_that_reads_it() {
             ("C", &["C2".to_owned()][..]),
         ]
     );
+}
+
+#[test]
+fn every_fidelity_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
+    let compared = both_ways::assert_rebuilt_as_described(
+        "tests/fidelity.rs",
+        include_str!("fidelity.rs"),
+        &both_ways::described![
+            Color,
+            OptionalAliases,
+            StrictInternal,
+            StrictAdjacent,
+            ExternalCatchAll,
+            Keys,
+            StructFields,
+            FlattenOption,
+            InternalMixed,
+            UntaggedMixed,
+            ExternalAliases,
+            NestedInternal,
+            FlattenDenying,
+            MaybeName,
+            MaybeCount,
+            MaybeCountTwice,
+            TransparentName,
+            OptionWrappers,
+            DenyingAdjacent,
+            DenyingExternal,
+            DenyingUntagged,
+            DenyingInternal,
+            WrappedOptions,
+            Tagged,
+            Middle,
+            FlattenTwice,
+            Nested,
+            SplitCaseInternal,
+            AdjacentTuples,
+            DefaultsAndSkips,
+            DoubleOptions,
+            UntaggedOverlap,
+            InternalNewtypes,
+            MoreKeys,
+            KeyLevel,
+            OddStd,
+            FlattenInVariant,
+            FlattenInAdjacent,
+            FlattenInInternal,
+            AdjacentSkips,
+            InternalUnits,
+            InnerUnits,
+            Shadowing,
+            ShadowedFirst,
+            ShadowedSecond,
+            clash::ClashingNames,
+            clash::ClashingVariants,
+            clash::ClashingInternal,
+            DefaultAroundFlatten,
+            RequiredInner,
+            MoreInner,
+            TagShadow,
+            UnderTag,
+            TagTakesRequired,
+            RequiredUnderTag,
+        ],
+        &[
+            // Flattened fields, in a struct or in a struct variant.
+            "FlattenOption",
+            "FlattenDenying",
+            "Tagged",
+            "Middle",
+            "FlattenTwice",
+            "FlattenInVariant",
+            "FlattenInAdjacent",
+            "FlattenInInternal",
+            "Shadowing",
+            "DefaultAroundFlatten",
+            // Newtype and transparent structs.
+            "MaybeName",
+            "MaybeCount",
+            "MaybeCountTwice",
+            "TransparentName",
+        ],
+    );
+    assert_eq!(
+        compared.generic, 5,
+        "`Wrap`, `Pair`, `Generics`, `Bounded`, `FlatGeneric`"
+    );
+    eprintln!("tests/fidelity.rs: {compared:?}");
 }

@@ -1,38 +1,32 @@
 //! The compile-time check of an enum contract: its definition rebuilt from the syntax, and
 //! where an error about one of its variants points.
 //!
-//! The rebuild follows what `contract_schema`'s builder does with the description the derive
-//! emits, so that an unchanged enum rebuilds to its published definition:
+//! The rebuild translates the enum into the plain description of `contract_schema::views`,
+//! which gives the variants their views as the builder's do (skips, the tag each variant
+//! reads, an internally tagged newtype variant serde cannot write), so that an unchanged enum
+//! rebuilds to its published definition. What the syntax decides here:
 //!
 //! - the representation is serde's (`tag`, `content`, `untagged`; an enum whose every variant
 //!   is `#[serde(untagged)]` is untagged, as the description says);
-//! - a variant skipped both ways is left out; the sender writes its serialize tag unless it is
-//!   `skip_serializing`, or it is an internally tagged newtype variant whose content serde
-//!   cannot write beside the tag (see [`writable_beside_tag`]); the receiver reads its
-//!   deserialize tag and aliases unless it is `skip_deserializing`, and a tag an earlier
-//!   variant reads never reaches a later one (an untagged enum matches no tag on the wire,
-//!   so nothing is shadowed there);
 //! - what a variant carries is read from the syntax like a struct's fields (see
 //!   [`crate::wire`]): a hole takes the published variant's type at the same place, a struct
-//!   variant's fields are rebuilt as a struct's are (the enum's `deny_unknown_fields` is
-//!   theirs).
+//!   variant's fields are described as a struct's are;
+//! - whether a newtype variant's content can be written beside an internal tag (see
+//!   [`writable_beside_tag`]).
 //!
 //! A finding's path starts with the variant's tag, `(Tag)`, or its Rust name for an untagged
 //! enum; what follows is a field of a struct variant (`(Tag).field`), an item of a tuple
 //! variant (`(Tag).0`), or a place inside the content's type.
 
-use std::collections::BTreeSet;
-
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
 use contract_schema::compat::{Concern, Rule};
-use contract_schema::model::{
-    EnumDef, Repr as ModelRepr, Schema, StructDef, Type, Unknown, VariantDef, VariantDefKind,
-};
+use contract_schema::model::{EnumDef, Schema, Type, VariantDef, VariantDefKind};
+use contract_schema::views::{self, EnumSpec, VariantContent, VariantSpec};
 
 use super::diagnostics::{locate, Spot};
-use super::rebuild::field_def;
+use super::rebuild::field_spec;
 use crate::ast::{Input, Repr, Style, Variant};
 use crate::attr::find_serde_key;
 use crate::wire::Wire;
@@ -46,35 +40,16 @@ pub(super) fn rebuild(
     old: Option<&EnumDef>,
     published: &Schema,
 ) -> EnumDef {
-    let all_untagged = !variants.is_empty() && variants.iter().all(|v| v.untagged);
-    let repr = match repr {
-        _ if all_untagged => ModelRepr::Untagged,
-        Repr::External => ModelRepr::External,
-        Repr::Internal(tag) => ModelRepr::Internal { tag: tag.clone() },
-        Repr::Adjacent(tag, content) => ModelRepr::Adjacent {
-            tag: tag.clone(),
-            content: content.clone(),
-        },
-        Repr::Untagged => ModelRepr::Untagged,
-    };
-    let mut defs: Vec<VariantDef> = variants
+    let repr = repr.on_the_wire(variants);
+    let variants = variants
         .iter()
-        .filter(|v| !v.is_skipped())
-        .map(|v| variant_def(input, &repr, v, counterpart(v, old), published))
+        .map(|v| variant_spec(v, counterpart(v, old), published))
         .collect();
-    // serde matches a tag against the variants' names and aliases in declaration order.
-    if repr != ModelRepr::Untagged {
-        let mut taken: BTreeSet<String> = BTreeSet::new();
-        for def in &mut defs {
-            def.receiver.retain(|name| !taken.contains(name));
-            taken.extend(def.receiver.iter().cloned());
-        }
-    }
-    EnumDef {
+    views::enum_def(EnumSpec {
         repr,
-        variants: defs,
+        variants,
         deny_unknown_fields: input.deny_unknown_fields,
-    }
+    })
 }
 
 /// The published variant the new one most likely continues: the same serialize tag, a tag
@@ -95,61 +70,47 @@ fn counterpart<'p>(variant: &Variant, old: Option<&'p EnumDef>) -> Option<&'p Va
         .or_else(|| old.variants.iter().find(|o| o.rust_name == variant.name))
 }
 
-fn variant_def(
-    input: &Input,
-    repr: &ModelRepr,
-    variant: &Variant,
-    old: Option<&VariantDef>,
-    published: &Schema,
-) -> VariantDef {
-    let kind = variant_kind(input, variant, old, published);
-    // serde refuses at run time to write an internally tagged newtype variant whose content
-    // is not a map, a struct, an enum or a unit: such a variant is read but never sent.
-    let unwritable = match (repr, &kind) {
-        (ModelRepr::Internal { .. }, VariantDefKind::Newtype(content)) => {
-            !writable_beside_tag(content, published)
-        }
-        _ => false,
-    };
-    let mut receiver = Vec::new();
-    if !variant.skip_deserializing {
-        receiver.push(variant.de_name.clone());
-        receiver.extend(variant.aliases.iter().cloned());
-    }
-    VariantDef {
+fn variant_spec(variant: &Variant, old: Option<&VariantDef>, published: &Schema) -> VariantSpec {
+    VariantSpec {
         rust_name: variant.name.clone(),
-        sender: (!variant.skip_serializing && !unwritable).then(|| variant.ser_name.clone()),
-        receiver,
+        ser_name: variant.ser_name.clone(),
+        de_name: variant.de_name.clone(),
+        aliases: variant.aliases.clone(),
+        skip_serializing: variant.skip_serializing,
+        skip_deserializing: variant.skip_deserializing,
         other: variant.other,
-        kind,
+        content: variant_content(variant, old, published),
         doc: variant.doc.clone(),
     }
 }
 
 /// What the variant carries, as the description says: `schema_as` makes it a newtype of
 /// that type whatever its style.
-fn variant_kind(
-    input: &Input,
+fn variant_content(
     variant: &Variant,
     old: Option<&VariantDef>,
     published: &Schema,
-) -> VariantDefKind {
+) -> VariantContent {
     let old_kind = old.map(|o| &o.kind);
     let newtype = |ty: &syn::Type| {
         let published_ty = match old_kind {
             Some(VariantDefKind::Newtype(t)) => Some(t),
             _ => None,
         };
-        VariantDefKind::Newtype(Wire::of(ty).fill(published_ty, published))
+        let ty = Wire::of(ty).fill(published_ty, published);
+        VariantContent::Newtype {
+            writable_beside_tag: writable_beside_tag(&ty, published),
+            ty,
+        }
     };
     if let Some(schema_as) = &variant.attrs.schema_as {
         return newtype(&schema_as.value);
     }
     match variant.style {
-        Style::Unit => VariantDefKind::Unit,
+        Style::Unit => VariantContent::Unit,
         Style::Newtype => match variant.fields.first() {
             Some(field) => newtype(field.wire_type()),
-            None => VariantDefKind::Unit,
+            None => VariantContent::Unit,
         },
         Style::Tuple => {
             let old_items: &[Type] = match old_kind {
@@ -157,7 +118,7 @@ fn variant_kind(
                 _ => &[],
             };
             let items = variant.fields.iter().filter(|f| !f.is_skipped());
-            VariantDefKind::Tuple(
+            VariantContent::Tuple(
                 items
                     .enumerate()
                     .map(|(i, f)| Wire::of(f.wire_type()).fill(old_items.get(i), published))
@@ -169,29 +130,21 @@ fn variant_kind(
                 Some(VariantDefKind::Struct(s)) => s.fields.as_slice(),
                 _ => &[],
             };
-            VariantDefKind::Struct(StructDef {
-                fields: variant
+            VariantContent::Struct(
+                variant
                     .fields
                     .iter()
-                    .filter(|f| !f.is_skipped())
-                    .map(|f| field_def(f, old_fields, published))
+                    .map(|f| field_spec(f, old_fields, published))
                     .collect(),
-                unknown: if input.deny_unknown_fields {
-                    Unknown::Deny
-                } else {
-                    Unknown::Ignore
-                },
-                extra: None,
-                flattened: Vec::new(),
-            })
+            )
         }
     }
 }
 
 /// Whether serde can write a value of `ty` beside an internal tag: a unit, a map, a struct
-/// or an enum, through newtypes (as the builder decides it on the description). A named type
-/// the published schema does not define is assumed writable, as the builder assumes of a
-/// type it cannot see through.
+/// or an enum, through newtypes (as the builder decides it on the shape). A named type the
+/// published schema does not define is assumed writable, as the builder assumes of a type it
+/// cannot see through.
 fn writable_beside_tag(ty: &Type, published: &Schema) -> bool {
     match published.resolve(ty) {
         // A struct or an enum; a name the schema does not define, or a cycle of newtypes,

@@ -1,11 +1,14 @@
 //! The new schema of a contract, rebuilt from its syntax, with what the syntax cannot tell
 //! taken from the published snapshot.
+//!
+//! The rebuild applies none of serde's rules for the two views itself: it translates each
+//! field into the plain description of `contract_schema::views` (serde's reading of its
+//! attributes, its type with the holes filled, whether that type reads a missing key as
+//! `None`), which gives the views exactly as the builder's do for the description the
+//! derive emits. `tests/tests/field_views.rs` holds the two to the same schema.
 
-use contract_schema::model::{
-    Body, Emit, EnumDef, FieldDef, ReceiverField, Schema, SenderField, StructDef, Type, TypeDef,
-    Unknown,
-};
-
+use contract_schema::model::{Body, EnumDef, FieldDef, Schema, Type, TypeDef};
+use contract_schema::views::{self, Content, FieldSpec};
 use contract_schema::Provenance;
 
 use super::{allowances, enums, Contract, Target};
@@ -30,7 +33,7 @@ pub(super) fn published_enum<'p>(input: &Input, published: &'p Schema) -> Option
 }
 
 /// The new schema: the published one with the root type rebuilt from the syntax.
-pub(super) fn rebuild(
+pub(crate) fn rebuild(
     input: &Input,
     target: Target,
     contract: &Contract,
@@ -43,20 +46,13 @@ pub(super) fn rebuild(
                 Some(Body::Struct(s)) => &s.fields,
                 _ => &[],
             };
-            Body::Struct(StructDef {
-                fields: fields
+            Body::Struct(views::struct_def(
+                fields
                     .iter()
-                    .filter(|f| !f.is_skipped())
-                    .map(|f| field_def(f, old_fields, published))
+                    .map(|f| field_spec(f, old_fields, published))
                     .collect(),
-                unknown: if input.deny_unknown_fields {
-                    Unknown::Deny
-                } else {
-                    Unknown::Ignore
-                },
-                extra: None,
-                flattened: Vec::new(),
-            })
+                input.deny_unknown_fields,
+            ))
         }
         Target::Enum(repr, variants) => Body::Enum(enums::rebuild(
             input,
@@ -113,21 +109,15 @@ pub(super) fn counterpart<'p>(field: &Field, old: &'p [FieldDef]) -> Option<&'p 
         .or_else(|| old.iter().find(|o| o.rust_name == field.name))
 }
 
-pub(super) fn field_def(field: &Field, old: &[FieldDef], published: &Schema) -> FieldDef {
+/// The field as [`views`] reads it: its serde flags as serde's front end reads them, and its
+/// type from the syntax, holes filled from the published field it most likely continues.
+pub(super) fn field_spec(field: &Field, old: &[FieldDef], published: &Schema) -> FieldSpec {
     let wire = Wire::of(field.wire_type());
     let counterpart = counterpart(field, old);
     // A type the syntax cannot tell takes the published field's type (assumed unchanged);
     // a new field of such a type is `any`, which the engine reads as matching every type:
     // it is then compared by its presence and optionality only.
     let ty = wire.fill(counterpart.map(|o| &o.ty), published);
-    let sender = (!field.skip_serializing).then(|| SenderField {
-        name: field.ser_name.clone(),
-        emit: if field.skip_serializing_if {
-            Emit::IfPresent
-        } else {
-            Emit::Always
-        },
-    });
     // A named type around an `Option` may be absent when it is `#[serde(transparent)]` and
     // must be present when it is a newtype struct: the syntax cannot tell, so such a hole
     // keeps the published field's optionality (assumed unchanged, like the type itself).
@@ -136,18 +126,21 @@ pub(super) fn field_def(field: &Field, old: &[FieldDef], published: &Schema) -> 
         && matches!(published.resolve(&ty), Type::Option(_))
         && counterpart
             .is_some_and(|o| o.ty == ty && o.receiver.as_ref().is_some_and(|r| !r.required));
-    let receiver = (!field.skip_deserializing).then(|| ReceiverField {
-        name: field.de_name.clone(),
-        aliases: field.aliases.clone(),
-        // serde reads a missing `Option` as `None`: for a hole, the published type says
-        // whether it is one (an alias of `Option` is assumed unchanged too).
-        required: !(field.default || matches!(ty, Type::Option(_)) || transparent_option),
-    });
-    FieldDef {
+    // serde reads a missing `Option` as `None`: for a hole, the published type says whether
+    // it is one (an alias of `Option` is assumed unchanged too).
+    let absent_is_none = matches!(ty, Type::Option(_)) || transparent_option;
+    FieldSpec {
         rust_name: field.name.clone(),
-        ty,
-        sender,
-        receiver,
+        ser_name: field.ser_name.clone(),
+        de_name: field.de_name.clone(),
+        aliases: field.aliases.clone(),
+        skip_serializing: field.skip_serializing,
+        skip_serializing_if: field.skip_serializing_if,
+        skip_deserializing: field.skip_deserializing,
+        default: field.default,
+        // A flattened field is never rebuilt (the check does not apply to its struct), and a
+        // skipped one is left out whatever it holds.
+        content: Content::Value { ty, absent_is_none },
         provenance: if field.attrs.assumption.is_some() {
             Provenance::Assumption
         } else {
