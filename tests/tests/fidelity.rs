@@ -2209,11 +2209,17 @@ fn every_fidelity_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
             UnderTag,
             TagTakesRequired,
             RequiredUnderTag,
+            DenyingFlatStruct,
+            DenyingFlatOptionAndEnum,
+            DenyingFlatVariant,
         ],
         &[
             // Flattened fields, in a struct or in a struct variant.
             "FlattenOption",
             "FlattenDenying",
+            "DenyingFlatStruct",
+            "DenyingFlatOptionAndEnum",
+            "DenyingFlatVariant",
             "Tagged",
             "Middle",
             "FlattenTwice",
