@@ -240,12 +240,19 @@ pub(super) struct Draft {
 }
 
 /// One mistake, one error: the findings about one variant's tag (a renamed tag breaks old
-/// readers and new readers alike, under two rules) become one error at the variant.
+/// readers and new readers alike, under two rules) become one error at the variant, and so
+/// do the findings about one subject at one place (a field renamed without an alias breaks
+/// new readers and old readers under two rules, both at its `renamed_from`).
 pub(super) fn merge_variant_drafts(mut drafts: Vec<Draft>, draft: Draft) -> Vec<Draft> {
-    let same = draft
-        .variant
-        .as_ref()
-        .and_then(|v| drafts.iter_mut().find(|d| d.variant.as_ref() == Some(v)));
+    let place = (!draft.tokens.is_empty()).then(|| draft.tokens.to_string());
+    let same = match &draft.variant {
+        Some(v) => drafts.iter_mut().find(|d| d.variant.as_ref() == Some(v)),
+        None => drafts.iter_mut().find(|d| {
+            d.variant.is_none()
+                && d.subject == draft.subject
+                && place.as_ref() == Some(&d.tokens.to_string())
+        }),
+    };
     match same {
         Some(first) => {
             first
@@ -275,9 +282,15 @@ impl Draft {
             mode = mode.as_str(),
         );
         for (subject, rule, why, pairing) in &self.also {
-            message.push_str(&format!(
-                "\n= note: the same change breaks `{subject}` too [{rule}]: {why} ({pairing})"
-            ));
+            if *subject == self.subject {
+                message.push_str(&format!(
+                    "\n= note: the same change also breaks [{rule}]: {why} ({pairing})"
+                ));
+            } else {
+                message.push_str(&format!(
+                    "\n= note: the same change breaks `{subject}` too [{rule}]: {why} ({pairing})"
+                ));
+            }
         }
         for help in &self.helps {
             message.push_str(&format!("\n= help: {help}"));
