@@ -11,9 +11,13 @@
 //! starts (after spaces) with `-->` (the location) or `|` (the source snippet), or is another
 //! header. Everything else is rustc's: a header with a code (`error[E0277]: …`), a warning, and
 //! whatever rustc renders after the location (snippets, labels, the `= note:`/`= help:` lines
-//! it adds below a snippet). A case whose errors all carry a code (a trait bound the derive
-//! states with `#[diagnostic::on_unimplemented]`, a `const` evaluation that panics) has no own
-//! line, and is only checked for failing to compile; the mode's summary names these cases.
+//! it adds below a snippet). One coded error carries this crate's words all the same: a
+//! `const` the derive emits that panics (`error[E0080]: evaluation panicked: MESSAGE` on rustc
+//! 1.95; older compilers put the message inside another line, `the evaluated program panicked
+//! at 'MESSAGE'`), so its MESSAGE is an own *fragment*, found when some line of the output
+//! contains it. A case with neither (a trait bound the derive states with
+//! `#[diagnostic::on_unimplemented]`) is only checked for failing to compile; the mode's
+//! summary names these cases.
 //!
 //! **Matching.** Lines are compared with their leading and trailing spaces trimmed (the indent
 //! of a message's continuation lines is rustc's rendering), each to one whole line of the
@@ -82,6 +86,25 @@ pub(crate) fn own_lines(stderr: &str) -> Vec<&str> {
         }
     }
     own
+}
+
+/// The messages of the derive's `const` panics in `stderr` (module docs), in order.
+pub(crate) fn own_fragments(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("error[E0080]: evaluation panicked: "))
+        .map(str::trim)
+        .filter(|message| !message.is_empty())
+        .collect()
+}
+
+/// The expected fragments no line of the output contains.
+pub(crate) fn missing_fragments<'a>(expected: &[&'a str], output: &str) -> Vec<&'a str> {
+    expected
+        .iter()
+        .copied()
+        .filter(|fragment| !output.lines().any(|line| line.contains(fragment)))
+        .collect()
 }
 
 /// The expected lines that are not in the output (module docs: trimmed, whole lines, each
@@ -331,6 +354,7 @@ pub(crate) fn run() {
 
     let mut failures = Vec::new();
     let mut own_total = 0;
+    let mut fragments_total = 0;
     let mut without_own = Vec::new();
     let mut counts = BTreeMap::new();
     for case in &all {
@@ -382,14 +406,18 @@ pub(crate) fn run() {
             continue;
         }
         let own = own_lines(&stderr);
+        let fragments = own_fragments(&stderr);
         own_total += own.len();
-        if own.is_empty() {
+        fragments_total += fragments.len();
+        if own.is_empty() && fragments.is_empty() {
             without_own.push(case.shown.as_str());
         }
-        let missing = missing_lines(&own, rendered);
+        let mut missing = missing_lines(&own, rendered);
+        missing.extend(missing_fragments(&fragments, rendered));
         if !missing.is_empty() {
             failures.push(format!(
-                "{}: these lines of its .stderr are not in the compiler's output:\n{}\
+                "{}: these lines (or panic messages) of its .stderr are not in the \
+                 compiler's output:\n{}\
                  the compiler's output:\n{}",
                 case.shown,
                 indented(
@@ -406,8 +434,9 @@ pub(crate) fn run() {
     let fail_cases = counts.get(&true).copied().unwrap_or(0);
     let pass_cases = counts.get(&false).copied().unwrap_or(0);
     println!(
-        "{fail_cases} compile-fail cases ({own_total} own lines checked; checked only for \
-         failing, with no own line: {}), {pass_cases} compile-pass cases, in {:.1} s",
+        "{fail_cases} compile-fail cases ({own_total} own lines and {fragments_total} panic \
+         messages checked; checked only for failing, with neither: {}), {pass_cases} \
+         compile-pass cases, in {:.1} s",
         if without_own.is_empty() {
             "none".to_owned()
         } else {
@@ -428,7 +457,7 @@ pub(crate) fn run() {
 
 #[cfg(test)]
 mod tests {
-    use super::{missing_lines, own_lines};
+    use super::{missing_fragments, missing_lines, own_fragments, own_lines};
 
     /// A `.stderr` with one of each kind of line.
     const SAMPLE: &str = "\
@@ -508,5 +537,27 @@ error: unknown handoff attribute `verison`: did you mean `version`?
         assert_eq!(missing_lines(&twice, "error: x\n"), ["error: x"]);
         // A line is matched whole, not as a part of one.
         assert_eq!(missing_lines(&["error: x"], "error: x y\n"), ["error: x"]);
+    }
+
+    #[test]
+    fn a_const_panic_message_is_found_inside_any_line() {
+        let stderr = "\
+error[E0080]: evaluation panicked: `#[serde(flatten)]` needs a struct
+  --> ui/compile-fail/sample.rs:8:15
+error[E0277]: `Money` has no handoff description
+";
+        let fragments = own_fragments(stderr);
+        assert_eq!(fragments, ["`#[serde(flatten)]` needs a struct"]);
+        // rustc 1.95's wording, and an older compiler's.
+        assert!(missing_fragments(&fragments, stderr).is_empty());
+        let older = "error[E0080]: evaluation of constant value failed\n  \
+                     = note: the evaluated program panicked at '`#[serde(flatten)]` needs a \
+                     struct', src/main.rs:8:15\n";
+        assert!(missing_fragments(&fragments, older).is_empty());
+        // Another message is no match.
+        assert_eq!(
+            missing_fragments(&fragments, "error[E0080]: evaluation panicked: other\n"),
+            ["`#[serde(flatten)]` needs a struct"]
+        );
     }
 }
