@@ -299,6 +299,7 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
         skip_serializing,
         skip_deserializing,
         other,
+        untagged,
         doc,
         ..
     } = variant;
@@ -338,6 +339,7 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
             skip_serializing: #skip_serializing,
             skip_deserializing: #skip_deserializing,
             other: #other,
+            untagged: #untagged,
             kind: #kind,
             doc: #doc,
         }
@@ -393,8 +395,16 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
             "`#[serde(flatten)]` needs a struct, an enum or a map (or an `Option` of one), and `{}` is none of them",
             crate::attr::written(&ty.to_token_stream())
         );
+        let mixed = format!(
+            "`#[serde(flatten)]` of `{}`, an enum with `#[serde(untagged)]` variants, is not \
+             supported by handoff-contract: serde reads such an enum from all the keys left \
+             beside the fields, which the description does not follow; wrap it in a field of \
+             its own",
+            crate::attr::written(&ty.to_token_stream())
+        );
         let check = quote_spanned! {span=>
             match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                #p::Kind::Enum(e) if e.has_untagged_variants() => ::core::panic!(#mixed),
                 #p::Kind::Struct(_)
                 | #p::Kind::Enum(_)
                 | #p::Kind::Map { .. }

@@ -457,8 +457,10 @@ impl Builder {
                     receiver.push(v.de_name.to_owned());
                     receiver.extend(v.aliases.iter().map(|a| (*a).to_owned()));
                 }
+                // An enum untagged as a whole has no tagged variant to set apart.
+                let untagged = v.untagged && repr != Repr::Untagged;
                 let unwritable = match (e.repr, v.kind) {
-                    (shape::Repr::Internal { .. }, VariantKind::Newtype(inner)) => {
+                    (shape::Repr::Internal { .. }, VariantKind::Newtype(inner)) if !untagged => {
                         !writable_beside_tag(inner())
                     }
                     _ => false,
@@ -468,6 +470,7 @@ impl Builder {
                     sender: (!v.skip_serializing && !unwritable).then(|| v.ser_name.to_owned()),
                     receiver,
                     other: v.other,
+                    untagged,
                     kind,
                     doc: v.doc.to_owned(),
                 }
@@ -475,10 +478,10 @@ impl Builder {
             .collect::<Vec<VariantDef>>();
         // serde matches a tag against the variants' names and aliases in declaration order:
         // a name an earlier variant reads never reaches a later one (rustc warns of an
-        // unreachable pattern). An untagged enum reads no name.
+        // unreachable pattern). An untagged enum, or an untagged variant, reads no name.
         if repr != Repr::Untagged {
             let mut taken: BTreeSet<String> = BTreeSet::new();
-            for variant in &mut variants {
+            for variant in variants.iter_mut().filter(|v| !v.untagged) {
                 variant.receiver.retain(|name| !taken.contains(name));
                 taken.extend(variant.receiver.iter().cloned());
             }

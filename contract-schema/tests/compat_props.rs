@@ -580,6 +580,7 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
                 sender: Some("ZzNew".to_owned()),
                 receiver: vec!["ZzNew".to_owned()],
                 other: false,
+                untagged: false,
                 kind: VariantDefKind::Unit,
                 doc: String::new(),
             });

@@ -92,6 +92,7 @@ fn variant(name: &str, kind: VariantDefKind) -> VariantDef {
         sender: Some(name.to_owned()),
         receiver: vec![name.to_owned()],
         other: false,
+        untagged: false,
         kind,
         doc: String::new(),
     }
@@ -104,6 +105,7 @@ fn unit(name: &str) -> VariantDef {
 fn catch_all(name: &str) -> VariantDef {
     VariantDef {
         other: true,
+        untagged: false,
         ..unit(name)
     }
 }

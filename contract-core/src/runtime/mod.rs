@@ -9,7 +9,7 @@
 //! `Deserializer` wrapper that follows the receiver view beside serde's calls, records the
 //! presence of every field, and gives up at every point where `receive` is stricter than
 //! serde (below) or where the schema cannot be followed (a set, an internally or adjacently
-//! tagged or untagged enum, a flattened field). A payload serde accepts with none of those
+//! tagged or untagged enum, an enum with untagged variants, a flattened field). A payload serde accepts with none of those
 //! points is accepted there, in one pass and without copying. Everything else takes the
 //! **full path**, on a flat **tape** of the document (one node per value, with byte offsets,
 //! reused per thread):

@@ -5,13 +5,14 @@
 //! emits, so that an unchanged enum rebuilds to its published definition:
 //!
 //! - the representation is serde's (`tag`, `content`, `untagged`; an enum whose every variant
-//!   is `#[serde(untagged)]` is untagged, as the description says);
+//!   is `#[serde(untagged)]` is untagged, as the description says, and otherwise a variant
+//!   marked `#[serde(untagged)]` keeps the mark);
 //! - a variant skipped both ways is left out; the sender writes its serialize tag unless it is
 //!   `skip_serializing`, or it is an internally tagged newtype variant whose content serde
 //!   cannot write beside the tag (see [`writable_beside_tag`]); the receiver reads its
 //!   deserialize tag and aliases unless it is `skip_deserializing`, and a tag an earlier
-//!   variant reads never reaches a later one (an untagged enum matches no tag on the wire,
-//!   so nothing is shadowed there);
+//!   variant reads never reaches a later one (an untagged enum or variant matches no tag on
+//!   the wire, so nothing is shadowed there);
 //! - what a variant carries is read from the syntax like a struct's fields (see
 //!   [`crate::wire`]): a hole takes the published variant's type at the same place, a struct
 //!   variant's fields are rebuilt as a struct's are (the enum's `deny_unknown_fields` is
@@ -65,7 +66,7 @@ pub(super) fn rebuild(
     // serde matches a tag against the variants' names and aliases in declaration order.
     if repr != ModelRepr::Untagged {
         let mut taken: BTreeSet<String> = BTreeSet::new();
-        for def in &mut defs {
+        for def in defs.iter_mut().filter(|d| !d.untagged) {
             def.receiver.retain(|name| !taken.contains(name));
             taken.extend(def.receiver.iter().cloned());
         }
@@ -103,10 +104,11 @@ fn variant_def(
     published: &Schema,
 ) -> VariantDef {
     let kind = variant_kind(input, variant, old, published);
+    let untagged = variant.untagged && *repr != ModelRepr::Untagged;
     // serde refuses at run time to write an internally tagged newtype variant whose content
     // is not a map, a struct, an enum or a unit: such a variant is read but never sent.
     let unwritable = match (repr, &kind) {
-        (ModelRepr::Internal { .. }, VariantDefKind::Newtype(content)) => {
+        (ModelRepr::Internal { .. }, VariantDefKind::Newtype(content)) if !untagged => {
             !writable_beside_tag(content, published)
         }
         _ => false,
@@ -121,6 +123,7 @@ fn variant_def(
         sender: (!variant.skip_serializing && !unwritable).then(|| variant.ser_name.clone()),
         receiver,
         other: variant.other,
+        untagged,
         kind,
         doc: variant.doc.clone(),
     }
@@ -269,6 +272,11 @@ pub(super) fn span_of_variant(rule: Rule, variant: &Variant) -> TokenStream {
             (None, Style::Tuple | Style::Struct) => variant.original.fields.to_token_stream(),
             (None, Style::Unit) => ident(),
         },
+        // Its tagging: the `untagged` key when it has one, else its name.
+        _ if rule == Rule::VariantTaggingChanged => {
+            find_serde_key(&variant.serde_keys, &["untagged"])
+                .map_or_else(ident, |k| k.tokens.clone())
+        }
         // A tag: the serde attribute that sets it, when the variant has one.
         _ => find_serde_key(&variant.serde_keys, &["rename"])
             .map_or_else(ident, |k| k.tokens.clone()),

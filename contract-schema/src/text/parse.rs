@@ -47,6 +47,7 @@ const LINE_KEYWORDS: &[&str] = &[
     "renamed-from",
     "assumption",
     "catch-all",
+    "untagged",
 ];
 
 const TOP_KEYWORDS: &[&str] = &[
@@ -57,12 +58,13 @@ const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "unknown", "variant"];
 const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
 const FIELD_KEYWORDS: &[&str] = &["doc", "send", "receive", "renamed-from", "assumption"];
 const FLATTEN_KEYWORDS: &[&str] = &["doc", "send", "receive"];
-const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all"];
+const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all", "untagged"];
 const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
     "doc",
     "send",
     "receive",
     "catch-all",
+    "untagged",
     "unknown",
     "extra",
     "field",
@@ -691,7 +693,9 @@ impl<'p, 'a> Parser<'p, 'a> {
                     c.expect_colon("the variant name")?;
                     let kind = c.variant_kind(&mut self.refs)?;
                     c.end()?;
-                    variants.push(self.variant(line, rust_name, kind)?);
+                    let variant = self.variant(line, rust_name, kind)?;
+                    check_untagged_variant(line, &repr, &variants, &variant)?;
+                    variants.push(variant);
                 }
                 other => return Err(unknown_keyword(&c, at, other, ENUM_KEYWORDS, "an enum")),
             }
@@ -703,6 +707,15 @@ impl<'p, 'a> Parser<'p, 'a> {
                 shorten(name)
             )));
         };
+        if repr == Repr::Untagged {
+            if let Some(v) = variants.iter().find(|v| v.untagged) {
+                return Err(header.error(format!(
+                    "variant `{}` is marked `untagged` in an enum that is `repr untagged` as \
+                     a whole: drop the `untagged` line",
+                    shorten(&v.rust_name)
+                )));
+            }
+        }
         let body = Body::Enum(EnumDef {
             repr,
             variants,
@@ -721,6 +734,7 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut send: Once<Option<String>> = None;
         let mut receive: Once<Vec<String>> = None;
         let mut catch_all: Once<()> = None;
+        let mut untagged: Once<()> = None;
         let mut state = StructState::default();
         let is_struct = matches!(kind, VariantKind::Struct);
         while let Some((mut c, keyword, at)) = self.next_child(1)? {
@@ -746,6 +760,9 @@ impl<'p, 'a> Parser<'p, 'a> {
                 }
                 "catch-all" => {
                     c.end_once(&mut catch_all, (), keyword)?;
+                }
+                "untagged" => {
+                    c.end_once(&mut untagged, (), keyword)?;
                 }
                 "unknown" | "extra" | "field" | "flatten" if !is_struct => {
                     return Err(c.error_at(
@@ -780,15 +797,51 @@ impl<'p, 'a> Parser<'p, 'a> {
                 VariantDefKind::Struct(finish_struct(header, "struct variant", &rust_name, state)?)
             }
         };
+        if catch_all.is_some() && untagged.is_some() {
+            return Err(header.error(format!(
+                "variant `{}` is both `catch-all` and `untagged`: serde reads a catch-all \
+                 only from a tag, and an untagged variant reads no tag",
+                shorten(&rust_name)
+            )));
+        }
         Ok(VariantDef {
             rust_name,
             sender,
             receiver,
             other: catch_all.is_some(),
+            untagged: untagged.is_some(),
             kind,
             doc: doc.map(|(d, _)| d).unwrap_or_default(),
         })
     }
+}
+
+/// An `untagged` variant belongs only in a tagged enum, after its tagged variants (serde
+/// rejects a tagged variant after an untagged one); `repr` is known when it came first.
+fn check_untagged_variant(
+    line: &Line<'_>,
+    repr: &Once<Repr>,
+    before: &[VariantDef],
+    variant: &VariantDef,
+) -> Result<(), ParseError> {
+    if variant.untagged && matches!(repr, Some((Repr::Untagged, _))) {
+        return Err(line.error(format!(
+            "variant `{}` is marked `untagged` in an enum that is `repr untagged` as a whole: \
+             drop the `untagged` line",
+            shorten(&variant.rust_name)
+        )));
+    }
+    if !variant.untagged {
+        if let Some(earlier) = before.iter().find(|v| v.untagged) {
+            return Err(line.error(format!(
+                "the tagged variant `{}` follows the untagged variant `{}`: serde requires \
+                 untagged variants to come after every tagged one",
+                shorten(&variant.rust_name),
+                shorten(&earlier.rust_name)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn finish_struct(
