@@ -331,6 +331,10 @@ impl Gen<'_> {
             }
             VariantDefKind::Struct(s) => Some(Value::Object(self.object(s, depth)?)),
         };
+        if v.untagged {
+            // serde writes an untagged variant of a tagged enum as its content alone.
+            return Some(content.unwrap_or(Value::Null));
+        }
         Some(match (&e.repr, content) {
             (Repr::External, None) => Value::String(tag),
             (Repr::External, Some(c)) => Value::Object([(tag, c)].into_iter().collect()),

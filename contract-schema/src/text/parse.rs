@@ -1964,6 +1964,58 @@ enum E
         ]);
     }
 
+    /// An enum with the given `repr` line and variants (each `(name, untagged, catch_all)`).
+    fn enum_text(repr: &str, variants: &[(&str, bool, bool)]) -> String {
+        let mut text = format!("root E\n\nenum E\n  rust \"app::E\"\n  repr {repr}\n");
+        for (name, untagged, catch_all) in variants {
+            text.push_str(&format!(
+                "  variant {name}: unit\n    send \"{name}\"\n    receive \"{name}\"\n"
+            ));
+            if *catch_all {
+                text.push_str("    catch-all\n");
+            }
+            if *untagged {
+                text.push_str("    untagged\n");
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn untagged_variants_come_last_in_a_tagged_enum_only() {
+        let ok = parse(&enum_text("external", &[("A", false, false), ("B", true, false)]))
+            .expect("a trailing untagged variant reads");
+        let Some(Body::Enum(e)) = ok.def("E").map(|d| &d.body) else {
+            panic!("E is an enum");
+        };
+        assert_eq!(
+            e.variants.iter().map(|v| v.untagged).collect::<Vec<_>>(),
+            [false, true]
+        );
+        assert_eq!(
+            error(&enum_text("external", &[("A", true, false), ("B", false, false)])),
+            "line 10, column 3: the tagged variant `B` follows the untagged variant `A`: serde \
+             requires untagged variants to come after every tagged one"
+        );
+        assert_eq!(
+            error(&enum_text("untagged", &[("A", true, false)])),
+            "line 6, column 3: variant `A` is marked `untagged` in an enum that is \
+             `repr untagged` as a whole: drop the `untagged` line"
+        );
+        assert_eq!(
+            error(&enum_text("internal tag \"t\"", &[("A", true, true)])),
+            "line 6, column 3: variant `A` is both `catch-all` and `untagged`: serde reads a \
+             catch-all only from a tag, and an untagged variant reads no tag"
+        );
+        // `repr` after the variants: the enum's own check still sees it.
+        let late = "root E\n\nenum E\n  rust \"app::E\"\n  variant A: unit\n    send \"A\"\n    untagged\n  repr untagged\n";
+        assert_eq!(
+            error(late),
+            "line 3, column 1: variant `A` is marked `untagged` in an enum that is \
+             `repr untagged` as a whole: drop the `untagged` line"
+        );
+    }
+
     #[test]
     fn a_keyword_in_the_wrong_place() {
         assert_eq!(
