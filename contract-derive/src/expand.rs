@@ -398,8 +398,8 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
         let mixed = format!(
             "`#[serde(flatten)]` of `{}`, an enum with `#[serde(untagged)]` variants, is not \
              supported by handoff-contract: serde reads such an enum from all the keys left \
-             beside the fields, which the description does not follow; wrap it in a field of \
-             its own",
+             beside the fields, which the description does not follow; give it a field of its own \
+             instead of flattening it",
             crate::attr::written(&ty.to_token_stream())
         );
         let check = quote_spanned! {span=>
