@@ -1098,21 +1098,13 @@ fn untagged(mut v: VariantDef) -> VariantDef {
 
 #[test]
 fn a_variant_becoming_untagged_or_tagged_breaks_by_direction() {
-    let note = || variant("Note", VariantDefKind::Newtype(string()));
+    let note = variant("Note", VariantDefKind::Newtype(string()));
     let ping = || unit("Ping");
-    for repr in [Repr::External, internal("type"), Repr::Adjacent {
+    let adjacent = Repr::Adjacent {
         tag: "t".to_owned(),
         content: "c".to_owned(),
-    }] {
-        // An internally tagged enum cannot write a string beside its tag: a struct there.
-        let note = if matches!(repr, Repr::Internal { .. }) {
-            variant("Note", VariantDefKind::Struct(StructDef {
-                fields: vec![f("text", string())],
-                ..StructDef::default()
-            }))
-        } else {
-            note()
-        };
+    };
+    for repr in [Repr::External, adjacent] {
         let tagged = event(repr.clone(), vec![ping(), note.clone()]);
         let untagged_note = event(repr.clone(), vec![ping(), untagged(note.clone())]);
         // Old data holds `Note` under its tag, which new readers no longer read: backward.
@@ -1149,6 +1141,35 @@ fn a_variant_becoming_untagged_or_tagged_breaks_by_direction() {
         assert!(evolve(&untagged_note, &untagged_note, Mode::Full).is_compatible());
         assert!(evolve(&tagged, &tagged, Mode::Full).is_compatible());
     }
+    // Internally tagged, a struct variant's tagged form is its fields beside the tag, which
+    // the same variant untagged reads (it ignores the tag as an unknown key): only new
+    // writers, who drop the tag, break old readers.
+    let fields = |unknown| {
+        variant(
+            "Note",
+            VariantDefKind::Struct(StructDef {
+                fields: vec![f("text", string())],
+                unknown,
+                ..StructDef::default()
+            }),
+        )
+    };
+    let tagged = event(internal("type"), vec![ping(), fields(Unknown::Ignore)]);
+    let untagged_note = event(internal("type"), vec![ping(), untagged(fields(Unknown::Ignore))]);
+    assert_eq!(
+        located(&evolve(&tagged, &untagged_note, Mode::Full)),
+        [(
+            "VARIANT_TAGGING_CHANGED",
+            "event(Note)".to_owned(),
+            Direction::Forward
+        )]
+    );
+    // Unless the untagged variant denies unknown keys: the tag is one.
+    let denying = event(internal("type"), vec![ping(), untagged(fields(Unknown::Deny))]);
+    assert_eq!(
+        ids(&evolve(&tagged, &denying, Mode::Backward)),
+        ["VARIANT_TAGGING_CHANGED"]
+    );
 }
 
 #[test]
@@ -1180,10 +1201,16 @@ fn untagged_variants_of_a_tagged_enum_are_compared_as_serde_reads_them() {
     let extra = event(Repr::External, vec![ping(), unit("Pong")]);
     let catches = with(vec![raw("Raw", Type::Any)]);
     assert!(check(&extra, &catches).is_compatible());
+    let numbers = with(vec![raw("Raw", int(IntKind::U8))]);
+    assert_eq!(ids(&check(&extra, &numbers)), ["ENUM_VARIANT_UNKNOWN"]);
+    // An externally tagged unit variant is its name, a string: an untagged variant that
+    // reads any string reads it (known names, then any other string).
     let text_only = with(vec![raw("Raw", string())]);
-    assert_eq!(ids(&check(&extra, &text_only)), ["ENUM_VARIANT_UNKNOWN"]);
+    assert!(check(&extra, &text_only).is_compatible());
+    let pong = event(Repr::External, vec![ping(), variant("Pong", VariantDefKind::Newtype(string()))]);
+    assert_eq!(ids(&check(&pong, &text_only)), ["ENUM_VARIANT_UNKNOWN"]);
     assert_eq!(
-        ids(&evolve(&text_only, &extra, Mode::Full)),
+        ids(&evolve(&numbers, &extra, Mode::Full)),
         ["UNTAGGED_VARIANT_UNMATCHED", "ENUM_VARIANT_ADDED"]
     );
     // A reader without untagged variants never reads a writer's untagged one.

@@ -113,9 +113,12 @@
 //! serde reads such an enum by trying its tagged variants first and then each untagged
 //! variant on the whole value (see [`EnumDef`](crate::model::EnumDef)). A writer's tagged
 //! variant is compared with the reader's tagged variant of the same tag, as in any tagged
-//! enum; with none, the reader's untagged variants read it only when one reads any value
-//! (a newtype of `any`), otherwise it is `ENUM_VARIANT_*` (conservatively: an untagged
-//! variant that happens to fit the tagged form would read it). A writer's untagged variant
+//! enum; with none, the reader's untagged variants read it when one reads any value (a
+//! newtype of `any`), when the writer's variant is an externally tagged unit variant (its
+//! name, a string) and one reads any string, or when the writer's variant is internally
+//! tagged (the tag beside its fields) and one is a struct variant that ignores unknown
+//! keys, reads nothing under the tag's key and reads the writer's fields; otherwise it is
+//! `ENUM_VARIANT_*` (conservatively: an untagged variant may fit other tagged forms). A writer's untagged variant
 //! must fit one of the reader's untagged variants, as in an untagged enum (conservatively:
 //! the reader's tagged variants may read some of its values too), or else it is
 //! `UNTAGGED_VARIANT_UNMATCHED`. In both cases, when the reader has the same Rust variant

@@ -1272,7 +1272,11 @@ impl<'a> Checker<'a> {
                     let caught = r.catch_all().is_some()
                         && (matches!(wv.kind, VariantDefKind::Unit)
                             || matches!(w.repr, Repr::Internal { .. }));
-                    if caught || reads_anything {
+                    if caught
+                        || reads_anything
+                        || r.untagged_variants()
+                            .any(|rv| c.tagged_form_fits(&w.repr, wv, rv))
+                    {
                         return;
                     }
                     match retagged(wv) {
@@ -1314,6 +1318,57 @@ impl<'a> Checker<'a> {
                     }
                 }
             });
+        }
+    }
+
+    /// Whether the reader's untagged variant `rv` reads the tagged form of the writer's
+    /// variant `wv`, as far as the description tells it: an externally tagged unit variant
+    /// (its name, a string) read by a newtype of a type that reads any string, and an
+    /// internally tagged variant (the tag beside its fields, or beside the fields of its
+    /// newtype's struct; the tag alone for a unit variant) read by a struct variant that
+    /// ignores unknown keys, reads none under the tag's key and reads the writer's fields.
+    /// Anything else is assumed not to fit (conservatively).
+    fn tagged_form_fits(&mut self, repr: &Repr, wv: &'a VariantDef, rv: &'a VariantDef) -> bool {
+        if rv.receiver.is_empty() {
+            return false;
+        }
+        match (repr, &wv.kind, &rv.kind) {
+            (Repr::External, VariantDefKind::Unit, VariantDefKind::Newtype(content)) => {
+                self.fits(|c| c.ty(&PLAIN_STRING, content))
+            }
+            (Repr::Internal { tag }, kind, VariantDefKind::Struct(rs)) => {
+                let ignores_tag = rs.unknown == Unknown::Ignore
+                    && rs.flattened.is_empty()
+                    && !rs
+                        .fields
+                        .iter()
+                        .any(|f| f.receiver.as_ref().is_some_and(|r| r.accepts(tag)));
+                if !ignores_tag {
+                    return false;
+                }
+                let ws: &'a StructDef = match kind {
+                    VariantDefKind::Unit => &NO_FIELDS,
+                    VariantDefKind::Struct(ws) => ws,
+                    VariantDefKind::Newtype(ty) => match self.writer.resolve(ty) {
+                        Type::Named(name) => match self.writer.def(name).map(|d| &d.body) {
+                            Some(Body::Struct(ws)) => ws,
+                            _ => return false,
+                        },
+                        _ => return false,
+                    },
+                    VariantDefKind::Tuple(_) => return false,
+                };
+                // The writer's own fields must not write the tag's key either.
+                let writes_tag = ws
+                    .fields
+                    .iter()
+                    .any(|f| f.sender.as_ref().is_some_and(|s| s.name == *tag));
+                !writes_tag
+                    && ws.unknown != Unknown::Capture
+                    && ws.flattened.is_empty()
+                    && self.fits(|c| c.structs(ws, rs))
+            }
+            _ => false,
         }
     }
 
@@ -1446,6 +1501,18 @@ impl<'a> Checker<'a> {
         }
     }
 }
+
+/// A string of no format: what an externally tagged unit variant is written as.
+static PLAIN_STRING: Type = Type::String(StringFormat::Plain);
+
+/// A struct without fields that ignores unknown keys: an internally tagged unit variant's
+/// fields beside its tag.
+static NO_FIELDS: StructDef = StructDef {
+    fields: Vec::new(),
+    unknown: Unknown::Ignore,
+    extra: None,
+    flattened: Vec::new(),
+};
 
 /// The tag of the enum represented as `repr` when its variant `rv` is never read, as its
 /// content needs that tag for itself (see [`Schema::needs_taken_tag`]).
