@@ -117,6 +117,17 @@ fn variant_index_as_tag_inside_buffered_content() {
         verdicts::<Outer>(&json!({ "outer": "Fig", "type": "empty" })),
         (true, true)
     );
+    // The tagged variants of an enum with untagged variants are read from buffered content
+    // too (here `Ping`, the first variant, under index 0; no untagged variant reads the
+    // object).
+    stricter::<contract_tests::types::InternalWithUntagged>(json!({ "kind": 0, "x": "s" }));
+    assert_eq!(
+        serde_json::from_value::<contract_tests::types::InternalWithUntagged>(
+            json!({ "kind": 0, "x": "s" })
+        )
+        .expect("read"),
+        contract_tests::types::InternalWithUntagged::Ping
+    );
 }
 
 /// Enums and a unit inside an internally tagged enum.

@@ -46,6 +46,9 @@
 //!   twice but keeps going past an unknown one), in a map (serde keeps the last) and inside
 //!   values the type ignores;
 //! - the same item twice in a set (serde merges them);
+//! - a variant's index (`{"type": 0}`) as the tag of an enum serde reads from buffered
+//!   content (inside an untagged enum, as the tagged part of an enum with untagged variants,
+//!   in an internally tagged newtype variant, flattened): only the names are read;
 //! - a `CString` written as a string (serde writes the array of its bytes);
 //! - a `Duration` or `SystemTime` with nanoseconds of 10⁹ or more (serde carries them into
 //!   the seconds; it never writes them), as the description states it;
