@@ -798,27 +798,25 @@ fn data_enum(named: &[String]) -> BoxedStrategy<EnumDef> {
                     } else {
                         variant_kind(&named, &repr)
                     };
-                    (kind, view_choice(), arb_doc()).prop_map(
-                        move |(mut kind, choice, doc)| {
-                            let (sender, receiver) = variant_views(name, case, choice);
-                            // The enum's `deny_unknown_fields` applies to its struct variants,
-                            // as the builder records it (a captured map still captures).
-                            if let VariantDefKind::Struct(s) = &mut kind {
-                                if deny && s.unknown == Unknown::Ignore {
-                                    s.unknown = Unknown::Deny;
-                                }
+                    (kind, view_choice(), arb_doc()).prop_map(move |(mut kind, choice, doc)| {
+                        let (sender, receiver) = variant_views(name, case, choice);
+                        // The enum's `deny_unknown_fields` applies to its struct variants,
+                        // as the builder records it (a captured map still captures).
+                        if let VariantDefKind::Struct(s) = &mut kind {
+                            if deny && s.unknown == Unknown::Ignore {
+                                s.unknown = Unknown::Deny;
                             }
-                            VariantDef {
-                                rust_name: name.to_owned(),
-                                sender,
-                                receiver,
-                                other: false,
-                                untagged,
-                                kind,
-                                doc,
-                            }
-                        },
-                    )
+                        }
+                        VariantDef {
+                            rust_name: name.to_owned(),
+                            sender,
+                            receiver,
+                            other: false,
+                            untagged,
+                            kind,
+                            doc,
+                        }
+                    })
                 })
                 .collect();
             variants.prop_map(move |variants| EnumDef {

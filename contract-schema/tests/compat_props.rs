@@ -589,17 +589,24 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
             // A unit variant added (before the untagged ones, as serde requires): old readers
             // without a catch-all, or an untagged variant reading any value, reject it.
             let mut new = base.clone();
-            let at = e.variants.iter().position(|v| v.untagged).unwrap_or(e.variants.len());
+            let at = e
+                .variants
+                .iter()
+                .position(|v| v.untagged)
+                .unwrap_or(e.variants.len());
             let catches = e.catch_all().is_some() || reads_any_value(&base, &e);
-            root_enum(&mut new).variants.insert(at, VariantDef {
-                rust_name: "ZzNew".to_owned(),
-                sender: Some("ZzNew".to_owned()),
-                receiver: vec!["ZzNew".to_owned()],
-                other: false,
-                untagged: false,
-                kind: VariantDefKind::Unit,
-                doc: String::new(),
-            });
+            root_enum(&mut new).variants.insert(
+                at,
+                VariantDef {
+                    rust_name: "ZzNew".to_owned(),
+                    sender: Some("ZzNew".to_owned()),
+                    receiver: vec!["ZzNew".to_owned()],
+                    other: false,
+                    untagged: false,
+                    kind: VariantDefKind::Unit,
+                    doc: String::new(),
+                },
+            );
             prop_assert!(backward(&base, &new).is_empty());
             let fw = forward(&base, &new);
             if catches {

@@ -1136,7 +1136,10 @@ fn a_variant_becoming_untagged_or_tagged_breaks_by_direction() {
         let report = check(&tagged, &untagged_note);
         assert_eq!(ids(&report), ["VARIANT_TAGGING_CHANGED"]);
         let why = &report.findings()[0].why;
-        assert!(why.contains("under its tag") && why.contains("content alone"), "{why}");
+        assert!(
+            why.contains("under its tag") && why.contains("content alone"),
+            "{why}"
+        );
         // Unchanged, either way, it is compatible.
         assert!(evolve(&untagged_note, &untagged_note, Mode::Full).is_compatible());
         assert!(evolve(&tagged, &tagged, Mode::Full).is_compatible());
@@ -1155,7 +1158,10 @@ fn a_variant_becoming_untagged_or_tagged_breaks_by_direction() {
         )
     };
     let tagged = event(internal("type"), vec![ping(), fields(Unknown::Ignore)]);
-    let untagged_note = event(internal("type"), vec![ping(), untagged(fields(Unknown::Ignore))]);
+    let untagged_note = event(
+        internal("type"),
+        vec![ping(), untagged(fields(Unknown::Ignore))],
+    );
     assert_eq!(
         located(&evolve(&tagged, &untagged_note, Mode::Full)),
         [(
@@ -1165,7 +1171,10 @@ fn a_variant_becoming_untagged_or_tagged_breaks_by_direction() {
         )]
     );
     // Unless the untagged variant denies unknown keys: the tag is one.
-    let denying = event(internal("type"), vec![ping(), untagged(fields(Unknown::Deny))]);
+    let denying = event(
+        internal("type"),
+        vec![ping(), untagged(fields(Unknown::Deny))],
+    );
     assert_eq!(
         ids(&evolve(&tagged, &denying, Mode::Backward)),
         ["VARIANT_TAGGING_CHANGED"]
@@ -1182,7 +1191,10 @@ fn untagged_variants_of_a_tagged_enum_are_compared_as_serde_reads_them() {
         event(Repr::External, variants)
     };
     // An untagged variant must fit one of the reader's untagged variants, whatever its name.
-    let old = with(vec![raw("Number", int(IntKind::U64)), raw("Text", string())]);
+    let old = with(vec![
+        raw("Number", int(IntKind::U64)),
+        raw("Text", string()),
+    ]);
     let new = with(vec![raw("Words", string())]);
     assert_eq!(
         located(&evolve(&old, &new, Mode::Backward)),
@@ -1194,7 +1206,10 @@ fn untagged_variants_of_a_tagged_enum_are_compared_as_serde_reads_them() {
     );
     assert!(forward(&old, &new).is_empty());
     // An untagged variant of the same name is compared precisely.
-    let narrower = with(vec![raw("Number", int(IntKind::U32)), raw("Text", string())]);
+    let narrower = with(vec![
+        raw("Number", int(IntKind::U32)),
+        raw("Text", string()),
+    ]);
     assert_eq!(backward(&old, &narrower), ["INT_NARROWED"]);
     // A tagged variant the reader does not know is caught by an untagged variant that
     // reads any value, and only by such a one.
@@ -1207,7 +1222,10 @@ fn untagged_variants_of_a_tagged_enum_are_compared_as_serde_reads_them() {
     // reads any string reads it (known names, then any other string).
     let text_only = with(vec![raw("Raw", string())]);
     assert!(check(&extra, &text_only).is_compatible());
-    let pong = event(Repr::External, vec![ping(), variant("Pong", VariantDefKind::Newtype(string()))]);
+    let pong = event(
+        Repr::External,
+        vec![ping(), variant("Pong", VariantDefKind::Newtype(string()))],
+    );
     assert_eq!(ids(&check(&pong, &text_only)), ["ENUM_VARIANT_UNKNOWN"]);
     assert_eq!(
         ids(&evolve(&numbers, &extra, Mode::Full)),

@@ -769,7 +769,7 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
         "too few pairs with untagged variants: {untagged_compatible} compatible, \
          {untagged_witnessed} witnessed"
     );
-        let pairs = compatible_pairs + breaking_pairs + unexported;
+    let pairs = compatible_pairs + breaking_pairs + unexported;
     assert_eq!(
         unexported, 0,
         "{unexported} of {pairs} receiver exports do not compile"

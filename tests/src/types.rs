@@ -1022,9 +1022,7 @@ pub enum AdjacentWithUntagged {
 }
 
 /// Known names, and any other string kept as written: a common use of an untagged variant.
-#[derive(
-    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, HandoffSchema,
-)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, HandoffSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Channel {
     /// `"email"`.

@@ -22,7 +22,9 @@ use serde_json::{json, Value};
 #[serde(tag = "kind")]
 enum Event {
     Ping,
-    Note { text: String },
+    Note {
+        text: String,
+    },
     #[serde(untagged)]
     Raw(Value),
 }
@@ -70,7 +72,10 @@ fn the_tagged_form_wins_over_an_untagged_variant_that_also_reads_it() {
     assert_eq!(read::<Event>(&broken), Some(Event::Raw(broken.clone())));
     assert_eq!(read::<Event>(&json!(3)), Some(Event::Raw(json!(3))));
     // Adjacently tagged: the object with a readable tag and content is `A`.
-    assert_eq!(read::<Wrapped>(&json!({ "t": "A", "c": 1 })), Some(Wrapped::A(1)));
+    assert_eq!(
+        read::<Wrapped>(&json!({ "t": "A", "c": 1 })),
+        Some(Wrapped::A(1))
+    );
     let other = json!({ "t": "A", "c": "one" });
     let Some(Wrapped::Object(map)) = read::<Wrapped>(&other) else {
         panic!("the untagged variant reads what the tagged one does not");
@@ -82,7 +87,10 @@ fn the_tagged_form_wins_over_an_untagged_variant_that_also_reads_it() {
 fn untagged_variants_are_tried_in_declaration_order() {
     use ExternalWithUntagged as E;
     assert_eq!(read::<E>(&json!("Stop")), Some(E::Stop));
-    assert_eq!(read::<E>(&json!({ "Say": "hi" })), Some(E::Say("hi".to_owned())));
+    assert_eq!(
+        read::<E>(&json!({ "Say": "hi" })),
+        Some(E::Say("hi".to_owned()))
+    );
     assert_eq!(read::<E>(&json!(7)), Some(E::Code(7)));
     assert_eq!(read::<E>(&json!([7, true])), Some(E::Pair(7, true)));
     assert_eq!(
@@ -165,7 +173,9 @@ fn send_writes_an_untagged_variant_alone_and_receive_reads_it_as_serde_does() {
     let sent = send(&Channel::Other("email".to_owned())).expect("serde writes it");
     assert_eq!(sent.bytes(), br#""email""#);
     assert_eq!(
-        receive::<Channel>(sent.bytes()).map(|r| r.into_inner()).ok(),
+        receive::<Channel>(sent.bytes())
+            .map(|r| r.into_inner())
+            .ok(),
         Some(Channel::Email)
     );
     for value in [
@@ -201,15 +211,17 @@ fn the_presence_follows_the_variant_that_was_read() {
     let untagged = received.presence().received().to_vec();
     assert!(tagged.iter().any(|p| p.ends_with(".x")), "{tagged:?}");
     assert!(!tagged.iter().any(|p| p.ends_with(".text")), "{tagged:?}");
-    assert!(untagged.iter().any(|p| p.ends_with(".text")), "{untagged:?}");
+    assert!(
+        untagged.iter().any(|p| p.ends_with(".text")),
+        "{untagged:?}"
+    );
     assert!(!untagged.iter().any(|p| p.ends_with(".x")), "{untagged:?}");
 }
 
 /// The receiver and sender validators of `T`'s JSON Schema.
 fn validators<T: HandoffSchema>() -> (jsonschema::Validator, jsonschema::Validator) {
-    let build = |view| {
-        jsonschema::draft202012::new(&json_schema::<T>(view)).expect("the export compiles")
-    };
+    let build =
+        |view| jsonschema::draft202012::new(&json_schema::<T>(view)).expect("the export compiles");
     (build(View::Receiver), build(View::Sender))
 }
 
@@ -285,7 +297,9 @@ mod v2 {
     pub enum Event {
         Ping,
         #[serde(untagged)]
-        Note { text: String },
+        Note {
+            text: String,
+        },
     }
 }
 
@@ -334,7 +348,10 @@ fn a_name_dropped_into_the_untagged_string_is_still_read() {
     // Old data's `"fax"` is a string, which `Other(String)` reads.
     let report = compat::check(&channels::Channel::schema(), &Channel::schema());
     assert!(report.is_compatible(), "{report}");
-    assert_eq!(read::<Channel>(&json!("fax")), Some(Channel::Other("fax".to_owned())));
+    assert_eq!(
+        read::<Channel>(&json!("fax")),
+        Some(Channel::Other("fax".to_owned()))
+    );
     // The other way, `Other` writes any string, which the old enum does not read.
     let report = compat::check(&Channel::schema(), &channels::Channel::schema());
     let rules: Vec<&str> = report.findings().iter().map(|f| f.rule.id()).collect();

@@ -1983,8 +1983,11 @@ enum E
 
     #[test]
     fn untagged_variants_come_last_in_a_tagged_enum_only() {
-        let ok = parse(&enum_text("external", &[("A", false, false), ("B", true, false)]))
-            .expect("a trailing untagged variant reads");
+        let ok = parse(&enum_text(
+            "external",
+            &[("A", false, false), ("B", true, false)],
+        ))
+        .expect("a trailing untagged variant reads");
         let Some(Body::Enum(e)) = ok.def("E").map(|d| &d.body) else {
             panic!("E is an enum");
         };
@@ -1993,7 +1996,10 @@ enum E
             [false, true]
         );
         assert_eq!(
-            error(&enum_text("external", &[("A", true, false), ("B", false, false)])),
+            error(&enum_text(
+                "external",
+                &[("A", true, false), ("B", false, false)]
+            )),
             "line 10, column 3: the tagged variant `B` follows the untagged variant `A`: serde \
              requires untagged variants to come after every tagged one"
         );

@@ -1255,7 +1255,9 @@ impl<'a> Checker<'a> {
         // The reader's variant of the same Rust name with the other tagging, if any.
         let retagged = |wv: &VariantDef| {
             r.variants.iter().find(|rv| {
-                rv.rust_name == wv.rust_name && rv.untagged != wv.untagged && !rv.receiver.is_empty()
+                rv.rust_name == wv.rust_name
+                    && rv.untagged != wv.untagged
+                    && !rv.receiver.is_empty()
             })
         };
         for wv in w.tagged_variants() {
@@ -1300,9 +1302,9 @@ impl<'a> Checker<'a> {
             if fits_one {
                 continue;
             }
-            let same_name = r.untagged_variants().find(|rv| {
-                !rv.receiver.is_empty() && rv.rust_name == wv.rust_name
-            });
+            let same_name = r
+                .untagged_variants()
+                .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
             self.at(Seg::Variant(&wv.rust_name), |c| {
                 match (retagged(wv), same_name) {
                     (Some(_), _) => c.tagging_changed(wv, false),
@@ -1382,9 +1384,15 @@ impl<'a> Checker<'a> {
     fn tagging_changed(&mut self, wv: &VariantDef, tagged: bool) {
         let (writer, reader) = self.sides();
         let (written, read) = if tagged {
-            ("under its tag", "as its content alone (`#[serde(untagged)]`)")
+            (
+                "under its tag",
+                "as its content alone (`#[serde(untagged)]`)",
+            )
         } else {
-            ("as its content alone (`#[serde(untagged)]`)", "only under its tag")
+            (
+                "as its content alone (`#[serde(untagged)]`)",
+                "only under its tag",
+            )
         };
         let why = format!(
             "{writer} write the variant `{}` {written} but {reader} read it {read}",
