@@ -133,6 +133,9 @@
 //!   from the first key (in the payload's order) that names a variant and leaves the others
 //!   to the struct as unknown keys; the schema, which sees no order, accepts exactly one
 //!   (`receive` reads as serde does).
+//! - **untagged variants under a taken tag**: a newtype variant of an internally tagged enum
+//!   whose content is an enum tagged under the same key has no value (see above), even when
+//!   that enum has `#[serde(untagged)]` variants, which serde could read from the keys left.
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -192,6 +195,9 @@
 //! - **flattened enums nested deeper than 8**: a flattened enum whose variant holds the
 //!   struct it is flattened into (through a `Box`) is inlined 8 levels deep; below that
 //!   its keys are accepted whatever they hold.
+//! - **a flattened enum with untagged variants**: the derive refuses to flatten one, but a
+//!   newtype or transparent struct may still hold one; its keys are then accepted whatever
+//!   they hold (`receive` leaves the verdict to serde there).
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set of more
@@ -700,8 +706,9 @@ impl Exporter<'_> {
         };
         let (e, optional) = self.schema.flat_enum(&flat.ty).filter(|_| present)?;
         let depth = self.flat_depth.get();
-        if depth >= MAX_INLINE_DEPTH {
-            // Inlined deep enough: its keys are accepted, whatever they hold.
+        // Inlined deep enough, or an enum with untagged variants (the derive refuses to
+        // flatten one, but a newtype may hold it): its keys are accepted, whatever they hold.
+        if depth >= MAX_INLINE_DEPTH || (e.repr != Repr::Untagged && e.has_untagged_variants()) {
             return Some(obj(json!({ "additionalProperties": true })));
         }
         self.flat_depth.set(depth + 1);

@@ -565,7 +565,9 @@ impl Schema {
     /// serde reads there as `Some`) is an enum tagged under the same `key` itself
     /// (internally, or adjacently with that tag), the content never finds its tag, and
     /// reading fails whatever was sent. serde also writes such a variant with `key` twice,
-    /// which it cannot read back.
+    /// which it cannot read back. (An enum with `#[serde(untagged)]` variants tagged under
+    /// `key` counts too: its tagged variants never read there, and its untagged ones, which
+    /// might, are left out on purpose, so that every answer stays on the safe side.)
     ///
     /// The compatibility engine reports a writer that may send such a variant
     /// (`VARIANT_UNREADABLE`) and the JSON Schema export describes no value for it: every
