@@ -298,6 +298,7 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
         skip_serializing,
         skip_deserializing,
         other,
+        untagged,
         doc,
         ..
     } = variant;
@@ -337,6 +338,7 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
             skip_serializing: #skip_serializing,
             skip_deserializing: #skip_deserializing,
             other: #other,
+            untagged: #untagged,
             kind: #kind,
             doc: #doc,
         }
@@ -404,6 +406,13 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
             "`#[serde(flatten)]` needs a struct, an enum or a map (or an `Option` of one), and `{}` is none of them",
             crate::attr::written(&ty.to_token_stream())
         );
+        let mixed = format!(
+            "`#[serde(flatten)]` of `{}`, an enum with `#[serde(untagged)]` variants, is not \
+             supported by handoff-contract: serde reads such an enum from all the keys left \
+             beside the fields, which the description does not follow; give it a field of its own \
+             instead of flattening it",
+            crate::attr::written(&ty.to_token_stream())
+        );
         let check = if deny {
             let written = crate::attr::written(&ty.to_token_stream());
             let borrowed = |what: &str| {
@@ -423,6 +432,7 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
             let untagged = borrowed("an untagged enum");
             quote_spanned! {span=>
                 match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                    #p::Kind::Enum(e) if e.has_untagged_variants() => ::core::panic!(#mixed),
                     #p::Kind::Struct(s) if s.flattens() => ::core::panic!(#flattening),
                     #p::Kind::Enum(e) => match e.repr {
                         #p::Repr::External => {}
@@ -442,6 +452,7 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
         } else {
             quote_spanned! {span=>
                 match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                    #p::Kind::Enum(e) if e.has_untagged_variants() => ::core::panic!(#mixed),
                     #p::Kind::Struct(_)
                     | #p::Kind::Enum(_)
                     | #p::Kind::Map { .. }

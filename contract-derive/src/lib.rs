@@ -57,10 +57,12 @@
 //! The serde attributes that are read: `rename` (also `rename(serialize = …, deserialize = …)`),
 //! `rename_all`, `rename_all_fields`, `alias`, `default`, `skip`, `skip_serializing`,
 //! `skip_deserializing`, `skip_serializing_if`, `flatten`, `transparent`, `tag`, `content`,
-//! `untagged`, `other` and `deny_unknown_fields`. Those that do not change the wire (`bound`,
+//! `untagged` (on an enum, or on its last variants: tried after the tagged ones, as serde
+//! does), `other` and `deny_unknown_fields`. Those that do not change the wire (`bound`,
 //! `borrow`, `crate`, `expecting`, …) are accepted. What the description cannot say is a
-//! compile error that names the attribute: `#[serde(tag)]` on a struct, `#[serde(untagged)]`
-//! on some variants of a tagged enum, `flatten` with `deny_unknown_fields`, a flattened type
+//! compile error that names the attribute: `#[serde(tag)]` on a struct, `#[serde(other)]`
+//! on an untagged variant of a tagged enum, `flatten` with `deny_unknown_fields`, a flattened
+//! enum with untagged variants, a flattened type
 //! that is not a struct, an enum or a map (nor an `Option` of one; a flattened generic parameter is
 //! checked for each type it is instantiated with, when that instantiation's schema is built,
 //! so `cargo build` reports it where `cargo check` cannot), and the attributes above that need

@@ -388,22 +388,23 @@ fn check_tuple_skips(fields: &[Field], whose: &str, errors: &mut Vec<Error>) {
     }
 }
 
-/// `#[serde(untagged)]` on some variants of a tagged enum.
+/// `#[serde(untagged)]` on some variants of a tagged enum: described, except beside
+/// `#[serde(other)]` on the same variant (serde accepts it there, as the last variant, but
+/// the variant then reads only its content, never an unknown tag: the attribute would say
+/// what serde does not do). serde's own front end rejects an untagged variant before a
+/// tagged one.
 fn check_untagged_variants(repr: &crate::ast::Repr, variants: &[Variant], errors: &mut Vec<Error>) {
-    if matches!(repr, crate::ast::Repr::Untagged) {
+    if matches!(repr, crate::ast::Repr::Untagged) || variants.iter().all(|v| v.untagged) {
         return;
     }
-    let untagged = variants.iter().filter(|v| v.untagged).count();
-    if untagged == 0 || untagged == variants.len() {
-        return;
-    }
-    for variant in variants.iter().filter(|v| v.untagged) {
+    for variant in variants.iter().filter(|v| v.untagged && v.other) {
         let message = format!(
-            "`#[serde(untagged)]` on variant `{}` of a tagged enum is not supported by \
-             handoff-contract: mark the whole enum `#[serde(untagged)]` or none of its variants",
+            "`#[serde(other)]` on the untagged variant `{}` is not supported by \
+             handoff-contract: serde never reads an unknown tag into an untagged variant; \
+             remove `other`, or `untagged`",
             variant.name
         );
-        match find_serde_key(&variant.serde_keys, &["untagged"]) {
+        match find_serde_key(&variant.serde_keys, &["other"]) {
             Some(key) => errors.push(Error::new_spanned(&key.tokens, message)),
             None => errors.push(Error::new_spanned(&variant.original.ident, message)),
         }

@@ -6,8 +6,9 @@
 //! combinations of both views (renames, `rename(serialize, deserialize)`, aliases, skipped
 //! views, optional and required fields, `renamed_from`, assumptions), structs ignore, deny
 //! or capture unknown fields, enums use every serde representation (and may deny unknown
-//! fields, which their struct variants then do too), string enums may have a catch-all, and
-//! contracts carry ids, modes and sometimes allowances.
+//! fields, which their struct variants then do too), tagged enums may end with
+//! `#[serde(untagged)]` variants, string enums may have a catch-all, and contracts carry
+//! ids, modes and sometimes allowances.
 //!
 //! Within one struct the Rust field names are distinct, and so are the sender names and the
 //! receiver names and aliases (as serde requires of a derived type); within one enum the
@@ -20,8 +21,9 @@
 //! only where serde reads it back — beside no key of the struct's own fields or of another
 //! flattened enum, externally tagged in a `deny_unknown_fields` struct, never in a struct
 //! that captures unknown keys, never tagged under a key an internally tagged enum with a
-//! newtype variant also uses, and never untagged with a unit variant sent (it writes
-//! nothing, which serde never reads back there).
+//! newtype variant also uses, never untagged with a unit variant sent (it writes
+//! nothing, which serde never reads back there), and never a tagged enum with untagged
+//! variants (the derive refuses to flatten one).
 //!
 //! ```
 //! use contract_schema::arbitrary::arb_schema;
@@ -572,6 +574,10 @@ fn kept_flattened(schema: &Schema, s: &StructDef, taken: &BTreeSet<String>) -> V
         let Some((e, _)) = schema.flat_enum(&flat.ty) else {
             continue;
         };
+        // The derive refuses to flatten an enum with untagged variants.
+        if e.has_untagged_variants() {
+            continue;
+        }
         let keys = enum_keys(e);
         let fits = match &e.repr {
             Repr::External => true,
@@ -674,6 +680,7 @@ fn string_enum() -> BoxedStrategy<EnumDef> {
                             sender,
                             receiver,
                             other,
+                            untagged: false,
                             kind: VariantDefKind::Unit,
                             doc,
                         }
@@ -738,7 +745,23 @@ fn variant_kind(named: &[String], repr: &Repr) -> BoxedStrategy<VariantDefKind> 
     }
 }
 
-/// An enum carrying data, in any representation.
+/// What an untagged variant of a tagged enum may carry: anything (its content is written
+/// alone), but no tuple in an internally tagged enum (serde rejects tuple variants there,
+/// untagged or not).
+fn untagged_variant_kind(named: &[String], repr: &Repr) -> BoxedStrategy<VariantDefKind> {
+    match repr {
+        Repr::Internal { .. } => prop_oneof![
+            1 => Just(VariantDefKind::Unit),
+            2 => arb_type(named).prop_map(VariantDefKind::Newtype),
+            2 => arb_struct_def(named).prop_map(VariantDefKind::Struct),
+        ]
+        .boxed(),
+        _ => variant_kind(named, &Repr::Untagged),
+    }
+}
+
+/// An enum carrying data, in any representation; a tagged one may end with
+/// `#[serde(untagged)]` variants (serde requires them last).
 fn data_enum(named: &[String]) -> BoxedStrategy<EnumDef> {
     let named = named.to_vec();
     (
@@ -746,31 +769,46 @@ fn data_enum(named: &[String]) -> BoxedStrategy<EnumDef> {
         subsequence(VARIANT_NAMES, 1..=4).prop_shuffle(),
         select(Case::ALL.to_vec()),
         prop::bool::weighted(0.3),
+        prop_oneof![6 => Just(0usize), 2 => Just(1usize), 1 => Just(2usize)],
     )
-        .prop_flat_map(move |(repr, names, case, deny)| {
+        .prop_flat_map(move |(repr, names, case, deny, untagged_count)| {
+            let count = names.len();
+            // At least one variant stays tagged: an enum untagged throughout is
+            // `Repr::Untagged`.
+            let untagged_from = if repr == Repr::Untagged {
+                count
+            } else {
+                count - untagged_count.min(count - 1)
+            };
             let variants: Vec<_> = names
                 .into_iter()
-                .map(|name| {
-                    (variant_kind(&named, &repr), view_choice(), arb_doc()).prop_map(
-                        move |(mut kind, choice, doc)| {
-                            let (sender, receiver) = variant_views(name, case, choice);
-                            // The enum's `deny_unknown_fields` applies to its struct variants,
-                            // as the builder records it (a captured map still captures).
-                            if let VariantDefKind::Struct(s) = &mut kind {
-                                if deny && s.unknown == Unknown::Ignore {
-                                    s.unknown = Unknown::Deny;
-                                }
+                .enumerate()
+                .map(|(i, name)| {
+                    let untagged = i >= untagged_from;
+                    let kind = if untagged {
+                        untagged_variant_kind(&named, &repr)
+                    } else {
+                        variant_kind(&named, &repr)
+                    };
+                    (kind, view_choice(), arb_doc()).prop_map(move |(mut kind, choice, doc)| {
+                        let (sender, receiver) = variant_views(name, case, choice);
+                        // The enum's `deny_unknown_fields` applies to its struct variants,
+                        // as the builder records it (a captured map still captures).
+                        if let VariantDefKind::Struct(s) = &mut kind {
+                            if deny && s.unknown == Unknown::Ignore {
+                                s.unknown = Unknown::Deny;
                             }
-                            VariantDef {
-                                rust_name: name.to_owned(),
-                                sender,
-                                receiver,
-                                other: false,
-                                kind,
-                                doc,
-                            }
-                        },
-                    )
+                        }
+                        VariantDef {
+                            rust_name: name.to_owned(),
+                            sender,
+                            receiver,
+                            other: false,
+                            untagged,
+                            kind,
+                            doc,
+                        }
+                    })
                 })
                 .collect();
             variants.prop_map(move |variants| EnumDef {
@@ -870,7 +908,8 @@ fn unit_for_unreadable_variants(schema: &mut Schema) {
             ..
         }) = &def.body
         {
-            for (i, v) in variants.iter().enumerate() {
+            // An untagged variant is read without the tag: its content keeps it.
+            for (i, v) in variants.iter().enumerate().filter(|(_, v)| !v.untagged) {
                 if let VariantDefKind::Newtype(ty) = &v.kind {
                     if schema.needs_taken_tag(ty, tag) {
                         unreadable.push((name.clone(), i));
@@ -1158,6 +1197,17 @@ mod tests {
                         if e.catch_all().is_some() {
                             seen.insert("catch-all");
                         }
+                        for v in e.untagged_variants() {
+                            seen.insert(match e.repr {
+                                Repr::External => "untagged variant of an external enum",
+                                Repr::Internal { .. } => "untagged variant of an internal enum",
+                                Repr::Adjacent { .. } => "untagged variant of an adjacent enum",
+                                Repr::Untagged => "untagged variant of an untagged enum",
+                            });
+                            if v.sender.is_some() && !v.receiver.is_empty() {
+                                seen.insert("untagged variant sent and read");
+                            }
+                        }
                         if e.denies_keys_beside_tags() {
                             seen.insert("enum denies unknown keys");
                         }
@@ -1227,6 +1277,10 @@ mod tests {
             "internal",
             "adjacent",
             "untagged",
+            "untagged variant of an external enum",
+            "untagged variant of an internal enum",
+            "untagged variant of an adjacent enum",
+            "untagged variant sent and read",
             "string enum",
             "catch-all",
             "enum denies unknown keys",

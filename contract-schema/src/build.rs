@@ -384,6 +384,7 @@ impl Builder {
                 skip_serializing: v.skip_serializing,
                 skip_deserializing: v.skip_deserializing,
                 other: v.other,
+                untagged: v.untagged,
                 content: match v.kind {
                     VariantKind::Unit => VariantContent::Unit,
                     VariantKind::Newtype(inner) => VariantContent::Newtype {

@@ -95,6 +95,12 @@
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
+//! **Untagged variants of a tagged enum** (`#[serde(untagged)]` on some variants): an
+//! `anyOf` of the enum's tagged variants alone (in its representation, as above) and of the
+//! untagged variants' contents (as an untagged enum's), in both views and as a map key or a
+//! newtype variant's content alike. serde tries the tagged form first and the untagged
+//! variants after it; which variant reads a value is not something a schema says, and the
+//! set of values read is exactly the union, so the `anyOf` is exact.
 //!
 //! # Where the exported schema differs from serde, on purpose
 //!
@@ -109,7 +115,8 @@
 //!   variant; the schema requires the string `"Unit"`. Likewise a catch-all reads
 //!   `{"unknown": null}`, which the schema rejects.
 //! - **variant index as tag inside buffered content**: an internally tagged enum read from
-//!   content serde buffers (inside an untagged enum, in a newtype variant of another
+//!   content serde buffers (inside an untagged enum, as the tagged part of an enum with
+//!   untagged variants, which serde reads from buffered content too, in a newtype variant of another
 //!   internally tagged enum, or flattened beside a struct's fields) accepts the variant's
 //!   index as its tag (`{"type": 3}`), and a catch-all then takes any index; the schema
 //!   requires a name. (At the top level serde too
@@ -126,6 +133,9 @@
 //!   from the first key (in the payload's order) that names a variant and leaves the others
 //!   to the struct as unknown keys; the schema, which sees no order, accepts exactly one
 //!   (`receive` reads as serde does).
+//! - **untagged variants under a taken tag**: a newtype variant of an internally tagged enum
+//!   whose content is an enum tagged under the same key has no value (see above), even when
+//!   that enum has `#[serde(untagged)]` variants, which serde could read from the keys left.
 //! - **duplicate items in a set**: serde merges them silently; the schema says `uniqueItems`.
 //! - **duplicate keys**: serde keeps the last of duplicate map keys and ignores duplicate unknown
 //!   fields. JSON Schema sees a parsed document, in which a key occurs once, so it cannot say
@@ -185,6 +195,9 @@
 //! - **flattened enums nested deeper than 8**: a flattened enum whose variant holds the
 //!   struct it is flattened into (through a `Box`) is inlined 8 levels deep; below that
 //!   its keys are accepted whatever they hold.
+//! - **a flattened enum with untagged variants**: the derive refuses to flatten one, but a
+//!   newtype or transparent struct may still hold one; its keys are then accepted whatever
+//!   they hold (`receive` leaves the verdict to serde there).
 //! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
 //!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
 //!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set of more
@@ -491,6 +504,14 @@ impl Exporter<'_> {
     /// variants' contents when untagged (the receiver reads only those whose content reads a
     /// string), none in the tagged representations.
     fn enum_key_schema(&self, def: &EnumDef, depth: usize) -> Map<String, Value> {
+        // serde buffers the key as a string and tries the tagged variants, then the
+        // untagged ones: a key of either part.
+        if let Some((tagged, untagged)) = def.split_untagged() {
+            return either(
+                self.enum_key_schema(&tagged, depth),
+                self.enum_key_schema(&untagged, depth),
+            );
+        }
         let none = || obj(json!({ "not": {} }));
         match def.repr {
             Repr::External => {
@@ -685,8 +706,9 @@ impl Exporter<'_> {
         };
         let (e, optional) = self.schema.flat_enum(&flat.ty).filter(|_| present)?;
         let depth = self.flat_depth.get();
-        if depth >= MAX_INLINE_DEPTH {
-            // Inlined deep enough: its keys are accepted, whatever they hold.
+        // Inlined deep enough, or an enum with untagged variants (the derive refuses to
+        // flatten one, but a newtype may hold it): its keys are accepted, whatever they hold.
+        if depth >= MAX_INLINE_DEPTH || (e.repr != Repr::Untagged && e.has_untagged_variants()) {
             return Some(obj(json!({ "additionalProperties": true })));
         }
         self.flat_depth.set(depth + 1);
@@ -774,6 +796,12 @@ impl Exporter<'_> {
     }
 
     fn enum_schema(&self, def: &EnumDef) -> Map<String, Value> {
+        // The tagged variants as the enum without its untagged ones, or an untagged
+        // variant's content (see `EnumDef`): serde writes either, and reads a value when
+        // either part reads it.
+        if let Some((tagged, untagged)) = def.split_untagged() {
+            return either(self.enum_schema(&tagged), self.enum_schema(&untagged));
+        }
         if def.is_string_enum() {
             return self.string_enum(def);
         }
@@ -1006,6 +1034,12 @@ impl Exporter<'_> {
 
     /// An enum written as an object beside `tags` (see [`Exporter::beside`]).
     fn enum_beside(&self, e: &EnumDef, tags: &[Tag], depth: usize) -> Map<String, Value> {
+        if let Some((tagged, untagged)) = e.split_untagged() {
+            return either(
+                self.enum_beside(&tagged, tags, depth),
+                self.enum_beside(&untagged, tags, depth),
+            );
+        }
         let known: Vec<&String> = e.variants.iter().flat_map(|v| &v.receiver).collect();
         let catch_all = e.catch_all().filter(|_| self.receiver());
         let mut alternatives = Vec::new();
@@ -1185,6 +1219,17 @@ fn open_object(mut schema: Map<String, Value>) -> Map<String, Value> {
 
 /// A `oneOf` of the alternatives; no value fits when there are none (no variant is written,
 /// or read, in this view).
+/// A value of `a` or of `b` (the two parts of an enum with untagged variants): an `anyOf`
+/// of both, or the one left when the other admits no value.
+fn either(a: Map<String, Value>, b: Map<String, Value>) -> Map<String, Value> {
+    let nothing = obj(json!({ "not": {} }));
+    match (a == nothing, b == nothing) {
+        (true, _) => b,
+        (false, true) => a,
+        (false, false) => obj(json!({ "anyOf": [Value::Object(a), Value::Object(b)] })),
+    }
+}
+
 fn one_of(alternatives: Vec<Map<String, Value>>) -> Map<String, Value> {
     if alternatives.is_empty() {
         return obj(json!({ "not": {} }));
@@ -1392,6 +1437,7 @@ mod tests {
             sender: Some(name.to_owned()),
             receiver: vec![name.to_owned()],
             other: false,
+            untagged: false,
             kind,
             doc: String::new(),
         };

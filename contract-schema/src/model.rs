@@ -351,6 +351,32 @@ pub enum Repr {
 }
 
 /// An enum.
+///
+/// # Untagged variants of a tagged enum
+///
+/// serde (1.0.181 and later) lets `#[serde(untagged)]` mark some variants of an externally,
+/// internally or adjacently tagged enum ([`VariantDef::untagged`]); an enum whose every
+/// variant is so marked is [`Repr::Untagged`] instead. serde requires those variants to come
+/// after every tagged one (its front end rejects an untagged variant followed by a tagged
+/// one: "all variants with the #[serde(untagged)] attribute must be placed at the end of the
+/// enum"), and then:
+///
+/// - it **writes** an untagged variant as its content alone, as an untagged enum would (a
+///   unit variant as `null`, a newtype as its value, a tuple as an array, a struct as an
+///   object of its fields), with no tag whatever the enum's representation; the tagged
+///   variants are written as usual;
+/// - it **reads** by buffering the whole value (its private `Content`), trying the tagged
+///   variants on it first, exactly as the enum without its untagged variants would read it
+///   (an error there is dropped), and then each untagged variant that is read (not
+///   `skip_deserializing`) in declaration order, as an untagged enum does; the first that
+///   reads wins. When none does it fails with "data did not match any variant of untagged
+///   enum `Name`". So a value that both a tagged and an untagged variant could read is read
+///   as the tagged one.
+///
+/// An untagged variant's tag names are not matched against a tag on the wire: it keeps its
+/// names in [`VariantDef::sender`] and [`VariantDef::receiver`] only to say whether it is
+/// written and read (as every variant of an untagged enum does), and takes no name from a
+/// tagged variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnumDef {
     /// How variants are told apart.
@@ -372,10 +398,82 @@ impl EnumDef {
     #[must_use]
     pub fn is_string_enum(&self) -> bool {
         self.repr == Repr::External
+            && !self.has_untagged_variants()
             && self
                 .variants
                 .iter()
                 .all(|v| matches!(v.kind, VariantDefKind::Unit))
+    }
+
+    /// Whether some variants of this tagged enum are `#[serde(untagged)]` (see
+    /// [`EnumDef`]): tried after the tagged ones.
+    #[must_use]
+    pub fn has_untagged_variants(&self) -> bool {
+        self.variants.iter().any(|v| v.untagged)
+    }
+
+    /// The variants matched by their tag: all of them but the untagged ones.
+    pub fn tagged_variants(&self) -> impl Iterator<Item = &VariantDef> {
+        self.variants.iter().filter(|v| !v.untagged)
+    }
+
+    /// The `#[serde(untagged)]` variants of a tagged enum, in the order serde tries them.
+    pub fn untagged_variants(&self) -> impl Iterator<Item = &VariantDef> {
+        self.variants.iter().filter(|v| v.untagged)
+    }
+
+    /// A tagged enum with untagged variants as the two enums serde reads it as, in order:
+    /// the tagged variants alone, in the enum's representation, and the untagged variants
+    /// as an untagged enum (keeping the enum's `deny_unknown_fields`, which serde applies to
+    /// the struct variants of both). `None` when the enum has no untagged variant, or is
+    /// untagged as a whole.
+    ///
+    /// ```
+    /// use contract_schema::model::{EnumDef, Repr, VariantDef, VariantDefKind};
+    ///
+    /// let variant = |name: &str, untagged| VariantDef {
+    ///     rust_name: name.to_owned(),
+    ///     sender: Some(name.to_owned()),
+    ///     receiver: vec![name.to_owned()],
+    ///     other: false,
+    ///     untagged,
+    ///     kind: VariantDefKind::Unit,
+    ///     doc: String::new(),
+    /// };
+    /// let e = EnumDef {
+    ///     repr: Repr::External,
+    ///     variants: vec![variant("A", false), variant("Raw", true)],
+    ///     deny_unknown_fields: false,
+    /// };
+    /// let (tagged, untagged) = e.split_untagged().expect("Raw is untagged");
+    /// assert_eq!(tagged.repr, Repr::External);
+    /// assert_eq!(tagged.variants[0].rust_name, "A");
+    /// assert_eq!(untagged.repr, Repr::Untagged);
+    /// assert_eq!(untagged.variants[0].rust_name, "Raw");
+    /// assert!(!untagged.variants[0].untagged);
+    /// ```
+    #[must_use]
+    pub fn split_untagged(&self) -> Option<(EnumDef, EnumDef)> {
+        if self.repr == Repr::Untagged || !self.has_untagged_variants() {
+            return None;
+        }
+        let tagged = EnumDef {
+            repr: self.repr.clone(),
+            variants: self.tagged_variants().cloned().collect(),
+            deny_unknown_fields: self.deny_unknown_fields,
+        };
+        let untagged = EnumDef {
+            repr: Repr::Untagged,
+            variants: self
+                .untagged_variants()
+                .map(|v| VariantDef {
+                    untagged: false,
+                    ..v.clone()
+                })
+                .collect(),
+            deny_unknown_fields: self.deny_unknown_fields,
+        };
+        Some((tagged, untagged))
     }
 
     /// The variant the receiver maps unknown tags to (`#[serde(other)]`).
@@ -403,6 +501,10 @@ pub struct VariantDef {
     pub receiver: Vec<String>,
     /// `#[serde(other)]`.
     pub other: bool,
+    /// `#[serde(untagged)]` on the variant of a tagged enum: written and read as its content
+    /// alone, after every tagged variant (see [`EnumDef`]). Always `false` in an enum that is
+    /// [`Repr::Untagged`] as a whole.
+    pub untagged: bool,
     /// What it carries.
     pub kind: VariantDefKind,
     /// Its doc comment.
@@ -481,7 +583,9 @@ impl Schema {
     /// serde reads there as `Some`) is an enum tagged under the same `key` itself
     /// (internally, or adjacently with that tag), the content never finds its tag, and
     /// reading fails whatever was sent. serde also writes such a variant with `key` twice,
-    /// which it cannot read back.
+    /// which it cannot read back. (An enum with `#[serde(untagged)]` variants tagged under
+    /// `key` counts too: its tagged variants never read there, and its untagged ones, which
+    /// might, are left out on purpose, so that every answer stays on the safe side.)
     ///
     /// The compatibility engine reports a writer that may send such a variant
     /// (`VARIANT_UNREADABLE`) and the JSON Schema export describes no value for it: every

@@ -423,6 +423,7 @@ impl Variant {
             skip_serializing: false,
             skip_deserializing: false,
             other: false,
+            untagged: false,
             kind,
             doc: "",
         }
@@ -439,6 +440,22 @@ pub struct EnumShape {
     /// `#[serde(deny_unknown_fields)]`: struct variants reject unknown fields, and an
     /// adjacently tagged enum rejects keys beside its tag and content.
     pub deny_unknown_fields: bool,
+}
+
+impl EnumShape {
+    /// Whether some variants of this enum are `#[serde(untagged)]` while others are tagged
+    /// (a `const fn`, so the derive can refuse to flatten such an enum at compile time).
+    #[must_use]
+    pub const fn has_untagged_variants(&self) -> bool {
+        let mut i = 0;
+        while i < self.variants.len() {
+            if self.variants[i].untagged {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
 }
 
 /// serde's enum representations.
@@ -479,6 +496,10 @@ pub struct Variant {
     pub skip_deserializing: bool,
     /// `#[serde(other)]`: the receiver maps any unknown tag to this unit variant.
     pub other: bool,
+    /// `#[serde(untagged)]` on a variant of a tagged enum: its content alone, tried after
+    /// the tagged variants (see [`EnumDef`](crate::model::EnumDef)). `false` in an enum
+    /// that is [`Repr::Untagged`] as a whole.
+    pub untagged: bool,
     /// What the variant carries.
     pub kind: VariantKind,
     /// Its doc comment.

@@ -302,6 +302,9 @@ pub struct VariantSpec {
     pub skip_deserializing: bool,
     /// `#[serde(other)]`.
     pub other: bool,
+    /// `#[serde(untagged)]` on the variant: in an enum with tagged variants, it is written as
+    /// its content alone and tried after them (see [`EnumDef`]).
+    pub untagged: bool,
     /// What it carries.
     pub content: VariantContent,
     /// Its doc comment.
@@ -342,6 +345,8 @@ pub fn enum_def(spec: EnumSpec) -> EnumDef {
         .into_iter()
         .filter(|v| !(v.skip_serializing && v.skip_deserializing))
         .map(|v| {
+            // An enum untagged as a whole has no tagged variant to set apart.
+            let untagged = v.untagged && repr != Repr::Untagged;
             let mut unwritable = false;
             let kind = match v.content {
                 VariantContent::Unit => VariantDefKind::Unit,
@@ -349,7 +354,9 @@ pub fn enum_def(spec: EnumSpec) -> EnumDef {
                     ty,
                     writable_beside_tag,
                 } => {
-                    unwritable = matches!(repr, Repr::Internal { .. }) && !writable_beside_tag;
+                    unwritable = matches!(repr, Repr::Internal { .. })
+                        && !untagged
+                        && !writable_beside_tag;
                     VariantDefKind::Newtype(ty)
                 }
                 VariantContent::Tuple(items) => VariantDefKind::Tuple(items),
@@ -367,6 +374,7 @@ pub fn enum_def(spec: EnumSpec) -> EnumDef {
                 sender: (!v.skip_serializing && !unwritable).then_some(v.ser_name),
                 receiver,
                 other: v.other,
+                untagged,
                 kind,
                 doc: v.doc,
             }
@@ -374,10 +382,10 @@ pub fn enum_def(spec: EnumSpec) -> EnumDef {
         .collect();
     // serde matches a tag against the variants' names and aliases in declaration order: a
     // name an earlier variant reads never reaches a later one (rustc warns of an unreachable
-    // pattern). An untagged enum reads no name.
+    // pattern). An untagged enum, or an untagged variant, reads no name.
     if repr != Repr::Untagged {
         let mut taken: BTreeSet<String> = BTreeSet::new();
-        for variant in &mut defs {
+        for variant in defs.iter_mut().filter(|v| !v.untagged) {
             variant.receiver.retain(|name| !taken.contains(name));
             taken.extend(variant.receiver.iter().cloned());
         }

@@ -466,10 +466,14 @@ fn single_step_flattened_enum_mutations_are_classified_by_the_catalogue() {
                 .variants
                 .iter()
                 .enumerate()
-                .filter(|(_, v)| v.sender.is_some())
+                .filter(|(_, v)| v.sender.is_some() && !v.untagged)
                 .map(|(j, _)| j)
                 .collect();
-            if e.repr != Repr::Untagged && e.catch_all().is_none() && sent_variants.len() >= 2 {
+            if e.repr != Repr::Untagged
+                && e.catch_all().is_none()
+                && !e.has_untagged_variants()
+                && sent_variants.len() >= 2
+            {
                 let mut fewer = e.clone();
                 fewer.variants.remove(sent_variants[0]);
                 let rule = if e.is_string_enum() && fewer.is_string_enum() {
@@ -510,6 +514,15 @@ fn integer_fit_is_exactly_range_inclusion() {
     }
 }
 
+/// Whether one of the enum's untagged variants (of a tagged enum) reads any value: it
+/// then reads every tagged variant the reader does not know.
+fn reads_any_value(schema: &Schema, e: &contract_schema::model::EnumDef) -> bool {
+    e.untagged_variants().any(|v| {
+        !v.receiver.is_empty()
+            && matches!(&v.kind, contract_schema::model::VariantDefKind::Newtype(t) if *schema.resolve(t) == Type::Any)
+    })
+}
+
 fn root_enum(schema: &mut Schema) -> &mut contract_schema::model::EnumDef {
     let Type::Named(name) = &schema.root else {
         panic!("the root is a named enum")
@@ -547,20 +560,35 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
                 ("ENUM_VARIANT_ADDED", "ENUM_VARIANT_REMOVED")
             };
 
-            // A unit variant added: old readers without a catch-all reject it.
+            // A unit variant added (before the untagged ones, as serde requires): old readers
+            // without a catch-all, or an untagged variant reading any value, reject it.
             let mut new = base.clone();
-            root_enum(&mut new).variants.push(VariantDef {
-                rust_name: "ZzNew".to_owned(),
-                sender: Some("ZzNew".to_owned()),
-                receiver: vec!["ZzNew".to_owned()],
-                other: false,
-                kind: VariantDefKind::Unit,
-                doc: String::new(),
-            });
+            let at = e
+                .variants
+                .iter()
+                .position(|v| v.untagged)
+                .unwrap_or(e.variants.len());
+            let catches = e.catch_all().is_some() || reads_any_value(&base, &e);
+            root_enum(&mut new).variants.insert(
+                at,
+                VariantDef {
+                    rust_name: "ZzNew".to_owned(),
+                    sender: Some("ZzNew".to_owned()),
+                    receiver: vec!["ZzNew".to_owned()],
+                    other: false,
+                    untagged: false,
+                    kind: VariantDefKind::Unit,
+                    doc: String::new(),
+                },
+            );
             prop_assert!(backward(&base, &new).is_empty());
             let fw = forward(&base, &new);
-            if e.catch_all().is_some() {
+            if catches {
                 prop_assert!(fw.is_empty(), "{fw:?}");
+            } else if e.has_untagged_variants() {
+                // An untagged variant may read the new tagged form (`compat_rules.rs` pins
+                // which; `compat_soundness.rs` checks every such verdict on the wire).
+                prop_assert!(fw.is_empty() || fw == [added], "{fw:?}");
             } else {
                 prop_assert_eq!(fw, [added]);
             }
@@ -571,18 +599,21 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
                 .variants
                 .iter()
                 .enumerate()
-                .filter(|(_, v)| v.sender.is_some() && !v.other)
+                .filter(|(_, v)| v.sender.is_some() && !v.other && !v.untagged)
                 .map(|(i, _)| i)
                 .collect();
             if let Some(&i) = sent.get(pick_variant.index(sent.len().max(1))) {
                 let mut new = base.clone();
                 let gone = root_enum(&mut new).variants.remove(i);
-                let caught = e.catch_all().is_some()
+                let caught = (e.catch_all().is_some()
                     && (matches!(gone.kind, VariantDefKind::Unit)
-                        || matches!(e.repr, Repr::Internal { .. }));
+                        || matches!(e.repr, Repr::Internal { .. })))
+                    || reads_any_value(&base, &e);
                 let bw = backward(&base, &new);
                 if caught {
                     prop_assert!(bw.is_empty(), "{bw:?}");
+                } else if e.has_untagged_variants() {
+                    prop_assert!(bw.is_empty() || bw == [removed], "{bw:?}");
                 } else {
                     prop_assert_eq!(bw, [removed]);
                 }

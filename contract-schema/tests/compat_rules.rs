@@ -92,6 +92,7 @@ fn variant(name: &str, kind: VariantDefKind) -> VariantDef {
         sender: Some(name.to_owned()),
         receiver: vec![name.to_owned()],
         other: false,
+        untagged: false,
         kind,
         doc: String::new(),
     }
@@ -104,6 +105,7 @@ fn unit(name: &str) -> VariantDef {
 fn catch_all(name: &str) -> VariantDef {
     VariantDef {
         other: true,
+        untagged: false,
         ..unit(name)
     }
 }
@@ -1086,6 +1088,161 @@ fn untagged_variants_must_fit_some_reader_variant() {
         variant("Str", VariantDefKind::Newtype(string())),
     ]);
     assert!(backward(&old, &renamed).is_empty());
+}
+
+/// `#[serde(untagged)]` on a variant.
+fn untagged(mut v: VariantDef) -> VariantDef {
+    v.untagged = true;
+    v
+}
+
+#[test]
+fn a_variant_becoming_untagged_or_tagged_breaks_by_direction() {
+    let note = variant("Note", VariantDefKind::Newtype(string()));
+    let ping = || unit("Ping");
+    let adjacent = Repr::Adjacent {
+        tag: "t".to_owned(),
+        content: "c".to_owned(),
+    };
+    for repr in [Repr::External, adjacent] {
+        let tagged = event(repr.clone(), vec![ping(), note.clone()]);
+        let untagged_note = event(repr.clone(), vec![ping(), untagged(note.clone())]);
+        // Old data holds `Note` under its tag, which new readers no longer read: backward.
+        // New writers send its content alone, which old readers read only under the tag:
+        // forward. Each direction names the variant.
+        assert_eq!(
+            located(&evolve(&tagged, &untagged_note, Mode::Full)),
+            [
+                (
+                    "VARIANT_TAGGING_CHANGED",
+                    "event(Note)".to_owned(),
+                    Direction::Backward
+                ),
+                (
+                    "VARIANT_TAGGING_CHANGED",
+                    "event(Note)".to_owned(),
+                    Direction::Forward
+                ),
+            ],
+            "{repr:?}"
+        );
+        // The other way round, the same rule in both directions.
+        assert_eq!(
+            ids(&evolve(&untagged_note, &tagged, Mode::Full)),
+            ["VARIANT_TAGGING_CHANGED", "VARIANT_TAGGING_CHANGED"],
+            "{repr:?}"
+        );
+        // Between a producer and a consumer too, with the reasons spelled out.
+        let report = check(&tagged, &untagged_note);
+        assert_eq!(ids(&report), ["VARIANT_TAGGING_CHANGED"]);
+        let why = &report.findings()[0].why;
+        assert!(
+            why.contains("under its tag") && why.contains("content alone"),
+            "{why}"
+        );
+        // Unchanged, either way, it is compatible.
+        assert!(evolve(&untagged_note, &untagged_note, Mode::Full).is_compatible());
+        assert!(evolve(&tagged, &tagged, Mode::Full).is_compatible());
+    }
+    // Internally tagged, a struct variant's tagged form is its fields beside the tag, which
+    // the same variant untagged reads (it ignores the tag as an unknown key): only new
+    // writers, who drop the tag, break old readers.
+    let fields = |unknown| {
+        variant(
+            "Note",
+            VariantDefKind::Struct(StructDef {
+                fields: vec![f("text", string())],
+                unknown,
+                ..StructDef::default()
+            }),
+        )
+    };
+    let tagged = event(internal("type"), vec![ping(), fields(Unknown::Ignore)]);
+    let untagged_note = event(
+        internal("type"),
+        vec![ping(), untagged(fields(Unknown::Ignore))],
+    );
+    assert_eq!(
+        located(&evolve(&tagged, &untagged_note, Mode::Full)),
+        [(
+            "VARIANT_TAGGING_CHANGED",
+            "event(Note)".to_owned(),
+            Direction::Forward
+        )]
+    );
+    // Unless the untagged variant denies unknown keys: the tag is one.
+    let denying = event(
+        internal("type"),
+        vec![ping(), untagged(fields(Unknown::Deny))],
+    );
+    assert_eq!(
+        ids(&evolve(&tagged, &denying, Mode::Backward)),
+        ["VARIANT_TAGGING_CHANGED"]
+    );
+}
+
+#[test]
+fn untagged_variants_of_a_tagged_enum_are_compared_as_serde_reads_them() {
+    let ping = || unit("Ping");
+    let raw = |name: &str, ty| untagged(variant(name, VariantDefKind::Newtype(ty)));
+    let with = |untagged: Vec<VariantDef>| {
+        let mut variants = vec![ping()];
+        variants.extend(untagged);
+        event(Repr::External, variants)
+    };
+    // An untagged variant must fit one of the reader's untagged variants, whatever its name.
+    let old = with(vec![
+        raw("Number", int(IntKind::U64)),
+        raw("Text", string()),
+    ]);
+    let new = with(vec![raw("Words", string())]);
+    assert_eq!(
+        located(&evolve(&old, &new, Mode::Backward)),
+        [(
+            "UNTAGGED_VARIANT_UNMATCHED",
+            "event(Number)".to_owned(),
+            Direction::Backward
+        )]
+    );
+    assert!(forward(&old, &new).is_empty());
+    // An untagged variant of the same name is compared precisely.
+    let narrower = with(vec![
+        raw("Number", int(IntKind::U32)),
+        raw("Text", string()),
+    ]);
+    assert_eq!(backward(&old, &narrower), ["INT_NARROWED"]);
+    // A tagged variant the reader does not know is caught by an untagged variant that
+    // reads any value, and only by such a one.
+    let extra = event(Repr::External, vec![ping(), unit("Pong")]);
+    let catches = with(vec![raw("Raw", Type::Any)]);
+    assert!(check(&extra, &catches).is_compatible());
+    let numbers = with(vec![raw("Raw", int(IntKind::U8))]);
+    assert_eq!(ids(&check(&extra, &numbers)), ["ENUM_VARIANT_UNKNOWN"]);
+    // An externally tagged unit variant is its name, a string: an untagged variant that
+    // reads any string reads it (known names, then any other string).
+    let text_only = with(vec![raw("Raw", string())]);
+    assert!(check(&extra, &text_only).is_compatible());
+    let pong = event(
+        Repr::External,
+        vec![ping(), variant("Pong", VariantDefKind::Newtype(string()))],
+    );
+    assert_eq!(ids(&check(&pong, &text_only)), ["ENUM_VARIANT_UNKNOWN"]);
+    assert_eq!(
+        ids(&evolve(&numbers, &extra, Mode::Full)),
+        ["UNTAGGED_VARIANT_UNMATCHED", "ENUM_VARIANT_ADDED"]
+    );
+    // A reader without untagged variants never reads a writer's untagged one.
+    let plain = event(Repr::External, vec![ping()]);
+    assert_eq!(
+        ids(&check(&with(vec![raw("Raw", string())]), &plain)),
+        ["UNTAGGED_VARIANT_UNMATCHED"]
+    );
+    // The representation still decides first.
+    let internal_one = event(internal("type"), vec![ping(), raw("Raw", string())]);
+    assert_eq!(
+        ids(&check(&with(vec![raw("Raw", string())]), &internal_one)),
+        ["ENUM_REPR_CHANGED"]
+    );
 }
 
 // ----- renames -----------------------------------------------------------------------------

@@ -336,6 +336,10 @@ impl Gen<'_> {
             }
             VariantDefKind::Struct(s) => Some(Value::Object(self.object(s, depth)?)),
         };
+        if v.untagged {
+            // serde writes an untagged variant of a tagged enum as its content alone.
+            return Some(content.unwrap_or(Value::Null));
+        }
         Some(match (&e.repr, content) {
             (Repr::External, None) => Value::String(tag),
             (Repr::External, Some(c)) => Value::Object([(tag, c)].into_iter().collect()),
@@ -553,6 +557,55 @@ fn flattened_optional(mut schema: Schema) -> Schema {
     schema
 }
 
+/// The fewest pairs with untagged variants of a tagged enum of each outcome the run must
+/// see.
+const UNTAGGED_VARIANT_FLOOR: usize = 10;
+
+/// Whether a tagged enum of `schema` has untagged variants.
+fn has_untagged_variants(schema: &Schema) -> bool {
+    schema
+        .types
+        .values()
+        .any(|def| matches!(&def.body, Body::Enum(e) if e.has_untagged_variants()))
+}
+
+/// Every untagged variant of a tagged enum made tagged (they are last: the order holds).
+fn untagged_made_tagged(mut schema: Schema) -> Schema {
+    for def in schema.types.values_mut() {
+        if let Body::Enum(e) = &mut def.body {
+            e.variants.iter_mut().for_each(|v| v.untagged = false);
+        }
+    }
+    schema
+}
+
+/// Every tagged enum given a last untagged variant that reads and writes any value
+/// (`#[serde(untagged)] Other(serde_json::Value)`); `None` when a struct flattens an enum
+/// (the derive refuses to flatten one with untagged variants) or no enum is tagged.
+fn with_untagged_any(mut schema: Schema) -> Option<Schema> {
+    if has_flattened(&schema) {
+        return None;
+    }
+    let mut changed = false;
+    for def in schema.types.values_mut() {
+        if let Body::Enum(e) = &mut def.body {
+            if e.repr != Repr::Untagged && e.catch_all().is_none() {
+                e.variants.push(contract_schema::model::VariantDef {
+                    rust_name: "ZzAny".to_owned(),
+                    sender: Some("ZzAny".to_owned()),
+                    receiver: vec!["ZzAny".to_owned()],
+                    other: false,
+                    untagged: true,
+                    kind: VariantDefKind::Newtype(Type::Any),
+                    doc: String::new(),
+                });
+                changed = true;
+            }
+        }
+    }
+    changed.then_some(schema)
+}
+
 /// Whether a struct of `schema` flattens an enum.
 fn has_flattened(schema: &Schema) -> bool {
     schema
@@ -611,6 +664,9 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
     let (mut flat_compatible, mut flat_witnessed) = (0, 0);
     // Per single-step change: pairs compatible with instances, pairs breaking with a witness.
     let mut step_counts: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
+    // The pairs where a tagged enum has untagged variants on one side: compatible with
+    // instances, breaking with a witness.
+    let (mut untagged_compatible, mut untagged_witnessed) = (0, 0);
     for seed in 0..300u64 {
         let a = strategy.new_tree(&mut runner).unwrap().current();
         let b = strategy.new_tree(&mut runner).unwrap().current();
@@ -630,6 +686,23 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
             let (compatible, _) = tally(&ca, &optional, seed);
             flat_witnessed += usize::from(witness);
             flat_compatible += usize::from(compatible);
+        }
+        // Untagged variants made tagged, in both directions; and an untagged variant of
+        // any value added to every tagged enum: it reads what the others do not.
+        if has_untagged_variants(&ca) {
+            let (itself, _) = tally(&ca, &ca, seed);
+            untagged_compatible += usize::from(itself);
+            let tagged = untagged_made_tagged(ca.clone());
+            for (compatible, witness) in [tally(&ca, &tagged, seed), tally(&tagged, &ca, seed)] {
+                untagged_compatible += usize::from(compatible);
+                untagged_witnessed += usize::from(witness);
+            }
+        }
+        if let Some(any) = with_untagged_any(ca.clone()) {
+            for (compatible, witness) in [tally(&ca, &any, seed), tally(&any, &ca, seed)] {
+                untagged_compatible += usize::from(compatible);
+                untagged_witnessed += usize::from(witness);
+            }
         }
         // Integer ranges changed everywhere, in both directions.
         let narrow = ints_to(ca.clone(), IntKind::U8);
@@ -728,6 +801,16 @@ fn compatible_means_every_writer_instance_is_accepted_by_the_reader() {
         step_counts.len() >= 9,
         "only {} kinds of single-step change: {step_counts:?}",
         step_counts.len()
+    );
+    println!(
+        "untagged variant pairs: {untagged_compatible} compatible with instances, \
+         {untagged_witnessed} breaking with a witness"
+    );
+    assert!(
+        untagged_compatible >= UNTAGGED_VARIANT_FLOOR
+            && untagged_witnessed >= UNTAGGED_VARIANT_FLOOR,
+        "too few pairs with untagged variants: {untagged_compatible} compatible, \
+         {untagged_witnessed} witnessed"
     );
     let pairs = compatible_pairs + breaking_pairs + unexported;
     assert_eq!(

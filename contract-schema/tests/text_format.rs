@@ -50,6 +50,7 @@ const fn unit_variant(name: &'static str, wire: &'static str) -> Variant {
         skip_serializing: false,
         skip_deserializing: false,
         other: false,
+        untagged: false,
         kind: VariantKind::Unit,
         doc: "",
     }
@@ -413,6 +414,98 @@ enum Event
 "#
     );
     assert_eq!(parse(&text), Ok(schema));
+}
+
+/// `#[serde(tag = "kind")] enum Message { Ping, Note { at: String }, #[serde(untagged)]
+/// Raw(String), #[serde(untagged)] Empty }`: the untagged variants keep their names (they
+/// say whether a variant is written and read) but no tagged variant loses a tag to them.
+static MESSAGE: Shape = Shape {
+    name: "Message",
+    module: "app",
+    generics: &[],
+    doc: "",
+    kind: Kind::Enum(&EnumShape {
+        repr: Repr::Internal { tag: "kind" },
+        variants: &[
+            unit_variant("Ping", "ping"),
+            Variant {
+                aliases: &["raw"],
+                kind: VariantKind::Struct(&[plain("at", string)]),
+                ..unit_variant("Note", "note")
+            },
+            Variant {
+                untagged: true,
+                kind: VariantKind::Newtype(string),
+                ..unit_variant("Raw", "raw")
+            },
+            Variant {
+                untagged: true,
+                ..unit_variant("Empty", "ping")
+            },
+        ],
+        deny_unknown_fields: false,
+    }),
+};
+
+#[test]
+fn untagged_variants_of_a_tagged_enum_say_so_and_shadow_no_tag() {
+    let schema = Schema::from_shape(&MESSAGE);
+    let text = to_text(&schema);
+    assert_eq!(
+        text,
+        r#"root Message
+
+enum Message
+  rust "app::Message"
+  repr internal tag "kind"
+  variant Ping: unit
+    send "ping"
+    receive "ping"
+  variant Note: struct
+    send "note"
+    receive "note" alias "raw"
+    unknown ignore
+    field at: string
+      send "at" always
+      receive "at" required
+  variant Raw: newtype string
+    send "raw"
+    receive "raw"
+    untagged
+  variant Empty: unit
+    send "ping"
+    receive "ping"
+    untagged
+"#
+    );
+    assert_eq!(parse(&text), Ok(schema));
+}
+
+/// `#[serde(untagged)]` on every variant: the enum is untagged, and no variant says so again.
+static ALL_UNTAGGED: Shape = Shape {
+    name: "Id",
+    module: "app",
+    generics: &[],
+    doc: "",
+    kind: Kind::Enum(&EnumShape {
+        repr: Repr::Untagged,
+        variants: &[Variant {
+            untagged: true,
+            kind: VariantKind::Newtype(string),
+            ..unit_variant("Text", "Text")
+        }],
+        deny_unknown_fields: false,
+    }),
+};
+
+#[test]
+fn an_enum_untagged_throughout_marks_no_variant() {
+    let schema = Schema::from_shape(&ALL_UNTAGGED);
+    let Some(contract_schema::model::Body::Enum(e)) = schema.def("Id").map(|d| &d.body) else {
+        panic!("Id is an enum");
+    };
+    assert!(!e.has_untagged_variants());
+    assert!(!to_text(&schema).contains("    untagged"));
 }
 
 #[test]

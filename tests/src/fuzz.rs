@@ -59,6 +59,20 @@ pub enum Untagged {
     List(Vec<u8>),
 }
 
+/// An internally tagged enum whose last variants are untagged: read after the tagged ones.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "kind")]
+pub enum WithUntagged {
+    Stop,
+    Move {
+        x: i32,
+    },
+    #[serde(untagged)]
+    Code(u16),
+    #[serde(untagged)]
+    Words(Vec<String>),
+}
+
 /// An artifact with an alias and an optional field.
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
 pub struct Artifact {
@@ -98,6 +112,8 @@ pub struct Envelope {
     pub internal: Internal,
     pub adjacent: Adjacent,
     pub untagged: Vec<Untagged>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with_untagged: Option<WithUntagged>,
     pub scores: BTreeMap<u8, i32>,
     pub pair: (char, u64),
     pub fixed: [i16; 2],

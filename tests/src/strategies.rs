@@ -515,6 +515,9 @@ impl Generator<'_> {
     }
 
     fn enumeration(&mut self, e: &EnumDef, depth: usize) -> Value {
+        if let Some(part) = self.mixed_part(e) {
+            return self.enumeration(&part, depth);
+        }
         if let Repr::Internal { tag: key } = &e.repr {
             let mut map = Map::new();
             self.internal(&mut map, e, key, depth);
@@ -628,6 +631,9 @@ impl Generator<'_> {
 
     /// Writes an enum into `map` beside the tags it holds.
     fn enum_beside(&mut self, map: &mut Map<String, Value>, e: &EnumDef, depth: usize) {
+        if let Some(part) = self.mixed_part(e) {
+            return self.enum_beside(map, &part, depth);
+        }
         if let Repr::Internal { tag } = &e.repr {
             return self.internal(map, e, tag, depth);
         }
@@ -681,6 +687,20 @@ impl Generator<'_> {
                 }
             },
         }
+    }
+
+    /// For a tagged enum with untagged variants, the part an instance is drawn from: the
+    /// tagged variants (serde tries them first) or the untagged ones (each read as an
+    /// untagged enum's variant when the tagged form does not read), whichever has a readable
+    /// variant, at random when both do. `None` for any other enum.
+    fn mixed_part(&mut self, e: &EnumDef) -> Option<EnumDef> {
+        let (tagged, untagged) = e.split_untagged()?;
+        let readable = |part: &EnumDef| part.variants.iter().any(|v| !v.receiver.is_empty());
+        Some(match (readable(&tagged), readable(&untagged)) {
+            (true, true) if self.rng.chance(40) => untagged,
+            (false, true) => untagged,
+            _ => tagged,
+        })
     }
 
     /// Whether a variant's content is written as an object (or nothing) beside tags.

@@ -932,3 +932,119 @@ pub struct FlattenOptionalEnums {
     #[serde(flatten)]
     pub message: Option<Message>,
 }
+
+// ---------------------------------------------------------------------------------------
+// Untagged variants of tagged enums (serde 1.0.181 and later): written as their content
+// alone, read after the tagged variants, in declaration order.
+// ---------------------------------------------------------------------------------------
+
+/// An externally tagged enum whose last variants are untagged, of every kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub enum ExternalWithUntagged {
+    /// `"Stop"`.
+    Stop,
+    /// `{"Say": "…"}`.
+    Say(String),
+    /// `{"Move": {"x": …, "y": …}}`.
+    Move {
+        /// Horizontal.
+        x: i32,
+        /// Vertical.
+        y: i32,
+    },
+    /// A number alone.
+    #[serde(untagged)]
+    Code(u16),
+    /// An array of two.
+    #[serde(untagged)]
+    Pair(u8, bool),
+    /// An object of its fields: `{"Say": "…"}` is read as `Say`, never as this.
+    #[serde(untagged)]
+    Note {
+        /// The text.
+        text: String,
+        /// May be absent.
+        #[serde(default)]
+        urgent: bool,
+    },
+    /// `null`.
+    #[serde(untagged)]
+    Nothing,
+}
+
+/// An internally tagged enum whose last variants are untagged: a map and a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "kind")]
+pub enum InternalWithUntagged {
+    /// `{"kind": "Ping"}`.
+    Ping,
+    /// `{"kind": "Note", "text": …}`.
+    Note {
+        /// The text.
+        text: String,
+    },
+    /// `{"kind": "Signed", "author": …, "revision": …}`.
+    Signed(Meta),
+    /// Any object the tagged variants do not read, whose values are small numbers.
+    #[serde(untagged)]
+    Counts(BTreeMap<String, u8>),
+    /// A number alone.
+    #[serde(untagged)]
+    Number(i64),
+}
+
+/// An adjacently tagged enum that denies unknown keys, whose last variants are untagged:
+/// the untagged struct variant denies unknown fields too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+pub enum AdjacentWithUntagged {
+    /// `{"t": "A", "c": …}`.
+    A(u8),
+    /// `{"t": "U"}`.
+    U,
+    /// `{"t": "S", "c": {"y": …}}`.
+    S {
+        /// A text.
+        y: String,
+    },
+    /// An array of two.
+    #[serde(untagged)]
+    Pair(u8, u8),
+    /// An object of its fields, no other key.
+    #[serde(untagged)]
+    Loose {
+        /// A text.
+        y: String,
+        /// May be absent.
+        #[serde(default)]
+        z: Option<u8>,
+    },
+}
+
+/// Known names, and any other string kept as written: a common use of an untagged variant.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Channel {
+    /// `"email"`.
+    Email,
+    /// `"phone"`.
+    Phone,
+    /// Any other string.
+    #[serde(untagged)]
+    Other(String),
+}
+
+/// Enums with untagged variants as fields, in an `Option`, in a list and as map keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct WithUntaggedVariants {
+    /// Externally tagged.
+    pub external: ExternalWithUntagged,
+    /// Internally tagged, in a list.
+    pub internal: Vec<InternalWithUntagged>,
+    /// Adjacently tagged, optional.
+    pub adjacent: Option<AdjacentWithUntagged>,
+    /// As a field and as map keys.
+    pub channel: Channel,
+    /// Keyed by a channel.
+    pub by_channel: BTreeMap<Channel, u8>,
+}

@@ -427,6 +427,11 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
         if site.tags.contains(key) {
             // A tag: serde also reads a variant's index where it buffers the content (inside
             // an untagged enum or another internally tagged enum), and a catch-all takes any.
+            // A tag holding an integral float: only an untagged variant beside the tagged ones
+            // (a map of integers, say) can read it, and the schema takes it for an integer.
+            if !serde && value.as_f64().is_some_and(|f| f.fract() == 0.0) && value.is_f64() {
+                return Some("integral float as integer");
+            }
             return (serde && value.is_u64()).then_some("variant index as tag");
         }
         // The value that now sits under `key`, and the type the receiver reads it as.
@@ -485,12 +490,35 @@ impl<T: Serialize + DeserializeOwned + HandoffSchema + Debug + 'static> Harness<
             (true, Value::String(_), Type::List(item)) if item.to_string() == "u8(1..)" => {
                 Some("string as C string")
             }
-            (false, Value::Number(n), ty) if n.is_f64() && is_integer(ty) => n
+            (false, Value::Number(n), ty) if n.is_f64() && self.reads_integer(ty, 0) => n
                 .as_f64()
                 .is_some_and(|f| f.fract() == 0.0)
                 .then_some("integral float as integer"),
             _ => None,
         }
+    }
+
+    /// Whether a value of `ty` may be an integer alone: an integer type, or an enum with an
+    /// untagged variant (the whole enum untagged, or some variants) holding one.
+    fn reads_integer(&self, ty: &Type, depth: usize) -> bool {
+        let ty = self.unwrap_option(ty);
+        if is_integer(ty) {
+            return true;
+        }
+        let Type::Named(name) = ty else {
+            return false;
+        };
+        let Some(Body::Enum(e)) = self.schema.def(name).map(|d| &d.body) else {
+            return false;
+        };
+        depth < 8
+            && e.variants
+                .iter()
+                .filter(|v| v.untagged || e.repr == Repr::Untagged)
+                .any(|v| match &v.kind {
+                    VariantDefKind::Newtype(inner) => self.reads_integer(inner, depth + 1),
+                    _ => false,
+                })
     }
 
     /// The type under any `Option` and newtype.
@@ -1672,6 +1700,11 @@ fidelity! {
     flatten_optional_enums: FlattenOptionalEnums,
     chrono_names: ChronoNames,
     other_crates: OtherCrates,
+    external_with_untagged: ExternalWithUntagged,
+    internal_with_untagged: InternalWithUntagged,
+    adjacent_with_untagged: AdjacentWithUntagged,
+    channel: Channel,
+    with_untagged_variants: WithUntaggedVariants,
 }
 
 // ---------------------------------------------------------------------------------------

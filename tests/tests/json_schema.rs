@@ -619,3 +619,24 @@ fn constrained_std_types_snapshot() {
     out.push_str(&pretty(&receiver::<Times>()));
     insta::assert_snapshot!("constrained_std_types", out);
 }
+
+/// Enums with untagged variants after their tagged ones, as a reviewer reads them: the
+/// canonical text of each representation, then both JSON Schema views of the internally
+/// tagged one (an `anyOf` of the tagged `oneOf` and the untagged contents).
+#[test]
+fn untagged_variants_snapshot() {
+    use contract_tests::types::{AdjacentWithUntagged, ExternalWithUntagged, InternalWithUntagged};
+    let mut out = String::new();
+    for text in [
+        contract_core::schema::text::to_text(&ExternalWithUntagged::schema()),
+        contract_core::schema::text::to_text(&InternalWithUntagged::schema()),
+        contract_core::schema::text::to_text(&AdjacentWithUntagged::schema()),
+    ] {
+        out.push_str(&text);
+        out.push('\n');
+    }
+    out.push_str(&pretty(&sender::<InternalWithUntagged>()));
+    out.push('\n');
+    out.push_str(&pretty(&receiver::<InternalWithUntagged>()));
+    insta::assert_snapshot!("untagged_variants", out);
+}

@@ -410,6 +410,13 @@ fn stricter_points_are_pinned() {
         r.problems()[0].kind,
         ProblemKind::WrongType { .. }
     ));
+    // A variant's index as the tag, where serde buffers the content: here the tagged part
+    // of an enum with untagged variants (`Ping` is variant 0).
+    let r = stricter::<contract_tests::types::InternalWithUntagged>(r#"{"kind": 0, "x": "s"}"#);
+    assert!(matches!(
+        r.problems()[0].kind,
+        ProblemKind::NoVariantMatches { .. }
+    ));
     // Invalid UTF-8 inside a value the type ignores: serde_json skips it unchecked.
     let ignored = b"{\"name\": \"a\", \"uri\": \"u\", \"version\": 1, \"x\": \"\xff\"}";
     assert!(serde_json::from_slice::<Artifact>(ignored).is_ok());

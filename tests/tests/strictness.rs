@@ -117,6 +117,17 @@ fn variant_index_as_tag_inside_buffered_content() {
         verdicts::<Outer>(&json!({ "outer": "Fig", "type": "empty" })),
         (true, true)
     );
+    // The tagged variants of an enum with untagged variants are read from buffered content
+    // too (here `Ping`, the first variant, under index 0; no untagged variant reads the
+    // object).
+    stricter::<contract_tests::types::InternalWithUntagged>(json!({ "kind": 0, "x": "s" }));
+    assert_eq!(
+        serde_json::from_value::<contract_tests::types::InternalWithUntagged>(
+            json!({ "kind": 0, "x": "s" })
+        )
+        .expect("read"),
+        contract_tests::types::InternalWithUntagged::Ping
+    );
 }
 
 /// Enums and a unit inside an internally tagged enum.
@@ -735,4 +746,84 @@ fn time_utc_offset_of_fewer_items() {
         serde_json::to_value(time::UtcOffset::from_hms(-2, -30, 0).expect("valid")).ok(),
         Some(json!([-2, -30, 0]))
     );
+}
+
+/// An enum tagged under `type` with an untagged variant of fields.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "type")]
+enum InnerWithUntagged {
+    A,
+    #[serde(untagged)]
+    Fields {
+        n: u8,
+    },
+}
+
+/// The same key taken first by an enclosing internally tagged enum.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "type")]
+enum TakesTheTag {
+    Wrap(InnerWithUntagged),
+    Other { m: u8 },
+}
+
+#[test]
+fn untagged_variants_under_a_taken_tag() {
+    // serde takes `type` for `TakesTheTag`, then reads `InnerWithUntagged` from the rest:
+    // its tagged variants find no tag, its untagged `Fields` reads `n`.
+    let instance = json!({ "type": "Wrap", "n": 1 });
+    stricter::<TakesTheTag>(instance.clone());
+    assert_eq!(
+        serde_json::from_value::<TakesTheTag>(instance).expect("read"),
+        TakesTheTag::Wrap(InnerWithUntagged::Fields { n: 1 })
+    );
+    // The other variant is described as usual.
+    assert_eq!(
+        verdicts::<TakesTheTag>(&json!({ "type": "Other", "m": 1 })),
+        (true, true)
+    );
+}
+
+/// An enum with an untagged variant, held by a newtype so that it can be flattened.
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "type")]
+enum FlatMixed {
+    A {
+        a: u8,
+    },
+    #[serde(untagged)]
+    B {
+        b: u8,
+    },
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+struct FlatMixedHolder(FlatMixed);
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, HandoffSchema)]
+struct FlattensMixed {
+    id: u8,
+    #[serde(flatten)]
+    inner: FlatMixedHolder,
+}
+
+#[test]
+fn a_flattened_enum_with_untagged_variants() {
+    // serde reads it from the keys the struct leaves: neither variant reads `b: "x"`.
+    looser::<FlattensMixed>(json!({ "id": 1, "b": "x" }));
+    assert_eq!(
+        serde_json::from_value::<FlattensMixed>(json!({ "id": 1, "b": 2 })).expect("read"),
+        FlattensMixed {
+            id: 1,
+            inner: FlatMixedHolder(FlatMixed::B { b: 2 })
+        }
+    );
+    assert_eq!(
+        verdicts::<FlattensMixed>(&json!({ "id": 1, "type": "A", "a": 2 })),
+        (true, true)
+    );
+    // `receive` follows serde's verdict there.
+    let bad = br#"{"id": 1, "b": "x"}"#;
+    assert!(contract_core::receive::<FlattensMixed>(bad).is_err());
+    assert!(contract_core::receive::<FlattensMixed>(br#"{"id": 1, "b": 2}"#).is_ok());
 }

@@ -759,6 +759,12 @@ impl<'s, 'd> Checker<'s, 'd> {
             let Some((e, optional)) = self.schema.flat_enum(&flat.ty).filter(|_| present) else {
                 continue;
             };
+            // A flattened enum with untagged variants (the derive refuses one written as
+            // such; a newtype may still hold one): serde reads it from every key left, which
+            // this walk does not follow. serde decides.
+            if e.repr != Repr::Untagged && e.has_untagged_variants() {
+                continue;
+            }
             if optional && self.view == View::Receiver {
                 // serde reads `None` whenever the enum does not read: nothing is rejected.
                 // An externally tagged enum still takes the first key naming a variant.
@@ -995,9 +1001,9 @@ impl<'s, 'd> Checker<'s, 'd> {
         });
     }
 
+    /// The tagged variant `text` names (an untagged variant reads no tag).
     fn variant_named(&self, e: &'s EnumDef, text: &[u8]) -> Option<&'s VariantDef> {
-        e.variants
-            .iter()
+        e.tagged_variants()
             .find(|v| self.tags(v).any(|t| t.as_bytes() == text))
     }
 
@@ -1015,8 +1021,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             return Some(first);
         }
         let candidates: Vec<&'s VariantDef> = e
-            .variants
-            .iter()
+            .tagged_variants()
             .filter(|v| self.tags(v).any(|t| t.as_bytes() == text))
             .collect();
         if candidates.len() == 1 {
@@ -1047,6 +1052,36 @@ impl<'s, 'd> Checker<'s, 'd> {
     }
 
     fn enumeration(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
+        if e.repr != Repr::Untagged && e.has_untagged_variants() {
+            return self.with_untagged_variants(i, ty, e);
+        }
+        self.tagged(i, ty, e);
+    }
+
+    /// An enum with `#[serde(untagged)]` variants, as serde reads it: the tagged variants
+    /// first, then each untagged variant in declaration order; the first that reads wins.
+    /// When none does, one problem at the enum (as for an untagged enum): which part the
+    /// sender meant is not on the wire.
+    fn with_untagged_variants(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
+        if self.trial_fits(|c| c.tagged(i, ty, e)) {
+            return self.tagged(i, ty, e);
+        }
+        for v in e.untagged_variants() {
+            if self.tags(v).next().is_none() {
+                continue;
+            }
+            if self.trial_fits(|c| c.content(i, v)) {
+                return self.content(i, v);
+            }
+        }
+        self.problem(ProblemKind::NoVariantMatches {
+            expected: ty.to_string(),
+        });
+        self.skip(i);
+    }
+
+    /// The enum's tagged variants, in its representation.
+    fn tagged(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
         match &e.repr {
             Repr::External => self.external(i, ty, e),
             Repr::Internal { tag } => {

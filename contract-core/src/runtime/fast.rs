@@ -24,8 +24,9 @@
 //!   (`RawValue`, arbitrary-precision numbers), a map where the schema has a scalar.
 //!
 //! Types whose schema holds a set (serde merges duplicate items), or an internally tagged,
-//! adjacently tagged or untagged enum (serde buffers their content, and the tag may come
-//! after the fields it decides), always take the full path: see [`Plan`].
+//! adjacently tagged or untagged enum, or one with `#[serde(untagged)]` variants (serde
+//! buffers their content, and the tag may come after the fields it decides), always take
+//! the full path: see [`Plan`].
 //!
 //! With the feature `__check-fast-path` (this project's tests and fuzz target), every payload
 //! the fast path accepts goes through the full path too, which must accept it with the same
@@ -75,7 +76,9 @@ impl Plan {
                 Body::Newtype(inner) => plan.ty(schema, inner),
                 Body::Struct(s) => plan.structure(schema, s),
                 Body::Enum(e) => {
-                    plan.eligible &= e.repr == Repr::External;
+                    // An enum with untagged variants is buffered by serde and tried twice:
+                    // the full walk follows it.
+                    plan.eligible &= e.repr == Repr::External && !e.has_untagged_variants();
                     for v in &e.variants {
                         match &v.kind {
                             VariantDefKind::Unit => {}

@@ -9,7 +9,7 @@
 //! `Deserializer` wrapper that follows the receiver view beside serde's calls, records the
 //! presence of every field, and gives up at every point where `receive` is stricter than
 //! serde (below) or where the schema cannot be followed (a set, an internally or adjacently
-//! tagged or untagged enum, a flattened field). A payload serde accepts with none of those
+//! tagged or untagged enum, an enum with untagged variants, a flattened field). A payload serde accepts with none of those
 //! points is accepted there, in one pass and without copying. Everything else takes the
 //! **full path**, on a flat **tape** of the document (one node per value, with byte offsets,
 //! reused per thread):
@@ -46,6 +46,9 @@
 //!   twice but keeps going past an unknown one), in a map (serde keeps the last) and inside
 //!   values the type ignores;
 //! - the same item twice in a set (serde merges them);
+//! - a variant's index (`{"type": 0}`) as the tag of an enum serde reads from buffered
+//!   content (inside an untagged enum, as the tagged part of an enum with untagged variants,
+//!   in an internally tagged newtype variant, flattened): only the names are read;
 //! - a `CString` written as a string (serde writes the array of its bytes);
 //! - a `Duration` or `SystemTime` with nanoseconds of 10⁹ or more (serde carries them into
 //!   the seconds; it never writes them), as the description states it;

@@ -186,7 +186,8 @@ pub enum ProblemKind {
         /// The enum.
         expected: String,
     },
-    /// A value that fits none of an untagged enum's variants.
+    /// A value that fits none of an untagged enum's variants (nor, for a tagged enum with
+    /// untagged variants, its tagged form).
     NoVariantMatches {
         /// The enum.
         expected: String,

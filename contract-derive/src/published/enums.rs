@@ -7,7 +7,8 @@
 //! rebuilds to its published definition. What the syntax decides here:
 //!
 //! - the representation is serde's (`tag`, `content`, `untagged`; an enum whose every variant
-//!   is `#[serde(untagged)]` is untagged, as the description says);
+//!   is `#[serde(untagged)]` is untagged, as the description says, and otherwise a variant
+//!   marked `#[serde(untagged)]` keeps the mark);
 //! - what a variant carries is read from the syntax like a struct's fields (see
 //!   [`crate::wire`]): a hole takes the published variant's type at the same place, a struct
 //!   variant's fields are described as a struct's are;
@@ -79,6 +80,7 @@ fn variant_spec(variant: &Variant, old: Option<&VariantDef>, published: &Schema)
         skip_serializing: variant.skip_serializing,
         skip_deserializing: variant.skip_deserializing,
         other: variant.other,
+        untagged: variant.untagged,
         content: variant_content(variant, old, published),
         doc: variant.doc.clone(),
     }
@@ -222,6 +224,11 @@ pub(super) fn span_of_variant(rule: Rule, variant: &Variant) -> TokenStream {
             (None, Style::Tuple | Style::Struct) => variant.original.fields.to_token_stream(),
             (None, Style::Unit) => ident(),
         },
+        // Its tagging: the `untagged` key when it has one, else its name.
+        _ if rule == Rule::VariantTaggingChanged => {
+            find_serde_key(&variant.serde_keys, &["untagged"])
+                .map_or_else(ident, |k| k.tokens.clone())
+        }
         // A tag: the serde attribute that sets it, when the variant has one.
         _ => find_serde_key(&variant.serde_keys, &["rename"])
             .map_or_else(ident, |k| k.tokens.clone()),

@@ -668,6 +668,59 @@ enum Ping
     }
 
     #[test]
+    fn untagged_variants_of_a_tagged_enum_rebuild_and_are_located() {
+        let published = "\
+contract ping/v1
+mode full
+root Ping
+
+enum Ping
+  rust \"app::Ping\"
+  repr internal tag \"kind\"
+  variant Stop: unit
+    send \"Stop\"
+    receive \"Stop\"
+  variant Note: struct
+    send \"Note\"
+    receive \"Note\"
+    unknown ignore
+    field text: string
+      send \"text\" always
+      receive \"text\" required
+  variant Count: newtype u64
+    send \"Count\"
+    receive \"Count\"
+    untagged
+";
+        // `Count(u64)` untagged is written alone (an internal tag cannot sit beside a
+        // number): the rebuild keeps it sent, and marks it untagged.
+        let source = r#"#[handoff(name = "ping", version = 1)]
+            #[serde(tag = "kind")]
+            enum Ping { Stop, Note { text: String }, #[serde(untagged)] Count(u64) }"#;
+        assert_eq!(
+            contract_schema::text::to_text(&rebuilt(source, published)),
+            published
+        );
+        let (_, errors) = run(source, Some(published.as_bytes()), Mode::Full);
+        assert!(errors.is_empty(), "{errors:?}");
+        // An untagged variant's content narrowed: found under its Rust name.
+        let (_, errors) = run(
+            &source.replace("Count(u64)", "Count(u8)"),
+            Some(published.as_bytes()),
+            Mode::Backward,
+        );
+        assert_one_error(&errors, &["`(Count)` breaks", "[INT_NARROWED]"]);
+        // `Note` made untagged: new writers drop its tag, which old readers need (a whole
+        // enum made untagged would be `ENUM_REPR_CHANGED`).
+        let (_, errors) = run(
+            &source.replace("Note {", "#[serde(untagged)] Note {"),
+            Some(published.as_bytes()),
+            Mode::Forward,
+        );
+        assert_one_error(&errors, &["[VARIANT_TAGGING_CHANGED]", "`Note`"]);
+    }
+
+    #[test]
     fn a_representation_change_names_the_enum() {
         let source = SAME_ENUM.replace(
             "rename_all = \"kebab-case\"",

@@ -38,7 +38,8 @@
 //! | `ENUM_VARIANT_UNKNOWN` / `ENUM_VARIANT_REMOVED` / `ENUM_VARIANT_ADDED` | a tagged enum: the writer sends a variant the reader does not know (a catch-all only covers unit variants, or any variant when internally tagged) | `Event::Refunded { amount }` removed from the reader |
 //! | `ENUM_REPR_CHANGED` | external, internal, adjacent or untagged representation differs | `#[serde(tag = "type")]` added |
 //! | `ENUM_TAG_CHANGED` | the same representation with another tag or content key | `tag = "type"` becomes `tag = "kind"` |
-//! | `UNTAGGED_VARIANT_UNMATCHED` | an untagged variant the writer sends fits none of the reader's variants | `Id::Number(u64)` dropped from an untagged `Id` |
+//! | `UNTAGGED_VARIANT_UNMATCHED` | an untagged variant the writer sends fits none of the reader's variants (in a tagged enum with untagged variants: none of the reader's untagged variants) | `Id::Number(u64)` dropped from an untagged `Id` |
+//! | `VARIANT_TAGGING_CHANGED` | a variant of a tagged enum is `#[serde(untagged)]` on one side and tagged on the other, and the reader reads it no other way | `#[serde(untagged)]` added to `Event::Note(String)` |
 //! | `VARIANT_UNREADABLE` | the writer may send a variant of an internally tagged enum whose content, in the reader, is an enum tagged under the same key (internally, or adjacently with that tag): serde takes the key for the outer enum, so the reader never reads the variant (and serde writes the key twice) | `#[serde(tag = "t")] enum Outer { B(Inner) }` with `#[serde(tag = "t")] enum Inner` |
 //! | `FIELD_RENAMED_WITHOUT_ALIAS` | the reader declares `renamed_from = "orderRef"` but has no `#[serde(alias = "orderRef")]`, and the writer sends `orderRef` | `order_ref` renamed `order_id` with `renamed_from` only |
 //! | `FIELD_RENAMED` | the writer declares `renamed_from` a name the reader still requires (an alias on the new side does not help old readers) | `orderRef` renamed `orderId`, read by a v1 reader |
@@ -106,6 +107,23 @@
 //! `REQUIRED_FIELD_MAY_BE_OMITTED` (a map promises no variant). Renaming the Rust field of
 //! a flattened enum does not change the wire, but is reported as one enum removed and
 //! another added.
+//!
+//! # Untagged variants of a tagged enum
+//!
+//! serde reads such an enum by trying its tagged variants first and then each untagged
+//! variant on the whole value (see [`EnumDef`](crate::model::EnumDef)). A writer's tagged
+//! variant is compared with the reader's tagged variant of the same tag, as in any tagged
+//! enum; with none, the reader's untagged variants read it when one reads any value (a
+//! newtype of `any`), when the writer's variant is an externally tagged unit variant (its
+//! name, a string) and one reads any string, or when the writer's variant is internally
+//! tagged (the tag beside its fields) and one is a struct variant that ignores unknown
+//! keys, reads nothing under the tag's key and reads the writer's fields; otherwise it is
+//! `ENUM_VARIANT_*` (conservatively: an untagged variant may fit other tagged forms). A writer's untagged variant
+//! must fit one of the reader's untagged variants, as in an untagged enum (conservatively:
+//! the reader's tagged variants may read some of its values too), or else it is
+//! `UNTAGGED_VARIANT_UNMATCHED`. In both cases, when the reader has the same Rust variant
+//! with the other tagging, the finding is `VARIANT_TAGGING_CHANGED`: serde writes a variant
+//! either under its tag or as its content alone, and reads it only the way it declares.
 
 mod check;
 mod report;

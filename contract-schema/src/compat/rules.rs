@@ -131,6 +131,10 @@ catalogue! {
     EnumTagChanged = "ENUM_TAG_CHANGED", Type;
     /// An untagged variant the writer sends fits none of the reader's variants.
     UntaggedVariantUnmatched = "UNTAGGED_VARIANT_UNMATCHED", Variant;
+    /// A variant of a tagged enum is `#[serde(untagged)]` on one side and tagged on the
+    /// other: one side writes its content alone, the other reads it only under its tag (or
+    /// only without one).
+    VariantTaggingChanged = "VARIANT_TAGGING_CHANGED", Variant;
     /// The writer may send a variant of an internally tagged enum that the reader never
     /// reads: the reader's variant holds an enum tagged under the same key, which serde
     /// takes for the outer enum first.

@@ -64,7 +64,10 @@
 //!   `unknown ignore` is read too), then its variants:
 //!   `variant RUST_NAME: unit|newtype TYPE|tuple(TYPE, …)|struct` with, one level deeper,
 //!   `doc "TEXT"`, `send "TAG"` or `send never`, `receive "TAG" [alias "TAG"]…` or
-//!   `receive never`, `catch-all` (`#[serde(other)]`), and for a struct variant its
+//!   `receive never`, `catch-all` (`#[serde(other)]`), `untagged` (`#[serde(untagged)]` on
+//!   a variant of a tagged enum, omitted otherwise; such variants come after every tagged
+//!   one, as serde requires, and never in an enum that is `repr untagged` as a whole, nor
+//!   beside `catch-all`), and for a struct variant its
 //!   `unknown`, `extra` and `field` lines. A field must have its `send` and `receive`
 //!   lines; a variant without one is read as `never` (the canonical text writes it).
 //! - Types use the syntax of [`Type`]'s `Display`: `unit bool u8 … i128 f32 f64 char string

@@ -47,6 +47,7 @@ const LINE_KEYWORDS: &[&str] = &[
     "renamed-from",
     "assumption",
     "catch-all",
+    "untagged",
 ];
 
 const TOP_KEYWORDS: &[&str] = &[
@@ -57,12 +58,13 @@ const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "unknown", "variant"];
 const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
 const FIELD_KEYWORDS: &[&str] = &["doc", "send", "receive", "renamed-from", "assumption"];
 const FLATTEN_KEYWORDS: &[&str] = &["doc", "send", "receive"];
-const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all"];
+const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all", "untagged"];
 const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
     "doc",
     "send",
     "receive",
     "catch-all",
+    "untagged",
     "unknown",
     "extra",
     "field",
@@ -691,7 +693,9 @@ impl<'p, 'a> Parser<'p, 'a> {
                     c.expect_colon("the variant name")?;
                     let kind = c.variant_kind(&mut self.refs)?;
                     c.end()?;
-                    variants.push(self.variant(line, rust_name, kind)?);
+                    let variant = self.variant(line, rust_name, kind)?;
+                    check_untagged_variant(line, &repr, &variants, &variant)?;
+                    variants.push(variant);
                 }
                 other => return Err(unknown_keyword(&c, at, other, ENUM_KEYWORDS, "an enum")),
             }
@@ -703,6 +707,15 @@ impl<'p, 'a> Parser<'p, 'a> {
                 shorten(name)
             )));
         };
+        if repr == Repr::Untagged {
+            if let Some(v) = variants.iter().find(|v| v.untagged) {
+                return Err(header.error(format!(
+                    "variant `{}` is marked `untagged` in an enum that is `repr untagged` as \
+                     a whole: drop the `untagged` line",
+                    shorten(&v.rust_name)
+                )));
+            }
+        }
         let body = Body::Enum(EnumDef {
             repr,
             variants,
@@ -721,6 +734,7 @@ impl<'p, 'a> Parser<'p, 'a> {
         let mut send: Once<Option<String>> = None;
         let mut receive: Once<Vec<String>> = None;
         let mut catch_all: Once<()> = None;
+        let mut untagged: Once<()> = None;
         let mut state = StructState::default();
         let is_struct = matches!(kind, VariantKind::Struct);
         while let Some((mut c, keyword, at)) = self.next_child(1)? {
@@ -746,6 +760,9 @@ impl<'p, 'a> Parser<'p, 'a> {
                 }
                 "catch-all" => {
                     c.end_once(&mut catch_all, (), keyword)?;
+                }
+                "untagged" => {
+                    c.end_once(&mut untagged, (), keyword)?;
                 }
                 "unknown" | "extra" | "field" | "flatten" if !is_struct => {
                     return Err(c.error_at(
@@ -780,15 +797,51 @@ impl<'p, 'a> Parser<'p, 'a> {
                 VariantDefKind::Struct(finish_struct(header, "struct variant", &rust_name, state)?)
             }
         };
+        if catch_all.is_some() && untagged.is_some() {
+            return Err(header.error(format!(
+                "variant `{}` is both `catch-all` and `untagged`: serde reads a catch-all \
+                 only from a tag, and an untagged variant reads no tag",
+                shorten(&rust_name)
+            )));
+        }
         Ok(VariantDef {
             rust_name,
             sender,
             receiver,
             other: catch_all.is_some(),
+            untagged: untagged.is_some(),
             kind,
             doc: doc.map(|(d, _)| d).unwrap_or_default(),
         })
     }
+}
+
+/// An `untagged` variant belongs only in a tagged enum, after its tagged variants (serde
+/// rejects a tagged variant after an untagged one); `repr` is known when it came first.
+fn check_untagged_variant(
+    line: &Line<'_>,
+    repr: &Once<Repr>,
+    before: &[VariantDef],
+    variant: &VariantDef,
+) -> Result<(), ParseError> {
+    if variant.untagged && matches!(repr, Some((Repr::Untagged, _))) {
+        return Err(line.error(format!(
+            "variant `{}` is marked `untagged` in an enum that is `repr untagged` as a whole: \
+             drop the `untagged` line",
+            shorten(&variant.rust_name)
+        )));
+    }
+    if !variant.untagged {
+        if let Some(earlier) = before.iter().find(|v| v.untagged) {
+            return Err(line.error(format!(
+                "the tagged variant `{}` follows the untagged variant `{}`: serde requires \
+                 untagged variants to come after every tagged one",
+                shorten(&variant.rust_name),
+                shorten(&earlier.rust_name)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn finish_struct(
@@ -1909,6 +1962,64 @@ enum E
                  of `doc`, `send`, `receive`, `renamed-from`, `assumption`",
             ),
         ]);
+    }
+
+    /// An enum with the given `repr` line and variants (each `(name, untagged, catch_all)`).
+    fn enum_text(repr: &str, variants: &[(&str, bool, bool)]) -> String {
+        let mut text = format!("root E\n\nenum E\n  rust \"app::E\"\n  repr {repr}\n");
+        for (name, untagged, catch_all) in variants {
+            text.push_str(&format!(
+                "  variant {name}: unit\n    send \"{name}\"\n    receive \"{name}\"\n"
+            ));
+            if *catch_all {
+                text.push_str("    catch-all\n");
+            }
+            if *untagged {
+                text.push_str("    untagged\n");
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn untagged_variants_come_last_in_a_tagged_enum_only() {
+        let ok = parse(&enum_text(
+            "external",
+            &[("A", false, false), ("B", true, false)],
+        ))
+        .expect("a trailing untagged variant reads");
+        let Some(Body::Enum(e)) = ok.def("E").map(|d| &d.body) else {
+            panic!("E is an enum");
+        };
+        assert_eq!(
+            e.variants.iter().map(|v| v.untagged).collect::<Vec<_>>(),
+            [false, true]
+        );
+        assert_eq!(
+            error(&enum_text(
+                "external",
+                &[("A", true, false), ("B", false, false)]
+            )),
+            "line 10, column 3: the tagged variant `B` follows the untagged variant `A`: serde \
+             requires untagged variants to come after every tagged one"
+        );
+        assert_eq!(
+            error(&enum_text("untagged", &[("A", true, false)])),
+            "line 6, column 3: variant `A` is marked `untagged` in an enum that is \
+             `repr untagged` as a whole: drop the `untagged` line"
+        );
+        assert_eq!(
+            error(&enum_text("internal tag \"t\"", &[("A", true, true)])),
+            "line 6, column 3: variant `A` is both `catch-all` and `untagged`: serde reads a \
+             catch-all only from a tag, and an untagged variant reads no tag"
+        );
+        // `repr` after the variants: the enum's own check still sees it.
+        let late = "root E\n\nenum E\n  rust \"app::E\"\n  variant A: unit\n    send \"A\"\n    untagged\n  repr untagged\n";
+        assert_eq!(
+            error(late),
+            "line 3, column 1: variant `A` is marked `untagged` in an enum that is \
+             `repr untagged` as a whole: drop the `untagged` line"
+        );
     }
 
     #[test]

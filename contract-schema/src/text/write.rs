@@ -206,6 +206,10 @@ impl Writer {
         if v.other {
             self.line(level, format_args!("catch-all"));
         }
+        // Written only when set, so that the text of every other variant stays as it was.
+        if v.untagged {
+            self.line(level, format_args!("untagged"));
+        }
         if let VariantDefKind::Struct(s) = &v.kind {
             self.struct_def(level, s);
         }

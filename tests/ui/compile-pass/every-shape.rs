@@ -85,6 +85,35 @@ pub enum AllVariantsUntagged {
     B(String),
 }
 
+/// Untagged variants after tagged ones, in each representation (serde 1.0.181 and later).
+#[derive(Serialize, Deserialize, HandoffSchema)]
+pub enum ExternalWithUntagged {
+    A,
+    B(u8),
+    #[serde(untagged)]
+    C(String),
+    #[serde(untagged)]
+    D { x: u8 },
+}
+
+#[derive(Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum InternalWithUntagged {
+    A { x: u8 },
+    #[serde(untagged)]
+    B(u8),
+}
+
+#[derive(Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t", content = "c")]
+pub enum AdjacentWithUntagged {
+    A(u8),
+    #[serde(untagged)]
+    B(u8, u8),
+    #[serde(untagged)]
+    C,
+}
+
 #[derive(Serialize, Deserialize, HandoffSchema)]
 pub enum Empty {}
 
@@ -93,4 +122,7 @@ fn main() {
     let _ = Everything::schema();
     let _ = <Adjacent as HandoffSchema>::schema();
     let _ = <Empty as HandoffSchema>::schema();
+    let _ = <ExternalWithUntagged as HandoffSchema>::schema();
+    let _ = <InternalWithUntagged as HandoffSchema>::schema();
+    let _ = <AdjacentWithUntagged as HandoffSchema>::schema();
 }
