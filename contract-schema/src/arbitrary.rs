@@ -21,8 +21,9 @@
 //! only where serde reads it back — beside no key of the struct's own fields or of another
 //! flattened enum, externally tagged in a `deny_unknown_fields` struct, never in a struct
 //! that captures unknown keys, never tagged under a key an internally tagged enum with a
-//! newtype variant also uses, never untagged with a unit variant sent (it writes
-//! nothing, which serde never reads back there), and never a tagged enum with untagged
+//! newtype variant also uses, never untagged with a variant sent that is not an object (a
+//! unit variant writes nothing, which serde never reads back there; a scalar, a sequence or
+//! a tuple cannot be written there), and never a tagged enum with untagged
 //! variants (the derive refuses to flatten one).
 //!
 //! ```
@@ -584,12 +585,16 @@ fn kept_flattened(schema: &Schema, s: &StructDef, taken: &BTreeSet<String>) -> V
             Repr::Internal { tag } | Repr::Adjacent { tag, .. } => {
                 s.unknown != Unknown::Deny && !taken.contains(tag)
             }
+            // Beside fields serde writes and reads an untagged variant only when it is an
+            // object: a struct variant, or a newtype of a struct or a map (a unit variant
+            // writes nothing, which serde never reads back; a scalar, a sequence or a tuple
+            // cannot be written there).
             Repr::Untagged => {
                 s.unknown != Unknown::Deny
-                    && !e
-                        .variants
+                    && e.variants
                         .iter()
-                        .any(|v| v.sender.is_some() && matches!(v.kind, VariantDefKind::Unit))
+                        .filter(|v| v.sender.is_some())
+                        .all(|v| is_object_variant(schema, &v.kind))
             }
         };
         if fits && keys.iter().all(|k| !used.contains(k)) {
@@ -598,6 +603,20 @@ fn kept_flattened(schema: &Schema, s: &StructDef, taken: &BTreeSet<String>) -> V
         }
     }
     kept
+}
+
+/// Whether a variant's content is written as an object: named fields, or a newtype of a
+/// struct or a map (through newtypes).
+fn is_object_variant(schema: &Schema, kind: &VariantDefKind) -> bool {
+    match kind {
+        VariantDefKind::Struct(_) => true,
+        VariantDefKind::Newtype(ty) => match schema.resolve(ty) {
+            Type::Map(..) => true,
+            Type::Named(name) => matches!(schema.def(name).map(|d| &d.body), Some(Body::Struct(_))),
+            _ => false,
+        },
+        VariantDefKind::Unit | VariantDefKind::Tuple(_) => false,
+    }
 }
 
 /// The keys a flattened enum may write or read beside a struct's fields: its variants'

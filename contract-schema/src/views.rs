@@ -354,9 +354,8 @@ pub fn enum_def(spec: EnumSpec) -> EnumDef {
                     ty,
                     writable_beside_tag,
                 } => {
-                    unwritable = matches!(repr, Repr::Internal { .. })
-                        && !untagged
-                        && !writable_beside_tag;
+                    unwritable =
+                        matches!(repr, Repr::Internal { .. }) && !untagged && !writable_beside_tag;
                     VariantDefKind::Newtype(ty)
                 }
                 VariantContent::Tuple(items) => VariantDefKind::Tuple(items),
