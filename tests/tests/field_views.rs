@@ -66,6 +66,11 @@ fn every_catalogue_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
             Placement,
             FlattenUntaggedEnum,
             FlattenOptionalEnums,
+            ExternalWithUntagged,
+            InternalWithUntagged,
+            AdjacentWithUntagged,
+            Channel,
+            WithUntaggedVariants,
         ],
         &[
             // Flattened fields: their keys come from another type's definition.
@@ -108,6 +113,7 @@ fn every_fuzz_contract_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
             fuzz::Meta,
             fuzz::Envelope,
             fuzz::FastEnvelope,
+            fuzz::WithUntagged,
         ],
         &["Envelope"],
     );
