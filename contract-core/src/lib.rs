@@ -75,6 +75,7 @@ pub mod __private {
     pub use contract_schema::shape::{
         AllowInfo, ConstraintShape, ContractInfo, EnumShape, Field, IntKind, IntRange, IntValue,
         Kind, Mode, Provenance, Repr, Send, Shape, ShapeFn, StructShape, Variant, VariantKind,
+        ViewsShape,
     };
     pub use core;
 

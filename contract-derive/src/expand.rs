@@ -206,12 +206,27 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
             let inner = shape_fn(krate, field.wire_type());
             quote!(#p::Kind::Newtype(#inner))
         }
+        // serde writes the fields that are not `skip_serializing` and reads those that are
+        // not `skip_deserializing`: a field skipped in one direction only gives the two views
+        // arrays of different lengths.
         Data::Tuple(fields) => {
-            let items = fields
+            let items = |keep: fn(&Field) -> bool| {
+                let items = fields
+                    .iter()
+                    .filter(|f| keep(f))
+                    .map(|f| shape_fn(krate, f.wire_type()));
+                quote!(#p::Kind::Tuple(&[#(#items),*]))
+            };
+            if fields
                 .iter()
-                .filter(|f| !f.is_skipped())
-                .map(|f| shape_fn(krate, f.wire_type()));
-            quote!(#p::Kind::Tuple(&[#(#items),*]))
+                .any(|f| f.skip_serializing != f.skip_deserializing)
+            {
+                let sender = items(|f| !f.skip_serializing);
+                let receiver = items(|f| !f.skip_deserializing);
+                quote!(#p::Kind::Views(&#p::ViewsShape { sender: #sender, receiver: #receiver }))
+            } else {
+                items(|f| !f.is_skipped())
+            }
         }
         Data::Unit => quote!(#p::Kind::Unit),
         Data::Enum(repr, variants) => {

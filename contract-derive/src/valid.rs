@@ -87,7 +87,7 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
         Data::Tuple(fields) => {
             check_fields(fields, false, container_schema_as, errors);
             if !container_schema_as {
-                check_tuple_skips(fields, "a tuple struct's", errors);
+                check_tuple_skips(fields, Tuple::Struct, errors);
             }
         }
         Data::Unit => {}
@@ -351,36 +351,51 @@ fn check_option_with_deserializer(field: &Field, errors: &mut Vec<Error>) {
     }
 }
 
-/// The fields of a tuple struct or a tuple variant that serde writes or reads in a way one
-/// array of fixed length cannot say: skipped in one direction only (the sender's and the
-/// receiver's arrays would differ in length) or skipped when a predicate holds (serde writes a
-/// shorter array then, the later items moving up).
-fn check_tuple_skips(fields: &[Field], whose: &str, errors: &mut Vec<Error>) {
+/// Whose fields [`check_tuple_skips`] checks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tuple {
+    /// A tuple struct's: a type of its own, which may have two views.
+    Struct,
+    /// A tuple variant's: one array inside its enum's description.
+    Variant,
+}
+
+/// The fields of a tuple struct or a tuple variant that serde writes in a way no array of
+/// fixed length says: skipped when a predicate holds (serde writes a shorter array then, the
+/// later items moving up), or, in a tuple variant, skipped in one direction only (a tuple
+/// struct then has two views, each with its own length).
+fn check_tuple_skips(fields: &[Field], tuple: Tuple, errors: &mut Vec<Error>) {
+    let whose = match tuple {
+        Tuple::Struct => "a tuple struct's",
+        Tuple::Variant => "a tuple variant's",
+    };
     for field in fields {
-        let (keys, message): (&[&str], String) =
-            if field.skip_serializing_if && !field.skip_serializing {
-                (
-                    &["skip_serializing_if"],
-                    format!(
-                    "`skip_serializing_if` on {whose} field: serde writes a shorter array when \
-                     the predicate holds (the later items move up), which a tuple of fixed \
-                     length cannot describe; use `#[serde(skip)]`, named fields, or \
-                     `#[handoff(schema_as = …)]` on the type naming its wire form"
+        let (keys, message): (&[&str], String) = if field.skip_serializing_if
+            && !field.skip_serializing
+        {
+            (
+                &["skip_serializing_if"],
+                format!(
+                    "`skip_serializing_if` on {whose} field: serde writes a shorter array \
+                         when the predicate holds (the later items move up), which a tuple of \
+                         fixed length cannot describe; use `#[serde(skip)]`, named fields, or \
+                         `#[handoff(schema_as = …)]` on the type naming its wire form"
                 ),
-                )
-            } else if field.skip_serializing != field.skip_deserializing {
-                (
-                    &["skip_serializing", "skip_deserializing"],
-                    format!(
-                        "skipping {whose} field in one direction only is not supported: the \
-                     sender's and the receiver's arrays would differ in length (serde cannot \
-                     read back what it writes); use `#[serde(skip)]`, or \
-                     `#[handoff(schema_as = …)]` on the type naming its wire form"
-                    ),
-                )
-            } else {
-                continue;
-            };
+            )
+        } else if tuple == Tuple::Variant && field.skip_serializing != field.skip_deserializing {
+            (
+                &["skip_serializing", "skip_deserializing"],
+                format!(
+                    "skipping {whose} field in one direction only is not supported: the \
+                         variant's array would differ in length between the sender and the \
+                         receiver (serde cannot read back what it writes); use \
+                         `#[serde(skip)]`, a tuple struct (whose two views are described), or \
+                         `#[handoff(schema_as = …)]` on the variant naming its wire form"
+                ),
+            )
+        } else {
+            continue;
+        };
         match find_serde_key(&field.serde_keys, keys) {
             Some(key) => errors.push(Error::new_spanned(&key.tokens, message)),
             None => errors.push(Error::new_spanned(field.original, message)),
@@ -425,6 +440,6 @@ fn check_variant(variant: &Variant, container_schema_as: bool, errors: &mut Vec<
     let skip_fields = variant.attrs.schema_as.is_some() || container_schema_as;
     check_fields(&variant.fields, named, skip_fields, errors);
     if variant.style == Style::Tuple && !skip_fields {
-        check_tuple_skips(&variant.fields, "a tuple variant's", errors);
+        check_tuple_skips(&variant.fields, Tuple::Variant, errors);
     }
 }

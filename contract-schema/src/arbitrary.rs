@@ -553,7 +553,7 @@ fn keep_flattened_enums(schema: &mut Schema) {
                     }
                 }
             }
-            Body::Newtype(_) => {}
+            Body::Newtype(_) | Body::Views { .. } => {}
         }
     }
 }
@@ -844,6 +844,33 @@ pub fn arb_enum_def(named: &[String]) -> BoxedStrategy<EnumDef> {
     prop_oneof![1 => string_enum(), 1 => data_enum(named)].boxed()
 }
 
+/// A tuple struct with items skipped in one direction: each item is sent, read, or both, and
+/// the two arrays differ.
+fn arb_views(named: &[String]) -> BoxedStrategy<Body> {
+    // 0: both views, 1: sent only (`skip_deserializing`), 2: read only (`skip_serializing`).
+    vec((arb_type(named), 0..3u8), 1..4)
+        .prop_map(|items| {
+            let view = |keep: u8| {
+                Type::Tuple(
+                    items
+                        .iter()
+                        .filter(|(_, side)| *side == 0 || *side == keep)
+                        .map(|(ty, _)| ty.clone())
+                        .collect(),
+                )
+            };
+            Body::Views {
+                sender: view(1),
+                receiver: view(2),
+            }
+        })
+        .prop_filter(
+            "two views that differ",
+            |body| !matches!(body, Body::Views { sender, receiver } if sender == receiver),
+        )
+        .boxed()
+}
+
 /// The definition of the named type `name`, its body referring to `named`.
 pub fn arb_type_def(name: &str, named: &[String]) -> BoxedStrategy<TypeDef> {
     let rust_path = if name.contains("::") {
@@ -852,9 +879,10 @@ pub fn arb_type_def(name: &str, named: &[String]) -> BoxedStrategy<TypeDef> {
         format!("my_app::{name}")
     };
     let body = prop_oneof![
-        3 => arb_struct_def(named).prop_map(Body::Struct),
-        2 => arb_enum_def(named).prop_map(Body::Enum),
-        1 => arb_type(named).prop_map(Body::Newtype),
+        6 => arb_struct_def(named).prop_map(Body::Struct),
+        4 => arb_enum_def(named).prop_map(Body::Enum),
+        2 => arb_type(named).prop_map(Body::Newtype),
+        1 => arb_views(named),
     ];
     (body, arb_doc())
         .prop_map(move |(body, doc)| TypeDef {
@@ -1001,6 +1029,10 @@ fn named_in_body(body: &Body, out: &mut Vec<String>) {
     match body {
         Body::Struct(s) => named_in_struct(s, out),
         Body::Newtype(t) => named_in(t, out),
+        Body::Views { sender, receiver } => {
+            named_in(sender, out);
+            named_in(receiver, out);
+        }
         Body::Enum(e) => {
             for v in &e.variants {
                 match &v.kind {
@@ -1091,6 +1123,9 @@ mod tests {
                 match &def.body {
                     Body::Struct(s) => check_struct(s)?,
                     Body::Newtype(_) => {}
+                    Body::Views { sender, receiver } => {
+                        prop_assert!(sender != receiver, "two views that are one");
+                    }
                     Body::Enum(e) => {
                         let mut names = HashSet::new();
                         for v in &e.variants {
@@ -1203,6 +1238,11 @@ mod tests {
                         seen.insert("newtype");
                         ty(t, &mut seen);
                     }
+                    Body::Views { sender, receiver } => {
+                        seen.insert("views");
+                        ty(sender, &mut seen);
+                        ty(receiver, &mut seen);
+                    }
                     Body::Enum(e) => {
                         seen.insert(match e.repr {
                             Repr::External => "external",
@@ -1292,6 +1332,7 @@ mod tests {
             "mode",
             "doc",
             "newtype",
+            "views",
             "external",
             "internal",
             "adjacent",

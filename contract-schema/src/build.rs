@@ -86,12 +86,17 @@ impl Collector {
 }
 
 fn for_each_child(shape: &'static Shape, mut f: impl FnMut(&'static Shape)) {
+    kind_children(shape.kind, &mut f);
+}
+
+/// The shapes a kind refers to, each handed to `f`.
+fn kind_children(kind: Kind, f: &mut dyn FnMut(&'static Shape)) {
     let fields = |fields: &'static [shape::Field], f: &mut dyn FnMut(&'static Shape)| {
         for field in fields {
             f((field.ty)());
         }
     };
-    match shape.kind {
+    match kind {
         Kind::Unit
         | Kind::Bool
         | Kind::Int(_)
@@ -107,14 +112,18 @@ fn for_each_child(shape: &'static Shape, mut f: impl FnMut(&'static Shape)) {
             f(value());
         }
         Kind::Tuple(items) => items.iter().for_each(|i| f(i())),
-        Kind::Struct(s) => fields(s.fields, &mut f),
+        Kind::Views(views) => {
+            kind_children(views.sender, f);
+            kind_children(views.receiver, f);
+        }
+        Kind::Struct(s) => fields(s.fields, f),
         Kind::Enum(e) => {
             for v in e.variants {
                 match v.kind {
                     VariantKind::Unit => {}
                     VariantKind::Newtype(inner) => f(inner()),
                     VariantKind::Tuple(items) => items.iter().for_each(|i| f(i())),
-                    VariantKind::Struct(fs) => fields(fs, &mut f),
+                    VariantKind::Struct(fs) => fields(fs, f),
                 }
             }
         }
@@ -156,7 +165,12 @@ fn push_generics(
 
 /// The canonical text of a built-in shape, naming nested shapes with `name`.
 fn builtin_text(shape: &'static Shape, name: &mut dyn FnMut(&'static Shape) -> String) -> String {
-    match shape.kind {
+    kind_text(shape.kind, name)
+}
+
+/// The canonical text of a built-in kind, naming nested shapes with `name`.
+fn kind_text(kind: Kind, name: &mut dyn FnMut(&'static Shape) -> String) -> String {
+    match kind {
         Kind::Unit => "unit".into(),
         Kind::Bool => "bool".into(),
         Kind::Int(k) => k.as_str().into(),
@@ -184,6 +198,7 @@ fn builtin_text(shape: &'static Shape, name: &mut dyn FnMut(&'static Shape) -> S
         }
         // A built-in shape never carries these; render through the inner type if it does.
         Kind::Newtype(inner) | Kind::Transparent(inner) => name(inner()),
+        Kind::Views(views) => kind_text(views.receiver, name),
         Kind::Struct(_) | Kind::Enum(_) => "any".into(),
     }
 }
@@ -276,6 +291,9 @@ impl Builder {
             }
             Kind::Tuple(items) => Type::Tuple(items.iter().map(|i| self.ty(i())).collect()),
             Kind::Newtype(inner) | Kind::Transparent(inner) => self.ty(inner()),
+            // Only a named type has two views (the derive emits it for tuple structs); a
+            // built-in one is described by what it reads.
+            Kind::Views(views) => self.kind_ty(views.receiver),
         }
     }
 
@@ -286,6 +304,10 @@ impl Builder {
             // Both are their inner type on the wire; transparency matters only to whether a
             // field of the type may be absent, which the field's receiver view records.
             Kind::Newtype(inner) | Kind::Transparent(inner) => Body::Newtype(self.ty(inner())),
+            Kind::Views(views) => Body::Views {
+                sender: self.kind_ty(views.sender),
+                receiver: self.kind_ty(views.receiver),
+            },
             other => Body::Newtype(self.kind_ty(other)),
         };
         let name = self.name_of(shape);
@@ -431,7 +453,8 @@ fn writable_beside_tag(mut shape: &'static Shape) -> bool {
             | Kind::String(_)
             | Kind::Constrained(_)
             | Kind::Seq(_)
-            | Kind::Tuple(_) => return false,
+            | Kind::Tuple(_)
+            | Kind::Views(_) => return false,
         }
     }
     // A newtype that contains itself cannot be written at all; say it may be.

@@ -391,6 +391,10 @@ impl Exporter<'_> {
             Body::Struct(s) => self.struct_schema(s, &[]),
             Body::Enum(e) => self.enum_schema(e),
             Body::Newtype(inner) => self.ty(inner),
+            Body::Views { sender, receiver } => match self.view {
+                View::Sender => self.ty(sender),
+                View::Receiver => self.ty(receiver),
+            },
         };
         out.extend(body);
         out

@@ -165,6 +165,29 @@ pub enum Body {
     /// absent: serde reads a missing transparent `Option` as `None` and requires a newtype
     /// struct, which each field's [`ReceiverField::required`] records.)
     Newtype(Type),
+    /// A type serde writes in one form and reads in another: a tuple struct with a field
+    /// skipped in one direction only, whose sender's and receiver's arrays differ in length
+    /// (such a type cannot read back what it writes).
+    Views {
+        /// What the sender writes.
+        sender: Type,
+        /// What the receiver reads.
+        receiver: Type,
+    },
+}
+
+impl Body {
+    /// The type on the wire in `view` of a body that is a type on the wire (a newtype, or a
+    /// type with two views); `None` for a struct or an enum.
+    #[must_use]
+    pub fn wire_type(&self, view: crate::View) -> Option<&Type> {
+        match (self, view) {
+            (Body::Newtype(inner), _) => Some(inner),
+            (Body::Views { sender, .. }, crate::View::Sender) => Some(sender),
+            (Body::Views { receiver, .. }, crate::View::Receiver) => Some(receiver),
+            (Body::Struct(_) | Body::Enum(_), _) => None,
+        }
+    }
 }
 
 /// What a receiver does with fields it does not know.
@@ -626,7 +649,9 @@ impl Schema {
                             Repr::Internal { tag } | Repr::Adjacent { tag, .. } => tag == key,
                             Repr::External | Repr::Untagged => false,
                         },
-                        Some(Body::Struct(_) | Body::Newtype(_)) | None => false,
+                        Some(Body::Struct(_) | Body::Newtype(_) | Body::Views { .. }) | None => {
+                            false
+                        }
                     };
                 }
                 _ => return false,

@@ -100,6 +100,10 @@ pub enum Kind {
     /// reads it with the inner type's own `Deserialize`, so a field of this type may be absent
     /// exactly when a field of the inner type may (a transparent `Option` reads as `None`).
     Transparent(ShapeFn),
+    /// A named type serde writes in one form and reads in another: a tuple struct with a
+    /// field skipped in one direction only (`skip_serializing` or `skip_deserializing`), whose
+    /// sender's and receiver's arrays differ in length.
+    Views(&'static ViewsShape),
 }
 
 /// The integer types, each with its own range.
@@ -300,6 +304,15 @@ pub struct SeqShape {
     pub unique: bool,
     /// A fixed length (`[T; N]`).
     pub len: Option<usize>,
+}
+
+/// The two forms of a [`Kind::Views`] type.
+#[derive(Debug)]
+pub struct ViewsShape {
+    /// What `Serialize` writes.
+    pub sender: Kind,
+    /// What `Deserialize` reads.
+    pub receiver: Kind,
 }
 
 /// A struct with named fields.

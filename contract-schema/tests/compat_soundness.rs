@@ -148,7 +148,10 @@ impl Gen<'_> {
             Type::Named(name) => {
                 let def = self.schema.def(name)?;
                 match &def.body {
-                    Body::Newtype(inner) => self.value(&inner.clone(), depth)?,
+                    // What the writer sends.
+                    Body::Newtype(inner) | Body::Views { sender: inner, .. } => {
+                        self.value(&inner.clone(), depth)?
+                    }
                     Body::Struct(s) => Value::Object(self.object(&s.clone(), depth)?),
                     Body::Enum(e) => self.enumeration(&e.clone(), depth)?,
                 }
@@ -434,7 +437,7 @@ fn field_keys(schema: &Schema) -> Vec<String> {
                     }
                 }
             }
-            Body::Newtype(_) => {}
+            Body::Newtype(_) | Body::Views { .. } => {}
         }
     }
     out
@@ -498,6 +501,10 @@ fn ints_as(mut schema: Schema, to: &dyn Fn(IntKind) -> Type) -> Schema {
         match &mut def.body {
             Body::Struct(s) => strukt(s, to),
             Body::Newtype(t) => ty(t, to),
+            Body::Views { sender, receiver } => {
+                ty(sender, to);
+                ty(receiver, to);
+            }
             Body::Enum(e) => {
                 for v in &mut e.variants {
                     match &mut v.kind {

@@ -84,7 +84,7 @@ fn scramble(schema: &mut contract_schema::Schema, words: &[String]) {
         def.doc = word();
         match &mut def.body {
             Body::Struct(s) => fields(s, &mut word),
-            Body::Newtype(_) => {}
+            Body::Newtype(_) | Body::Views { .. } => {}
             Body::Enum(e) => {
                 match &mut e.repr {
                     Repr::Internal { tag } => *tag = word(),

@@ -310,7 +310,10 @@ impl Generator<'_> {
                         Value::Object(map)
                     }
                     Body::Enum(e) => self.enumeration(e, depth + 1),
-                    Body::Newtype(inner) => self.ty(inner, depth),
+                    Body::Newtype(inner)
+                    | Body::Views {
+                        receiver: inner, ..
+                    } => self.ty(inner, depth),
                 }
             }
         }

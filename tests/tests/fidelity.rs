@@ -822,7 +822,12 @@ fn surely_has_slot(schema: &Schema, ty: &Type, depth: usize) -> bool {
             Constraint::String(s) => s.format != contract_core::schema::model::StringFormat::Plain,
         },
         Type::Named(name) => match schema.def(name).map(|d| &d.body) {
-            Some(Body::Newtype(inner)) => surely_has_slot(schema, inner, depth + 1),
+            Some(
+                Body::Newtype(inner)
+                | Body::Views {
+                    receiver: inner, ..
+                },
+            ) => surely_has_slot(schema, inner, depth + 1),
             Some(Body::Struct(s)) => s.fields.iter().any(|f| {
                 f.receiver.as_ref().is_some_and(|r| r.required)
                     && surely_has_slot(schema, &f.ty, depth + 1)

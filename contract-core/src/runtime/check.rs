@@ -537,12 +537,14 @@ impl<'s, 'd> Checker<'s, 'd> {
             return self.skip(i);
         };
         match &def.body {
-            Body::Newtype(inner) => {
+            Body::Newtype(_) | Body::Views { .. } => {
                 if hops > self.schema.types.len() {
                     // A cycle of newtypes: serde decides.
                     return self.skip(i);
                 }
-                self.value(i, inner, hops + 1);
+                if let Some(inner) = def.body.wire_type(self.view) {
+                    self.value(i, inner, hops + 1);
+                }
             }
             Body::Struct(s) => {
                 if self.node(i).kind == NodeKind::Object {

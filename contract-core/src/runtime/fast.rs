@@ -74,6 +74,8 @@ impl Plan {
         for def in schema.types.values() {
             match &def.body {
                 Body::Newtype(inner) => plan.ty(schema, inner),
+                // A type with two views: the full paths follow the view they check.
+                Body::Views { .. } => plan.eligible = false,
                 Body::Struct(s) => plan.structure(schema, s),
                 Body::Enum(e) => {
                     // An enum with untagged variants is buffered by serde and tried twice:
@@ -153,7 +155,8 @@ fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
                 Some(Body::Newtype(inner)) => ty = inner,
                 Some(Body::Struct(s)) => return Shape::Struct(s),
                 Some(Body::Enum(e)) => return Shape::Enum(e),
-                None => return Shape::Scalar(ty),
+                // Never reached: a plan with such a type is not eligible.
+                Some(Body::Views { .. }) | None => return Shape::Scalar(ty),
             },
             Type::List(item) | Type::Array(item, _) | Type::Set(item) => return Shape::Seq(item),
             Type::Tuple(items) => return Shape::Tuple(items),

@@ -680,7 +680,7 @@ fn field_names(schema: &Schema) -> std::collections::HashSet<&str> {
                     }
                 }
             }
-            Body::Newtype(_) => {}
+            Body::Newtype(_) | Body::Views { .. } => {}
         }
     }
     names

@@ -50,8 +50,10 @@
 //!   accepts on purpose, in the order declared, `allow RULE_ID field "KEY" reason "TEXT"`
 //!   (`RULE_ID` one of [`Rule::id`](crate::compat::Rule::id); `KEY` a wire name or a
 //!   finding's whole path; none written when it accepts none), then `root TYPE`.
-//! - A named type (level 0): `struct NAME`, `enum NAME` or `newtype NAME: TYPE`, then at
-//!   level 1: `rust "PATH"` and `doc "TEXT"` (omitted when empty).
+//! - A named type (level 0): `struct NAME`, `enum NAME`, `newtype NAME: TYPE` or
+//!   `views NAME` (a type written in one form and read in another: a tuple struct with a
+//!   field skipped in one direction), then at level 1: `rust "PATH"` and `doc "TEXT"`
+//!   (omitted when empty), and for `views` its `send TYPE` and `receive TYPE`.
 //! - A struct (and a struct variant, one level deeper): `unknown ignore|deny|capture`,
 //!   `extra TYPE` (the value type of the map that captures unknown keys), then its fields:
 //!   `field RUST_NAME: TYPE` with, one level deeper, `doc "TEXT"`,

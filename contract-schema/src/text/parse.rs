@@ -34,6 +34,7 @@ const LINE_KEYWORDS: &[&str] = &[
     "struct",
     "enum",
     "newtype",
+    "views",
     "rust",
     "doc",
     "unknown",
@@ -51,11 +52,12 @@ const LINE_KEYWORDS: &[&str] = &[
 ];
 
 const TOP_KEYWORDS: &[&str] = &[
-    "contract", "mode", "allow", "root", "struct", "enum", "newtype",
+    "contract", "mode", "allow", "root", "struct", "enum", "newtype", "views",
 ];
 const STRUCT_KEYWORDS: &[&str] = &["rust", "doc", "unknown", "extra", "field", "flatten"];
 const ENUM_KEYWORDS: &[&str] = &["rust", "doc", "repr", "unknown", "variant"];
 const NEWTYPE_KEYWORDS: &[&str] = &["rust", "doc"];
+const VIEWS_KEYWORDS: &[&str] = &["rust", "doc", "send", "receive"];
 const FIELD_KEYWORDS: &[&str] = &["doc", "send", "receive", "renamed-from", "assumption"];
 const FLATTEN_KEYWORDS: &[&str] = &["doc", "send", "receive"];
 const VARIANT_KEYWORDS: &[&str] = &["doc", "send", "receive", "catch-all", "untagged"];
@@ -268,7 +270,7 @@ impl<'p, 'a> Parser<'p, 'a> {
                     let ty = self.type_to_end(&mut c)?;
                     set_once(&mut root, ty, line, keyword)?;
                 }
-                "struct" | "enum" | "newtype" => {
+                "struct" | "enum" | "newtype" | "views" => {
                     c.spaces();
                     let name_at = c.pos;
                     let name = c.type_name(keyword)?;
@@ -286,6 +288,10 @@ impl<'p, 'a> Parser<'p, 'a> {
                         "enum" => {
                             c.end()?;
                             self.enum_type(line, &name)?
+                        }
+                        "views" => {
+                            c.end()?;
+                            self.views_type(line, &name)?
                         }
                         _ => {
                             c.expect_colon("the newtype's name")?;
@@ -419,6 +425,47 @@ impl<'p, 'a> Parser<'p, 'a> {
             }
         }
         Self::finish_def(header, "newtype", name, rust, doc, Body::Newtype(inner))
+    }
+
+    /// A type with two views: its `send TYPE` and `receive TYPE` lines.
+    fn views_type(&mut self, header: &'p Line<'a>, name: &str) -> Result<TypeDef, ParseError> {
+        let (mut rust, mut doc) = (None, None);
+        let (mut sender, mut receiver): (Once<Type>, Once<Type>) = (None, None);
+        while let Some((mut c, keyword, at)) = self.next_child(0)? {
+            if Self::common(keyword, &mut c, &mut rust, &mut doc)? {
+                continue;
+            }
+            let slot = match keyword {
+                "send" => &mut sender,
+                "receive" => &mut receiver,
+                _ => {
+                    return Err(unknown_keyword(
+                        &c,
+                        at,
+                        keyword,
+                        VIEWS_KEYWORDS,
+                        "a type with two views",
+                    ))
+                }
+            };
+            c.spaces();
+            let ty = c.ty(&mut self.refs)?;
+            c.end_once(slot, ty, keyword)?;
+        }
+        let missing = |what: &str| {
+            header.error(format!(
+                "views `{}` has no `{what} TYPE` line",
+                shorten(name)
+            ))
+        };
+        let Some((sender, _)) = sender else {
+            return Err(missing("send"));
+        };
+        let Some((receiver, _)) = receiver else {
+            return Err(missing("receive"));
+        };
+        let body = Body::Views { sender, receiver };
+        Self::finish_def(header, "views", name, rust, doc, body)
     }
 
     /// A line of a struct body at `level`: `unknown`, `extra` or `field` (with the field's

@@ -30,6 +30,7 @@ pub(super) fn schema(schema: &Schema) -> String {
             Body::Struct(_) => w.line(0, format_args!("struct {name}")),
             Body::Enum(_) => w.line(0, format_args!("enum {name}")),
             Body::Newtype(inner) => w.line(0, format_args!("newtype {name}: {inner}")),
+            Body::Views { .. } => w.line(0, format_args!("views {name}")),
         }
         w.line(1, format_args!("rust {}", Quoted(&def.rust_path)));
         w.doc(1, &def.doc);
@@ -37,6 +38,10 @@ pub(super) fn schema(schema: &Schema) -> String {
             Body::Struct(s) => w.struct_def(1, s),
             Body::Enum(e) => w.enum_def(1, e),
             Body::Newtype(_) => {}
+            Body::Views { sender, receiver } => {
+                w.line(1, format_args!("send {sender}"));
+                w.line(1, format_args!("receive {receiver}"));
+            }
         }
     }
     w.out

@@ -10,8 +10,8 @@ use contract_schema::shape::{FloatKind, IntKind, StringFormat};
 
 /// Makes every type read what it writes, as a serde type that round-trips does: each field
 /// is read under the name it is sent (no `rename(serialize, deserialize)`, no aliases), a
-/// field sent only when present may be absent, a field never sent is never read, and each
-/// variant is read under the tag it is sent.
+/// field sent only when present may be absent, a field never sent is never read, each
+/// variant is read under the tag it is sent, and a type with two views reads what it sends.
 pub fn consistent(mut schema: Schema) -> Schema {
     for def in schema.types.values_mut() {
         match &mut def.body {
@@ -29,6 +29,8 @@ pub fn consistent(mut schema: Schema) -> Schema {
                 }
             }
             Body::Newtype(_) => {}
+            // A type that reads what it writes has one view.
+            Body::Views { sender, .. } => def.body = Body::Newtype(sender.clone()),
         }
     }
     schema

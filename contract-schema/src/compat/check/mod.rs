@@ -20,6 +20,7 @@ use crate::model::{
     VariantDef, VariantDefKind,
 };
 use crate::shape::{Provenance, StringFormat};
+use crate::View;
 
 mod struct_map;
 
@@ -572,9 +573,19 @@ impl<'a> Checker<'a> {
         match (&wd.body, &rd.body) {
             (Body::Struct(ws), Body::Struct(rs)) => self.structs(ws, rs),
             (Body::Enum(we), Body::Enum(re)) => self.enums(we, re),
-            (Body::Newtype(wi), Body::Newtype(ri)) => self.ty(wi, ri),
-            (Body::Newtype(wi), _) => self.ty(wi, r),
-            (_, Body::Newtype(ri)) => self.ty(w, ri),
+            // A type on the wire: what the writer sends, what the reader reads (a type with
+            // two views has one of each).
+            (wb, rb)
+                if wb.wire_type(View::Sender).is_some()
+                    || rb.wire_type(View::Receiver).is_some() =>
+            {
+                match (wb.wire_type(View::Sender), rb.wire_type(View::Receiver)) {
+                    (Some(wi), Some(ri)) => self.ty(wi, ri),
+                    (Some(wi), None) => self.ty(wi, r),
+                    (None, Some(ri)) => self.ty(w, ri),
+                    (None, None) => {}
+                }
+            }
             _ => {
                 let (writer, reader) = self.sides();
                 let (wk, rk) = (body_kind(&wd.body), body_kind(&rd.body));
@@ -1626,6 +1637,7 @@ fn body_kind(body: &Body) -> &'static str {
         Body::Struct(_) => "a struct",
         Body::Enum(_) => "an enum",
         Body::Newtype(_) => "a newtype",
+        Body::Views { .. } => "a type with two views",
     }
 }
 
