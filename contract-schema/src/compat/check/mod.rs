@@ -26,7 +26,6 @@ use paths::{body_kind, render, repr_text, variant_kind_text, Seg};
 /// How deep the comparison follows nested types before it stops with `SCHEMA_TOO_DEEP`.
 pub(crate) const MAX_DEPTH: usize = 256;
 
-/// Compares one writer with one reader and collects the findings.
 /// One side of a compared pair: a named type by name, or one occurrence of an unnamed type
 /// by its address in the schema (stable for the checker's lifetime).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,6 +37,7 @@ enum Side<'a> {
 /// A (writer's, reader's) pair of types.
 type Pair<'a> = (Side<'a>, Side<'a>);
 
+/// Compares one writer with one reader and collects the findings.
 pub(crate) struct Checker<'a> {
     writer: &'a Schema,
     reader: &'a Schema,
