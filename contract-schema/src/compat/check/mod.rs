@@ -8,6 +8,12 @@
 //!
 //! The `why` and `hint` texts are pinned by the derive's compile-fail cases
 //! (`tests/ui/compile-fail/published-*.stderr`): rewording one means re-blessing them.
+//!
+//! This module holds the entry point, the reporting and the comparison of types; structs
+//! (fields, unknown keys, flattened enums) are compared in `structs`, enums (variants,
+//! representations, tags, untagged variants) in `enums`, a struct read as a map and a map
+//! read as a struct in `struct_map`, and `paths` builds and prints a finding's path and
+//! names the kinds its text speaks of.
 
 use std::collections::HashSet;
 
