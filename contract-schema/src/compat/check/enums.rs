@@ -1,0 +1,370 @@
+//! Enums: variants matched by tag, representations and their tags, the forms a tagged
+//! variant is written in, and untagged variants (read by trying each reader variant in turn).
+
+use std::collections::HashMap;
+
+use crate::compat::rules::{Direction, Rule};
+use crate::model::{
+    Body, EnumDef, Repr, Schema, StructDef, Type, Unknown, VariantDef, VariantDefKind,
+};
+use crate::shape::StringFormat;
+
+use super::{repr_text, variant_kind_text, Checker, Seg};
+
+impl<'a> Checker<'a> {
+    // ----- enums -----------------------------------------------------------------------
+
+    pub(super) fn enums(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        if w.repr != r.repr {
+            // The same representation with other keys, or another representation.
+            let same_kind = core::mem::discriminant(&w.repr) == core::mem::discriminant(&r.repr);
+            let (rule, what) = if same_kind {
+                (Rule::EnumTagChanged, "the keys")
+            } else {
+                (Rule::EnumReprChanged, "the representation")
+            };
+            let (writer, reader) = self.sides();
+            let (written, read) = (repr_text(&w.repr), repr_text(&r.repr));
+            let why = format!("{writer} write the enum {written} but {reader} read it {read}");
+            self.report_revert(rule, why, &format!("{what} {written}"));
+            return;
+        }
+        // From here on both sides have the same representation and keys. A reader enum's
+        // `deny_unknown_fields` then rejects no key a writer sends: beside the tag and the
+        // content (adjacently tagged) a writer sends nothing, and the keys of a struct
+        // variant are compared field by field below, where the variant's own `unknown`
+        // carries the enum's flag.
+        if w.repr == Repr::Untagged {
+            self.untagged(w, r);
+            return;
+        }
+        if w.has_untagged_variants() || r.has_untagged_variants() {
+            self.mixed(w, r);
+            return;
+        }
+        let string_enum = w.is_string_enum() && r.is_string_enum();
+        let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
+        for rv in &r.variants {
+            for tag in &rv.receiver {
+                index.entry(tag.as_str()).or_insert(rv);
+            }
+        }
+        for wv in &w.variants {
+            if self.stopped() {
+                return;
+            }
+            let Some(tag) = &wv.sender else { continue };
+            self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
+                Some(rv) => match taken_tag(c.reader, &r.repr, rv) {
+                    Some(key) => c.variant_unreadable(rv, key),
+                    None => c.variant_pair(wv, rv),
+                },
+                None => {
+                    let caught = r.catch_all().is_some()
+                        && (matches!(wv.kind, VariantDefKind::Unit)
+                            || matches!(w.repr, Repr::Internal { .. }));
+                    if !caught {
+                        c.variant_unknown(tag, string_enum);
+                    }
+                }
+            });
+        }
+    }
+
+    /// Tagged enums of the same representation where either side has untagged variants
+    /// (see the [module documentation](crate::compat)): a tagged writer variant is read by
+    /// the reader's variant of its tag, or by an untagged reader variant that reads any
+    /// value; an untagged writer variant by one of the reader's untagged variants.
+    fn mixed(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
+        for rv in r.tagged_variants() {
+            for tag in &rv.receiver {
+                index.entry(tag.as_str()).or_insert(rv);
+            }
+        }
+        let reads_anything = r
+            .untagged_variants()
+            .filter(|rv| !rv.receiver.is_empty())
+            .any(|rv| self.reads_any_value(rv));
+        // The reader's variant of the same Rust name with the other tagging, if any.
+        let retagged = |wv: &VariantDef| {
+            r.variants.iter().find(|rv| {
+                rv.rust_name == wv.rust_name
+                    && rv.untagged != wv.untagged
+                    && !rv.receiver.is_empty()
+            })
+        };
+        for wv in w.tagged_variants() {
+            if self.stopped() {
+                return;
+            }
+            let Some(tag) = &wv.sender else { continue };
+            self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
+                Some(rv) => match taken_tag(c.reader, &r.repr, rv) {
+                    Some(key) => c.variant_unreadable(rv, key),
+                    None => c.variant_pair(wv, rv),
+                },
+                None => {
+                    let caught = r.catch_all().is_some()
+                        && (matches!(wv.kind, VariantDefKind::Unit)
+                            || matches!(w.repr, Repr::Internal { .. }));
+                    if caught
+                        || reads_anything
+                        || r.untagged_variants()
+                            .any(|rv| c.tagged_form_fits(&w.repr, wv, rv))
+                    {
+                        return;
+                    }
+                    match retagged(wv) {
+                        Some(_) => c.tagging_changed(wv, true),
+                        None => c.variant_unknown(tag, false),
+                    }
+                }
+            });
+        }
+        for wv in w.untagged_variants() {
+            if self.stopped() {
+                return;
+            }
+            if wv.sender.is_none() {
+                continue;
+            }
+            let fits_one = r
+                .untagged_variants()
+                .filter(|rv| !rv.receiver.is_empty())
+                .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
+            if fits_one {
+                continue;
+            }
+            let same_name = r
+                .untagged_variants()
+                .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
+            self.at(Seg::Variant(&wv.rust_name), |c| {
+                match (retagged(wv), same_name) {
+                    (Some(_), _) => c.tagging_changed(wv, false),
+                    (None, Some(rv)) => c.variant_pair(wv, rv),
+                    (None, None) => {
+                        let (writer, reader) = c.sides();
+                        let why = format!(
+                            "the untagged variant `{}` sent by {writer} fits none of the untagged variants of {reader}",
+                            wv.rust_name
+                        );
+                        let what = format!("a reader variant that reads `{}`", wv.rust_name);
+                        c.report_revert(Rule::UntaggedVariantUnmatched, why, &what);
+                    }
+                }
+            });
+        }
+    }
+
+    /// Whether the reader's untagged variant `rv` reads the tagged form of the writer's
+    /// variant `wv`, as far as the description tells it: an externally tagged unit variant
+    /// (its name, a string) read by a newtype of a type that reads any string, and an
+    /// internally tagged variant (the tag beside its fields, or beside the fields of its
+    /// newtype's struct; the tag alone for a unit variant) read by a struct variant that
+    /// ignores unknown keys, reads none under the tag's key and reads the writer's fields.
+    /// Anything else is assumed not to fit (conservatively).
+    fn tagged_form_fits(&mut self, repr: &Repr, wv: &'a VariantDef, rv: &'a VariantDef) -> bool {
+        if rv.receiver.is_empty() {
+            return false;
+        }
+        match (repr, &wv.kind, &rv.kind) {
+            (Repr::External, VariantDefKind::Unit, VariantDefKind::Newtype(content)) => {
+                self.fits(|c| c.ty(&PLAIN_STRING, content))
+            }
+            (Repr::Internal { tag }, kind, VariantDefKind::Struct(rs)) => {
+                let ignores_tag = rs.unknown == Unknown::Ignore
+                    && rs.flattened.is_empty()
+                    && !rs
+                        .fields
+                        .iter()
+                        .any(|f| f.receiver.as_ref().is_some_and(|r| r.accepts(tag)));
+                if !ignores_tag {
+                    return false;
+                }
+                let ws: &'a StructDef = match kind {
+                    VariantDefKind::Unit => &NO_FIELDS,
+                    VariantDefKind::Struct(ws) => ws,
+                    VariantDefKind::Newtype(ty) => match self.writer.resolve(ty) {
+                        Type::Named(name) => match self.writer.def(name).map(|d| &d.body) {
+                            Some(Body::Struct(ws)) => ws,
+                            _ => return false,
+                        },
+                        _ => return false,
+                    },
+                    VariantDefKind::Tuple(_) => return false,
+                };
+                // The writer's own fields must not write the tag's key either.
+                let writes_tag = ws
+                    .fields
+                    .iter()
+                    .any(|f| f.sender.as_ref().is_some_and(|s| s.name == *tag));
+                !writes_tag
+                    && ws.unknown != Unknown::Capture
+                    && ws.flattened.is_empty()
+                    && self.fits(|c| c.structs(ws, rs))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the untagged variant `rv` reads any JSON value: a newtype of `any`.
+    fn reads_any_value(&self, rv: &VariantDef) -> bool {
+        matches!(&rv.kind, VariantDefKind::Newtype(ty) if *self.reader.resolve(ty) == Type::Any)
+    }
+
+    /// `wv` is tagged on the writer's side (`tagged`) and untagged on the reader's, or the
+    /// other way round.
+    fn tagging_changed(&mut self, wv: &VariantDef, tagged: bool) {
+        let (writer, reader) = self.sides();
+        let (written, read) = if tagged {
+            (
+                "under its tag",
+                "as its content alone (`#[serde(untagged)]`)",
+            )
+        } else {
+            (
+                "as its content alone (`#[serde(untagged)]`)",
+                "only under its tag",
+            )
+        };
+        let why = format!(
+            "{writer} write the variant `{}` {written} but {reader} read it {read}",
+            wv.rust_name
+        );
+        let what = format!("the tagging of `{}`", wv.rust_name);
+        self.report_revert(Rule::VariantTaggingChanged, why, &what);
+    }
+
+    /// The reader's variant `rv` is never read: its content needs `key`, its enum's tag.
+    fn variant_unreadable(&mut self, rv: &VariantDef, key: &str) {
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "{writer} may send `{}`, which {reader} never read: its content is an enum tagged \
+             under `{key}`, the key serde takes first for the enclosing enum",
+            rv.rust_name
+        );
+        let hint = format!(
+            "tag the enum inside `{}` under another key than `{key}` \
+             (serde also writes `{key}` twice there, which it cannot read back)",
+            rv.rust_name
+        );
+        self.report(Rule::VariantUnreadable, why, hint);
+    }
+
+    fn variant_unknown(&mut self, tag: &str, string_enum: bool) {
+        let rule = if string_enum {
+            self.direction.pick(
+                Rule::EnumValueUnknown,
+                Rule::EnumValueRemoved,
+                Rule::EnumValueAdded,
+            )
+        } else {
+            self.direction.pick(
+                Rule::EnumVariantUnknown,
+                Rule::EnumVariantRemoved,
+                Rule::EnumVariantAdded,
+            )
+        };
+        let what = if string_enum { "value" } else { "variant" };
+        let (writer, reader) = self.sides();
+        let why = format!("{writer} may send the {what} `{tag}`, which {reader} do not know");
+        let hint = match self.direction {
+            Direction::Check => format!(
+                "add `{tag}` to the consumer's enum, or give it a catch-all `#[serde(other)]` unit variant"
+            ),
+            Direction::Backward => format!(
+                "keep the {what} `{tag}` (old data holds it), or add a catch-all `#[serde(other)]` unit variant"
+            ),
+            Direction::Forward => format!(
+                "old readers reject `{tag}`: publish it in a new major version; give future enums a catch-all `#[serde(other)]` variant"
+            ),
+        };
+        self.report(rule, why, hint);
+    }
+
+    fn variant_pair(&mut self, wv: &'a VariantDef, rv: &'a VariantDef) {
+        match (&wv.kind, &rv.kind) {
+            (VariantDefKind::Unit, VariantDefKind::Unit) => {}
+            (VariantDefKind::Newtype(a), VariantDefKind::Newtype(b)) => self.ty(a, b),
+            (VariantDefKind::Tuple(a), VariantDefKind::Tuple(b)) if a.len() == b.len() => {
+                self.indexed(a.iter().zip(b));
+            }
+            (VariantDefKind::Struct(a), VariantDefKind::Struct(b)) => self.structs(a, b),
+            (a, b) => {
+                let (writer, reader) = self.sides();
+                let why = format!(
+                    "{writer} send `{}` carrying {} but {reader} read it carrying {}",
+                    wv.rust_name,
+                    variant_kind_text(a),
+                    variant_kind_text(b)
+                );
+                let what = format!("what `{}` carries", wv.rust_name);
+                self.report_revert(Rule::TypeChanged, why, &what);
+            }
+        }
+    }
+
+    /// Untagged enums: every variant the writer sends must fit some variant of the reader.
+    fn untagged(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        for wv in &w.variants {
+            if self.stopped() {
+                return;
+            }
+            if wv.sender.is_none() {
+                continue;
+            }
+            let fits_one = r
+                .variants
+                .iter()
+                .filter(|rv| !rv.receiver.is_empty())
+                .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
+            if fits_one {
+                continue;
+            }
+            // The wire carries no tag, but a reader variant of the same name is most likely
+            // the one meant: report precisely what in it does not fit.
+            let same_name = r
+                .variants
+                .iter()
+                .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
+            self.at(Seg::Variant(&wv.rust_name), |c| match same_name {
+                Some(rv) => c.variant_pair(wv, rv),
+                None => {
+                    let (writer, reader) = c.sides();
+                    let why = format!(
+                        "the untagged variant `{}` sent by {writer} fits none of the variants of {reader}",
+                        wv.rust_name
+                    );
+                    let what = format!("a reader variant that reads `{}`", wv.rust_name);
+                    c.report_revert(Rule::UntaggedVariantUnmatched, why, &what);
+                }
+            });
+        }
+    }
+}
+
+/// A string of no format: what an externally tagged unit variant is written as.
+static PLAIN_STRING: Type = Type::String(StringFormat::Plain);
+
+/// A struct without fields that ignores unknown keys: an internally tagged unit variant's
+/// fields beside its tag.
+static NO_FIELDS: StructDef = StructDef {
+    fields: Vec::new(),
+    unknown: Unknown::Ignore,
+    extra: None,
+    flattened: Vec::new(),
+};
+
+/// The tag of the enum represented as `repr` when its variant `rv` is never read, as its
+/// content needs that tag for itself (see [`Schema::needs_taken_tag`]).
+fn taken_tag<'r>(schema: &Schema, repr: &'r Repr, rv: &VariantDef) -> Option<&'r str> {
+    match (repr, &rv.kind) {
+        (Repr::Internal { tag }, VariantDefKind::Newtype(content))
+            if schema.needs_taken_tag(content, tag) =>
+        {
+            Some(tag)
+        }
+        _ => None,
+    }
+}

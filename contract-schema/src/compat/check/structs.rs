@@ -1,0 +1,653 @@
+//! Structs: their fields matched by wire key (presence, provenance, keys read twice, missing
+//! fields and undeclared renames), the keys a reader does not know, and flattened enums
+//! (matched by Rust field name, their keys beside the struct's fields).
+
+use std::collections::HashMap;
+
+use crate::compat::rules::{Direction, Rule};
+use crate::model::{
+    Emit, EnumDef, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef,
+    Type, Unknown, VariantDefKind,
+};
+use crate::shape::Provenance;
+
+use super::{Checker, Seg, MAX_DEPTH};
+
+/// How many candidate fields a missing field is compared with to spot an undeclared rename.
+const MAX_RENAME_CANDIDATES: usize = 16;
+
+impl<'a> Checker<'a> {
+    // ----- structs ---------------------------------------------------------------------
+
+    pub(super) fn structs(&mut self, w: &'a StructDef, r: &'a StructDef) {
+        // Every key the reader reads, to the field that reads it.
+        let mut index: HashMap<&'a str, usize> = HashMap::with_capacity(r.fields.len());
+        for (i, field) in r.fields.iter().enumerate() {
+            if let Some(recv) = &field.receiver {
+                index.entry(recv.name.as_str()).or_insert(i);
+                for alias in &recv.aliases {
+                    index.entry(alias.as_str()).or_insert(i);
+                }
+            }
+        }
+        let mut matched = vec![false; r.fields.len()];
+        // Writer fields sent under a key the reader does not read.
+        let mut unknown: Vec<(&'a FieldDef, &'a SenderField)> = Vec::new();
+        for wf in &w.fields {
+            if self.stopped() {
+                return;
+            }
+            let Some(sent) = &wf.sender else { continue };
+            let hit = index.get(sent.name.as_str()).and_then(|&i| {
+                let rf = r.fields.get(i)?;
+                Some((i, rf, rf.receiver.as_ref()?))
+            });
+            match hit {
+                Some((i, rf, recv)) => match matched.get_mut(i) {
+                    Some(m) if *m => self.read_twice(sent, recv),
+                    Some(m) => {
+                        *m = true;
+                        self.field_pair(wf, sent, rf, recv);
+                    }
+                    None => {}
+                },
+                None => unknown.push((wf, sent)),
+            }
+        }
+        let mut consumed = vec![false; unknown.len()];
+        for (rf, was_matched) in r.fields.iter().zip(&matched) {
+            if self.stopped() {
+                return;
+            }
+            if let (false, Some(recv)) = (*was_matched, &rf.receiver) {
+                self.field_missing(rf, recv, &unknown, &mut consumed);
+            }
+        }
+        if w.unknown == Unknown::Capture {
+            self.at(Seg::Key, |c| match (r.unknown, &w.extra, &r.extra) {
+                (Unknown::Deny, _, _) => c.unknown_denied("*", true),
+                (Unknown::Capture, Some(we), Some(re)) => c.ty(we, re),
+                _ => {}
+            });
+        }
+        for ((wf, sent), used) in unknown.iter().zip(consumed) {
+            if used {
+                continue;
+            }
+            self.at(Seg::Field(sent.name.as_str()), |c| {
+                match (r.unknown, &r.extra) {
+                    (Unknown::Deny, _) => c.unknown_denied(&sent.name, false),
+                    (Unknown::Capture, Some(extra)) => c.ty(&wf.ty, extra),
+                    _ => {}
+                }
+            });
+        }
+        self.flattened(w, r);
+    }
+
+    // ----- flattened enums -------------------------------------------------------------
+
+    /// The flattened enums of two structs, matched by Rust field name (they have no key of
+    /// their own). A matched pair is compared as a field's type is: the enums' definitions
+    /// like any named type (variants, representation, tags, contents); an optional writer
+    /// read by a required reader is a field that may be omitted. A reader's enum the writer
+    /// does not send is a required field never sent, unless the reader's is optional (serde
+    /// reads `None`). A writer's enum the reader does not read sends keys the reader does
+    /// not know.
+    ///
+    /// A reader's optional flattened enum never rejects a payload (serde reads `None` when
+    /// the variant does not fit), but it then silently loses the writer's variant: a
+    /// mismatch inside it is still reported.
+    fn flattened(&mut self, w: &'a StructDef, r: &'a StructDef) {
+        for rf in r.flattened.iter().filter(|f| f.read) {
+            if self.stopped() {
+                return;
+            }
+            let wf = w
+                .flattened
+                .iter()
+                .find(|f| f.sent && f.rust_name == rf.rust_name);
+            self.at(Seg::Flatten(&rf.rust_name), |c| match wf {
+                Some(wf) => {
+                    c.flat_pair(wf, rf);
+                    c.flat_beside_captured(wf, r);
+                }
+                None => c.flat_missing(rf),
+            });
+        }
+        for wf in w.flattened.iter().filter(|f| f.sent) {
+            if self.stopped() {
+                return;
+            }
+            if r.flattened
+                .iter()
+                .any(|f| f.read && f.rust_name == wf.rust_name)
+            {
+                continue;
+            }
+            self.at(Seg::Flatten(&wf.rust_name), |c| c.flat_unknown(wf, r));
+        }
+        self.flat_key_clashes(w, r);
+    }
+
+    /// Keys one side writes as a field and the other reads as part of a flattened enum (or
+    /// the reverse): serde hands the key to whichever reads it first, so what a writer's
+    /// field or enum sends is read by something else. Reported conservatively, without
+    /// comparing what is sent with what reads it.
+    fn flat_key_clashes(&mut self, w: &'a StructDef, r: &'a StructDef) {
+        let reads_field = |key: &str| {
+            r.fields
+                .iter()
+                .any(|f| f.receiver.as_ref().is_some_and(|recv| recv.accepts(key)))
+        };
+        // A writer's field the reader does not read as a field, but its flattened enum may.
+        for wf in &w.fields {
+            let Some(sent) = &wf.sender else { continue };
+            if reads_field(&sent.name) {
+                continue;
+            }
+            let clash = r.flattened.iter().filter(|f| f.read).find(|f| {
+                self.reader
+                    .flat_enum(&f.ty)
+                    .is_some_and(|(e, _)| flat_keys(e).contains(&sent.name.as_str()))
+            });
+            if let Some(rf) = clash {
+                if self.stopped() {
+                    return;
+                }
+                self.at(Seg::Field(&sent.name), |c| {
+                    let (writer, reader) = c.sides();
+                    let why = format!(
+                        "{writer} send the field `{}`, a key {reader} read as part of the flattened enum `{}`",
+                        sent.name, rf.rust_name
+                    );
+                    c.report_revert(
+                        Rule::TypeChanged,
+                        why,
+                        &format!("a field name apart from the keys of `{}`", rf.rust_name),
+                    );
+                });
+            }
+        }
+        // A key of a writer's flattened enum the reader reads as a field.
+        for wf in w.flattened.iter().filter(|f| f.sent) {
+            let Some((e, _)) = self.writer.flat_enum(&wf.ty) else {
+                continue;
+            };
+            let Some(key) = flat_keys(e).into_iter().find(|k| reads_field(k)) else {
+                continue;
+            };
+            if self.stopped() {
+                return;
+            }
+            self.at(Seg::Flatten(&wf.rust_name), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "{writer} send `{key}` as part of the flattened enum `{}`, a key {reader} read as a field",
+                    wf.rust_name
+                );
+                c.report_revert(
+                    Rule::TypeChanged,
+                    why,
+                    &format!("keys of `{}` apart from the struct's field names", wf.rust_name),
+                );
+            });
+        }
+    }
+
+    fn flat_pair(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
+        let w_optional = self.writer.flat_enum(&wf.ty).is_some_and(|(_, o)| o);
+        let r_optional = self.reader.flat_enum(&rf.ty).is_some_and(|(_, o)| o);
+        if w_optional && !r_optional {
+            let rule = self.direction.pick(
+                Rule::RequiredFieldMayBeOmitted,
+                Rule::FieldBecameRequired,
+                Rule::FieldBecameOmittable,
+            );
+            let (writer, reader) = self.sides();
+            let why = format!(
+                "the flattened enum `{}` is required by {reader} but sent by {writer} only when present (an `Option`, whose `None` writes no key)",
+                rf.rust_name
+            );
+            let hint = self.forward_or(
+                "keep the flattened enum non-optional for writers, or publish a new major version",
+                "read the flattened enum as an `Option` so data without it is still read",
+            );
+            self.report(rule, why, hint.to_owned());
+        }
+        // The types without their `Option`: whether the enum may be absent is the finding
+        // above, never a `null` (serde writes no key for `None`).
+        let (wt, rt) = (
+            flat_inner(self.writer, &wf.ty),
+            flat_inner(self.reader, &rf.ty),
+        );
+        self.ty(wt, rt);
+        self.flat_catch_all(wf, rf);
+        if !r_optional {
+            self.flat_untagged_units(wf, rf);
+        }
+    }
+
+    /// serde reads a flattened externally tagged enum from the first key that names one of
+    /// its variants: a key its catch-all (`#[serde(other)]`) would take elsewhere names none,
+    /// so the catch-all takes nothing there, and a variant the writer sends that the reader
+    /// knows only through it is unknown.
+    fn flat_catch_all(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
+        let (Some((we, _)), Some((re, _))) =
+            (self.writer.flat_enum(&wf.ty), self.reader.flat_enum(&rf.ty))
+        else {
+            return;
+        };
+        if we.repr != Repr::External || re.repr != Repr::External || re.catch_all().is_none() {
+            return;
+        }
+        let string_enum = we.is_string_enum() && re.is_string_enum();
+        for wv in &we.variants {
+            let Some(tag) = &wv.sender else { continue };
+            if re.variants.iter().any(|rv| rv.receiver.contains(tag)) {
+                continue;
+            }
+            let rule = if string_enum {
+                self.direction.pick(
+                    Rule::EnumValueUnknown,
+                    Rule::EnumValueRemoved,
+                    Rule::EnumValueAdded,
+                )
+            } else {
+                self.direction.pick(
+                    Rule::EnumVariantUnknown,
+                    Rule::EnumVariantRemoved,
+                    Rule::EnumVariantAdded,
+                )
+            };
+            self.at(Seg::Variant(tag), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "{writer} may send `{tag}` in the flattened enum `{}`, which {reader} do not know: a catch-all `#[serde(other)]` takes no key of a flattened enum",
+                    rf.rust_name
+                );
+                let hint = match c.direction {
+                    Direction::Check => format!("add `{tag}` to the consumer's enum"),
+                    Direction::Backward => format!("keep the variant `{tag}` (old data holds it)"),
+                    Direction::Forward => format!(
+                        "old readers reject `{tag}`: publish it in a new major version"
+                    ),
+                };
+                c.report(rule, why, hint);
+            });
+        }
+    }
+
+    /// An untagged unit variant flattened writes nothing, and serde never reads one there
+    /// (it reads a unit only from `null`): a required reader's untagged enum does not read
+    /// it. (A reader's struct variant whose fields may all be absent would; the engine does
+    /// not look for one.)
+    fn flat_untagged_units(&mut self, wf: &'a FlatEnumDef, rf: &'a FlatEnumDef) {
+        let (Some((we, _)), Some((re, _))) =
+            (self.writer.flat_enum(&wf.ty), self.reader.flat_enum(&rf.ty))
+        else {
+            return;
+        };
+        if we.repr != Repr::Untagged || re.repr != Repr::Untagged {
+            return;
+        }
+        for wv in &we.variants {
+            if wv.sender.is_none() || !matches!(wv.kind, VariantDefKind::Unit) {
+                continue;
+            }
+            self.at(Seg::Variant(&wv.rust_name), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "the untagged unit variant `{}` of the flattened enum `{}` is written by {writer} as no key at all, which {reader} never read as a variant (serde reads a unit only from `null`)",
+                    wv.rust_name, rf.rust_name
+                );
+                let what = format!(
+                    "a flattened enum whose variant `{}` carries fields, or an `Option` on the reading side",
+                    wv.rust_name
+                );
+                c.report_revert(Rule::UntaggedVariantUnmatched, why, &what);
+            });
+        }
+    }
+
+    /// A reader that captures unknown keys in a flattened map of other than `any`, beside a
+    /// flattened enum: whether serde hands the enum's keys to the map as well depends on the
+    /// representation (an internally tagged or untagged enum takes no key) and on the order
+    /// of declaration, which the model does not keep. Reported conservatively.
+    fn flat_beside_captured(&mut self, wf: &'a FlatEnumDef, r: &'a StructDef) {
+        let (Unknown::Capture, Some(extra)) = (r.unknown, &r.extra) else {
+            return;
+        };
+        if matches!(self.reader.resolve(extra), Type::Any) {
+            return;
+        }
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "{writer} send the keys of the flattened enum `{}`, which the flattened map of {reader} may also read as `{extra}` values (the engine does not compare an enum's keys with a map's values)",
+            wf.rust_name
+        );
+        self.report_revert(
+            Rule::TypeChanged,
+            why,
+            &format!("a flattened map of any value beside `{}`", wf.rust_name),
+        );
+    }
+
+    /// A reader's flattened enum the writer never sends.
+    fn flat_missing(&mut self, rf: &'a FlatEnumDef) {
+        if self.reader.flat_enum(&rf.ty).is_some_and(|(_, o)| o) {
+            return;
+        }
+        let rule = self.direction.pick(
+            Rule::RequiredFieldNotSent,
+            Rule::FieldAddedRequired,
+            Rule::FieldRemoved,
+        );
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "the flattened enum `{}` is required by {reader} but never sent by {writer}",
+            rf.rust_name
+        );
+        let hint = match self.direction {
+            Direction::Check => {
+                "send the flattened enum from the producer, or make the consumer's an `Option`"
+            }
+            Direction::Backward => {
+                "make the new flattened enum an `Option`, so data without it is still read"
+            }
+            Direction::Forward => {
+                "restore the flattened enum (old readers require it), or publish the removal as a new major version"
+            }
+        };
+        self.report(rule, why, hint.to_owned());
+    }
+
+    /// A writer's flattened enum the reader does not read: its keys are unknown to the
+    /// reader. A reader that captures unknown keys in a map reads them as its values, which
+    /// is compared only when the map takes any value.
+    fn flat_unknown(&mut self, wf: &'a FlatEnumDef, r: &'a StructDef) {
+        match (r.unknown, &r.extra) {
+            (Unknown::Deny, _) => {
+                let (writer, reader) = self.sides();
+                let why = format!(
+                    "{writer} send the keys of the flattened enum `{}`, which {reader} do not know and deny (`deny_unknown_fields`)",
+                    wf.rust_name
+                );
+                let hint = self.forward_or(
+                    "old readers deny unknown fields: do not send the flattened enum to them; publish a new major version",
+                    "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the flattened enum there",
+                );
+                self.report(Rule::UnknownFieldDenied, why, hint.to_owned());
+            }
+            (Unknown::Capture, Some(extra)) if !matches!(self.reader.resolve(extra), Type::Any) => {
+                let (writer, reader) = self.sides();
+                let why = format!(
+                    "{writer} send the keys of the flattened enum `{}`, which {reader} capture as `{extra}` values (the engine does not compare an enum's keys with a map's values)",
+                    wf.rust_name
+                );
+                self.report_revert(
+                    Rule::TypeChanged,
+                    why,
+                    &format!("a reader that reads the flattened enum `{}`", wf.rust_name),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn read_twice(&mut self, sent: &'a SenderField, recv: &'a ReceiverField) {
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "{writer} may send `{}` next to another key that {reader} read into the same field `{}`; serde rejects the duplicate field",
+            sent.name, recv.name
+        );
+        self.at(self.field_seg(&sent.name, &recv.name), |c| {
+            c.report(
+                Rule::FieldReadTwice,
+                why,
+                "send the field under one key only, or drop the reader's alias for the other key"
+                    .to_owned(),
+            );
+        });
+    }
+
+    pub(super) fn unknown_denied(&mut self, key: &str, any_key: bool) {
+        let what = if any_key {
+            "further keys (a flattened map)".to_owned()
+        } else {
+            format!("the field `{key}`")
+        };
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "{writer} send {what}, which {reader} do not know and deny (`deny_unknown_fields`)"
+        );
+        let hint = self.forward_or(
+            "old readers deny unknown fields: do not send new fields to them; publish a new major version",
+            "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the field there",
+        );
+        self.report(Rule::UnknownFieldDenied, why, hint.to_owned());
+    }
+
+    /// A field both sides have under one wire key.
+    fn field_pair(
+        &mut self,
+        wf: &'a FieldDef,
+        sent: &'a SenderField,
+        rf: &'a FieldDef,
+        recv: &'a ReceiverField,
+    ) {
+        self.at(self.field_seg(&sent.name, &recv.name), |c| {
+            c.presence(sent, recv);
+            c.provenance(wf, rf, sent);
+            c.ty(&wf.ty, &rf.ty);
+        });
+    }
+
+    /// A field the reader requires and the writer sends only when present.
+    fn presence(&mut self, sent: &SenderField, recv: &ReceiverField) {
+        if sent.emit != Emit::IfPresent || !recv.required {
+            return;
+        }
+        let rule = self.direction.pick(
+            Rule::RequiredFieldMayBeOmitted,
+            Rule::FieldBecameRequired,
+            Rule::FieldBecameOmittable,
+        );
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "`{}` is required by {reader} but sent by {writer} only when present (`skip_serializing_if`)",
+            recv.name
+        );
+        let hint = self.forward_or(
+            "remove `skip_serializing_if` so the field is always sent, or publish a new major version",
+            "give the reader's field `#[serde(default)]` or make it an `Option`",
+        );
+        self.report(rule, why, hint.to_owned());
+    }
+
+    /// A field the writer marks as an assumption and the reader relies on as confirmed.
+    fn provenance(&mut self, wf: &FieldDef, rf: &FieldDef, sent: &SenderField) {
+        if wf.provenance != Provenance::Assumption || rf.provenance != Provenance::Confirmed {
+            return;
+        }
+        let (writer, reader) = self.sides();
+        let why = format!(
+            "`{}` is an unconfirmed assumption for {writer} but {reader} rely on it as confirmed",
+            sent.name
+        );
+        self.report(
+            Rule::ProvenanceWeakened,
+            why,
+            "mark the reader's field `#[handoff(assumption)]`, or confirm the value before sending it"
+                .to_owned(),
+        );
+    }
+
+    /// A reader field no writer field is sent under: a rename, or a field missing.
+    fn field_missing(
+        &mut self,
+        rf: &'a FieldDef,
+        recv: &'a ReceiverField,
+        unknown: &[(&'a FieldDef, &'a SenderField)],
+        consumed: &mut [bool],
+    ) {
+        let free = |consumed: &[bool], j: usize| !consumed.get(j).copied().unwrap_or(true);
+        let consume = |consumed: &mut [bool], j: usize| {
+            if let Some(c) = consumed.get_mut(j) {
+                *c = true;
+            }
+        };
+        let (writer, reader) = self.sides();
+        // Declared by the reader: `renamed_from` names a key the writer sends.
+        for old in &rf.renamed_from {
+            let found = unknown
+                .iter()
+                .enumerate()
+                .find(|(j, (_, s))| free(consumed, *j) && s.name == *old);
+            if let Some((j, (wf, sent))) = found {
+                consume(consumed, j);
+                let why = format!(
+                    "`{}` was renamed from `{old}` but {reader} do not read `{old}`, which {writer} send",
+                    recv.name
+                );
+                let hint = format!(
+                    "add `#[serde(alias = \"{old}\")]` to the field so `{old}` is still read"
+                );
+                self.at(self.field_seg(&sent.name, &recv.name), |c| {
+                    c.report(Rule::FieldRenamedWithoutAlias, why, hint);
+                    // What the alias would make the reader read must still fit.
+                    c.ty(&wf.ty, &rf.ty);
+                });
+                return;
+            }
+        }
+        // Declared by the writer: it sends under a new name what the reader reads under an
+        // old one.
+        let found = unknown.iter().enumerate().find(|(j, (wf, _))| {
+            free(consumed, *j) && wf.renamed_from.iter().any(|old| recv.accepts(old))
+        });
+        if let Some((j, (_, sent))) = found {
+            if !recv.required {
+                return;
+            }
+            consume(consumed, j);
+            let why = format!(
+                "`{}` was renamed to `{}`, but {reader} require it as `{}`",
+                recv.name, sent.name, recv.name
+            );
+            let hint = format!(
+                "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
+                recv.name, recv.name, sent.name
+            );
+            self.at(self.field_seg(&sent.name, &recv.name), |c| {
+                c.report(Rule::FieldRenamed, why, hint);
+            });
+            return;
+        }
+        if !recv.required {
+            return;
+        }
+        // Undeclared: a field of the same type is sent under a key the reader does not read.
+        let mut tried = 0;
+        let mut likely = None;
+        for (j, (wf, sent)) in unknown.iter().enumerate() {
+            if tried >= MAX_RENAME_CANDIDATES {
+                break;
+            }
+            if !free(consumed, j) || sent.emit != Emit::Always {
+                continue;
+            }
+            tried += 1;
+            if self.fits(|c| c.ty(&wf.ty, &rf.ty)) {
+                likely = Some((j, sent));
+                break;
+            }
+        }
+        if let Some((j, sent)) = likely {
+            consume(consumed, j);
+            let (old, new) = self.forward_or(
+                (recv.name.as_str(), sent.name.as_str()),
+                (sent.name.as_str(), recv.name.as_str()),
+            );
+            let why = format!(
+                "`{}` is required by {reader} but not sent by {writer}, which send `{}` of the same type: likely a rename",
+                recv.name, sent.name
+            );
+            let hint = format!(
+                "if `{new}` was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]`"
+            );
+            self.at(self.field_seg(&sent.name, &recv.name), |c| {
+                c.report(Rule::FieldLikelyRenamed, why, hint);
+            });
+            return;
+        }
+        let rule = self.direction.pick(
+            Rule::RequiredFieldNotSent,
+            Rule::FieldAddedRequired,
+            Rule::FieldRemoved,
+        );
+        let why = format!(
+            "`{}` is required by {reader} but never sent by {writer}",
+            recv.name
+        );
+        let hint = match self.direction {
+            Direction::Check => {
+                "send the field from the producer, or give the consumer's field `#[serde(default)]` or an `Option` type"
+            }
+            Direction::Backward => {
+                "give the new field `#[serde(default)]` or an `Option` type, so data without it is still read"
+            }
+            Direction::Forward => {
+                "restore the field (old readers require it), or publish the removal as a new major version"
+            }
+        };
+        self.at(Seg::Field(recv.name.as_str()), |c| {
+            c.report(rule, why, hint.to_owned());
+        });
+    }
+}
+
+/// The keys a flattened enum may write or read beside a struct's fields: an externally
+/// tagged one's variant names, the tag and content keys of a tagged one, and the fields of
+/// the struct variants of an internally tagged or untagged one (which reads every key).
+fn flat_keys(e: &EnumDef) -> Vec<&str> {
+    let mut keys = Vec::new();
+    match &e.repr {
+        Repr::External => {
+            for v in &e.variants {
+                keys.extend(v.sender.iter().map(String::as_str));
+                keys.extend(v.receiver.iter().map(String::as_str));
+            }
+        }
+        Repr::Internal { tag } => keys.push(tag.as_str()),
+        Repr::Adjacent { tag, content } => keys.extend([tag.as_str(), content.as_str()]),
+        Repr::Untagged => {}
+    }
+    if matches!(e.repr, Repr::Internal { .. } | Repr::Untagged) {
+        for v in &e.variants {
+            if let VariantDefKind::Struct(s) = &v.kind {
+                for f in &s.fields {
+                    keys.extend(f.sender.iter().map(|x| x.name.as_str()));
+                    if let Some(r) = &f.receiver {
+                        keys.push(&r.name);
+                        keys.extend(r.aliases.iter().map(String::as_str));
+                    }
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// A flattened enum's type without its `Option` (through newtypes): the named type that
+/// leads to the enum.
+fn flat_inner<'s>(schema: &'s Schema, ty: &'s Type) -> &'s Type {
+    let mut ty = ty;
+    for _ in 0..MAX_DEPTH {
+        match schema.resolve(ty) {
+            Type::Option(inner) => ty = inner,
+            _ => return ty,
+        }
+    }
+    ty
+}

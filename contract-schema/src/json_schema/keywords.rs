@@ -1,0 +1,198 @@
+//! The small JSON Schema helpers the exporter builds with (`obj`, `oneOf`, `anyOf`, "at most
+//! one of these keys", `required` without repeats, `null` added to a schema) and the keywords
+//! of a scalar: integer bounds, string formats, and the values, lengths and patterns of a
+//! constrained integer or string.
+
+use serde_json::{json, Map, Number, Value};
+
+use crate::model::{Constraint, IntKind, IntValue, StringFormat};
+
+/// Turns a `json!` object literal into its map (anything else is the empty schema).
+pub(super) fn obj(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The names without repeats, first occurrence kept. A key can be required twice when an
+/// enclosing internally tagged enum uses the same tag as an inner one, or a field's name (serde
+/// then writes the key twice); `required` must not repeat an item.
+pub(super) fn unique<T: PartialEq>(names: Vec<T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(names.len());
+    for name in names {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// A value of `a` or of `b` (the two parts of an enum with untagged variants): an `anyOf`
+/// of both, or the one left when the other admits no value.
+pub(super) fn either(a: Map<String, Value>, b: Map<String, Value>) -> Map<String, Value> {
+    let nothing = obj(json!({ "not": {} }));
+    match (a == nothing, b == nothing) {
+        (true, _) => b,
+        (false, true) => a,
+        (false, false) => obj(json!({ "anyOf": [Value::Object(a), Value::Object(b)] })),
+    }
+}
+
+/// A `oneOf` of the alternatives; no value fits when there are none (no variant is written,
+/// or read, in this view).
+pub(super) fn one_of(alternatives: Vec<Map<String, Value>>) -> Map<String, Value> {
+    if alternatives.is_empty() {
+        return obj(json!({ "not": {} }));
+    }
+    let alternatives: Vec<Value> = alternatives.into_iter().map(Value::Object).collect();
+    obj(json!({ "oneOf": alternatives }))
+}
+
+/// At most one of these keys may be present.
+pub(super) fn at_most_one(names: &[&String]) -> Value {
+    let mut pairs = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        for b in names.iter().skip(i + 1) {
+            pairs.push(json!({ "required": [a, b] }));
+        }
+    }
+    json!({ "not": { "anyOf": pairs } })
+}
+
+pub(super) fn int_schema(kind: IntKind) -> Map<String, Value> {
+    let mut out = obj(json!({ "type": "integer" }));
+    if let Ok(min) = i64::try_from(kind.min()) {
+        out.insert("minimum".into(), Value::Number(Number::from(min)));
+    }
+    if let Ok(max) = u64::try_from(kind.max()) {
+        out.insert("maximum".into(), Value::Number(Number::from(max)));
+    }
+    out
+}
+
+/// A JSON number for an integer, when `serde_json` holds it without loss.
+pub(super) fn int_value(v: IntValue) -> Option<Value> {
+    v.to_i64()
+        .map(Number::from)
+        .or_else(|| v.to_u64().map(Number::from))
+        .map(Value::Number)
+}
+
+/// A constrained integer or string.
+pub(super) fn constrained_schema(c: &Constraint) -> Map<String, Value> {
+    match c {
+        Constraint::Int { values, .. } => {
+            let ranges = values.ranges();
+            let mut out = obj(json!({ "type": "integer" }));
+            let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+                // No value at all.
+                return obj(json!({ "not": {} }));
+            };
+            let singles: Option<Vec<Value>> = ranges
+                .iter()
+                .map(|r| (r.min == r.max).then(|| int_value(r.min)).flatten())
+                .collect();
+            if let Some(singles) = singles {
+                out.insert("enum".into(), Value::Array(singles));
+                return out;
+            }
+            // The hull, bounds beyond what a JSON number holds left out (as for `u128`).
+            if let Some(min) = int_value(first.min) {
+                out.insert("minimum".into(), min);
+            }
+            if let Some(max) = int_value(last.max) {
+                out.insert("maximum".into(), max);
+            }
+            if ranges.len() > 1 {
+                let gaps = values
+                    .single_gaps()
+                    .and_then(|gaps| gaps.into_iter().map(int_value).collect::<Option<Vec<_>>>());
+                match gaps {
+                    Some(gaps) => {
+                        out.insert("not".into(), json!({ "enum": gaps }));
+                    }
+                    None => {
+                        let alternatives: Vec<Value> = ranges
+                            .iter()
+                            .map(|r| {
+                                let mut one = Map::new();
+                                if let Some(min) = int_value(r.min) {
+                                    one.insert("minimum".into(), min);
+                                }
+                                if let Some(max) = int_value(r.max) {
+                                    one.insert("maximum".into(), max);
+                                }
+                                Value::Object(one)
+                            })
+                            .collect();
+                        out.insert("anyOf".into(), Value::Array(alternatives));
+                    }
+                }
+            }
+            out
+        }
+        Constraint::String(s) => {
+            let mut out = string_schema(s.format);
+            if s.length.min > 0 {
+                out.insert("minLength".into(), s.length.min.into());
+            }
+            if let Some(max) = s.length.max {
+                out.insert("maxLength".into(), max.into());
+            }
+            if let Some(pattern) = &s.pattern {
+                out.insert("pattern".into(), pattern.as_str().into());
+            }
+            out
+        }
+    }
+}
+
+pub(super) fn string_schema(format: StringFormat) -> Map<String, Value> {
+    let mut out = obj(json!({ "type": "string" }));
+    match format {
+        StringFormat::Plain => {}
+        StringFormat::Uuid
+        | StringFormat::DateTime
+        | StringFormat::Date
+        | StringFormat::Ipv4
+        | StringFormat::Ipv6
+        | StringFormat::Url => {
+            if let Some(name) = format.as_str() {
+                out.insert("format".into(), name.into());
+            }
+        }
+        // JSON Schema's `date-time` and `time` require an offset these values do not have.
+        // JSON Schema has no format for either address family, or for socket addresses.
+        StringFormat::NaiveDateTime
+        | StringFormat::Time
+        | StringFormat::Ip
+        | StringFormat::SocketAddrV4
+        | StringFormat::SocketAddrV6
+        | StringFormat::SocketAddr => {
+            if let Some(name) = format.as_str() {
+                out.insert("x-handoff-format".into(), name.into());
+            }
+        }
+    }
+    out
+}
+
+/// The schema or `null`.
+pub(super) fn nullable(mut inner: Map<String, Value>) -> Map<String, Value> {
+    const VALUE_KEYWORDS: [&str; 7] = ["enum", "const", "anyOf", "oneOf", "allOf", "not", "$ref"];
+    if inner.is_empty() {
+        // Any value already includes null.
+        return inner;
+    }
+    let simple = VALUE_KEYWORDS.iter().all(|k| !inner.contains_key(*k));
+    if let (true, Some(Value::String(ty))) = (simple, inner.get("type")) {
+        if ty == "null" {
+            return inner;
+        }
+        let types = json!([ty, "null"]);
+        inner.insert("type".into(), types);
+        return inner;
+    }
+    obj(json!({ "anyOf": [inner, { "type": "null" }] }))
+}
