@@ -15,6 +15,7 @@
 //! bounded.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
@@ -246,7 +247,10 @@ impl<'s, 'd> Checker<'s, 'd> {
             match seg {
                 Seg::Key(k) => escape_token(&key_text(self.input, &self.node(*k)), &mut out),
                 Seg::Name(name) => escape_token(name.as_bytes(), &mut out),
-                Seg::Index(i) => out.push_str(&i.to_string()),
+                Seg::Index(i) => {
+                    // Writing into a String cannot fail.
+                    let _ = write!(out, "{i}");
+                }
                 Seg::Star => out.push('*'),
             }
         }
@@ -1426,13 +1430,19 @@ fn is_canonical_int(text: &[u8]) -> bool {
 
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
 fn escape_token(raw: &[u8], out: &mut String) {
-    for c in String::from_utf8_lossy(raw).chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
+    let text = String::from_utf8_lossy(raw);
+    let mut rest: &str = &text;
+    // Runs without `~` or `/` are copied whole.
+    while let Some(at) = rest.find(['~', '/']) {
+        out.push_str(&rest[..at]);
+        out.push_str(if rest.as_bytes()[at] == b'~' {
+            "~0"
+        } else {
+            "~1"
+        });
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
 }
 
 #[cfg(test)]
@@ -1476,5 +1486,18 @@ mod tests {
         let mut out = String::new();
         escape_token(b"a/b~c", &mut out);
         assert_eq!(out, "a~1b~0c");
+        for (raw, escaped) in [
+            (&b""[..], ""),
+            (b"plain", "plain"),
+            (b"~~//", "~0~0~1~1"),
+            (b"/lead", "~1lead"),
+            (b"trail~", "trail~0"),
+            ("退款/x".as_bytes(), "退款~1x"),
+            (b"bad\xff/", "bad\u{fffd}~1"),
+        ] {
+            let mut out = String::new();
+            escape_token(raw, &mut out);
+            assert_eq!(out, escaped, "{raw:?}");
+        }
     }
 }
