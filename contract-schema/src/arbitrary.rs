@@ -579,7 +579,7 @@ fn kept_flattened(schema: &Schema, s: &StructDef, taken: &BTreeSet<String>) -> V
         if e.has_untagged_variants() {
             continue;
         }
-        let keys = enum_keys(e);
+        let keys = e.flat_keys();
         let fits = match &e.repr {
             Repr::External => true,
             Repr::Internal { tag } | Repr::Adjacent { tag, .. } => {
@@ -617,37 +617,6 @@ fn is_object_variant(schema: &Schema, kind: &VariantDefKind) -> bool {
         },
         VariantDefKind::Unit | VariantDefKind::Tuple(_) => false,
     }
-}
-
-/// The keys a flattened enum may write or read beside a struct's fields: its variants'
-/// tags (externally tagged), its tag and content keys, its struct variants' fields.
-fn enum_keys(e: &EnumDef) -> Vec<&str> {
-    let mut keys = Vec::new();
-    match &e.repr {
-        Repr::External => {
-            for v in &e.variants {
-                keys.extend(v.sender.iter().map(String::as_str));
-                keys.extend(v.receiver.iter().map(String::as_str));
-            }
-        }
-        Repr::Internal { tag } => keys.push(tag.as_str()),
-        Repr::Adjacent { tag, content } => keys.extend([tag.as_str(), content.as_str()]),
-        Repr::Untagged => {}
-    }
-    if !matches!(e.repr, Repr::External | Repr::Adjacent { .. }) {
-        for v in &e.variants {
-            if let VariantDefKind::Struct(s) = &v.kind {
-                for f in &s.fields {
-                    keys.extend(f.sender.iter().map(|x| x.name.as_str()));
-                    if let Some(r) = &f.receiver {
-                        keys.push(&r.name);
-                        keys.extend(r.aliases.iter().map(String::as_str));
-                    }
-                }
-            }
-        }
-    }
-    keys
 }
 
 /// The wire views of a variant: its sender tag and receiver tags.

@@ -416,6 +416,40 @@ pub struct EnumDef {
 }
 
 impl EnumDef {
+    /// The keys this enum may write or read when flattened beside a struct's fields: an
+    /// externally tagged one's variant names, the tag and content keys of a tagged one, and
+    /// the fields of the struct variants of an internally tagged or untagged one (which reads
+    /// every key).
+    #[must_use]
+    pub fn flat_keys(&self) -> Vec<&str> {
+        let mut keys = Vec::new();
+        match &self.repr {
+            Repr::External => {
+                for v in &self.variants {
+                    keys.extend(v.sender.iter().map(String::as_str));
+                    keys.extend(v.receiver.iter().map(String::as_str));
+                }
+            }
+            Repr::Internal { tag } => keys.push(tag.as_str()),
+            Repr::Adjacent { tag, content } => keys.extend([tag.as_str(), content.as_str()]),
+            Repr::Untagged => {}
+        }
+        if matches!(self.repr, Repr::Internal { .. } | Repr::Untagged) {
+            for v in &self.variants {
+                if let VariantDefKind::Struct(s) = &v.kind {
+                    for f in &s.fields {
+                        keys.extend(f.sender.iter().map(|x| x.name.as_str()));
+                        if let Some(r) = &f.receiver {
+                            keys.push(&r.name);
+                            keys.extend(r.aliases.iter().map(String::as_str));
+                        }
+                    }
+                }
+            }
+        }
+        keys
+    }
+
     /// Whether every variant is a unit variant and the representation is external: a JSON
     /// string enum.
     #[must_use]

@@ -38,44 +38,17 @@ impl<'a> Checker<'a> {
             self.untagged(w, r);
             return;
         }
-        if w.has_untagged_variants() || r.has_untagged_variants() {
-            self.mixed(w, r);
-            return;
-        }
-        let string_enum = w.is_string_enum() && r.is_string_enum();
-        let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
-        for rv in &r.variants {
-            for tag in &rv.receiver {
-                index.entry(tag.as_str()).or_insert(rv);
-            }
-        }
-        for wv in &w.variants {
-            if self.stopped() {
-                return;
-            }
-            let Some(tag) = &wv.sender else { continue };
-            self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
-                Some(rv) => match taken_tag(c.reader, &r.repr, rv) {
-                    Some(key) => c.variant_unreadable(rv, key),
-                    None => c.variant_pair(wv, rv),
-                },
-                None => {
-                    let caught = r.catch_all().is_some()
-                        && (matches!(wv.kind, VariantDefKind::Unit)
-                            || matches!(w.repr, Repr::Internal { .. }));
-                    if !caught {
-                        c.variant_unknown(tag, string_enum);
-                    }
-                }
-            });
-        }
+        self.tagged(w, r);
     }
 
-    /// Tagged enums of the same representation where either side has untagged variants
-    /// (see the [module documentation](crate::compat)): a tagged writer variant is read by
-    /// the reader's variant of its tag, or by an untagged reader variant that reads any
-    /// value; an untagged writer variant by one of the reader's untagged variants.
-    fn mixed(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+    /// Tagged enums of the same representation, with or without untagged variants (see the
+    /// [module documentation](crate::compat)): a tagged writer variant is read by the
+    /// reader's variant of its tag (a catch-all reads an unknown unit or internally tagged
+    /// one), or by an untagged reader variant that reads any value or its tagged form; an
+    /// untagged writer variant by one of the reader's untagged variants.
+    fn tagged(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        // Never true of an enum with untagged variants.
+        let string_enum = w.is_string_enum() && r.is_string_enum();
         let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
         for rv in r.tagged_variants() {
             for tag in &rv.receiver {
@@ -117,7 +90,7 @@ impl<'a> Checker<'a> {
                     }
                     match retagged(wv) {
                         Some(_) => c.tagging_changed(wv, true),
-                        None => c.variant_unknown(tag, false),
+                        None => c.variant_unknown(tag, string_enum),
                     }
                 }
             });

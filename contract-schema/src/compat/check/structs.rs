@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use crate::compat::rules::{Direction, Rule};
 use crate::model::{
-    Emit, EnumDef, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef,
-    Type, Unknown, VariantDefKind,
+    Emit, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
+    Unknown, VariantDefKind,
 };
 use crate::shape::Provenance;
 
@@ -149,7 +149,7 @@ impl<'a> Checker<'a> {
             let clash = r.flattened.iter().filter(|f| f.read).find(|f| {
                 self.reader
                     .flat_enum(&f.ty)
-                    .is_some_and(|(e, _)| flat_keys(e).contains(&sent.name.as_str()))
+                    .is_some_and(|(e, _)| e.flat_keys().contains(&sent.name.as_str()))
             });
             if let Some(rf) = clash {
                 if self.stopped() {
@@ -174,7 +174,7 @@ impl<'a> Checker<'a> {
             let Some((e, _)) = self.writer.flat_enum(&wf.ty) else {
                 continue;
             };
-            let Some(key) = flat_keys(e).into_iter().find(|k| reads_field(k)) else {
+            let Some(key) = e.flat_keys().into_iter().find(|k| reads_field(k)) else {
                 continue;
             };
             if self.stopped() {
@@ -605,38 +605,6 @@ impl<'a> Checker<'a> {
             c.report(rule, why, hint.to_owned());
         });
     }
-}
-
-/// The keys a flattened enum may write or read beside a struct's fields: an externally
-/// tagged one's variant names, the tag and content keys of a tagged one, and the fields of
-/// the struct variants of an internally tagged or untagged one (which reads every key).
-fn flat_keys(e: &EnumDef) -> Vec<&str> {
-    let mut keys = Vec::new();
-    match &e.repr {
-        Repr::External => {
-            for v in &e.variants {
-                keys.extend(v.sender.iter().map(String::as_str));
-                keys.extend(v.receiver.iter().map(String::as_str));
-            }
-        }
-        Repr::Internal { tag } => keys.push(tag.as_str()),
-        Repr::Adjacent { tag, content } => keys.extend([tag.as_str(), content.as_str()]),
-        Repr::Untagged => {}
-    }
-    if matches!(e.repr, Repr::Internal { .. } | Repr::Untagged) {
-        for v in &e.variants {
-            if let VariantDefKind::Struct(s) = &v.kind {
-                for f in &s.fields {
-                    keys.extend(f.sender.iter().map(|x| x.name.as_str()));
-                    if let Some(r) = &f.receiver {
-                        keys.push(&r.name);
-                        keys.extend(r.aliases.iter().map(String::as_str));
-                    }
-                }
-            }
-        }
-    }
-    keys
 }
 
 /// A flattened enum's type without its `Option` (through newtypes): the named type that
