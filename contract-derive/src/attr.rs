@@ -64,6 +64,32 @@ pub fn conflict<A, B>(
     }
 }
 
+/// One error for several keys that are one mistake (they need one fix), `keys` in the order
+/// written, each with its place, tokens and text as written: spanning them all when they
+/// follow each other in one attribute, else at the first. `message` gets their texts as a
+/// list (`` `a`, `b` and `c` ``) and whether there are several. `None` for no key.
+pub fn together(
+    keys: &[(Place, &TokenStream, String)],
+    message: impl FnOnce(&str, bool) -> String,
+) -> Option<Error> {
+    let ((_, first, _), (_, last, _)) = (keys.first()?, keys.last()?);
+    let adjacent = keys
+        .windows(2)
+        .all(|pair| pair[0].0.is_followed_by(pair[1].0));
+    let tokens = if adjacent {
+        quote!(#first #last)
+    } else {
+        (*first).clone()
+    };
+    let listed: Vec<String> = keys.iter().map(|(_, _, w)| format!("`{w}`")).collect();
+    let listed = match listed.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Some(Error::new_spanned(tokens, message(&listed, keys.len() > 1)))
+}
+
 impl<T> Setting<T> {
     /// The setting as written, for messages: `version = 0`.
     pub fn written(&self) -> String {

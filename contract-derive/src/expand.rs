@@ -428,7 +428,8 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
              instead of flattening it",
             crate::attr::written(&ty.to_token_stream())
         );
-        let check = if deny {
+        // Under `deny_unknown_fields`, the types that only borrow the keys come first.
+        let borrowing = if deny {
             let written = crate::attr::written(&ty.to_token_stream());
             let borrowed = |what: &str| {
                 format!(
@@ -446,37 +447,34 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
             let adjacent = borrowed("an adjacently tagged enum");
             let untagged = borrowed("an untagged enum");
             quote_spanned! {span=>
-                match <#ty as #krate::HandoffSchema>::SHAPE.kind {
-                    #p::Kind::Enum(e) if e.has_untagged_variants() => ::core::panic!(#mixed),
-                    #p::Kind::Struct(s) if s.flattens() => ::core::panic!(#flattening),
-                    #p::Kind::Enum(e) => match e.repr {
-                        #p::Repr::External => {}
-                        #p::Repr::Internal { .. } => ::core::panic!(#internal),
-                        #p::Repr::Adjacent { .. } => ::core::panic!(#adjacent),
-                        #p::Repr::Untagged => ::core::panic!(#untagged),
-                    },
-                    #p::Kind::Map { .. } => ::core::panic!(#map),
-                    #p::Kind::Any => ::core::panic!(#any),
-                    #p::Kind::Struct(_)
-                    | #p::Kind::Option(_)
-                    | #p::Kind::Newtype(_)
-                    | #p::Kind::Transparent(_) => {}
-                    _ => ::core::panic!(#message),
+                #p::Kind::Struct(s) if s.flattens() => ::core::panic!(#flattening),
+                #p::Kind::Enum(#p::EnumShape { repr: #p::Repr::Internal { .. }, .. }) => {
+                    ::core::panic!(#internal)
                 }
+                #p::Kind::Enum(#p::EnumShape { repr: #p::Repr::Adjacent { .. }, .. }) => {
+                    ::core::panic!(#adjacent)
+                }
+                #p::Kind::Enum(#p::EnumShape { repr: #p::Repr::Untagged, .. }) => {
+                    ::core::panic!(#untagged)
+                }
+                #p::Kind::Map { .. } => ::core::panic!(#map),
+                #p::Kind::Any => ::core::panic!(#any),
             }
         } else {
-            quote_spanned! {span=>
-                match <#ty as #krate::HandoffSchema>::SHAPE.kind {
-                    #p::Kind::Enum(e) if e.has_untagged_variants() => ::core::panic!(#mixed),
-                    #p::Kind::Struct(_)
-                    | #p::Kind::Enum(_)
-                    | #p::Kind::Map { .. }
-                    | #p::Kind::Option(_)
-                    | #p::Kind::Newtype(_)
-                    | #p::Kind::Transparent(_)
-                    | #p::Kind::Any => {}
-                    _ => ::core::panic!(#message),
-                }
+            TokenStream::new()
+        };
+        let check = quote_spanned! {span=>
+            match <#ty as #krate::HandoffSchema>::SHAPE.kind {
+                #p::Kind::Enum(e) if e.has_untagged_variants() => ::core::panic!(#mixed),
+                #borrowing
+                #p::Kind::Struct(_)
+                | #p::Kind::Enum(_)
+                | #p::Kind::Map { .. }
+                | #p::Kind::Option(_)
+                | #p::Kind::Newtype(_)
+                | #p::Kind::Transparent(_)
+                | #p::Kind::Any => {}
+                _ => ::core::panic!(#message),
             }
         };
         if mentions(ty.to_token_stream(), &params) {

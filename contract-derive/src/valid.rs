@@ -28,41 +28,20 @@ fn check_codec_keys(
     described: &str,
     errors: &mut Vec<Error>,
 ) {
-    // One fix (`schema_as`) for every such key of the item: one error, spanning the keys
-    // when they follow each other in one attribute, else at the first, naming each.
-    let found: Vec<&SerdeKey> = written
+    // One fix (`schema_as`) for every such key of the item: one error.
+    let found: Vec<(crate::attr::Place, &proc_macro2::TokenStream, String)> = written
         .iter()
         .filter(|k| keys.contains(&k.key.as_str()))
+        .map(|k| (k.place, &k.tokens, serde_written(k)))
         .collect();
-    let (Some(first), Some(last)) = (found.first(), found.last()) else {
-        return;
-    };
-    let adjacent = found
-        .windows(2)
-        .all(|pair| pair[0].place.is_followed_by(pair[1].place));
-    let (first_tokens, last_tokens) = (&first.tokens, &last.tokens);
-    let tokens = if adjacent {
-        quote::quote!(#first_tokens #last_tokens)
-    } else {
-        first_tokens.clone()
-    };
-    let listed: Vec<String> = found
-        .iter()
-        .map(|k| format!("`{}`", serde_written(k)))
-        .collect();
-    let (listed, verb) = match listed.split_last() {
-        Some((last, [])) => (last.clone(), "changes"),
-        Some((last, rest)) => (format!("{} and {last}", rest.join(", ")), "change"),
-        None => return,
-    };
-    errors.push(Error::new_spanned(
-        tokens,
+    errors.extend(crate::attr::together(&found, |listed, several| {
+        let verb = if several { "change" } else { "changes" };
         format!(
             "{listed} {verb} {what} in a way the derive cannot see: add \
              `#[handoff(schema_as = WireType)]` naming a type whose schema describes \
              {described}"
-        ),
-    ));
+        )
+    }));
 }
 
 /// Checks `input`, appending every problem to `errors`.
@@ -161,8 +140,7 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
         }
         DeriveKind::Schema => {
             // The settings of a contract written on a nested type: one mistake (the derive
-            // chosen), one error, spanning them when they follow each other in one
-            // attribute, else at the first, naming every one.
+            // chosen), one error.
             let mut settings: Vec<(crate::attr::Place, &proc_macro2::TokenStream, String)> =
                 Vec::new();
             if let Some(s) = &attrs.name {
@@ -178,36 +156,13 @@ fn check_identity(input: &Input, errors: &mut Vec<Error>) {
                 settings.push((s.place, &s.tokens, s.written()));
             }
             settings.sort_by_key(|(place, _, _)| *place);
-            let (Some(first), Some(last)) = (settings.first(), settings.last()) else {
-                return;
-            };
-            let adjacent = settings
-                .windows(2)
-                .all(|pair| pair[0].0.is_followed_by(pair[1].0));
-            let (first_tokens, last_tokens) = (first.1, last.1);
-            let tokens = if adjacent {
-                quote::quote!(#first_tokens #last_tokens)
-            } else {
-                first_tokens.clone()
-            };
-            let listed: Vec<String> = settings.iter().map(|(_, _, w)| format!("`{w}`")).collect();
-            let verb = if listed.len() == 1 {
-                "belongs"
-            } else {
-                "belong"
-            };
-            errors.push(Error::new_spanned(
-                tokens,
+            errors.extend(crate::attr::together(&settings, |listed, several| {
+                let verb = if several { "belong" } else { "belongs" };
                 format!(
-                    "{} {verb} on #[derive(HandoffContract)]: #[derive(HandoffSchema)] \
-                     describes a nested type, without a name, version or snapshots",
-                    match listed.split_last() {
-                        Some((last, [])) => last.clone(),
-                        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-                        None => String::new(),
-                    }
-                ),
-            ));
+                    "{listed} {verb} on #[derive(HandoffContract)]: #[derive(HandoffSchema)] \
+                     describes a nested type, without a name, version or snapshots"
+                )
+            }));
         }
     }
 }
