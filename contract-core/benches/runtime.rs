@@ -15,7 +15,8 @@
 //! and the median over rounds of each method's time divided by the baseline's in the same
 //! round.
 //!
-//! Run: `cargo bench -p contract-core --bench runtime` (add `-- ratios` for the ratios alone).
+//! Run: `cargo bench -p contract-core --bench runtime` (add `-- ratios` for the ratios alone,
+//! and `RATIOS_ONLY=send` in the environment for those whose label holds `send`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -192,6 +193,12 @@ fn ratios_of(
     batch: u32,
     methods: &mut [(&str, &mut dyn FnMut() -> bool)],
 ) {
+    // `RATIOS_ONLY=send` (any part of a label) runs those ratios alone.
+    if let Ok(only) = std::env::var("RATIOS_ONLY") {
+        if !label.contains(only.as_str()) {
+            return;
+        }
+    }
     let mut per_method: Vec<Vec<f64>> = vec![Vec::new(); methods.len()];
     for (_, f) in methods.iter_mut() {
         timed(batch, f);

@@ -42,7 +42,7 @@ use serde::de::{
 };
 
 use contract_schema::constraint::{Constraint, IntValue};
-use contract_schema::model::{Body, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
 use contract_schema::{Schema, View};
 
 use super::check::PathIndex;
@@ -58,8 +58,17 @@ pub(crate) struct Plan {
     /// their constraint on the way (serde checks only the kind's range).
     pub(crate) constrained: bool,
     shapes: FxHashMap<usize, Shape>,
-    /// The structs (by address) in which two fields are written under one name.
-    clashing: FxHashSet<usize>,
+    /// What `send` checks of each struct (by address) up to 64 fields.
+    structs: FxHashMap<usize, StructFacts>,
+}
+
+/// What the fast path of `send` checks of a struct's fields, known before any payload.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct StructFacts {
+    /// Whether two fields are written under one name.
+    pub(crate) clashing: bool,
+    /// The fields the sender view always writes, by bit.
+    pub(crate) always: u64,
 }
 
 impl Plan {
@@ -68,7 +77,7 @@ impl Plan {
             eligible: true,
             constrained: false,
             shapes: FxHashMap::default(),
-            clashing: FxHashSet::default(),
+            structs: FxHashMap::default(),
         };
         plan.ty(schema, &schema.root);
         for def in schema.types.values() {
@@ -99,14 +108,22 @@ impl Plan {
 
     fn structure(&mut self, schema: &'static Schema, s: &'static StructDef) {
         let mut names = FxHashSet::default();
-        if !s
+        let clashing = !s
             .fields
             .iter()
             .filter_map(|f| f.sender.as_ref())
-            .all(|sender| names.insert(sender.name.as_str()))
-        {
-            self.clashing.insert(std::ptr::from_ref(s) as usize);
-        }
+            .all(|sender| names.insert(sender.name.as_str()));
+        let always = s
+            .fields
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, f)| f.sender.as_ref().is_some_and(|s| s.emit == Emit::Always))
+            .fold(0, |mask, (i, _)| mask | 1 << i);
+        self.structs.insert(
+            std::ptr::from_ref(s) as usize,
+            StructFacts { clashing, always },
+        );
         for field in &s.fields {
             self.ty(schema, &field.ty);
         }
@@ -135,7 +152,15 @@ impl Plan {
 
     /// Whether two fields of `def` are written under one name.
     pub(crate) fn clashing(&self, def: &StructDef) -> bool {
-        self.clashing.contains(&(std::ptr::from_ref(def) as usize))
+        self.struct_facts(def).clashing
+    }
+
+    /// What `send` checks of `def`'s fields.
+    pub(crate) fn struct_facts(&self, def: &StructDef) -> StructFacts {
+        self.structs
+            .get(&(std::ptr::from_ref(def) as usize))
+            .copied()
+            .unwrap_or_default()
     }
 
     pub(crate) fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {
@@ -327,6 +352,7 @@ impl Fast<'_> {
     /// Whether the value at `node` goes to serde_json unwrapped: a scalar (or an `Option` of
     /// one) of a type whose `Deserialize` reads only what the schema says, where no limit can
     /// be reached, has nothing to record or check.
+    #[inline(always)]
     fn bare(&self, node: Node) -> bool {
         // Not integers: a type may read one more leniently than its kind (`Saturating`
         // clamps what is out of range), so their range is checked on the way.
@@ -348,7 +374,7 @@ impl Fast<'_> {
     /// (serde reads the kind and no more),
     /// and an integer within its kind's range (serde's integers refuse the rest themselves,
     /// but a type such as `Saturating` clamps it).
-    #[inline]
+    #[inline(always)]
     fn admits(&self, value: Value<'_>) -> bool {
         let Node::Ty(ty) = self.node else {
             return true;
@@ -460,7 +486,7 @@ pub(crate) fn constraint_admits(constraint: &Constraint, value: Value<'_>) -> bo
 
 /// The field of `def` the receiver reads `key` into (serde gives a key to the first field
 /// that reads it; keys mostly come in declaration order, so the search starts at `guess`).
-#[inline]
+#[inline(always)]
 fn field_named(def: &StructDef, guess: usize, key: &str) -> Option<usize> {
     let key = key.as_bytes();
     let fields = &def.fields;
@@ -662,6 +688,7 @@ impl<V> Vis<'_, '_, V> {
         }
     }
 
+    #[inline(always)]
     fn string<E: de::Error>(&mut self, s: &str, borrowed: bool) -> Result<(), E> {
         if !self.fast.string_fits(s.len(), borrowed) {
             return Err(self.fast.bail());
@@ -933,6 +960,7 @@ struct Seed<'f, 'i, S> {
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, '_, S> {
     type Value = S::Value;
 
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
         self.seed.deserialize(De {
             de,
@@ -1060,6 +1088,7 @@ impl<A> Map<'_, '_, A> {
 
     /// What follows a key of a struct: its field, the captured extra keys, or an unknown
     /// name.
+    #[inline(always)]
     fn struct_key<E: de::Error>(&mut self) -> Result<(Node, u32), E> {
         let Mode::Struct {
             def,

@@ -30,7 +30,7 @@ use contract_schema::model::{
 use contract_schema::{Schema, View};
 
 use super::fast::{
-    constraint_admits, fingerprint, same, KeySet, LastShape, Memo, Plan, Shape, Value,
+    constraint_admits, fingerprint, same, KeySet, LastShape, Memo, Plan, Shape, StructFacts, Value,
 };
 use super::presence::{Label, Record, ROOT};
 use super::Limits;
@@ -119,8 +119,11 @@ impl State<'_> {
 /// Gives up: the full path decides.
 fn bail<E: ser::Error>(st: &RefCell<State<'_>>) -> E {
     st.borrow_mut().bail = true;
-    E::custom("handoff: the full check decides")
+    E::custom(BAIL)
 }
+
+/// The message of the error that stops serde_json when the fast path gives up.
+const BAIL: &str = "handoff: the full check decides";
 
 /// The serializer wrapper.
 struct Ser<'s, 'm, S> {
@@ -152,6 +155,7 @@ enum Scalar<'a> {
 impl<S> Ser<'_, '_, S> {
     /// Whether the scalar `value` may stand where the cursor points (recording a map key or a
     /// unit variant on the way).
+    #[inline(always)]
     fn scalar_fits(&self, value: &Scalar<'_>) -> bool {
         let mut st = self.st.borrow_mut();
         let node = st.node;
@@ -199,6 +203,7 @@ impl<S> Ser<'_, '_, S> {
         }
     }
 
+    #[inline(always)]
     fn check<E: ser::Error>(&self, value: &Scalar<'_>) -> Result<(), E> {
         if self.scalar_fits(value) {
             Ok(())
@@ -209,6 +214,7 @@ impl<S> Ser<'_, '_, S> {
 }
 
 /// Whether a string of `s`'s length certainly stays within the limit once escaped.
+#[inline(always)]
 fn string_fits(limits: &Limits, s: &str) -> bool {
     let max = limits.max_string_bytes;
     if s.len().saturating_mul(6) <= max {
@@ -230,6 +236,7 @@ fn is_scalar(ty: &Type) -> bool {
     )
 }
 
+#[inline(always)]
 fn scalar_of(ty: &Type, value: &Scalar<'_>) -> bool {
     match (ty, value) {
         (Type::Bool, Scalar::Bool) => true,
@@ -685,6 +692,7 @@ fn open_struct<E: ser::Error>(st: &RefCell<State<'_>>) -> Result<Mode, E> {
                     base,
                     seen: 0,
                     next_guess: 0,
+                    facts: st.plan.struct_facts(def),
                 })
             }
             _ => None,
@@ -726,6 +734,7 @@ enum Mode {
         /// Which fields were written, by bit.
         seen: u64,
         next_guess: usize,
+        facts: StructFacts,
     },
     /// Inside `Any`: anything.
     Free,
@@ -799,6 +808,7 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
     /// every call: a key at the address the guessed field was last matched under, and of its
     /// name's length, is that name (static text never changes), so it is known without
     /// comparing the text.
+    #[inline(always)]
     fn field<E: ser::Error>(&mut self, key: &'static str) -> Result<(), E> {
         let Mode::Struct {
             def,
@@ -806,16 +816,20 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
             base,
             ref mut seen,
             ref mut next_guess,
+            facts,
         } = self.mode
         else {
             return Err(bail(self.st));
         };
-        let n = def.fields.len();
+        let mut st = self.st.borrow_mut();
+        let st = &mut *st;
+        let fields = &def.fields;
+        let n = fields.len();
         let guess = (*next_guess).min(n);
         let addr = key.as_ptr() as usize;
-        let sent = |f: usize| def.fields[f].sender.as_ref();
+        let sent = |f: usize| fields[f].sender.as_ref();
         let known = guess < n
-            && self.st.borrow().memo.index.key_addr(base + guess) == addr
+            && st.memo.index.key_addr(base + guess) == addr
             && sent(guess).is_some_and(|s| s.name.len() == key.len());
         let found = if known {
             Some(guess)
@@ -824,33 +838,28 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
                 .chain(0..guess)
                 .find(|&f| sent(f).is_some_and(|s| same(s.name.as_bytes(), key.as_bytes())));
             if let Some(f) = found {
-                self.st.borrow_mut().memo.index.set_key_addr(base + f, addr);
+                st.memo.index.set_key_addr(base + f, addr);
             }
             found
         };
-        let Some(f) = found.filter(|f| *seen & 1 << f == 0) else {
-            // A field the view does not write, or one written twice.
-            return Err(bail(self.st));
-        };
-        let written_before = || {
+        let written_before = |seen: u64| {
             (0..n).any(|g| {
-                *seen & 1 << g != 0
-                    && def.fields[g]
-                        .sender
-                        .as_ref()
-                        .is_some_and(|s| same(s.name.as_bytes(), key.as_bytes()))
+                seen & 1 << g != 0
+                    && sent(g).is_some_and(|s| same(s.name.as_bytes(), key.as_bytes()))
             })
         };
-        if self.st.borrow().plan.clashing(def) && written_before() {
-            // Two fields under one name: the key twice in the object.
-            return Err(bail(self.st));
-        }
+        // A field the view does not write, one written twice, or two fields under one name
+        // (the key twice in the object).
+        let Some(f) =
+            found.filter(|f| *seen & 1 << f == 0 && !(facts.clashing && written_before(*seen)))
+        else {
+            st.bail = true;
+            return Err(E::custom(BAIL));
+        };
         *seen |= 1 << f;
         *next_guess = f + 1;
-        let field = &def.fields[f];
+        let field = &fields[f];
         let name = field.sender.as_ref().map_or("", |s| s.name.as_str());
-        let mut st = self.st.borrow_mut();
-        let st = &mut *st;
         let id = st.memo.index.field(&mut st.record, here, base, f, name);
         st.record.arrive(id);
         st.node = Node::Ty(&field.ty);
@@ -875,13 +884,7 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
     /// fixed length is there.
     fn close<E: ser::Error>(&mut self) -> Result<(), E> {
         let complete = match self.mode {
-            Mode::Struct { def, seen, .. } => def.fields.iter().enumerate().all(|(f, field)| {
-                seen & 1 << f != 0
-                    || field
-                        .sender
-                        .as_ref()
-                        .is_none_or(|s| s.emit != contract_schema::model::Emit::Always)
-            }),
+            Mode::Struct { seen, facts, .. } => seen & facts.always == facts.always,
             Mode::Items {
                 n,
                 expected: Some(e),
