@@ -150,11 +150,6 @@ impl Plan {
         }
     }
 
-    /// Whether two fields of `def` are written under one name.
-    pub(crate) fn clashing(&self, def: &StructDef) -> bool {
-        self.struct_facts(def).clashing
-    }
-
     /// What `send` checks of `def`'s fields.
     pub(crate) fn struct_facts(&self, def: &StructDef) -> StructFacts {
         self.structs

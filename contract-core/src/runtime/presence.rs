@@ -64,7 +64,42 @@ struct Rendered {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     field_counts: BTreeMap<String, u64>,
     #[serde(flatten)]
-    present: BTreeMap<Cow<'static, str>, bool>,
+    present: Flags,
+}
+
+/// The `<field>Present` flags, sorted by key: a map on the wire, a sorted list in memory
+/// (built in one go from keys sorted once per schema).
+#[derive(Clone, PartialEq, Eq, Default)]
+struct Flags(Vec<(Cow<'static, str>, bool)>);
+
+impl Flags {
+    fn get(&self, key: &str) -> Option<bool> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+}
+
+impl fmt::Debug for Flags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.0.iter().map(|(k, v)| (k, v)))
+            .finish()
+    }
+}
+
+impl Serialize for Flags {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Flags {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::<Cow<'static, str>, bool>::deserialize(deserializer)
+            .map(|map| Flags(map.into_iter().collect()))
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
@@ -72,25 +107,31 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// The top-level fields of `schema`'s root struct in `view`, each with its `<field>Present`
-/// key, built once per schema and view.
-fn present_keys(schema: &Schema, view: View) -> &'static [(String, &'static str)] {
-    type Keys = &'static [(String, &'static str)];
-    static CACHE: OnceLock<RwLock<FxHashMap<(usize, bool), Keys>>> = OnceLock::new();
+/// What rendering a record of `schema` in `view` needs of the schema, built once per schema
+/// and view: the contract id as text, and the top-level fields of the root struct, each with
+/// its `<field>Present` key, sorted by that key.
+struct RenderFacts {
+    contract: Option<String>,
+    present: Vec<(String, &'static str)>,
+}
+
+fn render_facts(schema: &Schema, view: View) -> &'static RenderFacts {
+    static CACHE: OnceLock<RwLock<FxHashMap<(usize, bool), &'static RenderFacts>>> =
+        OnceLock::new();
     let id = (std::ptr::from_ref(schema) as usize, view == View::Sender);
     let cache = CACHE.get_or_init(RwLock::default);
-    if let Some(keys) = cache
+    if let Some(facts) = cache
         .read()
         .unwrap_or_else(PoisonError::into_inner)
         .get(&id)
     {
-        return keys;
+        return facts;
     }
     let root = match schema.resolve(&schema.root) {
         Type::Named(name) => schema.def(name).map(|d| &d.body),
         _ => None,
     };
-    let mut keys = Vec::new();
+    let mut present = Vec::new();
     if let Some(Body::Struct(root)) = root {
         for field in &root.fields {
             let name = match view {
@@ -99,16 +140,20 @@ fn present_keys(schema: &Schema, view: View) -> &'static [(String, &'static str)
             };
             if let Some(name) = name {
                 let key: &'static str = Box::leak(format!("{name}Present").into_boxed_str());
-                keys.push((name.to_owned(), key));
+                present.push((name.to_owned(), key));
             }
         }
     }
-    let keys: Keys = Box::leak(keys.into_boxed_slice());
+    present.sort_by_key(|(_, key)| *key);
+    let facts: &'static RenderFacts = Box::leak(Box::new(RenderFacts {
+        contract: schema.contract.as_ref().map(ToString::to_string),
+        present,
+    }));
     cache
         .write()
         .unwrap_or_else(PoisonError::into_inner)
         .entry(id)
-        .or_insert(keys)
+        .or_insert(facts)
 }
 
 /// One step of a schema path.
@@ -274,33 +319,70 @@ impl<'s> Record<'s> {
     }
 
     fn render(&self) -> Rendered {
-        let mut field_counts = BTreeMap::new();
-        let mut received_fields = Vec::with_capacity(self.arrived.len());
-        for id in &self.arrived {
-            let mut path = String::new();
-            self.render_path(*id, &mut path);
-            if let Some(node) = self.paths.get(*id as usize) {
-                if node.inside {
-                    field_counts.insert(path.clone(), u64::from(node.count));
+        // Every path's text, parents first (a parent's id is below its children's), in one
+        // buffer: no path is rendered twice.
+        let mut text = String::with_capacity(self.paths.len() * 32);
+        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(self.paths.len());
+        for node in &self.paths {
+            let start = text.len();
+            if let Some(&(from, to)) = spans.get(node.parent as usize) {
+                text.extend_from_within(from..to);
+            }
+            match node.label() {
+                Label::Field(name) => {
+                    if text.len() > start {
+                        text.push('.');
+                    }
+                    text.push_str(name);
+                }
+                Label::Items => text.push_str("[]"),
+                Label::Values => {
+                    if text.len() > start {
+                        text.push('.');
+                    }
+                    text.push('*');
+                }
+                Label::Variant(tag) => {
+                    text.push('(');
+                    text.push_str(tag);
+                    text.push(')');
                 }
             }
-            received_fields.push(path);
+            spans.push((start, text.len()));
         }
-        let mut present = BTreeMap::new();
-        let arrived_at_top: Vec<&str> = self
-            .paths
+        let path = |id: u32| {
+            spans
+                .get(id as usize)
+                .map_or("", |&(from, to)| &text[from..to])
+        };
+        let received_fields: Vec<String> =
+            self.arrived.iter().map(|id| path(*id).to_owned()).collect();
+        let mut counts: Vec<(String, u64)> = self
+            .arrived
             .iter()
-            .filter(|p| p.parent == ROOT && p.count > 0)
-            .filter_map(|p| match p.label() {
-                Label::Field(name) => Some(name),
-                _ => None,
+            .zip(&received_fields)
+            .filter_map(|(id, text)| {
+                let node = self.paths.get(*id as usize)?;
+                node.inside.then(|| (text.clone(), u64::from(node.count)))
             })
             .collect();
-        for (name, key) in present_keys(self.schema, self.view) {
-            present.insert(Cow::Borrowed(*key), arrived_at_top.contains(&name.as_str()));
-        }
+        // Stable: of two paths with one text, the later counts, as in a map filled in order.
+        counts.sort_by(|a, b| a.0.cmp(&b.0));
+        let facts = render_facts(self.schema, self.view);
+        let arrived_at_top = |name: &str| {
+            self.paths.iter().any(|p| {
+                p.parent == ROOT && p.count > 0 && matches!(p.label(), Label::Field(n) if n == name)
+            })
+        };
+        let present = Flags(
+            facts
+                .present
+                .iter()
+                .map(|(name, key)| (Cow::Borrowed(*key), arrived_at_top(name)))
+                .collect(),
+        );
         Rendered {
-            handoff_contract: self.schema.contract.as_ref().map(ToString::to_string),
+            handoff_contract: facts.contract.clone(),
             received_fields,
             missing_fields: self
                 .missing
@@ -313,7 +395,7 @@ impl<'s> Record<'s> {
                 .map(|(parent, name)| self.path_with(*parent, name))
                 .collect(),
             unknown_fields_omitted: self.unknown_omitted,
-            field_counts,
+            field_counts: counts.into_iter().collect(),
             present,
         }
     }
@@ -380,7 +462,6 @@ impl Presence {
         self.rendered()
             .present
             .get(format!("{name}Present").as_str())
-            .copied()
     }
 }
 
