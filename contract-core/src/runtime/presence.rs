@@ -321,7 +321,7 @@ impl<'s> Record<'s> {
     fn render(&self) -> Rendered {
         // Every path's text, parents first (a parent's id is below its children's), in one
         // buffer: no path is rendered twice.
-        let mut text = String::with_capacity(self.paths.len() * 32);
+        let mut text: Vec<u8> = Vec::with_capacity(self.paths.len() * 32);
         let mut spans: Vec<(usize, usize)> = Vec::with_capacity(self.paths.len());
         for node in &self.paths {
             let start = text.len();
@@ -331,25 +331,27 @@ impl<'s> Record<'s> {
             match node.label() {
                 Label::Field(name) => {
                     if text.len() > start {
-                        text.push('.');
+                        text.push(b'.');
                     }
-                    text.push_str(name);
+                    text.extend_from_slice(name.as_bytes());
                 }
-                Label::Items => text.push_str("[]"),
+                Label::Items => text.extend_from_slice(b"[]"),
                 Label::Values => {
                     if text.len() > start {
-                        text.push('.');
+                        text.push(b'.');
                     }
-                    text.push('*');
+                    text.push(b'*');
                 }
                 Label::Variant(tag) => {
-                    text.push('(');
-                    text.push_str(tag);
-                    text.push(')');
+                    text.push(b'(');
+                    text.extend_from_slice(tag.as_bytes());
+                    text.push(b')');
                 }
             }
             spans.push((start, text.len()));
         }
+        // Names and punctuation only: text, and every span starts and ends between them.
+        let text = String::from_utf8(text).unwrap_or_default();
         let path = |id: u32| {
             spans
                 .get(id as usize)
