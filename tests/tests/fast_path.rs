@@ -362,3 +362,84 @@ fn an_integer_out_of_its_kind_is_left_to_the_full_path_even_where_serde_clamps_i
         .iter()
         .any(|k| matches!(k, ProblemKind::OutOfRange { .. })));
 }
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct Written {
+    text: String,
+    letter: char,
+    small: i8,
+    big: i128,
+    huge: u128,
+    single: f32,
+    double: f64,
+    flag: bool,
+    by_number: BTreeMap<i64, String>,
+    by_name: BTreeMap<String, Status>,
+    by_status: BTreeMap<Status, u8>,
+    kind: Kind,
+    items: Vec<Kind>,
+    pair: (u8, String),
+    empty: Vec<u8>,
+    nothing: Option<String>,
+}
+
+fn written(text: String, single: f32, double: f64, big: i128) -> Written {
+    Written {
+        letter: text.chars().next().unwrap_or('"'),
+        by_number: [(big as i64, text.clone()), (-1, String::new())].into(),
+        by_name: [
+            (text.clone(), Status::Open),
+            ("\u{7f}".into(), Status::Closed),
+        ]
+        .into(),
+        by_status: [(Status::Closed, 7), (Status::Open, u8::MAX)].into(),
+        kind: Kind::Gift(text.clone()),
+        items: vec![Kind::Plain, Kind::Pair(0, 255), Kind::Bulk { units: 3 }],
+        pair: (1, text.clone()),
+        text,
+        small: i8::MIN,
+        big,
+        huge: u128::MAX,
+        single,
+        double,
+        flag: true,
+        empty: Vec::new(),
+        nothing: None,
+    }
+}
+
+proptest::proptest! {
+    /// `send`'s own writer writes byte for byte what serde_json writes: strings with every
+    /// character that needs an escape, at every length around the eight-byte steps, numbers
+    /// at their edges, map keys of each kind, variants of each kind.
+    #[test]
+    fn send_writes_what_serde_json_writes(
+        text in "[\"\\\\\u{0}-\u{1f}a-z\u{7f}\u{e9}\u{1f600}]{0,40}",
+        single in proptest::num::f32::NORMAL | proptest::num::f32::SUBNORMAL | proptest::num::f32::ZERO,
+        double in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO,
+        big in proptest::num::i128::ANY,
+    ) {
+        let value = written(text, single, double, big);
+        proptest::prop_assert!(sends_on_fast_path(&value));
+        let sent = send(&value).expect("sent");
+        proptest::prop_assert_eq!(sent.bytes(), serde_json::to_vec(&value).expect("serializes"));
+    }
+}
+
+#[test]
+fn every_ascii_character_is_written_as_serde_json_writes_it() {
+    for len in 0..20 {
+        for c in 0..=0x7f_u8 {
+            let text: String = (0..len)
+                .map(|i| if i == len / 2 { char::from(c) } else { 'x' })
+                .collect();
+            let value = written(text, 1.5, -0.1, 42);
+            let sent = send(&value).expect("sent");
+            assert_eq!(
+                sent.bytes(),
+                serde_json::to_vec(&value).expect("serializes"),
+                "byte {c:#x} in a string of {len}"
+            );
+        }
+    }
+}

@@ -1,8 +1,9 @@
-//! The fast path of `send`: serde_json writes the payload through a `Serializer` wrapper that
-//! follows the sender view of the value's own schema beside the calls of its `Serialize`,
-//! records the presence of every field, and gives up (the full path then serializes again,
-//! records the tape and walks it, listing every problem) at the first call the sender view
-//! does not expect:
+//! The fast path of `send`: the payload is written by this module's own JSON writer, byte for
+//! byte what `serde_json::to_vec` writes (serde_json's compact formatter writes every number;
+//! strings are escaped as serde_json escapes them), while it follows the sender view of the
+//! value's own schema beside the calls of its `Serialize`, records the presence of every
+//! field, and gives up (the full path then serializes again with serde_json, records the tape
+//! and walks it, listing every problem) at the first call the sender view does not expect:
 //!
 //! - a field the view does not write, a field written twice, a field the view always writes
 //!   left out;
@@ -12,16 +13,23 @@
 //!   another length, a variant the view does not write;
 //! - the same key twice in a map (two keys that serialize alike);
 //! - a limit of [`Limits`] reached, bytes, serde_json's private forms (`RawValue`,
-//!   arbitrary-precision numbers), and a struct written as a map (a flattened field).
+//!   arbitrary-precision numbers), a struct written as a map (a flattened field), and a map
+//!   key serde_json writes in a way this writer leaves to it (a bool or a float);
+//! - an error of the value's own `Serialize` (serde_json then reports it on the full path).
+//!
+//! Writing the bytes itself, rather than wrapping serde_json's serializer, keeps one level of
+//! calls per value and the state behind a plain `&mut`. With the feature `__check-fast-path`
+//! (this project's tests), every payload this path writes is written again by serde_json,
+//! which must give the same bytes.
 //!
 //! Types whose schema holds a set or an enum that is not externally tagged take the full path
 //! always (see [`Plan`]). `send_to` (another contract's receiver view) always takes the full
 //! path.
 
-use std::cell::RefCell;
-use std::fmt::Display;
+use std::fmt::{self, Display};
 
 use serde::ser::{self, Serialize, Serializer};
+use serde_json::ser::{CompactFormatter, Formatter};
 
 use contract_schema::constraint::{Constraint, IntValue};
 use contract_schema::model::{
@@ -47,11 +55,12 @@ pub(crate) fn send<T: Serialize + ?Sized>(
 ) -> Option<Record<'static>> {
     out.clear();
     let record = memo.start(schema, View::Sender);
-    let st = RefCell::new(State {
+    let mut w = Writer {
         schema,
         plan,
         record,
         memo,
+        out,
         limits: *limits,
         depth: 0,
         bail: false,
@@ -59,17 +68,10 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         here: ROOT,
         key: None,
         last_shape: LastShape::default(),
-    });
-    let written = {
-        let mut serializer = serde_json::Serializer::new(&mut *out);
-        value.serialize(Ser {
-            inner: &mut serializer,
-            st: &st,
-        })
     };
-    let st = st.into_inner();
-    st.memo.finish(&st.record);
-    (written.is_ok() && !st.bail && out.len() <= limits.max_bytes).then_some(st.record)
+    let written = value.serialize(&mut w);
+    w.memo.finish(&w.record);
+    (written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes).then_some(w.record)
 }
 
 /// What the schema says of the value about to be written.
@@ -84,11 +86,13 @@ enum Node {
     Free,
 }
 
-struct State<'m> {
+/// The writer: the bytes so far, the presence record, and the cursor into the schema.
+struct Writer<'m> {
     schema: &'static Schema,
     plan: &'static Plan,
     record: Record<'static>,
     memo: &'m mut Memo,
+    out: &'m mut Vec<u8>,
     limits: Limits,
     depth: usize,
     bail: bool,
@@ -101,7 +105,26 @@ struct State<'m> {
     last_shape: LastShape,
 }
 
-impl State<'_> {
+/// Why the writer stopped: it gave up (the full path decides), or the value's `Serialize`
+/// failed (serde_json reports it on the full path). Never shown to a user.
+#[derive(Debug)]
+pub(crate) struct Stop;
+
+impl Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("handoff: the full check decides")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl ser::Error for Stop {
+    fn custom<T: Display>(_: T) -> Self {
+        Stop
+    }
+}
+
+impl Writer<'_> {
     fn shape(&self, node: Node) -> Shape {
         match node {
             Node::Ty(ty) | Node::Key(ty) => self.last_shape.of(self.plan, self.schema, ty),
@@ -114,62 +137,29 @@ impl State<'_> {
     fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
         self.memo.index.child(&mut self.record, parent, label)
     }
-}
 
-/// Gives up: the full path decides.
-fn bail<E: ser::Error>(st: &RefCell<State<'_>>) -> E {
-    st.borrow_mut().bail = true;
-    E::custom(BAIL)
-}
-
-/// The message of the error that stops serde_json when the fast path gives up.
-const BAIL: &str = "handoff: the full check decides";
-
-/// The serializer wrapper.
-struct Ser<'s, 'm, S> {
-    inner: S,
-    st: &'s RefCell<State<'m>>,
-}
-
-/// A value written through the wrapper.
-struct W<'s, 'm, T: ?Sized> {
-    value: &'s T,
-    st: &'s RefCell<State<'m>>,
-}
-
-impl<T: Serialize + ?Sized> Serialize for W<'_, '_, T> {
-    fn serialize<S: Serializer>(&self, inner: S) -> Result<S::Ok, S::Error> {
-        self.value.serialize(Ser { inner, st: self.st })
+    /// Gives up: the full path decides.
+    fn bail(&mut self) -> Stop {
+        self.bail = true;
+        Stop
     }
-}
 
-/// What a scalar is, for the checks.
-enum Scalar<'a> {
-    Bool,
-    Int(i128, u128),
-    Float(f64, bool),
-    Str(&'a str),
-    Null,
-}
-
-impl<S> Ser<'_, '_, S> {
     /// Whether the scalar `value` may stand where the cursor points (recording a map key or a
     /// unit variant on the way).
     #[inline(always)]
-    fn scalar_fits(&self, value: &Scalar<'_>) -> bool {
-        let mut st = self.st.borrow_mut();
-        let node = st.node;
+    fn scalar_fits(&mut self, value: &Scalar<'_>) -> bool {
+        let node = self.node;
         if let Node::Key(ty) = node {
-            return key_fits(&mut st, ty, value);
+            return key_fits(self, ty, value);
         }
         if let Scalar::Str(s) = value {
-            if !string_fits(&st.limits, s) {
+            if !string_fits(&self.limits, s) {
                 return false;
             }
         }
         if let Scalar::Null = value {
             return match node {
-                Node::Ty(ty) => st.schema.resolve(ty).is_nullable(),
+                Node::Ty(ty) => self.schema.resolve(ty).is_nullable(),
                 Node::Free => true,
                 _ => false,
             };
@@ -184,15 +174,15 @@ impl<S> Ser<'_, '_, S> {
                 return scalar_of(direct, value);
             }
         }
-        match st.shape(node) {
+        match self.shape(node) {
             Shape::Any => true,
             Shape::Scalar(ty) => scalar_of(ty, value),
             // An enum of names written by a hand-written `Serialize`: its unit variant.
             Shape::Enum(e) => match value {
                 Scalar::Str(s) => match unit_variant(e, s) {
                     Some(v) => {
-                        let here = st.here;
-                        st.child(here, variant_label(v));
+                        let here = self.here;
+                        self.child(here, variant_label(v));
                         true
                     }
                     None => false,
@@ -204,13 +194,144 @@ impl<S> Ser<'_, '_, S> {
     }
 
     #[inline(always)]
-    fn check<E: ser::Error>(&self, value: &Scalar<'_>) -> Result<(), E> {
+    fn check(&mut self, value: &Scalar<'_>) -> Result<(), Stop> {
         if self.scalar_fits(value) {
             Ok(())
         } else {
-            Err(bail(self.st))
+            Err(self.bail())
         }
     }
+
+    /// Opens an array or object: one level deeper.
+    fn open(&mut self) -> Result<(), Stop> {
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            return Err(self.bail());
+        }
+        Ok(())
+    }
+
+    /// Enters the variant written as `tag` of the enum at the cursor (opening the object
+    /// around its content), points the cursor at its path and writes `{"tag":`.
+    fn enter_variant(&mut self, tag: &str) -> Result<VariantKind, Stop> {
+        let found = match self.shape(self.node) {
+            Shape::Enum(e) if e.repr == Repr::External => {
+                let mut written = e.variants.iter().filter(|v| {
+                    !matches!(v.kind, VariantDefKind::Unit)
+                        && v.sender
+                            .as_deref()
+                            .is_some_and(|t| same(t.as_bytes(), tag.as_bytes()))
+                });
+                match (written.next(), written.next()) {
+                    // One variant writes this tag (two would need a trial of each content).
+                    (Some(v), None) => {
+                        let here = self.here;
+                        self.here = self.child(here, variant_label(v));
+                        match &v.kind {
+                            VariantDefKind::Newtype(ty) => Some(VariantKind::Newtype(ty)),
+                            VariantDefKind::Tuple(items) => Some(VariantKind::Tuple(items)),
+                            VariantDefKind::Struct(s) => Some(VariantKind::Struct(s)),
+                            VariantDefKind::Unit => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(kind) = found else {
+            return Err(self.bail());
+        };
+        if !string_fits(&self.limits, tag) {
+            return Err(self.bail());
+        }
+        self.open()?;
+        self.out.push(b'{');
+        write_str(self.out, tag);
+        self.out.push(b':');
+        Ok(kind)
+    }
+
+    /// Opens an array at the cursor: its items (of `len`, for a tuple).
+    fn open_items(&mut self, len: Option<usize>) -> Result<Mode, Stop> {
+        let here = self.here;
+        let mode = match self.shape(self.node) {
+            Shape::Seq(item) => {
+                let expected = match self.resolved(self.node) {
+                    Some(Type::Array(_, n)) => Some(*n),
+                    _ => None,
+                };
+                Mode::Items {
+                    items: Items::One(item),
+                    here: self.child(here, Label::Items),
+                    n: 0,
+                    expected,
+                }
+            }
+            Shape::Tuple(items) => Mode::Items {
+                items: Items::Each(items),
+                here: self.child(here, Label::Items),
+                n: 0,
+                expected: Some(items.len()),
+            },
+            Shape::Any => Mode::Free,
+            _ => return Err(self.bail()),
+        };
+        if let Mode::Items {
+            expected: Some(n), ..
+        } = mode
+        {
+            if len.is_some_and(|len| len != n) {
+                return Err(self.bail());
+            }
+        }
+        self.open()?;
+        Ok(mode)
+    }
+
+    /// The type at `node` through options and newtypes.
+    fn resolved(&self, node: Node) -> Option<&'static Type> {
+        let Node::Ty(mut ty) = node else {
+            return None;
+        };
+        for _ in 0..=self.schema.types.len() {
+            ty = match self.schema.resolve(ty) {
+                Type::Option(inner) => inner,
+                other => return Some(other),
+            };
+        }
+        None
+    }
+
+    /// Opens a struct's object at the cursor.
+    fn open_struct(&mut self) -> Result<Mode, Stop> {
+        let mode = match self.shape(self.node) {
+            Shape::Struct(def) if def.fields.len() <= 64 => {
+                let here = self.here;
+                let base = self.memo.index.struct_ids(here, def);
+                Mode::Struct {
+                    def,
+                    here,
+                    base,
+                    seen: 0,
+                    next_guess: 0,
+                    facts: self.plan.struct_facts(def),
+                }
+            }
+            _ => return Err(self.bail()),
+        };
+        self.open()?;
+        Ok(mode)
+    }
+}
+
+/// What a scalar is, for the checks.
+enum Scalar<'a> {
+    Bool,
+    Int(i128, u128),
+    Float(f64, bool),
+    Str(&'a str),
+    Null,
 }
 
 /// Whether a string of `s`'s length certainly stays within the limit once escaped.
@@ -283,7 +404,7 @@ fn int_fits(kind: IntKind, signed: i128, unsigned: u128) -> bool {
 }
 
 /// A map key: of its type, and not written before in this map.
-fn key_fits(st: &mut State<'_>, ty: &'static Type, value: &Scalar<'_>) -> bool {
+fn key_fits(st: &mut Writer<'_>, ty: &'static Type, value: &Scalar<'_>) -> bool {
     let fits = match (st.schema.resolve(ty), value) {
         (_, Scalar::Str(s)) if !string_fits(&st.limits, s) => false,
         (Type::String(_), Scalar::Str(_)) => true,
@@ -325,244 +446,324 @@ fn variant_label(v: &'static VariantDef) -> Label<'static> {
     Label::Variant(v.sender.as_deref().unwrap_or(v.rust_name.as_str()))
 }
 
+/// Writes `s` as a JSON string, escaped as serde_json escapes it: `\"`, `\\`, the short forms
+/// `\b \f \n \r \t`, and `\u00XX` (lowercase) for the other control characters. Most strings
+/// need no escape: they are checked eight bytes at a time and copied whole.
+#[inline(always)]
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    if has_escape(bytes) {
+        write_escaped(out, bytes);
+    } else {
+        out.extend_from_slice(bytes);
+    }
+    out.push(b'"');
+}
+
+/// The text of a string with a byte to escape, escaped.
+#[cold]
+fn write_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if needs_escape(b) {
+            out.extend_from_slice(&bytes[start..i]);
+            write_escape(out, b);
+            start = i + 1;
+        }
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// Whether a byte of `b` needs an escape: eight bytes at a time (the last eight overlapping
+/// the ones before), two overlapping loads of four below eight bytes, one by one below four.
+#[inline(always)]
+fn has_escape(b: &[u8]) -> bool {
+    fn load<const N: usize>(b: &[u8]) -> [u8; N] {
+        let mut word = [0; N];
+        word.copy_from_slice(b);
+        word
+    }
+    let n = b.len();
+    if n >= 8 {
+        let mut marks = to_escape(u64::from_le_bytes(load(&b[n - 8..])));
+        for chunk in b.chunks_exact(8) {
+            marks |= to_escape(u64::from_le_bytes(load(chunk)));
+        }
+        marks != 0
+    } else if n >= 4 {
+        let low = u32::from_le_bytes(load(&b[..4]));
+        let high = u32::from_le_bytes(load(&b[n - 4..]));
+        to_escape(u64::from(low) | u64::from(high) << 32) != 0
+    } else {
+        b.iter().any(|&x| needs_escape(x))
+    }
+}
+
+/// Whether JSON needs `b` escaped in a string.
+#[inline(always)]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The high bit of each byte of `word` (little-endian) that JSON needs escaped: a quote, a
+/// backslash, a control character. Exact: no carry crosses from one byte to the next.
+#[inline(always)]
+fn to_escape(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each zero byte of `v`.
+    let zero = |v: u64| !(((v & LOW7).wrapping_add(LOW7)) | v) & HIGHS;
+    zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\\')))
+        | zero(word & (ONES * 0xE0))
+}
+
+/// The escape of `b`, a byte [`to_escape`] marked.
+fn write_escape(out: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0C => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        _ => {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xF)],
+            ]);
+            return;
+        }
+    };
+    out.extend_from_slice(&[b'\\', short]);
+}
+
 macro_rules! ints {
-    ($($method:ident($ty:ty);)*) => {$(
-        fn $method(self, v: $ty) -> Result<S::Ok, S::Error> {
+    ($($method:ident($ty:ty) = $write:ident;)*) => {$(
+        fn $method(self, v: $ty) -> Result<(), Stop> {
             let wide = i128::from(v);
             self.check(&Scalar::Int(wide.min(0), wide.max(0).unsigned_abs()))?;
-            self.inner.$method(v)
+            // Writing to a `Vec` cannot fail.
+            let _ = CompactFormatter.$write(self.out, v);
+            Ok(())
         }
     )*};
 }
 
-impl<'s, 'm, S: Serializer> Serializer for Ser<'s, 'm, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-    type SerializeSeq = Compound<'s, 'm, S::SerializeSeq>;
-    type SerializeTuple = Compound<'s, 'm, S::SerializeTuple>;
-    type SerializeTupleStruct = Compound<'s, 'm, S::SerializeTupleStruct>;
-    type SerializeTupleVariant = Compound<'s, 'm, S::SerializeTupleVariant>;
-    type SerializeMap = Compound<'s, 'm, S::SerializeMap>;
-    type SerializeStruct = Compound<'s, 'm, S::SerializeStruct>;
-    type SerializeStructVariant = Compound<'s, 'm, S::SerializeStructVariant>;
+impl<'a, 'm> Serializer for &'a mut Writer<'m> {
+    type Ok = ();
+    type Error = Stop;
+    type SerializeSeq = Compound<'a, 'm>;
+    type SerializeTuple = Compound<'a, 'm>;
+    type SerializeTupleStruct = Compound<'a, 'm>;
+    type SerializeTupleVariant = Compound<'a, 'm>;
+    type SerializeMap = Compound<'a, 'm>;
+    type SerializeStruct = Compound<'a, 'm>;
+    type SerializeStructVariant = Compound<'a, 'm>;
 
-    fn serialize_bool(self, v: bool) -> Result<S::Ok, S::Error> {
+    fn serialize_bool(self, v: bool) -> Result<(), Stop> {
         self.check(&Scalar::Bool)?;
-        self.inner.serialize_bool(v)
+        let _ = CompactFormatter.write_bool(self.out, v);
+        Ok(())
     }
 
     ints! {
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_i128(i128);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
+        serialize_i8(i8) = write_i8;
+        serialize_i16(i16) = write_i16;
+        serialize_i32(i32) = write_i32;
+        serialize_i64(i64) = write_i64;
+        serialize_i128(i128) = write_i128;
+        serialize_u8(u8) = write_u8;
+        serialize_u16(u16) = write_u16;
+        serialize_u32(u32) = write_u32;
+        serialize_u64(u64) = write_u64;
     }
 
-    fn serialize_u128(self, v: u128) -> Result<S::Ok, S::Error> {
+    fn serialize_u128(self, v: u128) -> Result<(), Stop> {
         self.check(&Scalar::Int(0, v))?;
-        self.inner.serialize_u128(v)
+        let _ = CompactFormatter.write_u128(self.out, v);
+        Ok(())
     }
 
-    fn serialize_f32(self, v: f32) -> Result<S::Ok, S::Error> {
+    fn serialize_f32(self, v: f32) -> Result<(), Stop> {
         self.check(&Scalar::Float(f64::from(v), true))?;
-        self.inner.serialize_f32(v)
+        let _ = if v.is_finite() {
+            CompactFormatter.write_f32(self.out, v)
+        } else {
+            CompactFormatter.write_null(self.out)
+        };
+        Ok(())
     }
 
-    fn serialize_f64(self, v: f64) -> Result<S::Ok, S::Error> {
+    fn serialize_f64(self, v: f64) -> Result<(), Stop> {
         self.check(&Scalar::Float(v, false))?;
-        self.inner.serialize_f64(v)
+        let _ = if v.is_finite() {
+            CompactFormatter.write_f64(self.out, v)
+        } else {
+            CompactFormatter.write_null(self.out)
+        };
+        Ok(())
     }
 
-    fn serialize_char(self, v: char) -> Result<S::Ok, S::Error> {
-        self.check(&Scalar::Str(v.encode_utf8(&mut [0; 4])))?;
-        self.inner.serialize_char(v)
+    fn serialize_char(self, v: char) -> Result<(), Stop> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
-    fn serialize_str(self, v: &str) -> Result<S::Ok, S::Error> {
+    fn serialize_str(self, v: &str) -> Result<(), Stop> {
         self.check(&Scalar::Str(v))?;
-        self.inner.serialize_str(v)
+        write_str(self.out, v);
+        Ok(())
     }
 
-    fn serialize_bytes(self, _: &[u8]) -> Result<S::Ok, S::Error> {
-        Err(bail(self.st))
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Stop> {
+        Err(self.bail())
     }
 
-    fn serialize_none(self) -> Result<S::Ok, S::Error> {
-        self.check(&Scalar::Null)?;
-        self.inner.serialize_none()
+    fn serialize_none(self) -> Result<(), Stop> {
+        self.serialize_unit()
     }
 
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
-        {
-            let mut st = self.st.borrow_mut();
-            if let Node::Ty(Type::Option(inner)) = st.node {
-                st.node = Node::Ty(inner);
-            }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Stop> {
+        if let Node::Ty(Type::Option(inner)) = self.node {
+            self.node = Node::Ty(inner);
         }
-        self.inner.serialize_some(&W { value, st: self.st })
+        value.serialize(self)
     }
 
-    fn serialize_unit(self) -> Result<S::Ok, S::Error> {
+    fn serialize_unit(self) -> Result<(), Stop> {
         self.check(&Scalar::Null)?;
-        self.inner.serialize_unit()
+        self.out.extend_from_slice(b"null");
+        Ok(())
     }
 
-    fn serialize_unit_struct(self, name: &'static str) -> Result<S::Ok, S::Error> {
-        self.check(&Scalar::Null)?;
-        self.inner.serialize_unit_struct(name)
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Stop> {
+        self.serialize_unit()
     }
 
     fn serialize_unit_variant(
         self,
-        name: &'static str,
-        index: u32,
+        _: &'static str,
+        _: u32,
         variant: &'static str,
-    ) -> Result<S::Ok, S::Error> {
-        self.check(&Scalar::Str(variant))?;
-        self.inner.serialize_unit_variant(name, index, variant)
+    ) -> Result<(), Stop> {
+        self.serialize_str(variant)
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> Result<(), Stop> {
         if name.starts_with("$serde_json::") {
-            return Err(bail(self.st));
+            return Err(self.bail());
         }
-        self.inner
-            .serialize_newtype_struct(name, &W { value, st: self.st })
+        value.serialize(self)
     }
 
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
-        name: &'static str,
-        index: u32,
+        _: &'static str,
+        _: u32,
         variant: &'static str,
         value: &T,
-    ) -> Result<S::Ok, S::Error> {
-        let VariantKind::Newtype(ty) = enter_variant(self.st, variant)? else {
-            return Err(bail(self.st));
+    ) -> Result<(), Stop> {
+        let VariantKind::Newtype(ty) = self.enter_variant(variant)? else {
+            return Err(self.bail());
         };
-        self.st.borrow_mut().node = Node::Ty(ty);
-        let result =
-            self.inner
-                .serialize_newtype_variant(name, index, variant, &W { value, st: self.st });
-        self.st.borrow_mut().depth -= 1;
-        result
+        self.node = Node::Ty(ty);
+        value.serialize(&mut *self)?;
+        self.out.push(b'}');
+        self.depth -= 1;
+        Ok(())
     }
 
-    fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        let mode = open_items(self.st, None)?;
-        Ok(Compound::new(self.inner.serialize_seq(len)?, self.st, mode))
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a, 'm>, Stop> {
+        let mode = self.open_items(None)?;
+        self.out.push(b'[');
+        Ok(Compound::new(self, mode))
     }
 
-    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
-        let mode = open_items(self.st, Some(len))?;
-        Ok(Compound::new(
-            self.inner.serialize_tuple(len)?,
-            self.st,
-            mode,
-        ))
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'm>, Stop> {
+        let mode = self.open_items(Some(len))?;
+        self.out.push(b'[');
+        Ok(Compound::new(self, mode))
     }
 
-    fn serialize_tuple_struct(
-        self,
-        name: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        let mode = open_items(self.st, Some(len))?;
-        Ok(Compound::new(
-            self.inner.serialize_tuple_struct(name, len)?,
-            self.st,
-            mode,
-        ))
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<Compound<'a, 'm>, Stop> {
+        self.serialize_tuple(len)
     }
 
     fn serialize_tuple_variant(
         self,
-        name: &'static str,
-        index: u32,
+        _: &'static str,
+        _: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        let VariantKind::Tuple(items) = enter_variant(self.st, variant)? else {
-            return Err(bail(self.st));
+    ) -> Result<Compound<'a, 'm>, Stop> {
+        let VariantKind::Tuple(items) = self.enter_variant(variant)? else {
+            return Err(self.bail());
         };
-        self.st.borrow_mut().node = Node::Tuple(items);
-        let mode = open_items(self.st, Some(len))?;
-        let inner = self
-            .inner
-            .serialize_tuple_variant(name, index, variant, len)?;
-        Ok(Compound::new(inner, self.st, mode).in_variant())
+        self.node = Node::Tuple(items);
+        let mode = self.open_items(Some(len))?;
+        self.out.push(b'[');
+        Ok(Compound::new(self, mode).in_variant())
     }
 
-    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        let mode = {
-            let mut st = self.st.borrow_mut();
-            match st.shape(st.node) {
-                Shape::Map(key, value) => {
-                    let here = st.here;
-                    Mode::Map {
-                        key,
-                        value,
-                        values: st.child(here, Label::Values),
-                    }
-                }
-                Shape::Any => Mode::Free,
-                // A struct written as a map: a flattened field.
-                _ => {
-                    drop(st);
-                    return Err(bail(self.st));
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a, 'm>, Stop> {
+        let mode = match self.shape(self.node) {
+            Shape::Map(key, value) => {
+                let here = self.here;
+                Mode::Map {
+                    key,
+                    value,
+                    values: self.child(here, Label::Values),
                 }
             }
+            Shape::Any => Mode::Free,
+            // A struct written as a map: a flattened field.
+            _ => return Err(self.bail()),
         };
-        open(self.st)?;
-        Ok(Compound::new(self.inner.serialize_map(len)?, self.st, mode))
+        self.open()?;
+        self.out.push(b'{');
+        Ok(Compound::new(self, mode))
     }
 
-    fn serialize_struct(
-        self,
-        name: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeStruct, S::Error> {
-        let mode = open_struct(self.st)?;
-        Ok(Compound::new(
-            self.inner.serialize_struct(name, len)?,
-            self.st,
-            mode,
-        ))
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a, 'm>, Stop> {
+        if name.starts_with("$serde_json::") {
+            return Err(self.bail());
+        }
+        let mode = self.open_struct()?;
+        self.out.push(b'{');
+        Ok(Compound::new(self, mode))
     }
 
     fn serialize_struct_variant(
         self,
-        name: &'static str,
-        index: u32,
+        _: &'static str,
+        _: u32,
         variant: &'static str,
-        len: usize,
-    ) -> Result<Self::SerializeStructVariant, S::Error> {
-        let VariantKind::Struct(s) = enter_variant(self.st, variant)? else {
-            return Err(bail(self.st));
+        _: usize,
+    ) -> Result<Compound<'a, 'm>, Stop> {
+        let VariantKind::Struct(s) = self.enter_variant(variant)? else {
+            return Err(self.bail());
         };
-        self.st.borrow_mut().node = Node::Struct(s);
-        let mode = open_struct(self.st)?;
-        let inner = self
-            .inner
-            .serialize_struct_variant(name, index, variant, len)?;
-        Ok(Compound::new(inner, self.st, mode).in_variant())
+        self.node = Node::Struct(s);
+        let mode = self.open_struct()?;
+        self.out.push(b'{');
+        Ok(Compound::new(self, mode).in_variant())
     }
 
-    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
+    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<(), Stop> {
         self.serialize_str(&value.to_string())
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.inner.is_human_readable()
     }
 }
 
@@ -571,140 +772,6 @@ enum VariantKind {
     Newtype(&'static Type),
     Tuple(&'static [Type]),
     Struct(&'static StructDef),
-}
-
-/// Enters the variant written as `tag` of the enum at the cursor (opening the object serde_json
-/// writes around its content) and points the cursor at its path.
-fn enter_variant<E: ser::Error>(st: &RefCell<State<'_>>, tag: &str) -> Result<VariantKind, E> {
-    let found = {
-        let mut st = st.borrow_mut();
-        match st.shape(st.node) {
-            Shape::Enum(e) if e.repr == Repr::External => {
-                let mut written = e.variants.iter().filter(|v| {
-                    !matches!(v.kind, VariantDefKind::Unit)
-                        && v.sender
-                            .as_deref()
-                            .is_some_and(|t| same(t.as_bytes(), tag.as_bytes()))
-                });
-                match (written.next(), written.next()) {
-                    // One variant writes this tag (two would need a trial of each content).
-                    (Some(v), None) => {
-                        let here = st.here;
-                        st.here = st.child(here, variant_label(v));
-                        match &v.kind {
-                            VariantDefKind::Newtype(ty) => Some(VariantKind::Newtype(ty)),
-                            VariantDefKind::Tuple(items) => Some(VariantKind::Tuple(items)),
-                            VariantDefKind::Struct(s) => Some(VariantKind::Struct(s)),
-                            VariantDefKind::Unit => None,
-                        }
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    };
-    let Some(kind) = found else {
-        return Err(bail(st));
-    };
-    open(st)?;
-    Ok(kind)
-}
-
-/// Opens an array or object: one level deeper.
-fn open<E: ser::Error>(st: &RefCell<State<'_>>) -> Result<(), E> {
-    let deep = {
-        let mut st = st.borrow_mut();
-        st.depth += 1;
-        st.depth > st.limits.max_depth
-    };
-    if deep {
-        return Err(bail(st));
-    }
-    Ok(())
-}
-
-/// Opens an array at the cursor: its items (of `len`, for a tuple).
-fn open_items<E: ser::Error>(st: &RefCell<State<'_>>, len: Option<usize>) -> Result<Mode, E> {
-    let mode = {
-        let mut st = st.borrow_mut();
-        let here = st.here;
-        match st.shape(st.node) {
-            Shape::Seq(item) => {
-                let expected = match resolved(&st, st.node) {
-                    Some(Type::Array(_, n)) => Some(*n),
-                    _ => None,
-                };
-                Some(Mode::Items {
-                    items: Items::One(item),
-                    here: st.child(here, Label::Items),
-                    n: 0,
-                    expected,
-                })
-            }
-            Shape::Tuple(items) => Some(Mode::Items {
-                items: Items::Each(items),
-                here: st.child(here, Label::Items),
-                n: 0,
-                expected: Some(items.len()),
-            }),
-            Shape::Any => Some(Mode::Free),
-            _ => None,
-        }
-    };
-    match mode {
-        Some(Mode::Items {
-            expected: Some(n), ..
-        }) if len.is_some_and(|len| len != n) => Err(bail(st)),
-        Some(mode) => {
-            open(st)?;
-            Ok(mode)
-        }
-        None => Err(bail(st)),
-    }
-}
-
-/// The type at `node` through options and newtypes.
-fn resolved(st: &State<'_>, node: Node) -> Option<&'static Type> {
-    let Node::Ty(mut ty) = node else {
-        return None;
-    };
-    for _ in 0..=st.schema.types.len() {
-        ty = match st.schema.resolve(ty) {
-            Type::Option(inner) => inner,
-            other => return Some(other),
-        };
-    }
-    None
-}
-
-/// Opens a struct's object at the cursor.
-fn open_struct<E: ser::Error>(st: &RefCell<State<'_>>) -> Result<Mode, E> {
-    let mode = {
-        let mut st = st.borrow_mut();
-        match st.shape(st.node) {
-            Shape::Struct(def) if def.fields.len() <= 64 => {
-                let here = st.here;
-                let base = st.memo.index.struct_ids(here, def);
-                Some(Mode::Struct {
-                    def,
-                    here,
-                    base,
-                    seen: 0,
-                    next_guess: 0,
-                    facts: st.plan.struct_facts(def),
-                })
-            }
-            _ => None,
-        }
-    };
-    match mode {
-        Some(mode) => {
-            open(st)?;
-            Ok(mode)
-        }
-        None => Err(bail(st)),
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -740,26 +807,27 @@ enum Mode {
     Free,
 }
 
-/// A compound being written: serde_json's, wrapped.
-struct Compound<'s, 'm, C> {
-    inner: C,
-    st: &'s RefCell<State<'m>>,
+/// An array or object being written.
+struct Compound<'a, 'm> {
+    w: &'a mut Writer<'m>,
     mode: Mode,
     /// Whether it is a variant's content (whose enclosing object closes with it).
     variant: bool,
+    /// Whether nothing was written in it yet (no comma before the next item).
+    first: bool,
     /// The keys of a map written so far.
     keys: usize,
     seen_keys: KeySet,
 }
 
-impl<'s, 'm, C> Compound<'s, 'm, C> {
-    fn new(inner: C, st: &'s RefCell<State<'m>>, mode: Mode) -> Self {
-        let seen_keys = KeySet::open(st.borrow().memo);
+impl<'a, 'm> Compound<'a, 'm> {
+    fn new(w: &'a mut Writer<'m>, mode: Mode) -> Self {
+        let seen_keys = KeySet::open(w.memo);
         Compound {
-            inner,
-            st,
+            w,
             mode,
             variant: false,
+            first: true,
             keys: 0,
             seen_keys,
         }
@@ -770,9 +838,18 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
         self
     }
 
+    /// The comma before every item but the first.
+    fn comma(&mut self) {
+        if self.first {
+            self.first = false;
+        } else {
+            self.w.out.push(b',');
+        }
+    }
+
     /// Points the cursor at the next item.
-    fn item<E: ser::Error>(&mut self) -> Result<(), E> {
-        let node = match &mut self.mode {
+    fn item(&mut self) -> Result<(), Stop> {
+        match &mut self.mode {
             Mode::Items {
                 items,
                 here,
@@ -783,33 +860,31 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
                     Items::One(item) => Node::Ty(item),
                     Items::Each(items) => match items.get(*n) {
                         Some(ty) => Node::Ty(ty),
-                        None => return Err(bail(self.st)),
+                        None => return Err(self.w.bail()),
                     },
                 };
                 *n += 1;
                 if expected.is_some_and(|e| *n > e) {
-                    return Err(bail(self.st));
+                    return Err(self.w.bail());
                 }
-                let mut st = self.st.borrow_mut();
-                st.node = node;
-                st.here = *here;
-                return Ok(());
+                self.w.node = node;
+                self.w.here = *here;
             }
-            Mode::Free => Node::Free,
-            _ => return Err(bail(self.st)),
-        };
-        self.st.borrow_mut().node = node;
+            Mode::Free => self.w.node = Node::Free,
+            _ => return Err(self.w.bail()),
+        }
+        self.comma();
         Ok(())
     }
 
-    /// Points the cursor at the field written as `key`.
+    /// Points the cursor at the field written as `key` and writes the key.
     ///
     /// A derived `Serialize` writes a struct's fields under the same `&'static str` keys in
     /// every call: a key at the address the guessed field was last matched under, and of its
     /// name's length, is that name (static text never changes), so it is known without
     /// comparing the text.
     #[inline(always)]
-    fn field<E: ser::Error>(&mut self, key: &'static str) -> Result<(), E> {
+    fn field(&mut self, key: &'static str) -> Result<(), Stop> {
         let Mode::Struct {
             def,
             here,
@@ -819,17 +894,16 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
             facts,
         } = self.mode
         else {
-            return Err(bail(self.st));
+            return Err(self.w.bail());
         };
-        let mut st = self.st.borrow_mut();
-        let st = &mut *st;
+        let w = &mut *self.w;
         let fields = &def.fields;
         let n = fields.len();
         let guess = (*next_guess).min(n);
         let addr = key.as_ptr() as usize;
         let sent = |f: usize| fields[f].sender.as_ref();
         let known = guess < n
-            && st.memo.index.key_addr(base + guess) == addr
+            && w.memo.index.key_addr(base + guess) == addr
             && sent(guess).is_some_and(|s| s.name.len() == key.len());
         let found = if known {
             Some(guess)
@@ -838,7 +912,7 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
                 .chain(0..guess)
                 .find(|&f| sent(f).is_some_and(|s| same(s.name.as_bytes(), key.as_bytes())));
             if let Some(f) = found {
-                st.memo.index.set_key_addr(base + f, addr);
+                w.memo.index.set_key_addr(base + f, addr);
             }
             found
         };
@@ -853,36 +927,41 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
         let Some(f) =
             found.filter(|f| *seen & 1 << f == 0 && !(facts.clashing && written_before(*seen)))
         else {
-            st.bail = true;
-            return Err(E::custom(BAIL));
+            return Err(w.bail());
         };
         *seen |= 1 << f;
         *next_guess = f + 1;
         let field = &fields[f];
         let name = field.sender.as_ref().map_or("", |s| s.name.as_str());
-        let id = st.memo.index.field(&mut st.record, here, base, f, name);
-        st.record.arrive(id);
-        st.node = Node::Ty(&field.ty);
-        st.here = id;
+        let id = w.memo.index.field(&mut w.record, here, base, f, name);
+        w.record.arrive(id);
+        w.node = Node::Ty(&field.ty);
+        w.here = id;
+        if self.first {
+            self.first = false;
+        } else {
+            w.out.push(b',');
+        }
+        write_str(w.out, key);
+        w.out.push(b':');
         Ok(())
     }
 
     /// Whether the key just written is new in this map.
     fn fresh(&mut self) -> bool {
-        let mut st = self.st.borrow_mut();
-        let Some(fp) = st.key.take() else {
+        let Some(fp) = self.w.key.take() else {
             return false;
         };
         self.keys += 1;
-        if self.keys > st.limits.max_keys_per_object {
+        if self.keys > self.w.limits.max_keys_per_object {
             return false;
         }
-        self.seen_keys.insert(st.memo, fp)
+        self.seen_keys.insert(self.w.memo, fp)
     }
 
-    /// Closes the compound: every field the view always writes was written, every item of a
-    /// fixed length is there.
-    fn close<E: ser::Error>(&mut self) -> Result<(), E> {
+    /// Closes the compound (every field the view always writes was written, every item of a
+    /// fixed length is there) with `close`, and the variant's object around it.
+    fn close(self, close: u8) -> Result<(), Stop> {
         let complete = match self.mode {
             Mode::Struct { seen, facts, .. } => seen & facts.always == facts.always,
             Mode::Items {
@@ -892,33 +971,33 @@ impl<'s, 'm, C> Compound<'s, 'm, C> {
             } => n == e,
             _ => true,
         };
-        let mut st = self.st.borrow_mut();
-        self.seen_keys.close(st.memo);
-        st.depth -= 1 + usize::from(self.variant);
-        drop(st);
-        if complete {
-            Ok(())
-        } else {
-            Err(bail(self.st))
+        self.seen_keys.close(self.w.memo);
+        self.w.depth -= 1 + usize::from(self.variant);
+        if !complete {
+            return Err(self.w.bail());
         }
+        self.w.out.push(close);
+        if self.variant {
+            self.w.out.push(b'}');
+        }
+        Ok(())
     }
 }
 
 /// The compounds whose items have no key: each item at the cursor's next position.
 macro_rules! items {
     ($($trait:ident :: $method:ident;)*) => {$(
-        impl<C: ser::$trait> ser::$trait for Compound<'_, '_, C> {
-            type Ok = C::Ok;
-            type Error = C::Error;
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Stop;
 
-            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
                 self.item()?;
-                self.inner.$method(&W { value, st: self.st })
+                value.serialize(&mut *self.w)
             }
 
-            fn end(mut self) -> Result<C::Ok, C::Error> {
-                self.close()?;
-                self.inner.end()
+            fn end(self) -> Result<(), Stop> {
+                self.close(b']')
             }
         }
     )*};
@@ -931,73 +1010,62 @@ items! {
     SerializeTupleVariant::serialize_field;
 }
 
-impl<C: ser::SerializeMap> ser::SerializeMap for Compound<'_, '_, C> {
-    type Ok = C::Ok;
-    type Error = C::Error;
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Stop;
 
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), C::Error> {
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Stop> {
         let node = match self.mode {
             Mode::Map { key, .. } => Node::Key(key),
             // Inside `Any`: a string key, checked for repeats.
             Mode::Free => Node::Key(&FREE_KEY),
-            _ => return Err(bail(self.st)),
+            _ => return Err(self.w.bail()),
         };
-        self.st.borrow_mut().node = node;
-        self.inner.serialize_key(&W {
-            value: key,
-            st: self.st,
-        })?;
+        self.w.node = node;
+        self.comma();
+        key.serialize(KeyWriter(&mut *self.w))?;
         if self.fresh() {
+            self.w.out.push(b':');
             Ok(())
         } else {
-            Err(bail(self.st))
+            Err(self.w.bail())
         }
     }
 
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
-        let (node, here) = match self.mode {
-            Mode::Map { value, values, .. } => (Node::Ty(value), Some(values)),
-            _ => (Node::Free, None),
-        };
-        {
-            let mut st = self.st.borrow_mut();
-            st.node = node;
-            if let Some(here) = here {
-                st.here = here;
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
+        match self.mode {
+            Mode::Map { value, values, .. } => {
+                self.w.node = Node::Ty(value);
+                self.w.here = values;
             }
+            _ => self.w.node = Node::Free,
         }
-        self.inner.serialize_value(&W { value, st: self.st })
+        value.serialize(&mut *self.w)
     }
 
-    fn end(mut self) -> Result<C::Ok, C::Error> {
-        self.close()?;
-        self.inner.end()
+    fn end(self) -> Result<(), Stop> {
+        self.close(b'}')
     }
 }
 
 /// The compounds of named fields: each field at its place in the struct.
 macro_rules! fields {
     ($($trait:ident;)*) => {$(
-        impl<C: ser::$trait> ser::$trait for Compound<'_, '_, C> {
-            type Ok = C::Ok;
-            type Error = C::Error;
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = Stop;
 
             fn serialize_field<T: Serialize + ?Sized>(
                 &mut self,
                 key: &'static str,
                 value: &T,
-            ) -> Result<(), C::Error> {
+            ) -> Result<(), Stop> {
                 self.field(key)?;
-                self.inner.serialize_field(key, &W { value, st: self.st })
+                value.serialize(&mut *self.w)
             }
 
-            fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
-                self.inner.skip_field(key)
-            }
-
-            fn end(mut self) -> Result<C::Ok, C::Error> {
-                self.close()?;
-                self.inner.end()
+            fn end(self) -> Result<(), Stop> {
+                self.close(b'}')
             }
         }
     )*};
@@ -1006,6 +1074,186 @@ macro_rules! fields {
 fields! {
     SerializeStruct;
     SerializeStructVariant;
+}
+
+/// Writes a map key as serde_json does: a string as it is, an integer or a unit variant
+/// quoted. Any other key is left to serde_json on the full path.
+struct KeyWriter<'a, 'm>(&'a mut Writer<'m>);
+
+impl KeyWriter<'_, '_> {
+    fn int(
+        self,
+        signed: i128,
+        unsigned: u128,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<(), Stop> {
+        self.0.check(&Scalar::Int(signed, unsigned))?;
+        self.0.out.push(b'"');
+        write(self.0.out);
+        self.0.out.push(b'"');
+        Ok(())
+    }
+}
+
+macro_rules! key_ints {
+    ($($method:ident($ty:ty) = $write:ident;)*) => {$(
+        fn $method(self, v: $ty) -> Result<(), Stop> {
+            let wide = i128::from(v);
+            self.int(wide.min(0), wide.max(0).unsigned_abs(), |out| {
+                let _ = CompactFormatter.$write(out, v);
+            })
+        }
+    )*};
+}
+
+impl Serializer for KeyWriter<'_, '_> {
+    type Ok = ();
+    type Error = Stop;
+    type SerializeSeq = ser::Impossible<(), Stop>;
+    type SerializeTuple = ser::Impossible<(), Stop>;
+    type SerializeTupleStruct = ser::Impossible<(), Stop>;
+    type SerializeTupleVariant = ser::Impossible<(), Stop>;
+    type SerializeMap = ser::Impossible<(), Stop>;
+    type SerializeStruct = ser::Impossible<(), Stop>;
+    type SerializeStructVariant = ser::Impossible<(), Stop>;
+
+    fn serialize_str(self, v: &str) -> Result<(), Stop> {
+        self.0.check(&Scalar::Str(v))?;
+        write_str(self.0.out, v);
+        Ok(())
+    }
+
+    fn serialize_char(self, v: char) -> Result<(), Stop> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), Stop> {
+        self.serialize_str(variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Stop> {
+        if name.starts_with("$serde_json::") {
+            return Err(self.0.bail());
+        }
+        value.serialize(self)
+    }
+
+    key_ints! {
+        serialize_i8(i8) = write_i8;
+        serialize_i16(i16) = write_i16;
+        serialize_i32(i32) = write_i32;
+        serialize_i64(i64) = write_i64;
+        serialize_i128(i128) = write_i128;
+        serialize_u8(u8) = write_u8;
+        serialize_u16(u16) = write_u16;
+        serialize_u32(u32) = write_u32;
+        serialize_u64(u64) = write_u64;
+    }
+
+    fn serialize_u128(self, v: u128) -> Result<(), Stop> {
+        self.int(0, v, |out| {
+            let _ = CompactFormatter.write_u128(out, v);
+        })
+    }
+
+    fn serialize_bool(self, _: bool) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_f32(self, _: f32) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_f64(self, _: f64) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_none(self) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_unit(self) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Stop> {
+        Err(self.0.bail())
+    }
+
+    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<(), Stop> {
+        self.serialize_str(&value.to_string())
+    }
 }
 
 /// What a key of an object nobody reads is taken as: a string.
