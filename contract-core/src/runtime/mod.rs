@@ -9,10 +9,10 @@
 //! `Deserializer` wrapper that follows the receiver view beside serde's calls, records the
 //! presence of every field, and gives up at every point where `receive` is stricter than
 //! serde (below) or where the schema cannot be followed (a set, an internally or adjacently
-//! tagged or untagged enum, an enum with untagged variants, a flattened field). A payload serde accepts with none of those
-//! points is accepted there, in one pass and without copying. Everything else takes the
-//! **full path**, on a flat **tape** of the document (one node per value, with byte offsets,
-//! reused per thread):
+//! tagged or untagged enum, an enum with untagged variants, a flattened field). A payload
+//! serde accepts with none of those points is accepted there, in one pass and without
+//! copying. Everything else takes the **full path**, on a flat **tape** of the document (one
+//! node per value, with byte offsets, reused per thread):
 //!
 //! 1. `receive` scans the bytes into the tape, iteratively and bounded by [`Limits`],
 //!    finding on the way what serde_json does not check (duplicate keys at every level,
@@ -29,10 +29,12 @@
 //!    `serde_json::from_slice::<T>` itself. It accepts a payload only when serde does.
 //!    `send` returns exactly the bytes `serde_json::to_vec` writes.
 //!
-//! `send` has a fast path too: serde_json writes through a `Serializer` wrapper that
-//! follows the sender view beside the calls of the value's `Serialize` and records presence
-//! as it goes; at the first call the view does not expect it gives up, and the full path
-//! serializes again with the tape. `send_to` always takes the full path.
+//! `send` has a fast path too: a `Serializer` of this crate writes the JSON itself (byte for
+//! byte what `serde_json::to_vec` writes: serde_json's own formatter writes the numbers, and
+//! strings are escaped as serde_json escapes them), follows the sender view beside the calls
+//! of the value's `Serialize` and records presence as it goes; at the first call the view
+//! does not expect it gives up, and the full path serializes again with serde_json and the
+//! tape. `send_to` always takes the full path.
 //!
 //! Both paths give the same verdict and the same presence: this project's tests and fuzz
 //! target run the full path after every payload the fast path accepts and compare.
