@@ -69,6 +69,10 @@ pub(crate) struct StructFacts {
     pub(crate) clashing: bool,
     /// The fields the sender view always writes, by bit.
     pub(crate) always: u64,
+    /// Per field, what `send` writes before its value: `,"name":` (serde_json's escape of
+    /// the name the sender writes; empty for a field it never writes). Built once per type
+    /// and kept with the plan.
+    pub(crate) keys: &'static [Box<[u8]>],
 }
 
 impl Plan {
@@ -120,9 +124,27 @@ impl Plan {
             .enumerate()
             .filter(|(_, f)| f.sender.as_ref().is_some_and(|s| s.emit == Emit::Always))
             .fold(0, |mask, (i, _)| mask | 1 << i);
+        let keys = s
+            .fields
+            .iter()
+            .map(|f| {
+                f.sender.as_ref().map_or_else(Box::default, |sender| {
+                    let mut key = vec![b','];
+                    // Writing a string into a `Vec` cannot fail.
+                    let _ = serde_json::to_writer(&mut key, &sender.name);
+                    key.push(b':');
+                    key.into_boxed_slice()
+                })
+            })
+            .collect::<Vec<_>>();
+        let keys: &'static [Box<[u8]>] = Box::leak(keys.into_boxed_slice());
         self.structs.insert(
             std::ptr::from_ref(s) as usize,
-            StructFacts { clashing, always },
+            StructFacts {
+                clashing,
+                always,
+                keys,
+            },
         );
         for field in &s.fields {
             self.ty(schema, &field.ty);

@@ -937,13 +937,16 @@ impl<'a, 'm> Compound<'a, 'm> {
         w.record.arrive(id);
         w.node = Node::Ty(&field.ty);
         w.here = id;
-        if self.first {
+        // The key is the name the field was matched under: its text is written as it was
+        // escaped once for the plan.
+        let written = facts.keys.get(f).map_or(&[][..], |k| &k[..]);
+        let written = if self.first {
             self.first = false;
+            written.get(1..).unwrap_or_default()
         } else {
-            w.out.push(b',');
-        }
-        write_str(w.out, key);
-        w.out.push(b':');
+            written
+        };
+        w.out.extend_from_slice(written);
         Ok(())
     }
 
