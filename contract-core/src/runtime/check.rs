@@ -1072,18 +1072,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         if self.trial_fits(|c| c.tagged(i, ty, e)) {
             return self.tagged(i, ty, e);
         }
-        for v in e.untagged_variants() {
-            if self.tags(v).next().is_none() {
-                continue;
-            }
-            if self.trial_fits(|c| c.content(i, v)) {
-                return self.content(i, v);
-            }
-        }
-        self.problem(ProblemKind::NoVariantMatches {
-            expected: ty.to_string(),
-        });
-        self.skip(i);
+        self.first_that_fits(i, ty, e.untagged_variants());
     }
 
     /// The enum's tagged variants, in its representation.
@@ -1365,9 +1354,19 @@ impl<'s, 'd> Checker<'s, 'd> {
     }
 
     fn untagged(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef) {
-        let readable = |c: &Self, v: &'s VariantDef| c.tags(v).next().is_some();
-        for v in &e.variants {
-            if !readable(self, v) {
+        self.first_that_fits(i, ty, e.variants.iter());
+    }
+
+    /// The content of the first of `variants` (read untagged, in order, as serde tries
+    /// them) that fits node `i`; a problem when none does.
+    fn first_that_fits(
+        &mut self,
+        i: u32,
+        ty: &'s Type,
+        variants: impl Iterator<Item = &'s VariantDef>,
+    ) {
+        for v in variants {
+            if self.tags(v).next().is_none() {
                 continue;
             }
             // A trial records nothing; the first variant that fits is checked for real.

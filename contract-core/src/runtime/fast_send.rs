@@ -1109,6 +1109,16 @@ macro_rules! key_ints {
     )*};
 }
 
+/// Methods of a key's `Serializer` for what serde_json writes in a way this writer leaves to
+/// it (a bool or float key) or refuses as a key (anything else): the full path decides.
+macro_rules! leave_keys {
+    ($($method:ident($($arg:ty),*) -> $ok:ty;)*) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<$ok, Stop> {
+            Err(self.0.bail())
+        }
+    )*};
+}
+
 impl Serializer for KeyWriter<'_, '_> {
     type Ok = ();
     type Error = Stop;
@@ -1150,6 +1160,10 @@ impl Serializer for KeyWriter<'_, '_> {
         value.serialize(self)
     }
 
+    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<(), Stop> {
+        self.serialize_str(&value.to_string())
+    }
+
     key_ints! {
         serialize_i8(i8) = write_i8;
         serialize_i16(i16) = write_i16;
@@ -1168,35 +1182,24 @@ impl Serializer for KeyWriter<'_, '_> {
         })
     }
 
-    fn serialize_bool(self, _: bool) -> Result<(), Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_f32(self, _: f32) -> Result<(), Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_f64(self, _: f64) -> Result<(), Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_bytes(self, _: &[u8]) -> Result<(), Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_none(self) -> Result<(), Stop> {
-        Err(self.0.bail())
+    leave_keys! {
+        serialize_bool(bool) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_unit(self) -> Result<(), Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Stop> {
         Err(self.0.bail())
     }
 
@@ -1208,54 +1211,6 @@ impl Serializer for KeyWriter<'_, '_> {
         _: &T,
     ) -> Result<(), Stop> {
         Err(self.0.bail())
-    }
-
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Stop> {
-        Err(self.0.bail())
-    }
-
-    fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<(), Stop> {
-        self.serialize_str(&value.to_string())
     }
 }
 

@@ -281,41 +281,22 @@ impl<'s> Record<'s> {
     }
 
     /// Appends the text of path `id` (`artifacts[].version`), parents first.
-    fn render_path(&self, id: u32, out: &mut String) {
+    fn render_path(&self, id: u32, out: &mut Vec<u8>) {
         let Some(node) = self.paths.get(id as usize) else {
             return;
         };
         self.render_path(node.parent, out);
-        match node.label() {
-            Label::Field(name) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
-            }
-            Label::Items => out.push_str("[]"),
-            Label::Values => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push('*');
-            }
-            Label::Variant(tag) => {
-                out.push('(');
-                out.push_str(tag);
-                out.push(')');
-            }
-        }
+        let first = out.is_empty();
+        push_label(out, node.label(), first);
     }
 
     pub(crate) fn path_with(&self, parent: u32, name: &str) -> String {
-        let mut out = String::new();
+        let mut out = Vec::new();
         self.render_path(parent, &mut out);
-        if !out.is_empty() {
-            out.push('.');
-        }
-        out.push_str(name);
-        out
+        let first = out.is_empty();
+        push_label(&mut out, Label::Field(name), first);
+        // Names and punctuation only.
+        String::from_utf8(out).unwrap_or_default()
     }
 
     fn render(&self) -> Rendered {
@@ -328,26 +309,8 @@ impl<'s> Record<'s> {
             if let Some(&(from, to)) = spans.get(node.parent as usize) {
                 text.extend_from_within(from..to);
             }
-            match node.label() {
-                Label::Field(name) => {
-                    if text.len() > start {
-                        text.push(b'.');
-                    }
-                    text.extend_from_slice(name.as_bytes());
-                }
-                Label::Items => text.extend_from_slice(b"[]"),
-                Label::Values => {
-                    if text.len() > start {
-                        text.push(b'.');
-                    }
-                    text.push(b'*');
-                }
-                Label::Variant(tag) => {
-                    text.push(b'(');
-                    text.extend_from_slice(tag.as_bytes());
-                    text.push(b')');
-                }
-            }
+            let first = text.len() == start;
+            push_label(&mut text, node.label(), first);
             spans.push((start, text.len()));
         }
         // Names and punctuation only: text, and every span starts and ends between them.
@@ -355,7 +318,8 @@ impl<'s> Record<'s> {
         let path = |id: u32| {
             spans
                 .get(id as usize)
-                .map_or("", |&(from, to)| &text[from..to])
+                .and_then(|&(from, to)| text.get(from..to))
+                .unwrap_or_default()
         };
         let received_fields: Vec<String> =
             self.arrived.iter().map(|id| path(*id).to_owned()).collect();
@@ -399,6 +363,31 @@ impl<'s> Record<'s> {
             unknown_fields_omitted: self.unknown_omitted,
             field_counts: counts.into_iter().collect(),
             present,
+        }
+    }
+}
+
+/// Appends the step `label` adds to a path's text; `first` when the text of its parent is
+/// empty (a field at the top has no `.` before it).
+fn push_label(out: &mut Vec<u8>, label: Label<'_>, first: bool) {
+    match label {
+        Label::Field(name) => {
+            if !first {
+                out.push(b'.');
+            }
+            out.extend_from_slice(name.as_bytes());
+        }
+        Label::Items => out.extend_from_slice(b"[]"),
+        Label::Values => {
+            if !first {
+                out.push(b'.');
+            }
+            out.push(b'*');
+        }
+        Label::Variant(tag) => {
+            out.push(b'(');
+            out.extend_from_slice(tag.as_bytes());
+            out.push(b')');
         }
     }
 }

@@ -59,10 +59,7 @@ impl Exporter<'_> {
                     if names.is_empty() {
                         continue;
                     }
-                    let content = match &variant.kind {
-                        VariantDefKind::Unit => obj(json!({ "type": "null" })),
-                        kind => self.content(kind),
-                    };
+                    let content = self.content(&variant.kind);
                     let properties: Map<String, Value> = names
                         .iter()
                         .map(|n| ((*n).clone(), Value::Object(content.clone())))
@@ -394,10 +391,7 @@ impl Exporter<'_> {
                     if names.is_empty() {
                         continue;
                     }
-                    let content = match &variant.kind {
-                        VariantDefKind::Unit => obj(json!({ "type": "null" })),
-                        kind => self.content(kind),
-                    };
+                    let content = self.content(&variant.kind);
                     let mut out = tag_only(tags);
                     if let Some(Value::Object(properties)) = out.get_mut("properties") {
                         for name in names {

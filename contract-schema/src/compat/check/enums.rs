@@ -225,8 +225,10 @@ impl<'a> Checker<'a> {
         self.report(Rule::VariantUnreadable, why, hint);
     }
 
-    fn variant_unknown(&mut self, tag: &str, string_enum: bool) {
-        let rule = if string_enum {
+    /// The rule a variant (of a string enum: a value) the reader does not know breaks, in
+    /// this direction.
+    pub(super) fn unknown_variant_rule(&self, string_enum: bool) -> Rule {
+        if string_enum {
             self.direction.pick(
                 Rule::EnumValueUnknown,
                 Rule::EnumValueRemoved,
@@ -238,7 +240,11 @@ impl<'a> Checker<'a> {
                 Rule::EnumVariantRemoved,
                 Rule::EnumVariantAdded,
             )
-        };
+        }
+    }
+
+    fn variant_unknown(&mut self, tag: &str, string_enum: bool) {
+        let rule = self.unknown_variant_rule(string_enum);
         let what = if string_enum { "value" } else { "variant" };
         let (writer, reader) = self.sides();
         let why = format!("{writer} may send the {what} `{tag}`, which {reader} do not know");

@@ -247,19 +247,7 @@ impl<'a> Checker<'a> {
             if re.variants.iter().any(|rv| rv.receiver.contains(tag)) {
                 continue;
             }
-            let rule = if string_enum {
-                self.direction.pick(
-                    Rule::EnumValueUnknown,
-                    Rule::EnumValueRemoved,
-                    Rule::EnumValueAdded,
-                )
-            } else {
-                self.direction.pick(
-                    Rule::EnumVariantUnknown,
-                    Rule::EnumVariantRemoved,
-                    Rule::EnumVariantAdded,
-                )
-            };
+            let rule = self.unknown_variant_rule(string_enum);
             self.at(Seg::Variant(tag), |c| {
                 let (writer, reader) = c.sides();
                 let why = format!(
