@@ -63,16 +63,26 @@ pub(crate) struct Plan {
 }
 
 /// What the fast path of `send` checks of a struct's fields, known before any payload.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct StructFacts {
     /// Whether two fields are written under one name.
     pub(crate) clashing: bool,
     /// The fields the sender view always writes, by bit.
     pub(crate) always: u64,
-    /// Per field, what `send` writes before its value: `,"name":` (serde_json's escape of
-    /// the name the sender writes; empty for a field it never writes). Built once per type
-    /// and kept with the plan.
-    pub(crate) keys: &'static [Box<[u8]>],
+    /// Per field, what `send` needs of it, side by side (not spread over the schema's field
+    /// definitions). Built once per type and kept with the plan.
+    pub(crate) slots: &'static [Slot],
+}
+
+/// What `send` needs of one field of a struct.
+pub(crate) struct Slot {
+    /// The name the sender view writes it under; `None` for a field it never writes.
+    pub(crate) name: Option<&'static str>,
+    /// What `send` writes before its value: `,"name":` (serde_json's escape of the name;
+    /// empty for a field never written).
+    pub(crate) key: Box<[u8]>,
+    /// The field's type.
+    pub(crate) ty: &'static Type,
 }
 
 impl Plan {
@@ -124,26 +134,32 @@ impl Plan {
             .enumerate()
             .filter(|(_, f)| f.sender.as_ref().is_some_and(|s| s.emit == Emit::Always))
             .fold(0, |mask, (i, _)| mask | 1 << i);
-        let keys = s
+        let slots = s
             .fields
             .iter()
             .map(|f| {
-                f.sender.as_ref().map_or_else(Box::default, |sender| {
+                let name = f.sender.as_ref().map(|sender| sender.name.as_str());
+                let key = name.map_or_else(Box::default, |name| {
                     let mut key = vec![b','];
                     // Writing a string into a `Vec` cannot fail.
-                    let _ = serde_json::to_writer(&mut key, &sender.name);
+                    let _ = serde_json::to_writer(&mut key, name);
                     key.push(b':');
                     key.into_boxed_slice()
-                })
+                });
+                Slot {
+                    name,
+                    key,
+                    ty: &f.ty,
+                }
             })
             .collect::<Vec<_>>();
-        let keys: &'static [Box<[u8]>] = Box::leak(keys.into_boxed_slice());
+        let slots: &'static [Slot] = Box::leak(slots.into_boxed_slice());
         self.structs.insert(
             std::ptr::from_ref(s) as usize,
             StructFacts {
                 clashing,
                 always,
-                keys,
+                slots,
             },
         );
         for field in &s.fields {
@@ -173,11 +189,15 @@ impl Plan {
     }
 
     /// What `send` checks of `def`'s fields.
-    pub(crate) fn struct_facts(&self, def: &StructDef) -> StructFacts {
+    pub(crate) fn struct_facts(&self, def: &StructDef) -> &StructFacts {
+        static NONE: StructFacts = StructFacts {
+            clashing: false,
+            always: 0,
+            slots: &[],
+        };
         self.structs
             .get(&(std::ptr::from_ref(def) as usize))
-            .copied()
-            .unwrap_or_default()
+            .unwrap_or(&NONE)
     }
 
     pub(crate) fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {

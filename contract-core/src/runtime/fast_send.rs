@@ -68,6 +68,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         here: ROOT,
         key: None,
         last_shape: LastShape::default(),
+        last_facts: None,
     };
     let written = value.serialize(&mut w);
     w.memo.finish(&w.record);
@@ -103,6 +104,9 @@ struct Writer<'m> {
     key: Option<u64>,
     /// The last type whose shape was asked for, and its shape.
     last_shape: LastShape,
+    /// The last struct opened, and what is checked of its fields: the items of an array
+    /// open the same.
+    last_facts: Option<(&'static StructDef, &'static StructFacts)>,
 }
 
 /// Why the writer stopped: it gave up (the full path decides), or the value's `Serialize`
@@ -136,6 +140,18 @@ impl Writer<'_> {
 
     fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
         self.memo.index.child(&mut self.record, parent, label)
+    }
+
+    /// What is checked of the fields of `def`.
+    fn facts(&mut self, def: &'static StructDef) -> &'static StructFacts {
+        match self.last_facts {
+            Some((last, facts)) if std::ptr::eq(last, def) => facts,
+            _ => {
+                let facts = self.plan.struct_facts(def);
+                self.last_facts = Some((def, facts));
+                facts
+            }
+        }
     }
 
     /// Gives up: the full path decides.
@@ -310,12 +326,11 @@ impl Writer<'_> {
                 let here = self.here;
                 let base = self.memo.index.struct_ids(here, def);
                 Mode::Struct {
-                    def,
                     here,
                     base,
                     seen: 0,
                     next_guess: 0,
-                    facts: self.plan.struct_facts(def),
+                    facts: self.facts(def),
                 }
             }
             _ => return Err(self.bail()),
@@ -795,13 +810,12 @@ enum Mode {
         values: u32,
     },
     Struct {
-        def: &'static StructDef,
         here: u32,
         base: usize,
         /// Which fields were written, by bit.
         seen: u64,
         next_guess: usize,
-        facts: StructFacts,
+        facts: &'static StructFacts,
     },
     /// Inside `Any`: anything.
     Free,
@@ -886,42 +900,41 @@ impl<'a, 'm> Compound<'a, 'm> {
     #[inline(always)]
     fn field(&mut self, key: &'static str) -> Result<(), Stop> {
         let Mode::Struct {
-            def,
             here,
             base,
             ref mut seen,
             ref mut next_guess,
             facts,
+            ..
         } = self.mode
         else {
             return Err(self.w.bail());
         };
         let w = &mut *self.w;
-        let fields = &def.fields;
-        let n = fields.len();
+        let slots = facts.slots;
+        let n = slots.len();
         let guess = (*next_guess).min(n);
         let addr = key.as_ptr() as usize;
-        let sent = |f: usize| fields[f].sender.as_ref();
+        let named = |f: usize| {
+            slots[f]
+                .name
+                .is_some_and(|name| same(name.as_bytes(), key.as_bytes()))
+        };
         let known = guess < n
             && w.memo.index.key_addr(base + guess) == addr
-            && sent(guess).is_some_and(|s| s.name.len() == key.len());
+            && slots[guess]
+                .name
+                .is_some_and(|name| name.len() == key.len());
         let found = if known {
             Some(guess)
         } else {
-            let found = (guess..n)
-                .chain(0..guess)
-                .find(|&f| sent(f).is_some_and(|s| same(s.name.as_bytes(), key.as_bytes())));
+            let found = (guess..n).chain(0..guess).find(|&f| named(f));
             if let Some(f) = found {
                 w.memo.index.set_key_addr(base + f, addr);
             }
             found
         };
-        let written_before = |seen: u64| {
-            (0..n).any(|g| {
-                seen & 1 << g != 0
-                    && sent(g).is_some_and(|s| same(s.name.as_bytes(), key.as_bytes()))
-            })
-        };
+        let written_before = |seen: u64| (0..n).any(|g| seen & 1 << g != 0 && named(g));
         // A field the view does not write, one written twice, or two fields under one name
         // (the key twice in the object).
         let Some(f) =
@@ -931,20 +944,21 @@ impl<'a, 'm> Compound<'a, 'm> {
         };
         *seen |= 1 << f;
         *next_guess = f + 1;
-        let field = &fields[f];
-        let name = field.sender.as_ref().map_or("", |s| s.name.as_str());
-        let id = w.memo.index.field(&mut w.record, here, base, f, name);
+        let slot = &slots[f];
+        let id = w
+            .memo
+            .index
+            .field(&mut w.record, here, base, f, slot.name.unwrap_or_default());
         w.record.arrive(id);
-        w.node = Node::Ty(&field.ty);
+        w.node = Node::Ty(slot.ty);
         w.here = id;
         // The key is the name the field was matched under: its text is written as it was
         // escaped once for the plan.
-        let written = facts.keys.get(f).map_or(&[][..], |k| &k[..]);
         let written = if self.first {
             self.first = false;
-            written.get(1..).unwrap_or_default()
+            slot.key.get(1..).unwrap_or_default()
         } else {
-            written
+            &slot.key
         };
         w.out.extend_from_slice(written);
         Ok(())
