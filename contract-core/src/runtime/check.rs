@@ -57,10 +57,15 @@ pub(crate) struct PathIndex {
     /// each field under (0 until one is matched), so that the same key is known again
     /// without comparing it.
     key_addrs: Vec<usize>,
+    /// By parent path (at the parent's id plus one: the top level, [`ROOT`], at 0): the id of
+    /// its items' path (`parent[]`), `u32::MAX` until met. Every array asks for it; no hash
+    /// for that.
+    items: Vec<u32>,
 }
 
 impl PathIndex {
     pub(crate) fn clear(&mut self) {
+        self.items.clear();
         self.by_label.clear();
         self.structs.clear();
         self.field_ids.clear();
@@ -90,6 +95,13 @@ impl PathIndex {
         parent: u32,
         label: Label<'s>,
     ) -> u32 {
+        let is_items = matches!(label, Label::Items);
+        if is_items {
+            let at = parent.wrapping_add(1) as usize;
+            if let Some(&id) = self.items.get(at).filter(|id| **id != u32::MAX) {
+                return id;
+            }
+        }
         let (kind, addr) = label.key();
         if let Some(id) = self.by_label.get(&(parent, kind, addr)) {
             return *id;
@@ -100,6 +112,13 @@ impl PathIndex {
         let id = paths.len() as u32;
         paths.push(PathNode::new(parent, label, inside));
         self.by_label.insert((parent, kind, addr), id);
+        if is_items {
+            let at = parent.wrapping_add(1) as usize;
+            if self.items.len() <= at {
+                self.items.resize(at + 1, u32::MAX);
+            }
+            self.items[at] = id;
+        }
         id
     }
 

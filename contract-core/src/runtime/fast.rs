@@ -81,8 +81,9 @@ pub(crate) struct Slot {
     /// What `send` writes before its value: `,"name":` (serde_json's escape of the name;
     /// empty for a field never written).
     pub(crate) key: Box<[u8]>,
-    /// The field's type.
+    /// The field's type, and its shape.
     pub(crate) ty: &'static Type,
+    pub(crate) shape: Shape,
 }
 
 impl Plan {
@@ -150,6 +151,7 @@ impl Plan {
                     name,
                     key,
                     ty: &f.ty,
+                    shape: resolve(schema, &f.ty),
                 }
             })
             .collect::<Vec<_>>();
@@ -1088,6 +1090,13 @@ impl KeySet {
 pub(crate) struct LastShape(std::cell::Cell<Option<(&'static Type, Shape)>>);
 
 impl LastShape {
+    /// Knows `shape` as the shape of `ty` (a struct field's, from the plan): asking for it
+    /// next costs no lookup.
+    #[inline(always)]
+    pub(crate) fn set(&self, ty: &'static Type, shape: Shape) {
+        self.0.set(Some((ty, shape)));
+    }
+
     /// The shape of `ty` in `schema`, through `plan`.
     pub(crate) fn of(&self, plan: &Plan, schema: &'static Schema, ty: &'static Type) -> Shape {
         match self.0.get() {

@@ -951,6 +951,11 @@ impl<'a, 'm> Compound<'a, 'm> {
             .field(&mut w.record, here, base, f, slot.name.unwrap_or_default());
         w.record.arrive(id);
         w.node = Node::Ty(slot.ty);
+        // A scalar is checked without its shape; leaving the last one in place keeps it for
+        // the next item of an array of structs.
+        if !matches!(slot.shape, Shape::Scalar(_)) {
+            w.last_shape.set(slot.ty, slot.shape);
+        }
         w.here = id;
         // The key is the name the field was matched under: its text is written as it was
         // escaped once for the plan.
