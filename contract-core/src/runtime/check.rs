@@ -45,7 +45,7 @@ enum Seg<'s> {
 /// The ids of the schema paths met so far, kept per thread and cleared per call.
 #[derive(Debug, Default)]
 pub(crate) struct PathIndex {
-    /// By parent path and label key.
+    /// By parent path and label key (all but an array's items).
     by_label: FxHashMap<(u32, u8, usize), u32>,
     /// Where the ids of a struct's fields start in `field_ids`, by parent path and struct.
     structs: FxHashMap<(u32, usize), u32>,
@@ -95,29 +95,31 @@ impl PathIndex {
         parent: u32,
         label: Label<'s>,
     ) -> u32 {
-        let is_items = matches!(label, Label::Items);
-        if is_items {
-            let at = parent.wrapping_add(1) as usize;
-            if let Some(&id) = self.items.get(at).filter(|id| **id != u32::MAX) {
-                return id;
-            }
-        }
+        // An array's items path is found by its parent's id; every other by its label.
+        let items_at = matches!(label, Label::Items).then(|| parent.wrapping_add(1) as usize);
         let (kind, addr) = label.key();
-        if let Some(id) = self.by_label.get(&(parent, kind, addr)) {
-            return *id;
+        let known = match items_at {
+            Some(at) => self.items.get(at).copied().filter(|id| *id != u32::MAX),
+            None => self.by_label.get(&(parent, kind, addr)).copied(),
+        };
+        if let Some(id) = known {
+            return id;
         }
         let paths = &mut record.paths;
         let inside = matches!(label, Label::Items | Label::Values)
             || paths.get(parent as usize).is_some_and(|p| p.inside);
         let id = paths.len() as u32;
         paths.push(PathNode::new(parent, label, inside));
-        self.by_label.insert((parent, kind, addr), id);
-        if is_items {
-            let at = parent.wrapping_add(1) as usize;
-            if self.items.len() <= at {
-                self.items.resize(at + 1, u32::MAX);
+        match items_at {
+            Some(at) => {
+                if self.items.len() <= at {
+                    self.items.resize(at + 1, u32::MAX);
+                }
+                self.items[at] = id;
             }
-            self.items[at] = id;
+            None => {
+                self.by_label.insert((parent, kind, addr), id);
+            }
         }
         id
     }

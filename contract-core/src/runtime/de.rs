@@ -347,7 +347,7 @@ impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         // serde_json's `RawValue` protocol is not mirrored: serde_json decides.
-        if name.starts_with("$serde_json::") {
+        if super::serde_json_private(name) {
             return Err(DeError { node: Some(self.i) });
         }
         let result = visitor.visit_newtype_struct(self);

@@ -63,7 +63,6 @@ pub(crate) struct Plan {
 }
 
 /// What the fast path of `send` checks of a struct's fields, known before any payload.
-#[derive(Clone, Copy)]
 pub(crate) struct StructFacts {
     /// Whether two fields are written under one name.
     pub(crate) clashing: bool,
@@ -654,7 +653,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for De<'_, '_, D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        if name.starts_with("$serde_json::") {
+        if super::serde_json_private(name) {
             // `RawValue` and its kin: serde_json's private protocol.
             return Err(self.fast.bail());
         }
@@ -1220,7 +1219,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
         self.keys += 1;
         let memo = &*self.fast.memo;
         if self.keys > self.fast.limits.max_keys_per_object
-            || memo.key_field.is_none() && memo.key.starts_with("$serde_json::")
+            || memo.key_field.is_none() && super::serde_json_private(&memo.key)
         {
             return Err(self.fast.bail());
         }

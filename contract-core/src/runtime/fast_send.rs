@@ -678,7 +678,7 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Stop> {
-        if name.starts_with("$serde_json::") {
+        if super::serde_json_private(name) {
             return Err(self.bail());
         }
         value.serialize(self)
@@ -753,7 +753,7 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
     }
 
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a, 'm>, Stop> {
-        if name.starts_with("$serde_json::") {
+        if super::serde_json_private(name) {
             return Err(self.bail());
         }
         let mode = self.open_struct()?;
@@ -1150,9 +1150,8 @@ impl Serializer for KeyWriter<'_, '_> {
     type SerializeStructVariant = ser::Impossible<(), Stop>;
 
     fn serialize_str(self, v: &str) -> Result<(), Stop> {
-        self.0.check(&Scalar::Str(v))?;
-        write_str(self.0.out, v);
-        Ok(())
+        // A string key is written as a string value is (checked against the key's type).
+        self.0.serialize_str(v)
     }
 
     fn serialize_char(self, v: char) -> Result<(), Stop> {
@@ -1173,7 +1172,7 @@ impl Serializer for KeyWriter<'_, '_> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Stop> {
-        if name.starts_with("$serde_json::") {
+        if super::serde_json_private(name) {
             return Err(self.0.bail());
         }
         value.serialize(self)

@@ -337,6 +337,13 @@ impl<V: ?Sized + Send + Sync + 'static> PerType<V> {
     }
 }
 
+/// Whether `name` (of a struct, a newtype or a key) is one of serde_json's private forms
+/// (`RawValue`, arbitrary-precision numbers), which only serde_json itself may write or read.
+#[inline]
+pub(crate) fn serde_json_private(name: &str) -> bool {
+    name.starts_with("$serde_json::")
+}
+
 /// The resolved schema of `T`, computed once per type.
 pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
     static CACHE: PerType<Schema> = per_type!(Schema);

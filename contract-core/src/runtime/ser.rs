@@ -400,7 +400,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        if name.starts_with("$serde_json::") {
+        if super::serde_json_private(name) {
             // serde_json's private protocols write the value in a form of their own.
             self.b.borrow_mut().rescan = true;
             let b = self.b;
