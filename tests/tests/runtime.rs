@@ -98,6 +98,40 @@ fn a_valid_payload_is_received_with_its_presence() {
     assert_eq!(received.into_inner().artifacts.len(), 2);
 }
 
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "runtime-kept", version = 1)]
+struct Kept {
+    id: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tags: Option<Vec<String>>,
+}
+
+/// The paths a call meets are remembered for the next calls of the thread and shared with
+/// the records already handed out: a record kept while later calls add paths (a field that
+/// first arrives later, another contract, the sender's side) reads as it did.
+#[test]
+fn a_presence_kept_across_calls_reads_as_it_did() {
+    let first = receive::<Kept>(br#"{"id":1}"#).expect("valid");
+    let second = receive::<Kept>(br#"{"tags":["a","b"],"id":2}"#).expect("valid");
+    let other = receive::<Envelope>(&bytes(&envelope())).expect("valid");
+    let sent = send(&Kept {
+        id: 3,
+        tags: Some(vec!["c".into()]),
+    })
+    .expect("valid");
+    let third = receive::<Kept>(br#"{"id":3,"tags":[]}"#).expect("valid");
+    assert_eq!(first.presence().received(), ["id"]);
+    assert_eq!(first.presence().count("tags[]"), 0);
+    assert_eq!(first.presence().is_present("tags"), Some(false));
+    assert_eq!(second.presence().received(), ["tags", "id"]);
+    assert_eq!(second.presence().count("tags[]"), 0);
+    assert_eq!(second.presence().is_present("tags"), Some(true));
+    assert_eq!(third.presence().received(), ["id", "tags"]);
+    assert_eq!(sent.presence().received(), ["id", "tags"]);
+    assert_eq!(other.presence().count("artifacts[].version"), 2);
+    assert_eq!(first.presence().received(), ["id"]);
+}
+
 #[test]
 fn every_problem_is_listed_with_its_pointer() {
     let mut payload = envelope();

@@ -25,7 +25,7 @@ use contract_schema::model::{
 };
 use contract_schema::{Schema, View};
 
-use super::presence::{Label, PathNode, Record, ROOT};
+use super::presence::{Label, Record, ROOT};
 use super::problem::{JsonKind, Problem, ProblemKind};
 use super::scan::{key_text, str_text, Node, NodeKind, Tape};
 
@@ -105,11 +105,7 @@ impl PathIndex {
         if let Some(id) = known {
             return id;
         }
-        let paths = &mut record.paths;
-        let inside = matches!(label, Label::Items | Label::Values)
-            || paths.get(parent as usize).is_some_and(|p| p.inside);
-        let id = paths.len() as u32;
-        paths.push(PathNode::new(parent, label, inside));
+        let id = record.push_path(parent, label);
         match items_at {
             Some(at) => {
                 if self.items.len() <= at {

@@ -33,6 +33,7 @@
 //! presence.
 
 use std::hash::Hasher;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
@@ -239,10 +240,8 @@ pub(crate) struct Memo {
     schema: usize,
     view: Option<View>,
     pub(crate) index: PathIndex,
-    /// Every path met so far under this schema, by id, with no count.
-    paths: Vec<PathNode<'static>>,
-    /// How many fields arrived in the last call.
-    arrived: usize,
+    /// Every path met so far under this schema, by id (`None` while a call has them).
+    paths: Option<Arc<Vec<PathNode<'static>>>>,
     /// The text of the last key read (empty for a non-string key), and its fingerprint when
     /// already known.
     key: String,
@@ -263,19 +262,23 @@ impl Memo {
     /// The record a call starts from: every path remembered, none arrived.
     pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
         let address = std::ptr::from_ref(schema) as usize;
-        if (self.schema, self.view) != (address, Some(view))
-            || self.paths.len() > MAX_REMEMBERED_PATHS
-        {
-            self.schema = address;
-            self.view = Some(view);
-            self.index.clear();
-            self.paths.clear();
-        }
+        let paths = match self.paths.take() {
+            Some(paths)
+                if (self.schema, self.view) == (address, Some(view))
+                    && paths.len() <= MAX_REMEMBERED_PATHS =>
+            {
+                paths
+            }
+            _ => {
+                self.schema = address;
+                self.view = Some(view);
+                self.index.clear();
+                Arc::default()
+            }
+        };
+        let record = Record::with_paths(schema, view, paths);
         self.fingerprints.clear();
         self.seen.clear();
-        let mut record = Record::new(schema, view);
-        record.paths.clone_from(&self.paths);
-        record.arrived.reserve(self.arrived);
         record
     }
 
@@ -289,13 +292,7 @@ impl Memo {
 
     /// Remembers the paths a call added.
     pub(crate) fn finish(&mut self, record: &Record<'static>) {
-        let known = self.paths.len();
-        self.paths.extend(
-            record.paths[known..]
-                .iter()
-                .map(|p| PathNode::new(p.parent, p.label(), p.inside)),
-        );
-        self.arrived = record.arrived.len();
+        self.paths = Some(Arc::clone(&record.paths));
     }
 }
 

@@ -3,7 +3,7 @@
 use core::fmt;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::{OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use rustc_hash::FxHashMap;
 
@@ -45,9 +45,11 @@ use crate::traits::{shape_of, HandoffSchema};
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub struct Presence {
-    /// What a walk recorded, rendered on first use (`None` for a record read from JSON).
+    /// What a walk recorded (`None` for a record read from JSON).
     record: Option<Record<'static>>,
-    rendered: OnceLock<Rendered>,
+    /// The record rendered on first use; boxed, so that a presence nobody reads is small to
+    /// move (it travels inside every `Received` and `Sent`).
+    rendered: OnceLock<Box<Rendered>>,
 }
 
 /// The record as it is read and written.
@@ -181,14 +183,11 @@ impl Label<'_> {
 /// The parent of the paths at the top level.
 pub(crate) const ROOT: u32 = u32::MAX;
 
-/// One schema path met in a payload, in 32 bytes (a call copies the paths it remembers, and
-/// glibc consolidates its heap on allocations of 1 KiB and more).
+/// One schema path met in a payload: where it is, not how often it arrived (the paths are
+/// shared by the records of one schema, their counts are each record's own).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PathNode<'s> {
     pub parent: u32,
-    /// How often a field arrived at this path (a payload within `u32::MAX` bytes holds fewer
-    /// fields than that).
-    pub count: u32,
     /// The label's name (empty for `[]` and `*`) and kind (the first of [`Label::key`]).
     name: &'s str,
     kind: u8,
@@ -206,7 +205,6 @@ impl<'s> PathNode<'s> {
         };
         PathNode {
             parent,
-            count: 0,
             name,
             kind,
             inside,
@@ -224,15 +222,28 @@ impl<'s> PathNode<'s> {
     }
 }
 
+/// How often a field arrived at one path (a payload within `u32::MAX` bytes holds fewer
+/// fields than that), and when it first did (1 for the first path a field arrived at, 0 for
+/// none).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Tally {
+    pub count: u32,
+    pub first: u32,
+}
+
 /// What one walk saw, compact: no string is built until someone reads the record.
 #[derive(Debug, Clone)]
 pub(crate) struct Record<'s> {
     pub schema: &'s Schema,
     pub view: View,
-    /// Every path met, by id.
-    pub paths: Vec<PathNode<'s>>,
-    /// The field paths that arrived, in first-arrival order.
-    pub arrived: Vec<u32>,
+    /// Every path met, by id: shared with the memo that remembers them between calls (and
+    /// with earlier records), copied only when a path is added while another holds them.
+    pub paths: Arc<Vec<PathNode<'s>>>,
+    /// Per path, by id: how often a field arrived there and when it first did (one
+    /// allocation for both).
+    pub tally: Vec<Tally>,
+    /// How many paths a field arrived at.
+    pub arrived: u32,
     /// Required fields absent: the parent path and the name.
     pub missing: Vec<(u32, &'s str)>,
     /// Unknown names that arrived (structure, not values): the parent path and the name.
@@ -242,11 +253,24 @@ pub(crate) struct Record<'s> {
 
 impl<'s> Record<'s> {
     pub(crate) fn new(schema: &'s Schema, view: View) -> Self {
+        Record::with_paths(schema, view, Arc::default())
+    }
+
+    /// A record that starts from `paths` (met before, none arrived yet).
+    pub(crate) fn with_paths(
+        schema: &'s Schema,
+        view: View,
+        paths: Arc<Vec<PathNode<'s>>>,
+    ) -> Self {
+        // Not `vec![…; n]`: glibc's `calloc` bypasses its per-thread cache.
+        let mut tally = Vec::with_capacity(paths.len());
+        tally.resize(paths.len(), Tally::default());
         Record {
             schema,
             view,
-            paths: Vec::new(),
-            arrived: Vec::new(),
+            paths,
+            tally,
+            arrived: 0,
             missing: Vec::new(),
             unknown: Vec::new(),
             unknown_omitted: 0,
@@ -256,11 +280,23 @@ impl<'s> Record<'s> {
     /// Counts one arrival at path `id`.
     #[inline]
     pub(crate) fn arrive(&mut self, id: u32) {
-        let path = &mut self.paths[id as usize];
-        if path.count == 0 {
-            self.arrived.push(id);
+        let tally = &mut self.tally[id as usize];
+        if tally.count == 0 {
+            // At most one first arrival per path: fewer than `u32::MAX`.
+            self.arrived += 1;
+            tally.first = self.arrived;
         }
-        path.count = path.count.saturating_add(1);
+        tally.count = tally.count.saturating_add(1);
+    }
+
+    /// Adds the path `label` under `parent`: its id.
+    pub(crate) fn push_path(&mut self, parent: u32, label: Label<'s>) -> u32 {
+        let inside = matches!(label, Label::Items | Label::Values)
+            || self.paths.get(parent as usize).is_some_and(|p| p.inside);
+        let id = self.paths.len() as u32;
+        Arc::make_mut(&mut self.paths).push(PathNode::new(parent, label, inside));
+        self.tally.push(Tally::default());
+        id
     }
 
     /// Notes an unknown name that arrived under path `here`: named up to `max`, then counted.
@@ -304,7 +340,7 @@ impl<'s> Record<'s> {
         // buffer: no path is rendered twice.
         let mut text: Vec<u8> = Vec::with_capacity(self.paths.len() * 32);
         let mut spans: Vec<(usize, usize)> = Vec::with_capacity(self.paths.len());
-        for node in &self.paths {
+        for node in self.paths.iter() {
             let start = text.len();
             if let Some(&(from, to)) = spans.get(node.parent as usize) {
                 text.extend_from_within(from..to);
@@ -321,23 +357,30 @@ impl<'s> Record<'s> {
                 .and_then(|&(from, to)| text.get(from..to))
                 .unwrap_or_default()
         };
+        // The paths that arrived, in the order they first did.
+        let mut arrived: Vec<(u32, u32)> = (0u32..)
+            .zip(&self.tally)
+            .filter(|(_, t)| t.count > 0)
+            .map(|(id, t)| (t.first, id))
+            .collect();
+        arrived.sort_unstable();
         let received_fields: Vec<String> =
-            self.arrived.iter().map(|id| path(*id).to_owned()).collect();
-        let mut counts: Vec<(String, u64)> = self
-            .arrived
+            arrived.iter().map(|(_, id)| path(*id).to_owned()).collect();
+        let mut counts: Vec<(String, u64)> = arrived
             .iter()
             .zip(&received_fields)
-            .filter_map(|(id, text)| {
+            .filter_map(|((_, id), text)| {
                 let node = self.paths.get(*id as usize)?;
-                node.inside.then(|| (text.clone(), u64::from(node.count)))
+                let count = self.tally.get(*id as usize)?.count;
+                node.inside.then(|| (text.clone(), u64::from(count)))
             })
             .collect();
         // Stable: of two paths with one text, the later counts, as in a map filled in order.
         counts.sort_by(|a, b| a.0.cmp(&b.0));
         let facts = render_facts(self.schema, self.view);
         let arrived_at_top = |name: &str| {
-            self.paths.iter().any(|p| {
-                p.parent == ROOT && p.count > 0 && matches!(p.label(), Label::Field(n) if n == name)
+            self.paths.iter().zip(&self.tally).any(|(p, t)| {
+                p.parent == ROOT && t.count > 0 && matches!(p.label(), Label::Field(n) if n == name)
             })
         };
         let present = Flags(
@@ -403,7 +446,7 @@ impl Presence {
 
     fn rendered(&self) -> &Rendered {
         self.rendered
-            .get_or_init(|| self.record.as_ref().map(Record::render).unwrap_or_default())
+            .get_or_init(|| Box::new(self.record.as_ref().map(Record::render).unwrap_or_default()))
     }
 
     /// The contract id (`refund-request/v2`), when the payload was checked against a contract.
@@ -460,7 +503,7 @@ impl Default for Presence {
     fn default() -> Self {
         Presence {
             record: None,
-            rendered: OnceLock::from(Rendered::default()),
+            rendered: OnceLock::from(Box::default()),
         }
     }
 }
@@ -507,7 +550,7 @@ impl<'de> Deserialize<'de> for Presence {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Rendered::deserialize(deserializer).map(|rendered| Presence {
             record: None,
-            rendered: OnceLock::from(rendered),
+            rendered: OnceLock::from(Box::new(rendered)),
         })
     }
 }
