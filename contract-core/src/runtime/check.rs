@@ -53,10 +53,6 @@ pub(crate) struct PathIndex {
     field_ids: Vec<u32>,
     /// The last entry of `structs` asked for: the items of an array ask for the same.
     last_struct: Option<((u32, usize), u32)>,
-    /// Beside `field_ids`: the address of the `&'static str` key a `Serialize` last wrote
-    /// each field under (0 until one is matched), so that the same key is known again
-    /// without comparing it.
-    key_addrs: Vec<usize>,
     /// By parent path (at the parent's id plus one: the top level, [`ROOT`], at 0): the id of
     /// its items' path (`parent[]`), `u32::MAX` until met. Every array asks for it; no hash
     /// for that.
@@ -69,23 +65,7 @@ impl PathIndex {
         self.by_label.clear();
         self.structs.clear();
         self.field_ids.clear();
-        self.key_addrs.clear();
         self.last_struct = None;
-    }
-
-    /// The address of the key field `at` (a struct's base plus the field's index) was last
-    /// matched under, or 0.
-    #[inline]
-    pub(crate) fn key_addr(&self, at: usize) -> usize {
-        self.key_addrs.get(at).copied().unwrap_or(0)
-    }
-
-    /// Remembers that field `at` was matched under the key at `addr`.
-    #[inline]
-    pub(crate) fn set_key_addr(&mut self, at: usize, addr: usize) {
-        if let Some(slot) = self.key_addrs.get_mut(at) {
-            *slot = addr;
-        }
     }
 
     /// The id of the path `label` under `parent`, added to `record` when new.
@@ -156,7 +136,6 @@ impl PathIndex {
                 let base = self.field_ids.len() as u32;
                 self.field_ids
                     .resize(base as usize + def.fields.len(), u32::MAX);
-                self.key_addrs.resize(self.field_ids.len(), 0);
                 self.structs.insert(key, base);
                 base
             }

@@ -33,6 +33,7 @@
 //! presence.
 
 use std::hash::Hasher;
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -84,6 +85,10 @@ pub(crate) struct Slot {
     /// The field's type, and its shape.
     pub(crate) ty: &'static Type,
     pub(crate) shape: Shape,
+    /// The address of the `&'static str` key a `Serialize` last wrote the field under (0
+    /// until one is matched), so that the same key is known again without comparing it: a
+    /// hint any thread may set, since static text never changes.
+    pub(crate) key_addr: AtomicUsize,
 }
 
 impl Plan {
@@ -152,6 +157,7 @@ impl Plan {
                     key,
                     ty: &f.ty,
                     shape: resolve(schema, &f.ty),
+                    key_addr: AtomicUsize::new(0),
                 }
             })
             .collect::<Vec<_>>();
@@ -252,6 +258,20 @@ pub(crate) struct Memo {
     fingerprints: Vec<u64>,
     /// Which fields of the structs open arrived, innermost last.
     seen: Vec<bool>,
+    /// Per path (at its id plus one: the top level, [`ROOT`], at 0), the struct last opened
+    /// there: opening it again at that path looks nothing up.
+    opened: Vec<Option<Opened>>,
+}
+
+/// A struct opened at a path: what the value there was (the address of its type, or of the
+/// struct of a struct variant), the struct, where the ids of its fields start in the path
+/// index, and what the plan says of its fields.
+#[derive(Clone, Copy)]
+pub(crate) struct Opened {
+    node: usize,
+    pub(crate) def: &'static StructDef,
+    pub(crate) base: usize,
+    pub(crate) facts: &'static StructFacts,
 }
 
 /// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
@@ -273,6 +293,7 @@ impl Memo {
                 self.schema = address;
                 self.view = Some(view);
                 self.index.clear();
+                self.opened.clear();
                 Arc::default()
             }
         };
@@ -280,6 +301,37 @@ impl Memo {
         self.fingerprints.clear();
         self.seen.clear();
         record
+    }
+
+    /// The struct opened at path `here` before, if the value there was `node` (an address).
+    #[inline]
+    pub(crate) fn opened(&self, here: u32, node: usize) -> Option<Opened> {
+        match self.opened.get(here.wrapping_add(1) as usize) {
+            Some(Some(opened)) if opened.node == node => Some(*opened),
+            _ => None,
+        }
+    }
+
+    /// Opens `def` at path `here`, where the value is `node`, and remembers it.
+    pub(crate) fn open(
+        &mut self,
+        plan: &'static Plan,
+        here: u32,
+        node: usize,
+        def: &'static StructDef,
+    ) -> Opened {
+        let opened = Opened {
+            node,
+            def,
+            base: self.index.struct_ids(here, def),
+            facts: plan.struct_facts(def),
+        };
+        let at = here.wrapping_add(1) as usize;
+        if self.opened.len() <= at {
+            self.opened.resize(at + 1, None);
+        }
+        self.opened[at] = Some(opened);
+        opened
     }
 
     /// Keeps `key` as the last key read, a string that names no field.
@@ -896,9 +948,26 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
         let Vis { v, fast } = self;
         let here = fast.here;
         let seen_start = fast.memo.seen.len();
-        let mode = match fast.node.shape(fast) {
-            Shape::Struct(def) => {
-                let base = fast.memo.index.struct_ids(here, def);
+        let node = match fast.node {
+            Node::Ty(ty) => std::ptr::from_ref(ty) as usize,
+            Node::Struct(def) => std::ptr::from_ref(def) as usize,
+            _ => 0,
+        };
+        let shape = match fast.memo.opened(here, node) {
+            Some(opened) => Ok(opened),
+            None => Err(fast.node.shape(fast)),
+        };
+        let mode = match shape {
+            Ok(_) | Err(Shape::Struct(_)) => {
+                let Opened {
+                    def, base, facts, ..
+                } = match shape {
+                    Ok(opened) => opened,
+                    Err(Shape::Struct(def)) if node != 0 => {
+                        fast.memo.open(fast.plan, here, node, def)
+                    }
+                    _ => return Err(fast.bail()),
+                };
                 let seen = if def.fields.len() <= 64 {
                     Seen::Bits(0)
                 } else {
@@ -910,15 +979,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                     base,
                     seen,
                     next_guess: 0,
+                    slots: facts.slots,
                 }
             }
-            Shape::Map(key, value) => Mode::Data {
+            Err(Shape::Map(key, value)) => Mode::Data {
                 key,
                 value,
                 values: fast.child(here, Label::Values),
             },
-            Shape::Any => Mode::Any,
-            _ => return Err(fast.bail()),
+            Err(Shape::Any) => Mode::Any,
+            Err(_) => return Err(fast.bail()),
         };
         fast.enter()?;
         let seen_keys = KeySet::open(fast.memo);
@@ -1016,6 +1086,8 @@ enum Mode {
         base: usize,
         seen: Seen,
         next_guess: usize,
+        /// What the plan knows of each field (its shape).
+        slots: &'static [Slot],
     },
     /// A map: its keys are data, its values at path `values`.
     Data {
@@ -1137,6 +1209,7 @@ impl<A> Map<'_, '_, A> {
             base,
             ref mut seen,
             ref mut next_guess,
+            slots,
         } = self.mode
         else {
             return Err(self.fast.bail());
@@ -1159,6 +1232,12 @@ impl<A> Map<'_, '_, A> {
                 .index
                 .field(&mut fast.record, self.here, base, f, name);
             fast.record.arrive(id);
+            // A compound field's shape is known from the plan: reading it looks nothing up.
+            if let Some(slot) = slots.get(f) {
+                if !matches!(slot.shape, Shape::Scalar(_)) {
+                    fast.last_shape.set(slot.ty, slot.shape);
+                }
+            }
             return Ok((Node::Ty(&field.ty), id));
         }
         if !self.fresh() {

@@ -27,6 +27,7 @@
 //! path.
 
 use std::fmt::{self, Display};
+use std::sync::atomic::Ordering;
 
 use serde::ser::{self, Serialize, Serializer};
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -68,7 +69,6 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         here: ROOT,
         key: None,
         last_shape: LastShape::default(),
-        last_facts: None,
     };
     let written = value.serialize(&mut w);
     w.memo.finish(&w.record);
@@ -104,9 +104,6 @@ struct Writer<'m> {
     key: Option<u64>,
     /// The last type whose shape was asked for, and its shape.
     last_shape: LastShape,
-    /// The last struct opened, and what is checked of its fields: the items of an array
-    /// open the same.
-    last_facts: Option<(&'static StructDef, &'static StructFacts)>,
 }
 
 /// Why the writer stopped: it gave up (the full path decides), or the value's `Serialize`
@@ -140,18 +137,6 @@ impl Writer<'_> {
 
     fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
         self.memo.index.child(&mut self.record, parent, label)
-    }
-
-    /// What is checked of the fields of `def`.
-    fn facts(&mut self, def: &'static StructDef) -> &'static StructFacts {
-        match self.last_facts {
-            Some((last, facts)) if std::ptr::eq(last, def) => facts,
-            _ => {
-                let facts = self.plan.struct_facts(def);
-                self.last_facts = Some((def, facts));
-                facts
-            }
-        }
     }
 
     /// Gives up: the full path decides.
@@ -321,22 +306,29 @@ impl Writer<'_> {
 
     /// Opens a struct's object at the cursor.
     fn open_struct(&mut self) -> Result<Mode, Stop> {
-        let mode = match self.shape(self.node) {
-            Shape::Struct(def) if def.fields.len() <= 64 => {
-                let here = self.here;
-                let base = self.memo.index.struct_ids(here, def);
-                Mode::Struct {
-                    here,
-                    base,
-                    seen: 0,
-                    next_guess: 0,
-                    facts: self.facts(def),
-                }
-            }
+        let here = self.here;
+        let node = match self.node {
+            Node::Ty(ty) => std::ptr::from_ref(ty) as usize,
+            Node::Struct(def) => std::ptr::from_ref(def) as usize,
             _ => return Err(self.bail()),
         };
+        let opened = match self.memo.opened(here, node) {
+            Some(opened) => opened,
+            None => match self.shape(self.node) {
+                Shape::Struct(def) if def.fields.len() <= 64 => {
+                    self.memo.open(self.plan, here, node, def)
+                }
+                _ => return Err(self.bail()),
+            },
+        };
         self.open()?;
-        Ok(mode)
+        Ok(Mode::Struct {
+            here,
+            base: opened.base,
+            seen: 0,
+            next_guess: 0,
+            facts: opened.facts,
+        })
     }
 }
 
@@ -920,17 +912,16 @@ impl<'a, 'm> Compound<'a, 'm> {
                 .name
                 .is_some_and(|name| same(name.as_bytes(), key.as_bytes()))
         };
-        let known = guess < n
-            && w.memo.index.key_addr(base + guess) == addr
-            && slots[guess]
-                .name
-                .is_some_and(|name| name.len() == key.len());
+        let known = slots.get(guess).is_some_and(|slot| {
+            slot.key_addr.load(Ordering::Relaxed) == addr
+                && slot.name.is_some_and(|name| name.len() == key.len())
+        });
         let found = if known {
             Some(guess)
         } else {
             let found = (guess..n).chain(0..guess).find(|&f| named(f));
             if let Some(f) = found {
-                w.memo.index.set_key_addr(base + f, addr);
+                slots[f].key_addr.store(addr, Ordering::Relaxed);
             }
             found
         };
