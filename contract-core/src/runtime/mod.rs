@@ -110,17 +110,31 @@ pub struct Limits {
     pub max_unknown_names: usize,
 }
 
+impl Limits {
+    const DEFAULT: Limits = Limits {
+        max_bytes: 16 << 20,
+        max_depth: 127,
+        max_string_bytes: 4 << 20,
+        max_keys_per_object: 10_000,
+        max_unknown_names: 32,
+    };
+}
+
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_bytes: 16 << 20,
-            max_depth: 127,
-            max_string_bytes: 4 << 20,
-            max_keys_per_object: 10_000,
-            max_unknown_names: 32,
-        }
+        Limits::DEFAULT
     }
 }
+
+/// The options of [`receive`], [`send`] and [`send_to`]: kept, not built per call.
+static DEFAULT_RECEIVE: ReceiveOptions = ReceiveOptions {
+    limits: Limits::DEFAULT,
+    journey: Journey::NONE,
+};
+static DEFAULT_SEND: SendOptions = SendOptions {
+    limits: Limits::DEFAULT,
+    journey: Journey::NONE,
+};
 
 /// The identity of the journey a payload is on, for traces (the tracing seed's
 /// `sessionId`, `workflowName`, `handoffFrom`, `handoffTo`, `attempt`, `retryOf`). None of it
@@ -143,6 +157,15 @@ pub struct Journey {
 }
 
 impl Journey {
+    const NONE: Journey = Journey {
+        session_id: None,
+        workflow_name: None,
+        handoff_from: None,
+        handoff_to: None,
+        attempt: None,
+        retry_of: None,
+    };
+
     /// A journey from one agent to another.
     #[must_use]
     pub fn new(handoff_from: impl Into<String>, handoff_to: impl Into<String>) -> Self {
@@ -492,7 +515,7 @@ pub fn receive<T>(bytes: &[u8]) -> Result<Received<T>, Rejection>
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
-    receive_with(bytes, &ReceiveOptions::default())
+    receive_with(bytes, &DEFAULT_RECEIVE)
 }
 
 /// [`receive`] with limits and the journey recorded on the trace.
@@ -735,7 +758,7 @@ pub fn send<T>(value: &T) -> Result<Sent, Rejection>
 where
     T: Serialize + HandoffSchema + ?Sized + 'static,
 {
-    send_with(value, &SendOptions::default())
+    send_with(value, &DEFAULT_SEND)
 }
 
 /// [`send`] with limits and the journey recorded on the trace.
@@ -796,7 +819,7 @@ where
     C: HandoffSchema + ?Sized + 'static,
     T: Serialize + ?Sized,
 {
-    send_to_with::<C, T>(value, &SendOptions::default())
+    send_to_with::<C, T>(value, &DEFAULT_SEND)
 }
 
 /// [`send_to`] with limits and the journey recorded on the trace.
