@@ -356,11 +356,12 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
     bytes: &[u8],
     limits: &Limits,
     memo: &mut Memo,
-) -> Option<(T, Record<'static>)> {
+    record: &mut Record<'static>,
+) -> Option<T> {
     if bytes.len() > limits.max_bytes {
+        memo.finish(record);
         return None;
     }
-    let record = memo.start(schema, View::Receiver);
     let mut fast = Fast {
         schema,
         plan,
@@ -381,9 +382,9 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         fast: &mut fast,
     };
     let value = T::deserialize(wrapped).and_then(|value| de.end().map(|()| value));
-    fast.memo.finish(&fast.record);
+    fast.memo.finish(fast.record);
     match value {
-        Ok(value) if !fast.bail => Some((value, fast.record)),
+        Ok(value) if !fast.bail => Some(value),
         _ => None,
     }
 }
@@ -392,7 +393,7 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
 struct Fast<'i> {
     schema: &'static Schema,
     plan: &'static Plan,
-    record: Record<'static>,
+    record: &'i mut Record<'static>,
     memo: &'i mut Memo,
     limits: Limits,
     /// Arrays and objects open.
@@ -433,7 +434,7 @@ impl Fast<'_> {
     }
 
     fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
-        self.memo.index.child(&mut self.record, parent, label)
+        self.memo.index.child(self.record, parent, label)
     }
 
     /// Whether the value at `node` goes to serde_json unwrapped: a scalar (or an `Option` of
@@ -1227,10 +1228,7 @@ impl<A> Map<'_, '_, A> {
             let field = &def.fields[f];
             let name = field.receiver.as_ref().map_or("", |r| r.name.as_str());
             let fast = &mut *self.fast;
-            let id = fast
-                .memo
-                .index
-                .field(&mut fast.record, self.here, base, f, name);
+            let id = fast.memo.index.field(fast.record, self.here, base, f, name);
             fast.record.arrive(id);
             // A compound field's shape is known from the plan: reading it looks nothing up.
             if let Some(slot) = slots.get(f) {

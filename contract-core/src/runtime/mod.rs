@@ -532,8 +532,9 @@ where
         let plan = fast_plan::<T>(schema);
         if plan.eligible {
             let limits = &options.limits;
-            if let Some((value, record)) =
-                fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast)
+            let mut record = scratch.fast.start(schema, View::Receiver);
+            if let Some(value) =
+                fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast, &mut record)
             {
                 let presence = Presence::recorded(record);
                 #[cfg(feature = "__check-fast-path")]
@@ -634,7 +635,10 @@ where
     let plan = fast_plan::<T>(schema);
     plan.eligible
         && with_scratch(|scratch| {
-            fast::receive::<T>(schema, plan, bytes, &Limits::default(), &mut scratch.fast).is_some()
+            let mut record = scratch.fast.start(schema, View::Receiver);
+            let limits = Limits::default();
+            fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
+                .is_some()
         })
 }
 
