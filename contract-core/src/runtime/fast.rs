@@ -261,6 +261,8 @@ pub(crate) struct Memo {
     /// Per path (at its id plus one: the top level, [`ROOT`], at 0), the struct last opened
     /// there: opening it again at that path looks nothing up.
     opened: Vec<Option<Opened>>,
+    /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
+    pub(crate) frames: Vec<super::fast_send::Frame>,
 }
 
 /// A struct opened at a path: what the value there was (the address of its type, or of the

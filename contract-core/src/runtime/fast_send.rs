@@ -56,6 +56,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
 ) -> Option<Record<'static>> {
     out.clear();
     let record = memo.start(schema, View::Sender);
+    let frames = std::mem::take(&mut memo.frames);
     let mut w = Writer {
         schema,
         plan,
@@ -69,9 +70,12 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         here: ROOT,
         key: None,
         last_shape: LastShape::default(),
+        frames,
     };
     let written = value.serialize(&mut w);
     w.memo.finish(&w.record);
+    w.frames.clear();
+    w.memo.frames = std::mem::take(&mut w.frames);
     (written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes).then_some(w.record)
 }
 
@@ -104,6 +108,8 @@ struct Writer<'m> {
     key: Option<u64>,
     /// The last type whose shape was asked for, and its shape.
     last_shape: LastShape,
+    /// The arrays and objects open, innermost last (the memo's, reused from call to call).
+    frames: Vec<Frame>,
 }
 
 /// Why the writer stopped: it gave up (the full path decides), or the value's `Serialize`
@@ -813,9 +819,16 @@ enum Mode {
     Free,
 }
 
-/// An array or object being written.
+/// An array or object being written: its place on the writer's stack of frames. Two words,
+/// so that opening one hands it back in registers (a larger value returned through memory
+/// is copied, and read back before its stores have landed).
 struct Compound<'a, 'm> {
     w: &'a mut Writer<'m>,
+    at: usize,
+}
+
+/// What is known of an array or object being written.
+pub(crate) struct Frame {
     mode: Mode,
     /// Whether it is a variant's content (whose enclosing object closes with it).
     variant: bool,
@@ -829,33 +842,38 @@ struct Compound<'a, 'm> {
 impl<'a, 'm> Compound<'a, 'm> {
     fn new(w: &'a mut Writer<'m>, mode: Mode) -> Self {
         let seen_keys = KeySet::open(w.memo);
-        Compound {
-            w,
+        w.frames.push(Frame {
             mode,
             variant: false,
             first: true,
             keys: 0,
             seen_keys,
-        }
+        });
+        let at = w.frames.len() - 1;
+        Compound { w, at }
     }
 
-    fn in_variant(mut self) -> Self {
-        self.variant = true;
+    fn in_variant(self) -> Self {
+        if let Some(frame) = self.w.frames.get_mut(self.at) {
+            frame.variant = true;
+        }
         self
     }
 
-    /// The comma before every item but the first.
-    fn comma(&mut self) {
-        if self.first {
-            self.first = false;
-        } else {
-            self.w.out.push(b',');
+    /// Its frame, when it is the innermost one open (a `Serialize` that left a compound
+    /// open inside it wrote something else than it says).
+    #[inline(always)]
+    fn frame(&mut self) -> Result<&mut Frame, Stop> {
+        if self.w.frames.len() != self.at + 1 {
+            return Err(self.w.bail());
         }
+        self.w.frames.last_mut().ok_or(Stop)
     }
 
     /// Points the cursor at the next item.
     fn item(&mut self) -> Result<(), Stop> {
-        match &mut self.mode {
+        let frame = self.frame()?;
+        let node = match &mut frame.mode {
             Mode::Items {
                 items,
                 here,
@@ -863,23 +881,26 @@ impl<'a, 'm> Compound<'a, 'm> {
                 expected,
             } => {
                 let node = match items {
-                    Items::One(item) => Node::Ty(item),
-                    Items::Each(items) => match items.get(*n) {
-                        Some(ty) => Node::Ty(ty),
-                        None => return Err(self.w.bail()),
-                    },
+                    Items::One(item) => Some(Node::Ty(item)),
+                    Items::Each(items) => items.get(*n).map(Node::Ty),
                 };
                 *n += 1;
-                if expected.is_some_and(|e| *n > e) {
-                    return Err(self.w.bail());
-                }
-                self.w.node = node;
-                self.w.here = *here;
+                node.filter(|_| expected.is_none_or(|e| *n <= e))
+                    .map(|node| (node, *here))
             }
-            Mode::Free => self.w.node = Node::Free,
-            _ => return Err(self.w.bail()),
+            Mode::Free => Some((Node::Free, self.w.here)),
+            _ => None,
+        };
+        let w = &mut *self.w;
+        let (Some((node, here)), Some(frame)) = (node, w.frames.last_mut()) else {
+            return Err(w.bail());
+        };
+        let first = &mut frame.first;
+        w.node = node;
+        w.here = here;
+        if !std::mem::replace(first, false) {
+            w.out.push(b',');
         }
-        self.comma();
         Ok(())
     }
 
@@ -891,18 +912,26 @@ impl<'a, 'm> Compound<'a, 'm> {
     /// comparing the text.
     #[inline(always)]
     fn field(&mut self, key: &'static str) -> Result<(), Stop> {
-        let Mode::Struct {
-            here,
-            base,
-            ref mut seen,
-            ref mut next_guess,
-            facts,
-            ..
-        } = self.mode
-        else {
-            return Err(self.w.bail());
-        };
         let w = &mut *self.w;
+        if w.frames.len() != self.at + 1 {
+            return Err(w.bail());
+        }
+        let Some(Frame {
+            mode:
+                Mode::Struct {
+                    here,
+                    base,
+                    seen,
+                    next_guess,
+                    facts,
+                },
+            first,
+            ..
+        }) = w.frames.last_mut()
+        else {
+            return Err(w.bail());
+        };
+        let (here, base, facts) = (*here, *base, *facts);
         let slots = facts.slots;
         let n = slots.len();
         let guess = (*next_guess).min(n);
@@ -935,6 +964,7 @@ impl<'a, 'm> Compound<'a, 'm> {
         };
         *seen |= 1 << f;
         *next_guess = f + 1;
+        let skip = usize::from(std::mem::replace(first, false));
         let slot = &slots[f];
         let id = w
             .memo
@@ -949,33 +979,23 @@ impl<'a, 'm> Compound<'a, 'm> {
         }
         w.here = id;
         // The key is the name the field was matched under: its text is written as it was
-        // escaped once for the plan.
-        let written = if self.first {
-            self.first = false;
-            slot.key.get(1..).unwrap_or_default()
-        } else {
-            &slot.key
-        };
-        w.out.extend_from_slice(written);
+        // escaped once for the plan (without the comma before the first field).
+        w.out
+            .extend_from_slice(slot.key.get(skip..).unwrap_or_default());
         Ok(())
-    }
-
-    /// Whether the key just written is new in this map.
-    fn fresh(&mut self) -> bool {
-        let Some(fp) = self.w.key.take() else {
-            return false;
-        };
-        self.keys += 1;
-        if self.keys > self.w.limits.max_keys_per_object {
-            return false;
-        }
-        self.seen_keys.insert(self.w.memo, fp)
     }
 
     /// Closes the compound (every field the view always writes was written, every item of a
     /// fixed length is there) with `close`, and the variant's object around it.
     fn close(self, close: u8) -> Result<(), Stop> {
-        let complete = match self.mode {
+        let w = self.w;
+        if w.frames.len() != self.at + 1 {
+            return Err(w.bail());
+        }
+        let Some(frame) = w.frames.pop() else {
+            return Err(w.bail());
+        };
+        let complete = match frame.mode {
             Mode::Struct { seen, facts, .. } => seen & facts.always == facts.always,
             Mode::Items {
                 n,
@@ -984,14 +1004,14 @@ impl<'a, 'm> Compound<'a, 'm> {
             } => n == e,
             _ => true,
         };
-        self.seen_keys.close(self.w.memo);
-        self.w.depth -= 1 + usize::from(self.variant);
+        frame.seen_keys.close(w.memo);
+        w.depth -= 1 + usize::from(frame.variant);
         if !complete {
-            return Err(self.w.bail());
+            return Err(w.bail());
         }
-        self.w.out.push(close);
-        if self.variant {
-            self.w.out.push(b'}');
+        w.out.push(close);
+        if frame.variant {
+            w.out.push(b'}');
         }
         Ok(())
     }
@@ -1028,25 +1048,41 @@ impl ser::SerializeMap for Compound<'_, '_> {
     type Error = Stop;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Stop> {
-        let node = match self.mode {
-            Mode::Map { key, .. } => Node::Key(key),
+        let frame = self.frame()?;
+        let node = match frame.mode {
+            Mode::Map { key, .. } => Some(Node::Key(key)),
             // Inside `Any`: a string key, checked for repeats.
-            Mode::Free => Node::Key(&FREE_KEY),
-            _ => return Err(self.w.bail()),
+            Mode::Free => Some(Node::Key(&FREE_KEY)),
+            _ => None,
+        };
+        let first = std::mem::replace(&mut frame.first, false);
+        let Some(node) = node else {
+            return Err(self.w.bail());
         };
         self.w.node = node;
-        self.comma();
+        if !first {
+            self.w.out.push(b',');
+        }
         key.serialize(KeyWriter(&mut *self.w))?;
-        if self.fresh() {
-            self.w.out.push(b':');
+        // Whether the key just written is new in this map.
+        let w = &mut *self.w;
+        let fresh = match (w.key.take(), w.frames.last_mut()) {
+            (Some(fp), Some(frame)) => {
+                frame.keys += 1;
+                frame.keys <= w.limits.max_keys_per_object && frame.seen_keys.insert(w.memo, fp)
+            }
+            _ => false,
+        };
+        if fresh {
+            w.out.push(b':');
             Ok(())
         } else {
-            Err(self.w.bail())
+            Err(w.bail())
         }
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Stop> {
-        match self.mode {
+        match self.frame()?.mode {
             Mode::Map { value, values, .. } => {
                 self.w.node = Node::Ty(value);
                 self.w.here = values;
