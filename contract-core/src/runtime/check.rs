@@ -47,10 +47,8 @@ enum Seg<'s> {
 pub(crate) struct PathIndex {
     /// By parent path and label key (all but an array's items).
     by_label: FxHashMap<(u32, u8, usize), u32>,
-    /// Where the ids of a struct's fields start in `field_ids`, by parent path and struct.
+    /// The id of the first of a struct's field paths, by parent path and struct.
     structs: FxHashMap<(u32, usize), u32>,
-    /// The path id of each field of the structs met (`u32::MAX` until it arrives).
-    field_ids: Vec<u32>,
     /// The last entry of `structs` asked for: the items of an array ask for the same.
     last_struct: Option<((u32, usize), u32)>,
     /// By parent path (at the parent's id plus one: the top level, [`ROOT`], at 0): the id of
@@ -64,7 +62,6 @@ impl PathIndex {
         self.items.clear();
         self.by_label.clear();
         self.structs.clear();
-        self.field_ids.clear();
         self.last_struct = None;
     }
 
@@ -100,48 +97,45 @@ impl PathIndex {
         id
     }
 
-    /// The path id of field `f` (read under `name`) of the struct whose field ids start at
-    /// `base` (from [`struct_ids`](Self::struct_ids)) under path `here`.
+    /// The id of the first of the paths of `def`'s fields under `here`, named as `view`
+    /// names them: they follow each other, field `f`'s is this plus `f`. Added to `record`
+    /// together, the first time the struct is met there (a path of a field that never arrives
+    /// is never listed).
     #[inline]
-    pub(crate) fn field<'s>(
+    pub(crate) fn struct_ids<'s>(
         &mut self,
         record: &mut Record<'s>,
         here: u32,
-        base: usize,
-        f: usize,
-        name: &'s str,
+        def: &'s StructDef,
+        view: View,
     ) -> u32 {
-        match self.field_ids[base + f] {
-            u32::MAX => {
-                let id = self.child(record, here, Label::Field(name));
-                self.field_ids[base + f] = id;
-                id
-            }
-            id => id,
-        }
-    }
-
-    /// Where the field ids of `def` under path `here` start.
-    #[inline]
-    pub(crate) fn struct_ids(&mut self, here: u32, def: &StructDef) -> usize {
         let key = (here, def as *const StructDef as usize);
-        if let Some((last, base)) = self.last_struct {
+        if let Some((last, first)) = self.last_struct {
             if last == key {
-                return base as usize;
+                return first;
             }
         }
-        let base = match self.structs.get(&key) {
-            Some(base) => *base,
+        let first = match self.structs.get(&key) {
+            Some(first) => *first,
             None => {
-                let base = self.field_ids.len() as u32;
-                self.field_ids
-                    .resize(base as usize + def.fields.len(), u32::MAX);
-                self.structs.insert(key, base);
-                base
+                let first = record.paths.len() as u32;
+                for field in &def.fields {
+                    record.push_path(here, Label::Field(view_name(view, field).unwrap_or("")));
+                }
+                self.structs.insert(key, first);
+                first
             }
         };
-        self.last_struct = Some((key, base));
-        base as usize
+        self.last_struct = Some((key, first));
+        first
+    }
+}
+
+/// The name `view` reads or writes `field` under.
+pub(crate) fn view_name(view: View, field: &FieldDef) -> Option<&str> {
+    match view {
+        View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
+        View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
     }
 }
 
@@ -567,10 +561,7 @@ impl<'s, 'd> Checker<'s, 'd> {
     }
 
     fn primary_name(&self, field: &'s FieldDef) -> Option<&'s str> {
-        match self.view {
-            View::Sender => field.sender.as_ref().map(|s| s.name.as_str()),
-            View::Receiver => field.receiver.as_ref().map(|r| r.name.as_str()),
-        }
+        view_name(self.view, field)
     }
 
     fn field_reads(&self, field: &'s FieldDef, key: &[u8]) -> bool {
@@ -613,7 +604,9 @@ impl<'s, 'd> Checker<'s, 'd> {
         let base = self.seen.len();
         self.seen.resize(base + def.fields.len(), u32::MAX);
         let mut next_guess = 0;
-        let ids = self.index.struct_ids(self.here, def);
+        let ids = self
+            .index
+            .struct_ids(&mut self.record, self.here, def, self.view);
         // The keys no field reads, when flattened enums may read them.
         let mut leftover: Vec<u32> = Vec::new();
         let mut k = i + 1;
@@ -672,9 +665,9 @@ impl<'s, 'd> Checker<'s, 'd> {
                         self.skip(v);
                     } else {
                         self.seen[base + f] = k;
-                        let name = self.primary_name(field).unwrap_or_default();
                         let saved = self.here;
-                        let id = self.index.field(&mut self.record, saved, ids, f, name);
+                        // At most 2^32 fields: `f` fits.
+                        let id = ids + f as u32;
                         self.count_arrival(id);
                         self.here = id;
                         self.pointer.push(Seg::Key(k));

@@ -272,7 +272,7 @@ pub(crate) struct Memo {
 pub(crate) struct Opened {
     node: usize,
     pub(crate) def: &'static StructDef,
-    pub(crate) base: usize,
+    pub(crate) base: u32,
     pub(crate) facts: &'static StructFacts,
 }
 
@@ -318,14 +318,16 @@ impl Memo {
     pub(crate) fn open(
         &mut self,
         plan: &'static Plan,
+        record: &mut Record<'static>,
         here: u32,
         node: usize,
         def: &'static StructDef,
     ) -> Opened {
+        let view = self.view.unwrap_or(record.view);
         let opened = Opened {
             node,
             def,
-            base: self.index.struct_ids(here, def),
+            base: self.index.struct_ids(record, here, def, view),
             facts: plan.struct_facts(def),
         };
         let at = here.wrapping_add(1) as usize;
@@ -967,7 +969,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                 } = match shape {
                     Ok(opened) => opened,
                     Err(Shape::Struct(def)) if node != 0 => {
-                        fast.memo.open(fast.plan, here, node, def)
+                        fast.memo.open(fast.plan, fast.record, here, node, def)
                     }
                     _ => return Err(fast.bail()),
                 };
@@ -1086,7 +1088,7 @@ enum Mode {
     /// `seen`.
     Struct {
         def: &'static StructDef,
-        base: usize,
+        base: u32,
         seen: Seen,
         next_guess: usize,
         /// What the plan knows of each field (its shape).
@@ -1228,9 +1230,9 @@ impl<A> Map<'_, '_, A> {
                 return Err(self.fast.bail());
             }
             let field = &def.fields[f];
-            let name = field.receiver.as_ref().map_or("", |r| r.name.as_str());
             let fast = &mut *self.fast;
-            let id = fast.memo.index.field(fast.record, self.here, base, f, name);
+            // At most 64 fields here, or fewer than the paths: `f` fits.
+            let id = base + f as u32;
             fast.record.arrive(id);
             // A compound field's shape is known from the plan: reading it looks nothing up.
             if let Some(slot) = slots.get(f) {

@@ -322,14 +322,13 @@ impl Writer<'_> {
             Some(opened) => opened,
             None => match self.shape(self.node) {
                 Shape::Struct(def) if def.fields.len() <= 64 => {
-                    self.memo.open(self.plan, here, node, def)
+                    self.memo.open(self.plan, &mut self.record, here, node, def)
                 }
                 _ => return Err(self.bail()),
             },
         };
         self.open()?;
         Ok(Mode::Struct {
-            here,
             base: opened.base,
             seen: 0,
             next_guess: 0,
@@ -808,8 +807,8 @@ enum Mode {
         values: u32,
     },
     Struct {
-        here: u32,
-        base: usize,
+        /// The id of its first field's path.
+        base: u32,
         /// Which fields were written, by bit.
         seen: u64,
         next_guess: usize,
@@ -919,7 +918,6 @@ impl<'a, 'm> Compound<'a, 'm> {
         let Some(Frame {
             mode:
                 Mode::Struct {
-                    here,
                     base,
                     seen,
                     next_guess,
@@ -931,7 +929,7 @@ impl<'a, 'm> Compound<'a, 'm> {
         else {
             return Err(w.bail());
         };
-        let (here, base, facts) = (*here, *base, *facts);
+        let (base, facts) = (*base, *facts);
         let slots = facts.slots;
         let n = slots.len();
         let guess = (*next_guess).min(n);
@@ -966,10 +964,8 @@ impl<'a, 'm> Compound<'a, 'm> {
         *next_guess = f + 1;
         let skip = usize::from(std::mem::replace(first, false));
         let slot = &slots[f];
-        let id = w
-            .memo
-            .index
-            .field(&mut w.record, here, base, f, slot.name.unwrap_or_default());
+        // At most 64 fields: `f` fits.
+        let id = base + f as u32;
         w.record.arrive(id);
         w.node = Node::Ty(slot.ty);
         // A scalar is checked without its shape; leaving the last one in place keeps it for
