@@ -252,8 +252,6 @@ pub(crate) struct Memo {
     /// already known.
     key: String,
     key_fp: Option<u64>,
-    /// The field the last key named, when read with a struct's context.
-    key_field: Option<usize>,
     /// The fingerprints of the keys of the objects open, innermost last.
     fingerprints: Vec<u64>,
     /// Which fields of the structs open arrived, innermost last.
@@ -340,7 +338,6 @@ impl Memo {
 
     /// Keeps `key` as the last key read, a string that names no field.
     fn set_key(&mut self, key: &str) {
-        self.key_field = None;
         self.key.clear();
         self.key.push_str(key);
         self.key_fp = None;
@@ -374,7 +371,7 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         limits: *limits,
         depth: 0,
         bail: false,
-        key_ctx: None,
+        key_field: None,
         node: Node::Ty(&schema.root),
         here: ROOT,
         bare_scalars: bytes.len() <= limits.max_string_bytes,
@@ -404,9 +401,8 @@ struct Fast<'i> {
     depth: usize,
     /// A point where the full path decides was met.
     bail: bool,
-    /// While a struct's key is read: the struct and the field to try first, so that a key
-    /// naming a field is matched where it is read, without a copy.
-    key_ctx: Option<(&'static StructDef, usize)>,
+    /// The field the last key named, when read with a struct's context.
+    key_field: Option<usize>,
     /// What the schema says of the value about to be read, and its path: set by whoever
     /// asks serde_json for the next value, read where serde_json hands it over. The
     /// wrappers carry nothing else, so that they stay small.
@@ -520,6 +516,9 @@ enum Node {
     Tuple(&'static [Type]),
     /// An object key (of this type, for a map): recorded for the map that reads it.
     Key(Option<&'static Type>),
+    /// A struct's key, and the field to try first: a key naming a field is matched where it
+    /// is read, without a copy.
+    FieldKey(&'static StructDef, usize),
     /// A value nobody reads (an unknown field, `Any`): walked only for what serde_json skips.
     Ignore,
 }
@@ -545,7 +544,7 @@ impl Node {
             Node::Ty(ty) => fast.last_shape.of(fast.plan, fast.schema, ty),
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
-            Node::Key(_) => Shape::Scalar(&super::fast_send::FREE_KEY),
+            Node::Key(_) | Node::FieldKey(..) => Shape::Scalar(&super::fast_send::FREE_KEY),
             Node::Ignore => Shape::Any,
         }
     }
@@ -722,7 +721,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for De<'_, '_, D> {
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         // serde_json would skip the value without checking it.
-        if !matches!(self.fast.node, Node::Key(_)) {
+        if !matches!(self.fast.node, Node::Key(_) | Node::FieldKey(..)) {
             self.fast.node = Node::Ignore;
         }
         self.de.deserialize_any(Vis {
@@ -772,11 +771,11 @@ struct Vis<'f, 'i, V> {
 
 impl<V> Vis<'_, '_, V> {
     fn key_number(&mut self, kind: u8, bytes: &[u8]) {
-        if let Node::Key(_) = self.fast.node {
+        if let Node::Key(_) | Node::FieldKey(..) = self.fast.node {
             let memo = &mut *self.fast.memo;
             memo.key.clear();
             memo.key_fp = Some(fingerprint(kind, bytes));
-            memo.key_field = None;
+            self.fast.key_field = None;
         }
     }
 
@@ -786,15 +785,17 @@ impl<V> Vis<'_, '_, V> {
             return Err(self.fast.bail());
         }
         match self.fast.node {
-            Node::Key(_) => {
-                let found = self
-                    .fast
-                    .key_ctx
-                    .and_then(|(def, guess)| field_named(def, guess, s));
-                self.fast.memo.key_field = found;
+            Node::FieldKey(def, guess) => {
+                let found = field_named(def, guess, s);
+                self.fast.key_field = found;
                 if found.is_none() {
                     self.fast.memo.set_key(s);
                 }
+                Ok(())
+            }
+            Node::Key(_) => {
+                self.fast.key_field = None;
+                self.fast.memo.set_key(s);
                 Ok(())
             }
             Node::Ty(ty) => {
@@ -952,7 +953,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let Vis { v, fast } = self;
         let here = fast.here;
-        let seen_start = fast.memo.seen.len();
+        // Where the struct's run of `memo.seen` starts, past 64 fields.
+        let mut spilled = None;
         let node = match fast.node {
             Node::Ty(ty) => std::ptr::from_ref(ty) as usize,
             Node::Struct(def) => std::ptr::from_ref(def) as usize,
@@ -976,8 +978,10 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                 let seen = if def.fields.len() <= 64 {
                     Seen::Bits(0)
                 } else {
-                    fast.memo.seen.resize(seen_start + def.fields.len(), false);
-                    Seen::Spilled(seen_start)
+                    let at = fast.memo.seen.len();
+                    fast.memo.seen.resize(at + def.fields.len(), false);
+                    spilled = Some(at);
+                    Seen::Spilled(at)
                 };
                 Mode::Struct {
                     def,
@@ -1007,7 +1011,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
             pending: (Node::Ignore, here),
         });
         fast.depth -= 1;
-        fast.memo.seen.truncate(seen_start);
+        if let Some(at) = spilled {
+            fast.memo.seen.truncate(at);
+        }
         result
     }
 
@@ -1219,7 +1225,7 @@ impl<A> Map<'_, '_, A> {
         else {
             return Err(self.fast.bail());
         };
-        if let Some(f) = self.fast.memo.key_field {
+        if let Some(f) = self.fast.key_field {
             *next_guess = f + 1;
             let again = match seen {
                 Seen::Bits(bits) => std::mem::replace(bits, *bits | 1 << f) & 1 << f != 0,
@@ -1275,29 +1281,24 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
-        self.fast.key_ctx = match self.mode {
+        let node = match self.mode {
             Mode::Struct {
                 def, next_guess, ..
-            } => Some((def, next_guess)),
-            _ => None,
-        };
-        let key = match self.mode {
-            Mode::Data { key, .. } => Some(key),
-            _ => None,
+            } => Node::FieldKey(def, next_guess),
+            Mode::Data { key, .. } => Node::Key(Some(key)),
+            Mode::Any => Node::Key(None),
         };
         let key = self.map.next_key_seed(Seed {
             seed,
-            fast: self.fast.at(Node::Key(key), self.here),
-        });
-        self.fast.key_ctx = None;
-        let key = key?;
+            fast: self.fast.at(node, self.here),
+        })?;
         if key.is_none() {
             return Ok(None);
         }
         self.keys += 1;
         let memo = &*self.fast.memo;
         if self.keys > self.fast.limits.max_keys_per_object
-            || memo.key_field.is_none() && super::serde_json_private(&memo.key)
+            || self.fast.key_field.is_none() && super::serde_json_private(&memo.key)
         {
             return Err(self.fast.bail());
         }
