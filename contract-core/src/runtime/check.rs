@@ -15,7 +15,6 @@
 //! bounded.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
@@ -182,14 +181,14 @@ impl<'s, 'd> Checker<'s, 'd> {
             nodes: &tape.nodes,
             duplicates: &tape.duplicates,
             problems: Vec::new(),
-            pointer: Vec::new(),
+            pointer: Vec::with_capacity(16),
             record,
             index,
             here: ROOT,
             trial: 0,
             failed: false,
             max_unknown,
-            seen: Vec::new(),
+            seen: Vec::with_capacity(64),
         }
     }
 
@@ -231,16 +230,13 @@ impl<'s, 'd> Checker<'s, 'd> {
     }
 
     fn render_pointer(&self, extra: Option<Seg<'s>>) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(64);
         for seg in self.pointer.iter().chain(extra.iter()) {
             out.push('/');
             match seg {
                 Seg::Key(k) => escape_token(&key_text(self.input, &self.node(*k)), &mut out),
                 Seg::Name(name) => escape_token(name.as_bytes(), &mut out),
-                Seg::Index(i) => {
-                    // Writing into a String cannot fail.
-                    let _ = write!(out, "{i}");
-                }
+                Seg::Index(i) => out.push_str(itoa::Buffer::new().format(*i)),
                 Seg::Star => out.push('*'),
             }
         }
@@ -1419,6 +1415,10 @@ fn is_canonical_int(text: &[u8]) -> bool {
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
 fn escape_token(raw: &[u8], out: &mut String) {
     let text = String::from_utf8_lossy(raw);
+    if !raw.iter().any(|&b| b == b'~' || b == b'/') {
+        out.push_str(&text);
+        return;
+    }
     let mut rest: &str = &text;
     // Runs without `~` or `/` are copied whole.
     while let Some(at) = rest.find(['~', '/']) {
