@@ -522,7 +522,7 @@ fn needs_escape(b: u8) -> bool {
 /// The high bit of each byte of `word` (little-endian) that JSON needs escaped: a quote, a
 /// backslash, a control character. Exact: no carry crosses from one byte to the next.
 #[inline(always)]
-fn to_escape(word: u64) -> u64 {
+pub(crate) fn to_escape(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
