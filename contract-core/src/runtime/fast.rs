@@ -48,7 +48,7 @@ use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown
 use contract_schema::{Schema, View};
 
 use super::check::PathIndex;
-use super::presence::{Label, PathNode, Record, ROOT};
+use super::presence::{Label, PathNode, Record, Tally, ROOT};
 use super::Limits;
 
 /// What the fast path knows of a type before reading any payload: whether it can take the
@@ -259,6 +259,8 @@ pub(crate) struct Memo {
     /// Per path (at its id plus one: the top level, [`ROOT`], at 0), the struct last opened
     /// there: opening it again at that path looks nothing up.
     opened: Vec<Option<Opened>>,
+    /// The counts of the call going on (its room kept between calls).
+    tally: Vec<Tally>,
     /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
     pub(crate) frames: Vec<super::fast_send::Frame>,
 }
@@ -297,7 +299,12 @@ impl Memo {
                 Arc::default()
             }
         };
-        let record = Record::with_paths(schema, view, paths);
+        // The counts are kept in the memo's buffer during the call, and copied out at its
+        // end: the call's own allocations come after the value's, as `serde_json`'s would.
+        let mut tally = std::mem::take(&mut self.tally);
+        tally.clear();
+        tally.resize(paths.len(), Tally::default());
+        let record = Record::with_tally(schema, view, paths, tally);
         self.fingerprints.clear();
         self.seen.clear();
         record
@@ -344,8 +351,17 @@ impl Memo {
     }
 
     /// Remembers the paths a call added.
-    pub(crate) fn finish(&mut self, record: &Record<'static>) {
+    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
         self.paths = Some(Arc::clone(&record.paths));
+        let buffer = std::mem::take(&mut record.tally);
+        record.tally = buffer.as_slice().to_vec();
+        self.tally = buffer;
+    }
+
+    /// Remembers the paths a call added, whose record is dropped (the full path decides).
+    pub(crate) fn abandon(&mut self, record: &mut Record<'static>) {
+        self.paths = Some(Arc::clone(&record.paths));
+        self.tally = std::mem::take(&mut record.tally);
     }
 }
 
@@ -360,7 +376,7 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
     record: &mut Record<'static>,
 ) -> Option<T> {
     if bytes.len() > limits.max_bytes {
-        memo.finish(record);
+        memo.abandon(record);
         return None;
     }
     let mut fast = Fast {
@@ -383,10 +399,15 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         fast: &mut fast,
     };
     let value = T::deserialize(wrapped).and_then(|value| de.end().map(|()| value));
-    fast.memo.finish(fast.record);
     match value {
-        Ok(value) if !fast.bail => Some(value),
-        _ => None,
+        Ok(value) if !fast.bail => {
+            fast.memo.finish(fast.record);
+            Some(value)
+        }
+        _ => {
+            fast.memo.abandon(fast.record);
+            None
+        }
     }
 }
 

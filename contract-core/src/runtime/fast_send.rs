@@ -73,10 +73,15 @@ pub(crate) fn send<T: Serialize + ?Sized>(
         frames,
     };
     let written = value.serialize(&mut w);
-    w.memo.finish(&w.record);
     w.frames.clear();
     w.memo.frames = std::mem::take(&mut w.frames);
-    (written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes).then_some(w.record)
+    if written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes {
+        w.memo.finish(&mut w.record);
+        Some(w.record)
+    } else {
+        w.memo.abandon(&mut w.record);
+        None
+    }
 }
 
 /// What the schema says of the value about to be written.

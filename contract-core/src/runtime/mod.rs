@@ -461,7 +461,7 @@ fn walk(
     scratch: &mut Scratch,
 ) -> (Vec<Problem>, presence::Record<'static>) {
     let record = scratch.full.start(schema, view);
-    let outcome = Checker::new(
+    let mut outcome = Checker::new(
         record,
         bytes,
         &scratch.tape,
@@ -469,7 +469,7 @@ fn walk(
         limits.max_unknown_names,
     )
     .run();
-    scratch.full.finish(&outcome.record);
+    scratch.full.finish(&mut outcome.record);
     (outcome.problems, outcome.record)
 }
 

@@ -253,18 +253,16 @@ pub(crate) struct Record<'s> {
 
 impl<'s> Record<'s> {
     pub(crate) fn new(schema: &'s Schema, view: View) -> Self {
-        Record::with_paths(schema, view, Arc::default())
+        Record::with_tally(schema, view, Arc::default(), Vec::new())
     }
 
-    /// A record that starts from `paths` (met before, none arrived yet).
-    pub(crate) fn with_paths(
+    /// A record that starts from `paths` (met before) with `tally` (a zero per path).
+    pub(crate) fn with_tally(
         schema: &'s Schema,
         view: View,
         paths: Arc<Vec<PathNode<'s>>>,
+        tally: Vec<Tally>,
     ) -> Self {
-        // Not `vec![…; n]`: glibc's `calloc` bypasses its per-thread cache.
-        let mut tally = Vec::with_capacity(paths.len());
-        tally.resize(paths.len(), Tally::default());
         Record {
             schema,
             view,
