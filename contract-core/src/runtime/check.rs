@@ -64,6 +64,16 @@ impl PathIndex {
         self.last_struct = None;
     }
 
+    /// The id of the path of the items of the array at `parent` (`parent[]`), added to
+    /// `record` when new: every array asks for it, found by the parent's id alone.
+    #[inline]
+    pub(crate) fn items<'s>(&mut self, record: &mut Record<'s>, parent: u32) -> u32 {
+        match self.items.get(parent.wrapping_add(1) as usize) {
+            Some(&id) if id != u32::MAX => id,
+            _ => self.child(record, parent, Label::Items),
+        }
+    }
+
     /// The id of the path `label` under `parent`, added to `record` when new.
     pub(crate) fn child<'s>(
         &mut self,
@@ -431,7 +441,7 @@ impl<'s, 'd> Checker<'s, 'd> {
     /// The items of the array at `i`: all of type `types[0]`, or (`tuple`) one type each.
     fn items(&mut self, i: u32, types: &'s [Type], tuple: Option<()>) {
         let saved = self.here;
-        self.here = self.child(saved, Label::Items);
+        self.here = self.index.items(&mut self.record, saved);
         let mut child = i + 1;
         for n in 0..self.node(i).count {
             let ty = if tuple.is_some() {

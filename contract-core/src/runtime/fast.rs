@@ -953,8 +953,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
         let Vis { v, fast } = self;
         let here = fast.here;
         let (items, here) = match fast.node.shape(fast) {
-            Shape::Seq(item) => (Items::One(item), fast.child(here, Label::Items)),
-            Shape::Tuple(items) => (Items::Each(items), fast.child(here, Label::Items)),
+            Shape::Seq(item) => (Items::One(item), fast.memo.index.items(fast.record, here)),
+            Shape::Tuple(items) => (Items::Each(items), fast.memo.index.items(fast.record, here)),
             Shape::Any => (Items::Ignore, here),
             // A struct written as an array, or a sequence where the schema has none.
             _ => return Err(fast.bail()),

@@ -275,14 +275,14 @@ impl Writer<'_> {
                 };
                 Mode::Items {
                     items: Items::One(item),
-                    here: self.child(here, Label::Items),
+                    here: self.memo.index.items(&mut self.record, here),
                     n: 0,
                     expected,
                 }
             }
             Shape::Tuple(items) => Mode::Items {
                 items: Items::Each(items),
-                here: self.child(here, Label::Items),
+                here: self.memo.index.items(&mut self.record, here),
                 n: 0,
                 expected: Some(items.len()),
             },
