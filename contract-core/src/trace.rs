@@ -30,10 +30,8 @@ pub(crate) struct CallSpan;
 #[cfg(feature = "tracing")]
 pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan {
     use tracing::field::Empty;
-    let contract = schema
-        .contract
-        .as_ref()
-        .map_or_else(|| "payload".to_owned(), ToString::to_string);
+    // Written only if a subscriber records the span: nothing is built for a disabled one.
+    let contract = ContractName(schema);
     let span = tracing::info_span!(
         "handoff",
         otel.name = %format_args!("{} {contract}", side.as_str()),
@@ -55,6 +53,21 @@ pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan 
         handoff.problem_count = Empty,
     );
     span
+}
+
+/// The contract id of a schema as a span shows it (`payload` for a schema of no contract).
+#[cfg(feature = "tracing")]
+#[derive(Clone, Copy)]
+struct ContractName<'a>(&'a Schema);
+
+#[cfg(feature = "tracing")]
+impl std::fmt::Display for ContractName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0.contract {
+            Some(id) => std::fmt::Display::fmt(id, f),
+            None => f.write_str("payload"),
+        }
+    }
 }
 
 /// Records the outcome of a call on its span.
