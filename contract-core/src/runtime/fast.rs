@@ -1269,7 +1269,7 @@ impl<A> Map<'_, '_, A> {
             }
             return Ok((Node::Ty(&field.ty), id));
         }
-        if !self.fresh() {
+        if super::serde_json_private(&self.fast.memo.key) || !self.fresh() {
             return Err(self.fast.bail());
         }
         match (&def.extra, def.unknown) {
@@ -1302,12 +1302,27 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
+        // A struct's keys (most keys) take a path of their own: one look at the mode.
+        if let Mode::Struct {
+            def, next_guess, ..
+        } = self.mode
+        {
+            let key = self.map.next_key_seed(Seed {
+                seed,
+                fast: self.fast.at(Node::FieldKey(def, next_guess), self.here),
+            })?;
+            if key.is_some() {
+                self.keys += 1;
+                if self.keys > self.fast.limits.max_keys_per_object {
+                    return Err(self.fast.bail());
+                }
+                self.pending = self.struct_key()?;
+            }
+            return Ok(key);
+        }
         let node = match self.mode {
-            Mode::Struct {
-                def, next_guess, ..
-            } => Node::FieldKey(def, next_guess),
             Mode::Data { key, .. } => Node::Key(Some(key)),
-            Mode::Any => Node::Key(None),
+            _ => Node::Key(None),
         };
         let key = self.map.next_key_seed(Seed {
             seed,
@@ -1317,26 +1332,15 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
             return Ok(None);
         }
         self.keys += 1;
-        let memo = &*self.fast.memo;
         if self.keys > self.fast.limits.max_keys_per_object
-            || self.fast.key_field.is_none() && super::serde_json_private(&memo.key)
+            || super::serde_json_private(&self.fast.memo.key)
+            || !self.fresh()
         {
             return Err(self.fast.bail());
         }
         self.pending = match self.mode {
-            Mode::Struct { .. } => self.struct_key()?,
-            Mode::Data { value, values, .. } => {
-                if !self.fresh() {
-                    return Err(self.fast.bail());
-                }
-                (Node::Ty(value), values)
-            }
-            Mode::Any => {
-                if !self.fresh() {
-                    return Err(self.fast.bail());
-                }
-                (Node::Ignore, self.here)
-            }
+            Mode::Data { value, values, .. } => (Node::Ty(value), values),
+            _ => (Node::Ignore, self.here),
         };
         Ok(key)
     }
