@@ -1146,7 +1146,9 @@ const INLINE_KEYS: usize = 16;
 /// objects open share that stack), moved to a hash set past [`INLINE_KEYS`].
 pub(crate) struct KeySet {
     start: usize,
-    spilled: Option<FxHashSet<u64>>,
+    /// Boxed: most objects never spill, and the set would triple the size of the wrappers
+    /// that hold it.
+    spilled: Option<Box<FxHashSet<u64>>>,
 }
 
 impl KeySet {
@@ -1171,7 +1173,7 @@ impl KeySet {
             let mut set: FxHashSet<u64> = mine.iter().copied().collect();
             set.insert(fp);
             memo.fingerprints.truncate(self.start);
-            self.spilled = Some(set);
+            self.spilled = Some(Box::new(set));
         } else {
             memo.fingerprints.push(fp);
         }
