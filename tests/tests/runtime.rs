@@ -374,6 +374,28 @@ fn duplicate_keys_at_every_level() {
     // serde keeps the last of a map's duplicate keys and skips a duplicate unknown field.
     assert!(serde_json::from_str::<BTreeMap<String, u8>>(r#"{"a":1,"a":2}"#).is_ok());
     assert!(receive::<BTreeMap<String, u8>>(br#"{"a":1,"a":2}"#).is_err());
+    // Past the keys an object keeps in line, a repeat is still found, and distinct keys pass.
+    let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+    let distinct = format!("{{{}}}", keys.join(","));
+    let repeated = format!("{{{},\"k3\":0}}", keys.join(","));
+    assert_eq!(
+        receive::<BTreeMap<String, u8>>(distinct.as_bytes())
+            .map(|r| r.into_inner().len())
+            .ok(),
+        Some(40)
+    );
+    let map: BTreeMap<String, u8> = (0..40).map(|i| (format!("k{i}"), i)).collect();
+    assert_eq!(
+        send(&map).expect("distinct keys").bytes(),
+        serde_json::to_vec(&map).expect("serializes")
+    );
+    let r = rejection::<BTreeMap<String, u8>>(repeated.as_bytes());
+    assert!(
+        r.problems()
+            .iter()
+            .any(|p| matches!(p.kind, ProblemKind::DuplicateKey { .. })),
+        "{r}"
+    );
 }
 
 #[test]
