@@ -11,9 +11,10 @@
 //! - `send/*`: `send` beside `serde_json::to_vec`.
 //!
 //! Absolute times on a shared 2-core machine swing ±30 %, so the figures to quote are the
-//! ratios printed by `ratios`: per size, rounds in which every method runs one batch in turn,
-//! and the median over rounds of each method's time divided by the baseline's in the same
-//! round.
+//! ratios printed by `ratios`: per size, 101 rounds in which every method runs one batch (about
+//! 2 MB of payload) in turn, every other round in reverse order, and the median over rounds of
+//! each method's time divided by the baseline's in the same round (with the middle half of
+//! those ratios, to show the spread).
 //!
 //! Run: `cargo bench -p contract-core --bench runtime` (add `-- ratios` for the ratios alone,
 //! and `RATIOS_ONLY=send` in the environment for those whose label holds `send`).
