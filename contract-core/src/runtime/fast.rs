@@ -70,6 +70,9 @@ pub(crate) struct StructFacts {
     pub(crate) clashing: bool,
     /// The fields the sender view always writes, by bit.
     pub(crate) always: u64,
+    /// The fields whose value `receive` hands to serde_json unwrapped when no limit can be
+    /// reached (see [`bare_scalar`]), by bit.
+    pub(crate) bare: u64,
     /// Per field, what `send` needs of it, side by side (not spread over the schema's field
     /// definitions). Built once per type and kept with the plan.
     pub(crate) slots: &'static [Slot],
@@ -162,11 +165,19 @@ impl Plan {
             })
             .collect::<Vec<_>>();
         let slots: &'static [Slot] = Box::leak(slots.into_boxed_slice());
+        let bare = s
+            .fields
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, f)| bare_scalar(&f.ty))
+            .fold(0, |mask, (i, _)| mask | 1 << i);
         self.structs.insert(
             std::ptr::from_ref(s) as usize,
             StructFacts {
                 clashing,
                 always,
+                bare,
                 slots,
             },
         );
@@ -201,6 +212,7 @@ impl Plan {
         static NONE: StructFacts = StructFacts {
             clashing: false,
             always: 0,
+            bare: 0,
             slots: &[],
         };
         self.structs
@@ -458,25 +470,11 @@ impl Fast<'_> {
         self.memo.index.child(self.record, parent, label)
     }
 
-    /// Whether the value at `node` goes to serde_json unwrapped: a scalar (or an `Option` of
-    /// one) of a type whose `Deserialize` reads only what the schema says, where no limit can
-    /// be reached, has nothing to record or check.
+    /// Whether the value at `node` goes to serde_json unwrapped (see [`bare_scalar`]): where
+    /// no limit can be reached, it has nothing to record or check.
     #[inline(always)]
     fn bare(&self, node: Node) -> bool {
-        // Not integers: a type may read one more leniently than its kind (`Saturating`
-        // clamps what is out of range), so their range is checked on the way.
-        fn scalar(ty: &Type) -> bool {
-            matches!(
-                ty,
-                Type::Bool | Type::Float(_) | Type::Char | Type::String(_) | Type::Unit
-            )
-        }
-        self.bare_scalars
-            && match node {
-                Node::Ty(Type::Option(inner)) => scalar(inner),
-                Node::Ty(ty) => scalar(ty),
-                _ => false,
-            }
+        self.bare_scalars && matches!(node, Node::Ty(ty) if bare_scalar(ty))
     }
 
     /// Whether `value` is within the constraint of the type at the cursor, if it has one
@@ -523,6 +521,24 @@ impl Fast<'_> {
             return Err(self.bail());
         }
         Ok(())
+    }
+}
+
+/// Whether a value of `ty` may go to serde_json unwrapped: a scalar (or an `Option` of one)
+/// of a type whose `Deserialize` reads only what the schema says. Not integers: a type may
+/// read one more leniently than its kind (`Saturating` clamps what is out of range), so their
+/// range is checked on the way.
+#[inline(always)]
+fn bare_scalar(ty: &Type) -> bool {
+    fn scalar(ty: &Type) -> bool {
+        matches!(
+            ty,
+            Type::Bool | Type::Float(_) | Type::Char | Type::String(_) | Type::Unit
+        )
+    }
+    match ty {
+        Type::Option(inner) => scalar(inner),
+        ty => scalar(ty),
     }
 }
 
@@ -1009,7 +1025,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                     base,
                     seen,
                     next_guess: 0,
-                    slots: facts.slots,
+                    facts,
                 }
             }
             Err(Shape::Map(key, value)) => Mode::Data {
@@ -1029,7 +1045,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
             here,
             keys: 0,
             seen_keys,
-            pending: (Node::Ignore, here),
+            pending: (Node::Ignore, here, false),
         });
         fast.depth -= 1;
         if let Some(at) = spilled {
@@ -1118,8 +1134,8 @@ enum Mode {
         base: u32,
         seen: Seen,
         next_guess: usize,
-        /// What the plan knows of each field (its shape).
-        slots: &'static [Slot],
+        /// What the plan knows of its fields (their shapes, which are bare).
+        facts: &'static StructFacts,
     },
     /// A map: its keys are data, its values at path `values`.
     Data {
@@ -1220,8 +1236,9 @@ struct Map<'f, 'i, A> {
     keys: usize,
     /// The keys seen, by fingerprint.
     seen_keys: KeySet,
-    /// What the value of the last key is.
-    pending: (Node, u32),
+    /// What the value of the last key is, its path, and whether it goes to serde_json
+    /// unwrapped (when no limit can be reached).
+    pending: (Node, u32, bool),
 }
 
 impl<A> Map<'_, '_, A> {
@@ -1237,13 +1254,13 @@ impl<A> Map<'_, '_, A> {
     /// What follows a key of a struct: its field, the captured extra keys, or an unknown
     /// name.
     #[inline(always)]
-    fn struct_key<E: de::Error>(&mut self) -> Result<(Node, u32), E> {
+    fn struct_key<E: de::Error>(&mut self) -> Result<(Node, u32, bool), E> {
         let Mode::Struct {
             def,
             base,
             ref mut seen,
             ref mut next_guess,
-            slots,
+            facts,
         } = self.mode
         else {
             return Err(self.fast.bail());
@@ -1264,12 +1281,13 @@ impl<A> Map<'_, '_, A> {
             let id = base + f as u32;
             fast.record.arrive(id);
             // A compound field's shape is known from the plan: reading it looks nothing up.
-            if let Some(slot) = slots.get(f) {
+            if let Some(slot) = facts.slots.get(f) {
                 if !matches!(slot.shape, Shape::Scalar(_)) {
                     fast.last_shape.set(slot.ty, slot.shape);
                 }
             }
-            return Ok((Node::Ty(&field.ty), id));
+            let bare = f < 64 && facts.bare & 1 << f != 0;
+            return Ok((Node::Ty(&field.ty), id, bare));
         }
         if super::serde_json_private(&self.fast.memo.key) || !self.fresh() {
             return Err(self.fast.bail());
@@ -1277,14 +1295,14 @@ impl<A> Map<'_, '_, A> {
         match (&def.extra, def.unknown) {
             (Some(extra), Unknown::Capture) => {
                 let values = self.fast.child(self.here, Label::Values);
-                Ok((Node::Ty(extra), values))
+                Ok((Node::Ty(extra), values, false))
             }
             _ => {
                 let fast = &mut *self.fast;
                 let max = fast.limits.max_unknown_names;
                 fast.record
                     .unknown_name(self.here, fast.memo.key.as_bytes(), max);
-                Ok((Node::Ignore, self.here))
+                Ok((Node::Ignore, self.here, false))
             }
         }
     }
@@ -1341,15 +1359,15 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
             return Err(self.fast.bail());
         }
         self.pending = match self.mode {
-            Mode::Data { value, values, .. } => (Node::Ty(value), values),
-            _ => (Node::Ignore, self.here),
+            Mode::Data { value, values, .. } => (Node::Ty(value), values, bare_scalar(value)),
+            _ => (Node::Ignore, self.here, false),
         };
         Ok(key)
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
-        let (node, here) = self.pending;
-        if self.fast.bare(node) {
+        let (node, here, bare) = self.pending;
+        if bare && self.fast.bare_scalars {
             return self.map.next_value_seed(seed);
         }
         self.map.next_value_seed(Seed {
