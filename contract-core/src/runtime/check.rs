@@ -41,7 +41,8 @@ enum Seg<'s> {
     Star,
 }
 
-/// The ids of the schema paths met so far, kept per thread and cleared per call.
+/// The ids of the schema paths met so far, kept per thread with its memo (cleared when the
+/// schema or the view changes).
 #[derive(Debug, Default)]
 pub(crate) struct PathIndex {
     /// By parent path and label key (all but an array's items).
