@@ -69,9 +69,17 @@ impl PathIndex {
     /// `record` when new: every array asks for it, found by the parent's id alone.
     #[inline]
     pub(crate) fn items<'s>(&mut self, record: &mut Record<'s>, parent: u32) -> u32 {
-        match self.items.get(parent.wrapping_add(1) as usize) {
+        let at = parent.wrapping_add(1) as usize;
+        match self.items.get(at) {
             Some(&id) if id != u32::MAX => id,
-            _ => self.child(record, parent, Label::Items),
+            _ => {
+                let id = record.push_path(parent, Label::Items);
+                if self.items.len() <= at {
+                    self.items.resize(at + 1, u32::MAX);
+                }
+                self.items[at] = id;
+                id
+            }
         }
     }
 
@@ -82,28 +90,15 @@ impl PathIndex {
         parent: u32,
         label: Label<'s>,
     ) -> u32 {
-        // An array's items path is found by its parent's id; every other by its label.
-        let items_at = matches!(label, Label::Items).then(|| parent.wrapping_add(1) as usize);
+        if let Label::Items = label {
+            return self.items(record, parent);
+        }
         let (kind, addr) = label.key();
-        let known = match items_at {
-            Some(at) => self.items.get(at).copied().filter(|id| *id != u32::MAX),
-            None => self.by_label.get(&(parent, kind, addr)).copied(),
-        };
-        if let Some(id) = known {
-            return id;
+        if let Some(id) = self.by_label.get(&(parent, kind, addr)) {
+            return *id;
         }
         let id = record.push_path(parent, label);
-        match items_at {
-            Some(at) => {
-                if self.items.len() <= at {
-                    self.items.resize(at + 1, u32::MAX);
-                }
-                self.items[at] = id;
-            }
-            None => {
-                self.by_label.insert((parent, kind, addr), id);
-            }
-        }
+        self.by_label.insert((parent, kind, addr), id);
         id
     }
 

@@ -70,9 +70,6 @@ pub(crate) struct StructFacts {
     pub(crate) clashing: bool,
     /// The fields the sender view always writes, by bit.
     pub(crate) always: u64,
-    /// The fields whose value `receive` hands to serde_json unwrapped when no limit can be
-    /// reached (see [`bare_scalar`]), by bit.
-    pub(crate) bare: u64,
     /// Per field, what `send` needs of it, side by side (not spread over the schema's field
     /// definitions). Built once per type and kept with the plan.
     pub(crate) slots: &'static [Slot],
@@ -165,19 +162,11 @@ impl Plan {
             })
             .collect::<Vec<_>>();
         let slots: &'static [Slot] = Box::leak(slots.into_boxed_slice());
-        let bare = s
-            .fields
-            .iter()
-            .take(64)
-            .enumerate()
-            .filter(|(_, f)| bare_scalar(&f.ty))
-            .fold(0, |mask, (i, _)| mask | 1 << i);
         self.structs.insert(
             std::ptr::from_ref(s) as usize,
             StructFacts {
                 clashing,
                 always,
-                bare,
                 slots,
             },
         );
@@ -212,7 +201,6 @@ impl Plan {
         static NONE: StructFacts = StructFacts {
             clashing: false,
             always: 0,
-            bare: 0,
             slots: &[],
         };
         self.structs
@@ -340,11 +328,10 @@ impl Memo {
         node: usize,
         def: &'static StructDef,
     ) -> Opened {
-        let view = self.view.unwrap_or(record.view);
         let opened = Opened {
             node,
             def,
-            base: self.index.struct_ids(record, here, def, view),
+            base: self.index.struct_ids(record, here, def, record.view),
             facts: plan.struct_facts(def),
         };
         let at = here.wrapping_add(1) as usize;
@@ -997,21 +984,20 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
             Node::Struct(def) => std::ptr::from_ref(def) as usize,
             _ => 0,
         };
-        let shape = match fast.memo.opened(here, node) {
+        // A struct opened here before, or the value's shape.
+        let opened = match fast.memo.opened(here, node) {
             Some(opened) => Ok(opened),
-            None => Err(fast.node.shape(fast)),
+            None => match fast.node.shape(fast) {
+                Shape::Struct(def) if node != 0 => {
+                    Ok(fast.memo.open(fast.plan, fast.record, here, node, def))
+                }
+                shape => Err(shape),
+            },
         };
-        let mode = match shape {
-            Ok(_) | Err(Shape::Struct(_)) => {
-                let Opened {
-                    def, base, facts, ..
-                } = match shape {
-                    Ok(opened) => opened,
-                    Err(Shape::Struct(def)) if node != 0 => {
-                        fast.memo.open(fast.plan, fast.record, here, node, def)
-                    }
-                    _ => return Err(fast.bail()),
-                };
+        let mode = match opened {
+            Ok(Opened {
+                def, base, facts, ..
+            }) => {
                 let seen = if def.fields.len() <= 64 {
                     Seen::Bits(0)
                 } else {
@@ -1134,7 +1120,7 @@ enum Mode {
         base: u32,
         seen: Seen,
         next_guess: usize,
-        /// What the plan knows of its fields (their shapes, which are bare).
+        /// What the plan knows of its fields (their shapes).
         facts: &'static StructFacts,
     },
     /// A map: its keys are data, its values at path `values`.
@@ -1286,8 +1272,7 @@ impl<A> Map<'_, '_, A> {
                     fast.last_shape.set(slot.ty, slot.shape);
                 }
             }
-            let bare = f < 64 && facts.bare & 1 << f != 0;
-            return Ok((Node::Ty(&field.ty), id, bare));
+            return Ok((Node::Ty(&field.ty), id, bare_scalar(&field.ty)));
         }
         if super::serde_json_private(&self.fast.memo.key) || !self.fresh() {
             return Err(self.fast.bail());
