@@ -140,7 +140,7 @@ impl<'t, 'de> Value<'t, 'de> {
 }
 
 /// A JSON number as serde_json hands it to a visitor.
-enum Number {
+pub(crate) enum Number {
     U64(u64),
     I64(i64),
     F64(f64),
@@ -149,7 +149,7 @@ enum Number {
 /// serde_json's reading of a number literal: a non-negative integer that fits is a `u64`, a
 /// negative one that fits an `i64` (not `-0`, which is the float `-0.0`), anything else a
 /// float, parsed by serde_json itself so that every bit agrees.
-fn number(text: &[u8], kind: NodeKind) -> Option<Number> {
+pub(crate) fn number(text: &[u8], kind: NodeKind) -> Option<Number> {
     if kind == NodeKind::Int {
         let (negative, digits) = match text.split_first() {
             Some((b'-', rest)) => (true, rest),
@@ -181,6 +181,18 @@ fn number(text: &[u8], kind: NodeKind) -> Option<Number> {
     serde_json::from_slice::<f64>(text).ok().map(Number::F64)
 }
 
+/// A number literal as serde_json hands it to an `f32`'s visitor: an integer as for any
+/// number, a float through serde_json's own `f32` parse (single precision where its
+/// `float_roundtrip` feature is on, which any crate of the build may turn on).
+pub(crate) fn f32_number(text: &[u8], kind: NodeKind) -> Option<Number> {
+    match (kind, number(text, kind)) {
+        (NodeKind::Int, Some(n @ (Number::U64(_) | Number::I64(_)))) => Some(n),
+        _ => serde_json::from_slice::<f32>(text)
+            .ok()
+            .map(|v| Number::F64(f64::from(v))),
+    }
+}
+
 /// An exact 128-bit integer literal: its sign and magnitude.
 fn int128(text: &[u8]) -> Option<(bool, u128)> {
     let (negative, digits) = match text.split_first() {
@@ -197,7 +209,7 @@ fn int128(text: &[u8]) -> Option<(bool, u128)> {
 }
 
 /// An integer literal as serde_json reads it for an `i128` (digit by digit, `-0` is 0).
-fn i128_of(text: &[u8]) -> Option<i128> {
+pub(crate) fn i128_of(text: &[u8]) -> Option<i128> {
     match int128(text)? {
         (true, n) if n <= i128::MIN.unsigned_abs() => Some((n as i128).wrapping_neg()),
         (true, _) => None,
@@ -206,7 +218,7 @@ fn i128_of(text: &[u8]) -> Option<i128> {
 }
 
 /// An integer literal as serde_json reads it for a `u128` (no sign at all).
-fn u128_of(text: &[u8]) -> Option<u128> {
+pub(crate) fn u128_of(text: &[u8]) -> Option<u128> {
     match int128(text)? {
         (false, n) => Some(n),
         (true, _) => None,
@@ -257,13 +269,12 @@ impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
     /// serde_json parses a float at single precision where its `float_roundtrip` feature is
     /// on (any crate of the build may turn it on): its own `f32` parse decides.
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let text = self.text();
-        let result = match (self.node().kind, number(text, self.node().kind)) {
-            (NodeKind::Int, Some(Number::U64(n))) => visitor.visit_u64(n),
-            (NodeKind::Int, Some(Number::I64(n))) => visitor.visit_i64(n),
-            (NodeKind::Int | NodeKind::Float, _) => match serde_json::from_slice::<f32>(text) {
-                Ok(v) => visitor.visit_f64(f64::from(v)),
-                Err(_) => self.invalid(&visitor),
+        let result = match self.node().kind {
+            kind @ (NodeKind::Int | NodeKind::Float) => match f32_number(self.text(), kind) {
+                Some(Number::U64(n)) => visitor.visit_u64(n),
+                Some(Number::I64(n)) => visitor.visit_i64(n),
+                Some(Number::F64(n)) => visitor.visit_f64(n),
+                None => self.invalid(&visitor),
             },
             _ => self.invalid(&visitor),
         };
@@ -514,29 +525,74 @@ macro_rules! numeric_keys {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let key = self.0;
-            let text = key.text();
-            // serde_json reads the key's raw bytes as a number: no escape, no space.
-            let numeric = text
-                .iter()
-                .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
-            let result = if key.node().escaped || !numeric || !text.first().is_some_and(|b| b.is_ascii_digit() || *b == b'-') {
-                key.invalid(&visitor)
-            } else {
-                let kind = if text.iter().all(|b| b.is_ascii_digit() || *b == b'-') {
-                    NodeKind::Int
-                } else {
-                    NodeKind::Float
-                };
-                match number(text, kind) {
-                    Some(Number::U64(n)) => visitor.visit_u64(n),
-                    Some(Number::I64(n)) => visitor.visit_i64(n),
-                    Some(Number::F64(n)) => visitor.visit_f64(n),
-                    None => key.invalid(&visitor),
-                }
+            let number = if key.node().escaped { None } else { key_number(key.text()) };
+            let result = match number {
+                Some(Number::U64(n)) => visitor.visit_u64(n),
+                Some(Number::I64(n)) => visitor.visit_i64(n),
+                Some(Number::F64(n)) => visitor.visit_f64(n),
+                None => key.invalid(&visitor),
             };
             key.at(result)
         }
     )*};
+}
+
+/// serde_json's reading of an object key as a number (its `MapKey`, where the key type asks
+/// for one): the key's raw bytes (a key with an escape is none) are one number by JSON's
+/// grammar, nothing around it.
+pub(crate) fn key_number(text: &[u8]) -> Option<Number> {
+    match number_end(text, 0) {
+        Some((end, kind)) if end == text.len() => number(text, kind),
+        _ => None,
+    }
+}
+
+/// The end of the number that starts at `input[start]` by JSON's grammar, and whether it
+/// has a fraction or an exponent; `None` where it breaks the grammar (a leading zero, a
+/// point or an exponent without digits).
+pub(crate) fn number_end(input: &[u8], start: usize) -> Option<(usize, NodeKind)> {
+    let digits = |at: &mut usize| {
+        let from = *at;
+        while input.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        *at - from
+    };
+    let mut at = start;
+    if input.get(at) == Some(&b'-') {
+        at += 1;
+    }
+    match input.get(at)? {
+        b'0' => {
+            at += 1;
+            if input.get(at).is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+        }
+        b'1'..=b'9' => {
+            digits(&mut at);
+        }
+        _ => return None,
+    }
+    let mut kind = NodeKind::Int;
+    if input.get(at) == Some(&b'.') {
+        at += 1;
+        kind = NodeKind::Float;
+        if digits(&mut at) == 0 {
+            return None;
+        }
+    }
+    if let Some(b'e' | b'E') = input.get(at) {
+        at += 1;
+        kind = NodeKind::Float;
+        if let Some(b'+' | b'-') = input.get(at) {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return None;
+        }
+    }
+    Some((at, kind))
 }
 
 impl<'de> de::Deserializer<'de> for Key<'_, 'de> {

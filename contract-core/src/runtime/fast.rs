@@ -1,23 +1,24 @@
-//! The fast path of `receive`: one pass of serde_json's own parser, through a `Deserializer`
-//! wrapper that records the presence of every field on the way and watches for every point
-//! where `receive` is stricter than serde.
+//! The fast path of `receive`: one pass over the bytes by a JSON parser of its own that is a
+//! `serde::Deserializer`, following the receiver view of the schema beside `T`'s
+//! `Deserialize`, recording the presence of every field on the way, and watching for every
+//! point where `receive` is stricter than serde.
 //!
-//! The wrapper forwards each call of `T`'s `Deserialize` to serde_json and wraps what comes
-//! back (visitors, map and sequence accesses) so that it sees every key at every level. It
-//! follows the receiver view of the schema beside serde's calls, and records arrivals into
-//! the same compact [`Record`] the full walk builds. It gives up (the call returns an error
-//! and `receive` takes the full path: scan, walk, every problem listed) wherever the full path
-//! could find a problem that serde does not:
+//! It reads what `serde_json::Deserializer` reads and hands each visitor what serde_json would
+//! hand it: numbers through the same `visit_*` (`u64`, then `i64`, then `f64`, `-0` a float,
+//! floats parsed by serde_json itself), strings without escapes borrowed and others decoded,
+//! `null` to `visit_none` and `visit_unit`, map keys read as numbers and booleans where the
+//! key type asks (serde_json's `MapKey`). A key is read once, where it is matched to its
+//! field, and recorded into the same compact [`Record`] the full walk builds. The parser
+//! gives up (and `receive` takes the full path: scan, walk, every problem listed) on any
+//! error, and wherever the full path could find a problem that serde does not:
 //!
-//! - a key twice in one object (serde rejects a declared field twice itself; the wrapper
+//! - a key twice in one object (serde rejects a declared field twice itself; the parser
 //!   compares fingerprints of every other key);
 //! - a struct written as an array, a unit variant written as `{"Variant": null}`, or an
 //!   all-unit enum written as an object;
 //! - a value the type ignores: serde_json skips it without checking UTF-8, surrogates or
-//!   duplicate keys, so the wrapper reads it through `deserialize_any` instead, which checks
-//!   all three;
-//! - a limit of [`Limits`] reached (a string that may be longer than the limit, in bytes of
-//!   its JSON text, gives up too);
+//!   duplicate keys; the parser checks all three as it skips;
+//! - a limit of [`Limits`] reached, or serde_json's own nesting limit;
 //! - a struct with a flattened field (serde reads it as a map, buffers the values and reads
 //!   the flattened ones afterwards, where an `Option` swallows their errors);
 //! - anything the schema does not say how to follow: bytes, serde_json's private forms
@@ -37,10 +38,9 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
-use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeserializer};
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, MapAccess, SeqAccess,
-    VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
 use contract_schema::constraint::{Constraint, IntValue};
@@ -48,7 +48,10 @@ use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown
 use contract_schema::{Schema, View};
 
 use super::check::PathIndex;
+use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
+use super::fast_send::to_escape;
 use super::presence::{Label, PathNode, Record, Tally, ROOT};
+use super::scan::NodeKind;
 use super::Limits;
 
 /// What the fast path knows of a type before reading any payload: whether it can take the
@@ -248,10 +251,6 @@ pub(crate) struct Memo {
     pub(crate) index: PathIndex,
     /// Every path met so far under this schema, by id (`None` while a call has them).
     paths: Option<Arc<Vec<PathNode<'static>>>>,
-    /// The text of the last key read (empty for a non-string key), and its fingerprint when
-    /// already known.
-    key: String,
-    key_fp: Option<u64>,
     /// The fingerprints of the keys of the objects open, innermost last.
     fingerprints: Vec<u64>,
     /// Which fields of the structs open arrived, innermost last.
@@ -342,13 +341,6 @@ impl Memo {
         opened
     }
 
-    /// Keeps `key` as the last key read, a string that names no field.
-    fn set_key(&mut self, key: &str) {
-        self.key.clear();
-        self.key.push_str(key);
-        self.key_fp = None;
-    }
-
     /// Remembers the paths a call added.
     pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
         self.paths = Some(Arc::clone(&record.paths));
@@ -386,20 +378,17 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         limits: *limits,
         depth: 0,
         bail: false,
-        key_field: None,
         node: Node::Ty(&schema.root),
         here: ROOT,
-        bare_scalars: bytes.len() <= limits.max_string_bytes,
         last_shape: LastShape::default(),
+        input: bytes,
+        at: 0,
+        scratch: String::new(),
     };
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let wrapped = De {
-        de: &mut de,
-        fast: &mut fast,
-    };
-    let value = T::deserialize(wrapped).and_then(|value| de.end().map(|()| value));
+    let value = T::deserialize(&mut fast);
     match value {
-        Ok(value) if !fast.bail => {
+        // serde_json refuses anything but whitespace after the value.
+        Ok(value) if !fast.bail && fast.peek().is_none() => {
             fast.memo.finish(fast.record);
             Some(value)
         }
@@ -410,8 +399,9 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// What the pass carries from value to value.
-struct Fast<'i> {
+/// What the pass carries from value to value: the parser's place in the input, and the
+/// schema's beside it.
+struct Fast<'de, 'i> {
     schema: &'static Schema,
     plan: &'static Plan,
     record: &'i mut Record<'static>,
@@ -421,47 +411,22 @@ struct Fast<'i> {
     depth: usize,
     /// A point where the full path decides was met.
     bail: bool,
-    /// The field the last key named, when read with a struct's context.
-    key_field: Option<usize>,
     /// What the schema says of the value about to be read, and its path: set by whoever
-    /// asks serde_json for the next value, read where serde_json hands it over. The
-    /// wrappers carry nothing else, so that they stay small.
+    /// asks for the next value, read where the value is parsed.
     node: Node,
     here: u32,
-    /// Whether a scalar can be handed to serde_json unwrapped: no string of the payload can
-    /// be over the limit, since the payload is not.
-    bare_scalars: bool,
     /// The last type whose shape was asked for, and its shape.
     last_shape: LastShape,
+    /// The payload, and the offset of the next byte to read.
+    input: &'de [u8],
+    at: usize,
+    /// The text of the last string with escapes, decoded.
+    scratch: String,
 }
 
-impl Fast<'_> {
-    /// Gives up: the full path decides.
-    fn bail<E: de::Error>(&mut self) -> E {
-        self.bail = true;
-        E::custom("handoff: the full check decides")
-    }
-
-    /// A string of `len` bytes, `borrowed` from the input (its JSON text is exactly as long)
-    /// or unescaped (its text is at most six times as long): within the limit for sure?
-    fn string_fits(&self, len: usize, borrowed: bool) -> bool {
-        let max = self.limits.max_string_bytes;
-        if borrowed {
-            len <= max
-        } else {
-            len.saturating_mul(6) <= max
-        }
-    }
-
+impl Fast<'_, '_> {
     fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
         self.memo.index.child(self.record, parent, label)
-    }
-
-    /// Whether the value at `node` goes to serde_json unwrapped (see [`bare_scalar`]): where
-    /// no limit can be reached, it has nothing to record or check.
-    #[inline(always)]
-    fn bare(&self, node: Node) -> bool {
-        self.bare_scalars && matches!(node, Node::Ty(ty) if bare_scalar(ty))
     }
 
     /// Whether `value` is within the constraint of the type at the cursor, if it has one
@@ -494,39 +459,6 @@ impl Fast<'_> {
             _ => true,
         }
     }
-
-    /// Points the cursor at the next value.
-    fn at(&mut self, node: Node, here: u32) -> &mut Self {
-        self.node = node;
-        self.here = here;
-        self
-    }
-
-    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
-        self.depth += 1;
-        if self.depth > self.limits.max_depth {
-            return Err(self.bail());
-        }
-        Ok(())
-    }
-}
-
-/// Whether a value of `ty` may go to serde_json unwrapped: a scalar (or an `Option` of one)
-/// of a type whose `Deserialize` reads only what the schema says. Not integers: a type may
-/// read one more leniently than its kind (`Saturating` clamps what is out of range), so their
-/// range is checked on the way.
-#[inline(always)]
-fn bare_scalar(ty: &Type) -> bool {
-    fn scalar(ty: &Type) -> bool {
-        matches!(
-            ty,
-            Type::Bool | Type::Float(_) | Type::Char | Type::String(_) | Type::Unit
-        )
-    }
-    match ty {
-        Type::Option(inner) => scalar(inner),
-        ty => scalar(ty),
-    }
 }
 
 /// What the schema says of the value being read.
@@ -538,17 +470,12 @@ enum Node {
     Struct(&'static StructDef),
     /// The items of a tuple variant.
     Tuple(&'static [Type]),
-    /// An object key (of this type, for a map): recorded for the map that reads it.
-    Key(Option<&'static Type>),
-    /// A struct's key, and the field to try first: a key naming a field is matched where it
-    /// is read, without a copy.
-    FieldKey(&'static StructDef, usize),
     /// A value nobody reads (an unknown field, `Any`): walked only for what serde_json skips.
     Ignore,
 }
 
 /// The form a type takes on the wire.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Shape {
     Struct(&'static StructDef),
     Enum(&'static EnumDef),
@@ -563,12 +490,11 @@ pub(crate) enum Shape {
 
 impl Node {
     #[inline]
-    fn shape(self, fast: &Fast<'_>) -> Shape {
+    fn shape(self, fast: &Fast<'_, '_>) -> Shape {
         match self {
             Node::Ty(ty) => fast.last_shape.of(fast.plan, fast.schema, ty),
             Node::Struct(s) => Shape::Struct(s),
             Node::Tuple(items) => Shape::Tuple(items),
-            Node::Key(_) | Node::FieldKey(..) => Shape::Scalar(&super::fast_send::FREE_KEY),
             Node::Ignore => Shape::Any,
         }
     }
@@ -656,344 +582,365 @@ pub(crate) fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-// ---- the deserializer ------------------------------------------------------------------
+// ---- the parser ------------------------------------------------------------------------
 
-/// serde_json's deserializer (or one of its parts), followed beside the schema (at
-/// `fast`'s cursor).
-struct De<'f, 'i, D> {
-    de: D,
-    fast: &'f mut Fast<'i>,
-}
+/// The fast path's one error: it gives up, and the full path decides (and says why).
+#[derive(Debug)]
+pub(crate) struct Stop;
 
-macro_rules! forward {
-    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
-        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
-            self.de.$method($($arg,)* Vis { v: visitor, fast: self.fast })
-        }
-    )*};
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for De<'_, '_, D> {
-    type Error = D::Error;
-
-    forward! {
-        deserialize_any();
-        deserialize_bool();
-        deserialize_i8();
-        deserialize_i16();
-        deserialize_i32();
-        deserialize_i64();
-        deserialize_i128();
-        deserialize_u8();
-        deserialize_u16();
-        deserialize_u32();
-        deserialize_u64();
-        deserialize_u128();
-        deserialize_f32();
-        deserialize_f64();
-        deserialize_char();
-        deserialize_str();
-        deserialize_string();
-        deserialize_option();
-        deserialize_unit();
-        deserialize_unit_struct(name: &'static str);
-        deserialize_seq();
-        deserialize_tuple(len: usize);
-        deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-        deserialize_identifier();
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        if let Shape::Struct(_) = self.fast.node.shape(self.fast) {
-            // A struct with a flattened field: serde buffers the values and reads the
-            // flattened ones later, where an `Option` swallows their errors.
-            return Err(self.fast.bail());
-        }
-        self.de.deserialize_map(Vis {
-            v: visitor,
-            fast: self.fast,
-        })
-    }
-
-    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
-        // serde_json hands out a string's raw bytes unchecked.
-        Err(self.fast.bail())
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
-        Err(self.fast.bail())
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        if super::serde_json_private(name) {
-            // `RawValue` and its kin: serde_json's private protocol.
-            return Err(self.fast.bail());
-        }
-        self.de.deserialize_newtype_struct(
-            name,
-            Vis {
-                v: visitor,
-                fast: self.fast,
-            },
-        )
-    }
-
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        // serde_json would skip the value without checking it.
-        if !matches!(self.fast.node, Node::Key(_) | Node::FieldKey(..)) {
-            self.fast.node = Node::Ignore;
-        }
-        self.de.deserialize_any(Vis {
-            v: visitor,
-            fast: self.fast,
-        })
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let (node, key) = match self.fast.node {
-            // A map key naming a variant: recorded as a key, not as a path.
-            Node::Key(Some(ty)) => (Node::Ty(ty), true),
-            node => (node, false),
-        };
-        match node.shape(self.fast) {
-            Shape::Enum(e) if e.repr == Repr::External && (!key || e.is_string_enum()) => {
-                let here = self.fast.here;
-                self.de.deserialize_any(EnumVis {
-                    v: visitor,
-                    fast: self.fast,
-                    e,
-                    here,
-                    key,
-                })
-            }
-            _ => Err(self.fast.bail()),
-        }
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("handoff: the full check decides")
     }
 }
 
-// ---- the visitor -----------------------------------------------------------------------
+impl std::error::Error for Stop {}
 
-/// `T`'s visitor, wrapped to follow what serde_json hands it.
-struct Vis<'f, 'i, V> {
-    v: V,
-    fast: &'f mut Fast<'i>,
+impl de::Error for Stop {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Stop
+    }
 }
 
-impl<V> Vis<'_, '_, V> {
-    fn key_number(&mut self, kind: u8, bytes: &[u8]) {
-        if let Node::Key(_) | Node::FieldKey(..) = self.fast.node {
-            let memo = &mut *self.fast.memo;
-            memo.key.clear();
-            memo.key_fp = Some(fingerprint(kind, bytes));
-            self.fast.key_field = None;
+type Res<T> = Result<T, Stop>;
+
+/// serde_json's nesting limit: it refuses the 128th array or object open.
+const SERDE_JSON_DEPTH: usize = 127;
+
+/// The index of the first byte of `input` from `at` that ends a string's plain run (a quote,
+/// a backslash or a control byte), or the input's length.
+#[inline(always)]
+fn plain_run(input: &[u8], mut at: usize) -> usize {
+    while let Some(chunk) = input.get(at..at + 8) {
+        let marks = to_escape(u64::from_le_bytes(word::<8>(chunk, 0)));
+        if marks != 0 {
+            return at + (marks.trailing_zeros() / 8) as usize;
         }
+        at += 8;
+    }
+    while let Some(&b) = input.get(at) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return at;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// The character of the escape at `input[at]` (a backslash) and the bytes it takes, as
+/// serde_json decodes it; `None` where serde_json refuses it (a lone surrogate among them).
+fn escape(input: &[u8], at: usize) -> Option<(char, usize)> {
+    let hex = |from: usize| -> Option<u32> {
+        let digits = input.get(from..from + 4)?;
+        digits
+            .iter()
+            .try_fold(0, |v, &d| Some(v * 16 + char::from(d).to_digit(16)?))
+    };
+    let c = match *input.get(at + 1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let unit = hex(at + 2)?;
+            return match unit {
+                0xDC00..=0xDFFF => None,
+                0xD800..=0xDBFF => {
+                    if input.get(at + 6..at + 8)? != b"\\u" {
+                        return None;
+                    }
+                    let low = hex(at + 8)?;
+                    if !(0xDC00..=0xDFFF).contains(&low) {
+                        return None;
+                    }
+                    char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                        .map(|c| (c, 12))
+                }
+                _ => char::from_u32(unit).map(|c| (c, 6)),
+            };
+        }
+        _ => return None,
+    };
+    Some((c, 2))
+}
+
+impl<'de> Fast<'de, '_> {
+    /// Gives up: the full path decides.
+    #[cold]
+    fn stop<T>(&mut self) -> Res<T> {
+        self.bail = true;
+        Err(Stop)
     }
 
+    /// The next byte past whitespace (not consumed).
     #[inline(always)]
-    fn string<E: de::Error>(&mut self, s: &str, borrowed: bool) -> Result<(), E> {
-        if !self.fast.string_fits(s.len(), borrowed) {
-            return Err(self.fast.bail());
+    fn peek(&mut self) -> Option<u8> {
+        while let Some(&b) = self.input.get(self.at) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                return Some(b);
+            }
+            self.at += 1;
         }
-        match self.fast.node {
-            Node::FieldKey(def, guess) => {
-                let found = field_named(def, guess, s);
-                self.fast.key_field = found;
-                if found.is_none() {
-                    self.fast.memo.set_key(s);
+        None
+    }
+
+    /// Consumes `byte`, the next past whitespace, or gives up.
+    #[inline(always)]
+    fn expect(&mut self, byte: u8) -> Res<()> {
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            Ok(())
+        } else {
+            self.stop()
+        }
+    }
+
+    /// Consumes `word` at the cursor (a literal whose first byte was peeked).
+    fn literal(&mut self, word: &'static [u8]) -> Res<()> {
+        if self.input.get(self.at..self.at + word.len()) == Some(word) {
+            self.at += word.len();
+            Ok(())
+        } else {
+            self.stop()
+        }
+    }
+
+    /// Reads the string whose opening quote is at the cursor: its text borrowed from the
+    /// input, or `None` when it has escapes and its text was decoded into `scratch`.
+    #[inline(always)]
+    fn string(&mut self) -> Res<Option<&'de str>> {
+        let input = self.input;
+        let start = self.at + 1;
+        let end = plain_run(input, start);
+        if input.get(end) != Some(&b'"') {
+            return self.escaped(start, end);
+        }
+        if end - start > self.limits.max_string_bytes {
+            return self.stop();
+        }
+        self.at = end + 1;
+        match std::str::from_utf8(&input[start..end]) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) => self.stop(),
+        }
+    }
+
+    /// The rest of [`Fast::string`] from `at`, the first byte that is not plain text.
+    #[cold]
+    fn escaped(&mut self, start: usize, mut at: usize) -> Res<Option<&'de str>> {
+        let input = self.input;
+        self.scratch.clear();
+        let mut from = start;
+        loop {
+            let Ok(plain) = std::str::from_utf8(&input[from..at]) else {
+                return self.stop();
+            };
+            self.scratch.push_str(plain);
+            match input.get(at) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    let Some((c, len)) = escape(input, at) else {
+                        return self.stop();
+                    };
+                    self.scratch.push(c);
+                    at += len;
+                    from = at;
+                    at = plain_run(input, at);
                 }
-                Ok(())
+                _ => return self.stop(),
             }
-            Node::Key(_) => {
-                self.fast.key_field = None;
-                self.fast.memo.set_key(s);
-                Ok(())
+        }
+        if at - start > self.limits.max_string_bytes {
+            return self.stop();
+        }
+        self.at = at + 1;
+        Ok(None)
+    }
+
+    /// Reads the number at the cursor by JSON's grammar: its text, and whether it has a
+    /// fraction or an exponent.
+    fn number_text(&mut self) -> Res<(&'de [u8], NodeKind)> {
+        let start = self.at;
+        match number_end(self.input, start) {
+            Some((end, kind)) => {
+                self.at = end;
+                Ok((&self.input[start..end], kind))
             }
-            Node::Ty(ty) => {
-                if !self.fast.admits(Value::Str(s)) {
-                    return Err(self.fast.bail());
-                }
-                // Only a named type (or an `Option` of one) can be an enum.
-                let mut inner = ty;
-                while let Type::Option(some) = inner {
-                    inner = some;
-                }
-                if let Type::Named(_) = inner {
-                    if let Shape::Enum(_) = self.fast.node.shape(self.fast) {
-                        // An enum read as a string by a hand-written `Deserialize` (chrono's
-                        // `Weekday` reads names in any case): which strings it takes is for
-                        // the full path to say.
-                        return Err(self.fast.bail());
+            None => self.stop(),
+        }
+    }
+
+    /// Hands `number` to `visitor` as serde_json would, once the constraint at the cursor
+    /// admits it.
+    #[inline(always)]
+    fn visit_number<V: Visitor<'de>>(&mut self, number: Option<Number>, v: V) -> Res<V::Value> {
+        match number {
+            Some(Number::U64(n)) if self.admits(Value::Int(IntValue::from_u128(n.into()))) => {
+                v.visit_u64(n)
+            }
+            Some(Number::I64(n)) if self.admits(Value::Int(IntValue::from_i128(n.into()))) => {
+                v.visit_i64(n)
+            }
+            Some(Number::F64(n)) => v.visit_f64(n),
+            _ => self.stop(),
+        }
+    }
+
+    /// A number value for a visitor that takes any.
+    fn number<V: Visitor<'de>>(&mut self, v: V) -> Res<V::Value> {
+        let (text, kind) = self.number_text()?;
+        self.visit_number(number(text, kind), v)
+    }
+
+    /// A string value: within the constraint at the cursor, then to the visitor.
+    fn str_value<V: Visitor<'de>>(&mut self, v: V) -> Res<V::Value> {
+        let text = self.string()?;
+        if let Node::Ty(ty) = self.node {
+            if !self.str_admitted(ty, text.unwrap_or(&self.scratch)) {
+                return self.stop();
+            }
+        }
+        match text {
+            Some(text) => v.visit_borrowed_str(text),
+            None => v.visit_str(&self.scratch),
+        }
+    }
+
+    /// Whether the string `text` may be read as a value of `ty` here.
+    #[inline(always)]
+    fn str_admitted(&self, ty: &'static Type, text: &str) -> bool {
+        if !self.admits(Value::Str(text)) {
+            return false;
+        }
+        // Only a named type (or an `Option` of one) can be an enum.
+        let mut inner = ty;
+        while let Type::Option(some) = inner {
+            inner = some;
+        }
+        // An enum read as a string by a hand-written `Deserialize` (chrono's `Weekday` reads
+        // names in any case): which strings it takes is for the full path to say.
+        !(matches!(inner, Type::Named(_)) && matches!(self.node.shape(self), Shape::Enum(_)))
+    }
+
+    /// Opens an array or an object: one level deeper, within the limits.
+    #[inline(always)]
+    fn enter(&mut self) -> Res<()> {
+        self.at += 1;
+        self.depth += 1;
+        if self.depth > self.limits.max_depth.min(SERDE_JSON_DEPTH) {
+            return self.stop();
+        }
+        Ok(())
+    }
+
+    /// Skips a value nobody reads, checking all the full path checks of it (serde_json
+    /// would skip it unchecked): the grammar, UTF-8, escapes, duplicate keys, the limits.
+    fn skip(&mut self) -> Res<()> {
+        match self.peek() {
+            Some(b'n') => self.literal(b"null"),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'-' | b'0'..=b'9') => self.number_text().map(drop),
+            Some(b'"') => self.string().map(drop),
+            Some(b'[') => {
+                self.enter()?;
+                if self.peek() != Some(b']') {
+                    loop {
+                        self.skip()?;
+                        if self.peek() != Some(b',') {
+                            break;
+                        }
+                        self.at += 1;
                     }
                 }
+                self.expect(b']')?;
+                self.depth -= 1;
                 Ok(())
             }
-            Node::Struct(_) | Node::Tuple(_) | Node::Ignore => Ok(()),
-        }
-    }
-}
-
-macro_rules! numbers {
-    ($($method:ident($ty:ty) = $kind:literal;)*) => {$(
-        fn $method<E: de::Error>(mut self, n: $ty) -> Result<V::Value, E> {
-            self.key_number($kind, &n.to_le_bytes());
-            self.v.$method(n)
-        }
-    )*};
-}
-
-macro_rules! integers {
-    ($($method:ident($ty:ty) = $kind:literal, $wide:ident;)*) => {$(
-        fn $method<E: de::Error>(mut self, n: $ty) -> Result<V::Value, E> {
-            self.key_number($kind, &n.to_le_bytes());
-            if !self.fast.admits(Value::Int(IntValue::$wide(n.into()))) {
-                return Err(self.fast.bail());
+            Some(b'{') => {
+                self.enter()?;
+                let mut keys = KeySet::open(self.memo);
+                let mut n = 0;
+                if self.peek() != Some(b'}') {
+                    loop {
+                        n += 1;
+                        if self.peek() != Some(b'"') || n > self.limits.max_keys_per_object {
+                            return self.stop();
+                        }
+                        let key = self.string()?;
+                        let key = fresh(self.memo, &mut keys, key.unwrap_or(&self.scratch));
+                        if !key {
+                            return self.stop();
+                        }
+                        self.expect(b':')?;
+                        self.skip()?;
+                        if self.peek() != Some(b',') {
+                            break;
+                        }
+                        self.at += 1;
+                    }
+                }
+                self.expect(b'}')?;
+                keys.close(self.memo);
+                self.depth -= 1;
+                Ok(())
             }
-            self.v.$method(n)
+            _ => self.stop(),
         }
-    )*};
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
-    type Value = V::Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        self.v.expecting(f)
     }
 
-    integers! {
-        visit_i8(i8) = 1, from_i128;
-        visit_i16(i16) = 1, from_i128;
-        visit_i32(i32) = 1, from_i128;
-        visit_i64(i64) = 1, from_i128;
-        visit_i128(i128) = 1, from_i128;
-        visit_u8(u8) = 2, from_u128;
-        visit_u16(u16) = 2, from_u128;
-        visit_u32(u32) = 2, from_u128;
-        visit_u64(u64) = 2, from_u128;
-        visit_u128(u128) = 2, from_u128;
-    }
-
-    numbers! {
-        visit_f32(f32) = 3;
-        visit_f64(f64) = 3;
-    }
-
-    fn visit_bool<E: de::Error>(mut self, b: bool) -> Result<V::Value, E> {
-        self.key_number(4, &[u8::from(b)]);
-        self.v.visit_bool(b)
-    }
-
-    fn visit_char<E: de::Error>(mut self, c: char) -> Result<V::Value, E> {
-        self.string(c.encode_utf8(&mut [0; 4]), false)?;
-        self.v.visit_char(c)
-    }
-
-    fn visit_str<E: de::Error>(mut self, s: &str) -> Result<V::Value, E> {
-        self.string(s, false)?;
-        self.v.visit_str(s)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(mut self, s: &'de str) -> Result<V::Value, E> {
-        self.string(s, true)?;
-        self.v.visit_borrowed_str(s)
-    }
-
-    fn visit_string<E: de::Error>(mut self, s: String) -> Result<V::Value, E> {
-        self.string(&s, false)?;
-        self.v.visit_string(s)
-    }
-
-    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<V::Value, E> {
-        Err(self.fast.bail())
-    }
-
-    fn visit_borrowed_bytes<E: de::Error>(self, _: &'de [u8]) -> Result<V::Value, E> {
-        Err(self.fast.bail())
-    }
-
-    fn visit_byte_buf<E: de::Error>(self, _: Vec<u8>) -> Result<V::Value, E> {
-        Err(self.fast.bail())
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.v.visit_none()
-    }
-
-    fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<V::Value, D2::Error> {
-        self.fast.node = self.fast.node.some();
-        self.v.visit_some(De {
-            de: d,
-            fast: self.fast,
-        })
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.v.visit_unit()
-    }
-
-    fn visit_newtype_struct<D2: Deserializer<'de>>(self, d: D2) -> Result<V::Value, D2::Error> {
-        self.v.visit_newtype_struct(De {
-            de: d,
-            fast: self.fast,
-        })
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        let Vis { v, fast } = self;
-        let here = fast.here;
-        let (items, here) = match fast.node.shape(fast) {
-            Shape::Seq(item) => (Items::One(item), fast.memo.index.items(fast.record, here)),
-            Shape::Tuple(items) => (Items::Each(items), fast.memo.index.items(fast.record, here)),
+    /// An array, read by `v` item by item beside the schema.
+    fn seq<V: Visitor<'de>>(&mut self, v: V) -> Res<V::Value> {
+        let here = self.here;
+        let (items, here) = match self.node.shape(self) {
+            Shape::Seq(item) => (Items::One(item), self.memo.index.items(self.record, here)),
+            Shape::Tuple(items) => (Items::Each(items), self.memo.index.items(self.record, here)),
             Shape::Any => (Items::Ignore, here),
             // A struct written as an array, or a sequence where the schema has none.
-            _ => return Err(fast.bail()),
+            _ => return self.stop(),
         };
-        fast.enter()?;
-        let result = v.visit_seq(Seq {
-            seq,
-            fast: &mut *fast,
+        self.enter()?;
+        let value = v.visit_seq(Seq {
+            fast: &mut *self,
             items,
             here,
             n: 0,
         });
-        fast.depth -= 1;
-        result
+        self.depth -= 1;
+        match value {
+            // serde_json refuses items the visitor left unread.
+            Ok(value) if self.peek() == Some(b']') => {
+                self.at += 1;
+                Ok(value)
+            }
+            _ => self.stop(),
+        }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let Vis { v, fast } = self;
-        let here = fast.here;
-        // Where the struct's run of `memo.seen` starts, past 64 fields.
-        let mut spilled = None;
-        let node = match fast.node {
+    /// An object, read by `v` key by key beside the schema.
+    fn map<V: Visitor<'de>>(&mut self, v: V) -> Res<V::Value> {
+        let here = self.here;
+        let node = match self.node {
             Node::Ty(ty) => std::ptr::from_ref(ty) as usize,
             Node::Struct(def) => std::ptr::from_ref(def) as usize,
             _ => 0,
         };
         // A struct opened here before, or the value's shape.
-        let opened = match fast.memo.opened(here, node) {
+        let opened = match self.memo.opened(here, node) {
             Some(opened) => Ok(opened),
-            None => match fast.node.shape(fast) {
+            None => match self.node.shape(self) {
                 Shape::Struct(def) if node != 0 => {
-                    Ok(fast.memo.open(fast.plan, fast.record, here, node, def))
+                    Ok(self.memo.open(self.plan, self.record, here, node, def))
                 }
                 shape => Err(shape),
             },
         };
+        // Where the struct's run of `memo.seen` starts, past 64 fields.
+        let mut spilled = None;
         let mode = match opened {
             Ok(Opened {
                 def, base, facts, ..
@@ -1001,8 +948,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                 let seen = if def.fields.len() <= 64 {
                     Seen::Bits(0)
                 } else {
-                    let at = fast.memo.seen.len();
-                    fast.memo.seen.resize(at + def.fields.len(), false);
+                    let at = self.memo.seen.len();
+                    self.memo.seen.resize(at + def.fields.len(), false);
                     spilled = Some(at);
                     Seen::Spilled(at)
                 };
@@ -1015,34 +962,312 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Vis<'_, '_, V> {
                 }
             }
             Err(Shape::Map(key, value)) => Mode::Data {
-                key,
+                key: self.plan.shape(self.schema, key),
                 value,
-                values: fast.child(here, Label::Values),
+                values: self.child(here, Label::Values),
             },
             Err(Shape::Any) => Mode::Any,
-            Err(_) => return Err(fast.bail()),
+            Err(_) => return self.stop(),
         };
-        fast.enter()?;
-        let seen_keys = KeySet::open(fast.memo);
-        let result = v.visit_map(Map {
-            map,
-            fast: &mut *fast,
+        self.enter()?;
+        let mut map = Map {
+            keys: KeySet::open(self.memo),
+            fast: &mut *self,
             mode,
             here,
-            keys: 0,
-            seen_keys,
-            pending: (Node::Ignore, here, false),
-        });
-        fast.depth -= 1;
+            n: 0,
+            pending: (Node::Ignore, here),
+        };
+        let value = v.visit_map(&mut map);
+        let keys = map.keys;
+        keys.close(self.memo);
         if let Some(at) = spilled {
-            fast.memo.seen.truncate(at);
+            self.memo.seen.truncate(at);
         }
-        result
+        self.depth -= 1;
+        match value {
+            // serde_json refuses keys the visitor left unread.
+            Ok(value) if self.peek() == Some(b'}') => {
+                self.at += 1;
+                Ok(value)
+            }
+            _ => self.stop(),
+        }
     }
 
-    fn visit_enum<A: EnumAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
-        // serde_json offers an enum only to `deserialize_enum`, which the wrapper reads itself.
-        Err(self.fast.bail())
+    /// An externally tagged enum: a variant's name, or an object of one key, the variant,
+    /// whose value is its content.
+    fn variant<V: Visitor<'de>>(&mut self, e: &'static EnumDef, v: V) -> Res<V::Value> {
+        let here = self.here;
+        match self.peek() {
+            Some(b'"') => {
+                let tag = self.string()?;
+                let text = tag.unwrap_or(&self.scratch);
+                let variant = e
+                    .variants
+                    .iter()
+                    .find(|v| v.receiver.iter().any(|t| t == text));
+                if let Some(v) = variant.filter(|v| matches!(v.kind, VariantDefKind::Unit)) {
+                    self.child(here, variant_label(v));
+                }
+                match tag {
+                    Some(tag) => v.visit_enum(BorrowedStrDeserializer::<Stop>::new(tag)),
+                    None => v.visit_enum(StrDeserializer::<Stop>::new(&self.scratch)),
+                }
+            }
+            // `{"Variant": null}` for an enum of names: serde takes it, `receive` does not.
+            Some(b'{') if !e.is_string_enum() => {
+                self.enter()?;
+                if self.peek() != Some(b'"') {
+                    return self.stop();
+                }
+                let tag = match self.string()? {
+                    Some(tag) => Tag::Borrowed(tag),
+                    None => Tag::Owned(std::mem::take(&mut self.scratch)),
+                };
+                let text = match &tag {
+                    Tag::Borrowed(tag) => tag,
+                    Tag::Owned(tag) => tag.as_str(),
+                };
+                let variant = e
+                    .variants
+                    .iter()
+                    .find(|v| v.receiver.iter().any(|t| t == text));
+                let (node, variant) = match variant.map(|v| (v, &v.kind)) {
+                    Some((v, VariantDefKind::Newtype(ty))) => (Node::Ty(ty), v),
+                    Some((v, VariantDefKind::Tuple(items))) => (Node::Tuple(items), v),
+                    Some((v, VariantDefKind::Struct(s))) => (Node::Struct(s), v),
+                    // A unit variant as an object; a name serde may map to a catch-all.
+                    _ => return self.stop(),
+                };
+                let here = self.child(here, variant_label(variant));
+                self.expect(b':')?;
+                self.node = node;
+                self.here = here;
+                let value = v.visit_enum(Variant {
+                    fast: &mut *self,
+                    tag,
+                });
+                self.depth -= 1;
+                match value {
+                    Ok(value) if self.peek() == Some(b'}') => {
+                        self.at += 1;
+                        Ok(value)
+                    }
+                    _ => self.stop(),
+                }
+            }
+            _ => self.stop(),
+        }
+    }
+}
+
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+            match self.peek() {
+                Some(b'-' | b'0'..=b'9') => self.number(v),
+                _ => self.stop(),
+            }
+        }
+    )*};
+}
+
+macro_rules! strings {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+            match self.peek() {
+                Some(b'"') => self.str_value(v),
+                _ => self.stop(),
+            }
+        }
+    )*};
+}
+
+macro_rules! wide {
+    ($($method:ident($read:ident, $visit:ident, $wide:ident);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+            if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+                return self.stop();
+            }
+            let (text, kind) = self.number_text()?;
+            match (kind, $read(text)) {
+                (NodeKind::Int, Some(n)) if self.admits(Value::Int(IntValue::$wide(n))) => {
+                    v.$visit(n)
+                }
+                (NodeKind::Int, Some(_)) => self.stop(),
+                _ => self.visit_number(number(text, kind), v),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for &mut Fast<'de, '_> {
+    type Error = Stop;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.peek() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                v.visit_unit()
+            }
+            Some(b't') => {
+                self.literal(b"true")?;
+                v.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                v.visit_bool(false)
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(v),
+            Some(b'"') => self.str_value(v),
+            Some(b'[') => self.seq(v),
+            Some(b'{') => self.map(v),
+            _ => self.stop(),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.peek() {
+            Some(b't') => {
+                self.literal(b"true")?;
+                v.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                v.visit_bool(false)
+            }
+            _ => self.stop(),
+        }
+    }
+
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f64
+    }
+
+    wide! {
+        deserialize_i128(i128_of, visit_i128, from_i128);
+        deserialize_u128(u128_of, visit_u128, from_u128);
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+            return self.stop();
+        }
+        let (text, kind) = self.number_text()?;
+        self.visit_number(f32_number(text, kind), v)
+    }
+
+    strings! {
+        deserialize_char deserialize_str deserialize_string deserialize_identifier
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Res<V::Value> {
+        // serde_json hands out a string's raw bytes unchecked.
+        self.stop()
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Res<V::Value> {
+        self.stop()
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            return v.visit_none();
+        }
+        self.node = self.node.some();
+        v.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        if self.peek() == Some(b'n') {
+            self.literal(b"null")?;
+            return v.visit_unit();
+        }
+        self.stop()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Res<V::Value> {
+        self.deserialize_unit(v)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        v: V,
+    ) -> Res<V::Value> {
+        if super::serde_json_private(name) {
+            // `RawValue` and its kin: serde_json's private protocol.
+            return self.stop();
+        }
+        v.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.peek() {
+            Some(b'[') => self.seq(v),
+            _ => self.stop(),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, v: V) -> Res<V::Value> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        v: V,
+    ) -> Res<V::Value> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match (self.node.shape(self), self.peek()) {
+            // A struct with a flattened field: serde buffers the values and reads the
+            // flattened ones later, where an `Option` swallows their errors.
+            (Shape::Struct(_), _) => self.stop(),
+            (_, Some(b'{')) => self.map(v),
+            _ => self.stop(),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Res<V::Value> {
+        match self.peek() {
+            Some(b'{') => self.map(v),
+            // A struct written as an array: the full path says what `receive` thinks of it.
+            _ => self.stop(),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Res<V::Value> {
+        match self.node.shape(self) {
+            Shape::Enum(e) if e.repr == Repr::External => self.variant(e, v),
+            _ => self.stop(),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        // serde_json would skip the value without checking it.
+        self.skip()?;
+        v.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        true
     }
 }
 
@@ -1055,56 +1280,37 @@ enum Items {
     Ignore,
 }
 
-struct Seq<'f, 'i, A> {
-    seq: A,
-    fast: &'f mut Fast<'i>,
+struct Seq<'f, 'de, 'i> {
+    fast: &'f mut Fast<'de, 'i>,
     items: Items,
     here: u32,
     n: usize,
 }
 
-impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'_, '_, A> {
-    type Error = A::Error;
+impl<'de> SeqAccess<'de> for Seq<'_, 'de, '_> {
+    type Error = Stop;
 
-    fn next_element_seed<S: DeserializeSeed<'de>>(
-        &mut self,
-        seed: S,
-    ) -> Result<Option<S::Value>, A::Error> {
-        let node = match self.items {
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<Option<S::Value>> {
+        let fast = &mut *self.fast;
+        match fast.peek() {
+            Some(b']') => return Ok(None),
+            Some(b',') if self.n > 0 => {
+                fast.at += 1;
+                if let Some(b']') | None = fast.peek() {
+                    return fast.stop();
+                }
+            }
+            Some(_) if self.n == 0 => {}
+            _ => return fast.stop(),
+        }
+        fast.node = match self.items {
             Items::One(item) => Node::Ty(item),
             Items::Each(items) => items.get(self.n).map_or(Node::Ignore, Node::Ty),
             Items::Ignore => Node::Ignore,
         };
+        fast.here = self.here;
         self.n += 1;
-        if self.fast.bare(node) {
-            return self.seq.next_element_seed(seed);
-        }
-        self.seq.next_element_seed(Seed {
-            seed,
-            fast: self.fast.at(node, self.here),
-        })
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.seq.size_hint()
-    }
-}
-
-/// `T`'s seed, wrapped to follow the value it reads.
-struct Seed<'f, 'i, S> {
-    seed: S,
-    fast: &'f mut Fast<'i>,
-}
-
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, '_, S> {
-    type Value = S::Value;
-
-    #[inline(always)]
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
-        self.seed.deserialize(De {
-            de,
-            fast: self.fast,
-        })
+        seed.deserialize(fast).map(Some)
     }
 }
 
@@ -1123,9 +1329,9 @@ enum Mode {
         /// What the plan knows of its fields (their shapes).
         facts: &'static StructFacts,
     },
-    /// A map: its keys are data, its values at path `values`.
+    /// A map: its keys (of this shape) are data, its values at path `values`.
     Data {
-        key: &'static Type,
+        key: Shape,
         value: &'static Type,
         values: u32,
     },
@@ -1214,189 +1420,306 @@ impl LastShape {
     }
 }
 
-struct Map<'f, 'i, A> {
-    map: A,
-    fast: &'f mut Fast<'i>,
+struct Map<'f, 'de, 'i> {
+    fast: &'f mut Fast<'de, 'i>,
     mode: Mode,
     here: u32,
-    keys: usize,
-    /// The keys seen, by fingerprint.
-    seen_keys: KeySet,
-    /// What the value of the last key is, its path, and whether it goes to serde_json
-    /// unwrapped (when no limit can be reached).
-    pending: (Node, u32, bool),
+    /// Keys read so far.
+    n: usize,
+    /// The keys seen that name no field, by fingerprint.
+    keys: KeySet,
+    /// What the value of the last key is, and its path.
+    pending: (Node, u32),
 }
 
-impl<A> Map<'_, '_, A> {
-    /// Whether the last key is new in this object.
-    fn fresh(&mut self) -> bool {
-        let memo = &mut *self.fast.memo;
-        let fp = memo
-            .key_fp
-            .unwrap_or_else(|| fingerprint(0, memo.key.as_bytes()));
-        self.seen_keys.insert(memo, fp)
-    }
-
-    /// What follows a key of a struct: its field, the captured extra keys, or an unknown
-    /// name.
-    #[inline(always)]
-    fn struct_key<E: de::Error>(&mut self) -> Result<(Node, u32, bool), E> {
-        let Mode::Struct {
-            def,
-            base,
-            ref mut seen,
-            ref mut next_guess,
-            facts,
-        } = self.mode
-        else {
-            return Err(self.fast.bail());
-        };
-        if let Some(f) = self.fast.key_field {
-            *next_guess = f + 1;
-            let again = match seen {
-                Seen::Bits(bits) => std::mem::replace(bits, *bits | 1 << f) & 1 << f != 0,
-                Seen::Spilled(at) => std::mem::replace(&mut self.fast.memo.seen[*at + f], true),
-            };
-            if again {
-                // Serde's "duplicate field", or the same key twice.
-                return Err(self.fast.bail());
-            }
-            let field = &def.fields[f];
-            let fast = &mut *self.fast;
-            // At most 64 fields here, or fewer than the paths: `f` fits.
-            let id = base + f as u32;
-            fast.record.arrive(id);
-            // A compound field's shape is known from the plan: reading it looks nothing up.
-            if let Some(slot) = facts.slots.get(f) {
-                if !matches!(slot.shape, Shape::Scalar(_)) {
-                    fast.last_shape.set(slot.ty, slot.shape);
-                }
-            }
-            return Ok((Node::Ty(&field.ty), id, bare_scalar(&field.ty)));
-        }
-        if super::serde_json_private(&self.fast.memo.key) || !self.fresh() {
-            return Err(self.fast.bail());
+impl<'de> Fast<'de, '_> {
+    /// What follows a key of struct `def` that names no field (its text `key`, or the
+    /// scratch): the captured extra keys, or an unknown name.
+    fn other_key(
+        &mut self,
+        keys: &mut KeySet,
+        here: u32,
+        def: &'static StructDef,
+        key: Option<&'de str>,
+    ) -> Res<(Node, u32)> {
+        let text = key.unwrap_or(&self.scratch);
+        if !fresh(self.memo, keys, text) {
+            return self.stop();
         }
         match (&def.extra, def.unknown) {
             (Some(extra), Unknown::Capture) => {
-                let values = self.fast.child(self.here, Label::Values);
-                Ok((Node::Ty(extra), values, false))
+                Ok((Node::Ty(extra), self.child(here, Label::Values)))
             }
             _ => {
-                let fast = &mut *self.fast;
-                let max = fast.limits.max_unknown_names;
-                fast.record
-                    .unknown_name(self.here, fast.memo.key.as_bytes(), max);
-                Ok((Node::Ignore, self.here, false))
+                let max = self.limits.max_unknown_names;
+                self.record.unknown_name(here, text.as_bytes(), max);
+                Ok((Node::Ignore, here))
             }
         }
     }
 }
 
-impl<A> Drop for Map<'_, '_, A> {
-    /// The object's keys leave the stack when the visitor is done with it.
-    fn drop(&mut self) {
-        self.seen_keys.close(self.fast.memo);
-    }
+/// Whether the key `key` is new in the object of `keys`, and not one of serde_json's
+/// private names.
+fn fresh(memo: &mut Memo, keys: &mut KeySet, key: &str) -> bool {
+    !super::serde_json_private(key) && keys.insert(memo, fingerprint(0, key.as_bytes()))
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, '_, A> {
-    type Error = A::Error;
+impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
+    type Error = Stop;
 
-    fn next_key_seed<S: DeserializeSeed<'de>>(
-        &mut self,
-        seed: S,
-    ) -> Result<Option<S::Value>, A::Error> {
-        // A struct's keys (most keys) take a path of their own: one look at the mode.
-        if let Mode::Struct {
-            def, next_guess, ..
-        } = self.mode
-        {
-            let key = self.map.next_key_seed(Seed {
-                seed,
-                fast: self.fast.at(Node::FieldKey(def, next_guess), self.here),
-            })?;
-            if key.is_some() {
-                self.keys += 1;
-                if self.keys > self.fast.limits.max_keys_per_object {
-                    return Err(self.fast.bail());
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<Option<S::Value>> {
+        let fast = &mut *self.fast;
+        match fast.peek() {
+            Some(b'}') => return Ok(None),
+            Some(b',') if self.n > 0 => {
+                fast.at += 1;
+                if fast.peek() != Some(b'"') {
+                    return fast.stop();
                 }
-                self.pending = self.struct_key()?;
             }
-            return Ok(key);
+            Some(b'"') if self.n == 0 => {}
+            _ => return fast.stop(),
         }
-        let node = match self.mode {
-            Mode::Data { key, .. } => Node::Key(Some(key)),
-            _ => Node::Key(None),
+        self.n += 1;
+        if self.n > fast.limits.max_keys_per_object {
+            return fast.stop();
+        }
+        let key = fast.string()?;
+        let shape = match self.mode {
+            Mode::Struct {
+                def,
+                base,
+                ref mut seen,
+                ref mut next_guess,
+                facts,
+            } => {
+                match field_named(def, *next_guess, key.unwrap_or(&fast.scratch)) {
+                    Some(f) => {
+                        *next_guess = f + 1;
+                        let again = match seen {
+                            Seen::Bits(bits) => {
+                                std::mem::replace(bits, *bits | 1 << f) & 1 << f != 0
+                            }
+                            Seen::Spilled(at) => {
+                                std::mem::replace(&mut fast.memo.seen[*at + f], true)
+                            }
+                        };
+                        if again {
+                            // Serde's "duplicate field", or the same key twice.
+                            return fast.stop();
+                        }
+                        // At most 64 fields here, or fewer than the paths: `f` fits.
+                        let id = base + f as u32;
+                        fast.record.arrive(id);
+                        // A compound field's shape is known from the plan: reading it looks
+                        // nothing up.
+                        if let Some(slot) = facts.slots.get(f) {
+                            if !matches!(slot.shape, Shape::Scalar(_)) {
+                                fast.last_shape.set(slot.ty, slot.shape);
+                            }
+                        }
+                        self.pending = (Node::Ty(&def.fields[f].ty), id);
+                    }
+                    None => self.pending = fast.other_key(&mut self.keys, self.here, def, key)?,
+                }
+                // A field's name goes to the struct's own field visitor as it is.
+                return match key {
+                    Some(key) => seed.deserialize(BorrowedStrDeserializer::<Stop>::new(key)),
+                    None => seed.deserialize(StrDeserializer::<Stop>::new(&fast.scratch)),
+                }
+                .map(Some);
+            }
+            Mode::Data { key, value, values } => {
+                self.pending = (Node::Ty(value), values);
+                key
+            }
+            Mode::Any => {
+                self.pending = (Node::Ignore, self.here);
+                Shape::Any
+            }
         };
-        let key = self.map.next_key_seed(Seed {
-            seed,
-            fast: self.fast.at(node, self.here),
-        })?;
-        if key.is_none() {
-            return Ok(None);
+        if !fresh(fast.memo, &mut self.keys, key.unwrap_or(&fast.scratch)) {
+            return fast.stop();
         }
-        self.keys += 1;
-        if self.keys > self.fast.limits.max_keys_per_object
-            || super::serde_json_private(&self.fast.memo.key)
-            || !self.fresh()
-        {
-            return Err(self.fast.bail());
-        }
-        self.pending = match self.mode {
-            Mode::Data { value, values, .. } => (Node::Ty(value), values, bare_scalar(value)),
-            _ => (Node::Ignore, self.here, false),
-        };
-        Ok(key)
-    }
-
-    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
-        let (node, here, bare) = self.pending;
-        if bare && self.fast.bare_scalars {
-            return self.map.next_value_seed(seed);
-        }
-        self.map.next_value_seed(Seed {
-            seed,
-            fast: self.fast.at(node, here),
+        seed.deserialize(Key {
+            text: key,
+            copied: &fast.scratch,
+            shape,
         })
+        .map(Some)
     }
 
-    fn size_hint(&self) -> Option<usize> {
-        self.map.size_hint()
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<S::Value> {
+        let fast = &mut *self.fast;
+        fast.expect(b':')?;
+        (fast.node, fast.here) = self.pending;
+        seed.deserialize(fast)
+    }
+}
+
+/// A map's key as serde_json's `MapKey` reads it: a string, or a number or a boolean
+/// spelled in one where the key type asks for one.
+struct Key<'a, 'de> {
+    /// The key's text, borrowed from the input when it has no escape, else `copied`.
+    text: Option<&'de str>,
+    copied: &'a str,
+    /// The shape of the key type (an enum of names reads its variant from the key).
+    shape: Shape,
+}
+
+impl<'de> Key<'_, 'de> {
+    fn visit<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.text {
+            Some(text) => v.visit_borrowed_str(text),
+            None => v.visit_str(self.copied),
+        }
+    }
+}
+
+macro_rules! key_numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+            // serde_json reads a key's raw text as a number: a key with an escape is none.
+            match self.text.and_then(|text| key_number(text.as_bytes())) {
+                Some(Number::U64(n)) => v.visit_u64(n),
+                Some(Number::I64(n)) => v.visit_i64(n),
+                Some(Number::F64(n)) => v.visit_f64(n),
+                None => Err(Stop),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Key<'_, 'de> {
+    type Error = Stop;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        self.visit(v)
+    }
+
+    key_numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_f32 deserialize_f64
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.text.and_then(|text| i128_of(text.as_bytes())) {
+            Some(n) => v.visit_i128(n),
+            None => Err(Stop),
+        }
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.text.and_then(|text| u128_of(text.as_bytes())) {
+            Some(n) => v.visit_u128(n),
+            None => Err(Stop),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        match self.text {
+            Some("true") => v.visit_bool(true),
+            Some("false") => v.visit_bool(false),
+            _ => Err(Stop),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Res<V::Value> {
+        // A key is never `null`.
+        v.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        v: V,
+    ) -> Res<V::Value> {
+        if super::serde_json_private(name) {
+            return Err(Stop);
+        }
+        v.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Res<V::Value> {
+        match self.shape {
+            Shape::Enum(e) if e.repr == Repr::External && e.is_string_enum() => match self.text {
+                Some(text) => v.visit_enum(BorrowedStrDeserializer::<Stop>::new(text)),
+                None => v.visit_enum(StrDeserializer::<Stop>::new(self.copied)),
+            },
+            _ => Err(Stop),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Res<V::Value> {
+        Err(Stop)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Res<V::Value> {
+        Err(Stop)
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string unit unit_struct seq tuple tuple_struct map struct identifier
+        ignored_any
     }
 }
 
 // ---- externally tagged enums -----------------------------------------------------------
 
-/// The visitor of `deserialize_enum`: a variant name, or an object of one key.
-struct EnumVis<'f, 'i, V> {
-    v: V,
-    fast: &'f mut Fast<'i>,
-    e: &'static EnumDef,
-    here: u32,
-    /// A map key: recorded for the map, with no path of its own.
-    key: bool,
+/// The name of a variant read from an object's key.
+enum Tag<'de> {
+    Borrowed(&'de str),
+    Owned(String),
 }
 
-impl<V> EnumVis<'_, '_, V> {
-    /// Enters the path of the variant named `tag`, if it is a unit variant.
-    fn unit<E: de::Error>(&mut self, tag: &str, borrowed: bool) -> Result<(), E> {
-        if !self.fast.string_fits(tag.len(), borrowed) {
-            return Err(self.fast.bail());
-        }
-        if self.key {
-            self.fast.memo.set_key(tag);
-            return Ok(());
-        }
-        let variant = self
-            .e
-            .variants
-            .iter()
-            .find(|v| v.receiver.iter().any(|t| t == tag));
-        if let Some(v) = variant.filter(|v| matches!(v.kind, VariantDefKind::Unit)) {
-            self.fast.child(self.here, variant_label(v));
-        }
-        Ok(())
+/// An externally tagged variant's object, its key read: the content comes next (the
+/// cursor points at it).
+struct Variant<'f, 'de, 'i> {
+    fast: &'f mut Fast<'de, 'i>,
+    tag: Tag<'de>,
+}
+
+impl<'f, 'de, 'i> EnumAccess<'de> for Variant<'f, 'de, 'i> {
+    type Error = Stop;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Res<(S::Value, Self)> {
+        let value = match &self.tag {
+            Tag::Borrowed(tag) => seed.deserialize(BorrowedStrDeserializer::<Stop>::new(tag))?,
+            Tag::Owned(tag) => seed.deserialize(StrDeserializer::<Stop>::new(tag))?,
+        };
+        Ok((value, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Variant<'_, 'de, '_> {
+    type Error = Stop;
+
+    fn unit_variant(self) -> Res<()> {
+        self.fast.stop()
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Res<S::Value> {
+        seed.deserialize(self.fast)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, v: V) -> Res<V::Value> {
+        self.fast.deserialize_tuple(len, v)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        v: V,
+    ) -> Res<V::Value> {
+        self.fast.deserialize_struct("", fields, v)
     }
 }
 
@@ -1406,166 +1729,6 @@ fn variant_label(v: &'static contract_schema::model::VariantDef) -> Label<'stati
             .first()
             .map_or(v.rust_name.as_str(), String::as_str),
     )
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for EnumVis<'_, '_, V> {
-    type Value = V::Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        self.v.expecting(f)
-    }
-
-    fn visit_str<E: de::Error>(mut self, s: &str) -> Result<V::Value, E> {
-        self.unit(s, false)?;
-        self.v.visit_enum(StrDeserializer::<E>::new(s))
-    }
-
-    fn visit_borrowed_str<E: de::Error>(mut self, s: &'de str) -> Result<V::Value, E> {
-        self.unit(s, true)?;
-        self.v.visit_enum(BorrowedStrDeserializer::<E>::new(s))
-    }
-
-    fn visit_string<E: de::Error>(mut self, s: String) -> Result<V::Value, E> {
-        self.unit(&s, false)?;
-        self.v.visit_enum(StringDeserializer::<E>::new(s))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let EnumVis {
-            v, fast, e, here, ..
-        } = self;
-        if e.is_string_enum() {
-            // `{"Variant": null}` for an enum of names: serde takes it, `receive` does not.
-            return Err(fast.bail());
-        }
-        fast.enter()?;
-        let result = v.visit_enum(OneKey {
-            map,
-            fast: &mut *fast,
-            e,
-            here,
-        });
-        fast.depth -= 1;
-        result
-    }
-}
-
-/// An externally tagged variant's object: the key names the variant, the value is its
-/// content, and no other key may follow.
-struct OneKey<'f, 'i, A> {
-    map: A,
-    fast: &'f mut Fast<'i>,
-    e: &'static EnumDef,
-    here: u32,
-}
-
-impl<'f, 'i, 'de, A: MapAccess<'de>> EnumAccess<'de> for OneKey<'f, 'i, A> {
-    type Error = A::Error;
-    type Variant = Content<'f, 'i, A>;
-
-    fn variant_seed<S: DeserializeSeed<'de>>(
-        mut self,
-        seed: S,
-    ) -> Result<(S::Value, Self::Variant), A::Error> {
-        let Some(value) = self.map.next_key_seed(Seed {
-            seed,
-            fast: self.fast.at(Node::Key(None), self.here),
-        })?
-        else {
-            return Err(self.fast.bail());
-        };
-        let key = self.fast.memo.key.as_str();
-        let variant = self
-            .e
-            .variants
-            .iter()
-            .find(|v| v.receiver.iter().any(|t| t == key));
-        let (kind, here) = match variant {
-            Some(v) if !matches!(v.kind, VariantDefKind::Unit) => {
-                (&v.kind, self.fast.child(self.here, variant_label(v)))
-            }
-            // A unit variant as an object; a name serde may map to a catch-all.
-            _ => return Err(self.fast.bail()),
-        };
-        Ok((
-            value,
-            Content {
-                map: self.map,
-                fast: self.fast,
-                kind,
-                here,
-            },
-        ))
-    }
-}
-
-/// The content of an externally tagged variant.
-struct Content<'f, 'i, A> {
-    map: A,
-    fast: &'f mut Fast<'i>,
-    kind: &'static VariantDefKind,
-    here: u32,
-}
-
-impl<'de, A: MapAccess<'de>> Content<'_, '_, A> {
-    /// Reads the content with `seed`, then makes sure no second key follows.
-    fn read<S: DeserializeSeed<'de>>(mut self, seed: S) -> Result<S::Value, A::Error> {
-        let node = match self.kind {
-            VariantDefKind::Newtype(ty) => Node::Ty(ty),
-            VariantDefKind::Tuple(items) => Node::Tuple(items),
-            VariantDefKind::Struct(s) => Node::Struct(s),
-            VariantDefKind::Unit => return Err(self.fast.bail()),
-        };
-        let value = self.map.next_value_seed(Seed {
-            seed,
-            fast: self.fast.at(node, self.here),
-        })?;
-        if self.map.next_key::<IgnoredAny>()?.is_some() {
-            return Err(self.fast.bail());
-        }
-        Ok(value)
-    }
-}
-
-impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<'_, '_, A> {
-    type Error = A::Error;
-
-    fn unit_variant(self) -> Result<(), A::Error> {
-        Err(self.fast.bail())
-    }
-
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
-        self.read(seed)
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        self.read(Call::Tuple(len, visitor))
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, A::Error> {
-        self.read(Call::Struct(fields, visitor))
-    }
-}
-
-/// A seed that reads a tuple or struct variant's content with its visitor.
-enum Call<V> {
-    Tuple(usize, V),
-    Struct(&'static [&'static str], V),
-}
-
-impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Call<V> {
-    type Value = V::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
-        match self {
-            Call::Tuple(len, visitor) => de.deserialize_tuple(len, visitor),
-            Call::Struct(fields, visitor) => de.deserialize_struct("", fields, visitor),
-        }
-    }
 }
 
 #[cfg(test)]

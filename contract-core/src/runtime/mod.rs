@@ -5,10 +5,11 @@
 //! What depends on the type alone (the resolved [`Schema`], and what the fast path knows of
 //! it) is computed once per type and kept for the life of the process.
 //!
-//! `receive` first tries a **fast path**: one pass of serde_json's own parser through a
-//! `Deserializer` wrapper that follows the receiver view beside serde's calls, records the
-//! presence of every field, and gives up at every point where `receive` is stricter than
-//! serde (below) or where the schema cannot be followed (a set, an internally or adjacently
+//! `receive` first tries a **fast path**: one pass of a parser of its own, a `Deserializer`
+//! that reads what serde_json reads and hands every visitor what serde_json would, follows
+//! the receiver view beside serde's calls, records the presence of every field, and gives up
+//! at every point where `receive` is stricter than serde (below) or where the schema cannot
+//! be followed (a set, an internally or adjacently
 //! tagged or untagged enum, an enum with untagged variants, a flattened field). A payload
 //! serde accepts with none of those points is accepted there, in one pass and without
 //! copying. Everything else takes the **full path**, on a flat **tape** of the document (one
