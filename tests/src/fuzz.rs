@@ -141,7 +141,7 @@ pub struct FastEnvelope {
 }
 
 /// The fuzz target's properties on one input: no panic; `receive` accepts only what
-/// `serde_json::from_slice` accepts; an accepted payload round-trips through `send`, and
+/// `serde_json::from_slice` accepts, and reads the same value; an accepted payload round-trips through `send`, and
 /// what `send` writes is received again; a rejection lists at least one problem, and a
 /// string the payload holds as a value (`"SECRET"` in the seeds) never appears in its text
 /// (unless the payload also has it inside a key: field names, even unknown ones, are
@@ -158,8 +158,16 @@ where
     let serde = serde_json::from_slice::<T>(data);
     match receive::<T>(data) {
         Ok(received) => {
-            assert!(serde.is_ok(), "receive accepted what serde rejects");
+            let Ok(by_serde) = serde else {
+                panic!("receive accepted what serde rejects")
+            };
             let value = received.into_inner();
+            // The same value as serde_json's: what each writes back is the same.
+            assert_eq!(
+                serde_json::to_vec(&value).ok(),
+                serde_json::to_vec(&by_serde).ok(),
+                "receive read another value than serde"
+            );
             if let Ok(sent) = send(&value) {
                 assert!(
                     receive::<T>(sent.bytes()).is_ok(),
