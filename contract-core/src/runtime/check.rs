@@ -1420,7 +1420,11 @@ fn is_canonical_int(text: &[u8]) -> bool {
 
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
 fn escape_token(raw: &[u8], out: &mut String) {
-    let text = String::from_utf8_lossy(raw);
+    // The payload is UTF-8 (the scan checked it), and so is a key of it.
+    let text = match std::str::from_utf8(raw) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(raw),
+    };
     if !raw.iter().any(|&b| b == b'~' || b == b'/') {
         out.push_str(&text);
         return;

@@ -370,6 +370,12 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         memo.abandon(record);
         return None;
     }
+    // The payload is UTF-8 throughout or the full path refuses it (serde_json checks only the
+    // strings it reads): checked once here, so that a string is a slice of the text.
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        memo.abandon(record);
+        return None;
+    };
     let mut fast = Fast {
         schema,
         plan,
@@ -382,6 +388,7 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         here: ROOT,
         last_shape: LastShape::default(),
         input: bytes,
+        text,
         at: 0,
         scratch: String::new(),
     };
@@ -417,8 +424,10 @@ struct Fast<'de, 'i> {
     here: u32,
     /// The last type whose shape was asked for, and its shape.
     last_shape: LastShape,
-    /// The payload, and the offset of the next byte to read.
+    /// The payload (valid UTF-8: `text` is the same bytes), and the offset of the next byte
+    /// to read.
     input: &'de [u8],
+    text: &'de str,
     at: usize,
     /// The text of the last string with escapes, decoded.
     scratch: String,
@@ -723,9 +732,10 @@ impl<'de> Fast<'de, '_> {
             return self.stop();
         }
         self.at = end + 1;
-        match std::str::from_utf8(&input[start..end]) {
-            Ok(text) => Ok(Some(text)),
-            Err(_) => self.stop(),
+        // Between two ASCII bytes of UTF-8 text: on character boundaries.
+        match self.text.get(start..end) {
+            Some(text) => Ok(Some(text)),
+            None => self.stop(),
         }
     }
 
@@ -736,7 +746,7 @@ impl<'de> Fast<'de, '_> {
         self.scratch.clear();
         let mut from = start;
         loop {
-            let Ok(plain) = std::str::from_utf8(&input[from..at]) else {
+            let Some(plain) = self.text.get(from..at) else {
                 return self.stop();
             };
             self.scratch.push_str(plain);
@@ -976,7 +986,6 @@ impl<'de> Fast<'de, '_> {
             mode,
             here,
             n: 0,
-            pending: (Node::Ignore, here),
         };
         let value = v.visit_map(&mut map);
         let keys = map.keys;
@@ -1428,8 +1437,6 @@ struct Map<'f, 'de, 'i> {
     n: usize,
     /// The keys seen that name no field, by fingerprint.
     keys: KeySet,
-    /// What the value of the last key is, and its path.
-    pending: (Node, u32),
 }
 
 impl<'de> Fast<'de, '_> {
@@ -1519,9 +1526,12 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
                                 fast.last_shape.set(slot.ty, slot.shape);
                             }
                         }
-                        self.pending = (Node::Ty(&def.fields[f].ty), id);
+                        (fast.node, fast.here) = (Node::Ty(&def.fields[f].ty), id);
                     }
-                    None => self.pending = fast.other_key(&mut self.keys, self.here, def, key)?,
+                    None => {
+                        (fast.node, fast.here) =
+                            fast.other_key(&mut self.keys, self.here, def, key)?;
+                    }
                 }
                 // A field's name goes to the struct's own field visitor as it is.
                 return match key {
@@ -1531,11 +1541,11 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
                 .map(Some);
             }
             Mode::Data { key, value, values } => {
-                self.pending = (Node::Ty(value), values);
+                (fast.node, fast.here) = (Node::Ty(value), values);
                 key
             }
             Mode::Any => {
-                self.pending = (Node::Ignore, self.here);
+                (fast.node, fast.here) = (Node::Ignore, self.here);
                 Shape::Any
             }
         };
@@ -1552,8 +1562,8 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Res<S::Value> {
         let fast = &mut *self.fast;
+        // The key set the cursor to its value (the key's own seed does not move it).
         fast.expect(b':')?;
-        (fast.node, fast.here) = self.pending;
         seed.deserialize(fast)
     }
 }
