@@ -20,13 +20,14 @@ use rustc_hash::FxHashMap;
 
 use contract_schema::model::{
     Body, Constraint, EnumDef, FieldDef, FloatKind, IntKind, IntValue, Repr, StructDef, Type,
-    Unknown, VariantDef, VariantDefKind,
+    TypeDef, Unknown, VariantDef, VariantDefKind,
 };
 use contract_schema::{Schema, View};
 
+use super::fast::same;
 use super::presence::{Label, Record, ROOT};
 use super::problem::{JsonKind, Problem, ProblemKind};
-use super::scan::{key_text, str_text, Node, NodeKind, Tape};
+use super::scan::{key_str, key_text, str_text, Node, NodeKind, Tape};
 
 /// One step of the pointer into the instance.
 #[derive(Debug, Clone, Copy)]
@@ -150,14 +151,24 @@ pub(crate) struct Outcome<'s> {
     pub record: Record<'s>,
 }
 
+/// What a walk keeps per thread between calls, for its room.
+#[derive(Default)]
+pub(crate) struct WalkBuffers {
+    problems: Vec<Problem>,
+    seen: Vec<u32>,
+}
+
 /// The checker over one document.
 pub(crate) struct Checker<'s, 'd> {
     schema: &'s Schema,
     view: View,
     input: &'d [u8],
+    /// The same bytes as text (the scan checked them).
+    text: &'d str,
     nodes: &'d [Node],
     duplicates: &'d [super::scan::Duplicate],
-    problems: Vec<Problem>,
+    /// The problems found (the buffer is the thread's, kept between calls).
+    problems: &'d mut Vec<Problem>,
     pointer: Vec<Seg<'s>>,
     /// The presence being recorded.
     record: Record<'s>,
@@ -169,24 +180,30 @@ pub(crate) struct Checker<'s, 'd> {
     failed: bool,
     max_unknown: usize,
     /// Per struct being checked: the key node that filled each field, `u32::MAX` if none.
-    seen: Vec<u32>,
+    seen: &'d mut Vec<u32>,
+    /// The last named type looked up, and its definition.
+    last_named: Option<(&'s str, &'s TypeDef)>,
 }
 
 impl<'s, 'd> Checker<'s, 'd> {
     pub(crate) fn new(
         record: Record<'s>,
-        input: &'d [u8],
+        text: &'d str,
         tape: &'d Tape,
         index: &'d mut PathIndex,
         max_unknown: usize,
+        buffers: &'d mut WalkBuffers,
     ) -> Self {
+        buffers.problems.clear();
+        buffers.seen.clear();
         Checker {
             schema: record.schema,
             view: record.view,
-            input,
+            input: text.as_bytes(),
+            text,
             nodes: &tape.nodes,
             duplicates: &tape.duplicates,
-            problems: Vec::new(),
+            problems: &mut buffers.problems,
             pointer: Vec::with_capacity(16),
             record,
             index,
@@ -194,7 +211,8 @@ impl<'s, 'd> Checker<'s, 'd> {
             trial: 0,
             failed: false,
             max_unknown,
-            seen: Vec::with_capacity(64),
+            seen: &mut buffers.seen,
+            last_named: None,
         }
     }
 
@@ -204,7 +222,8 @@ impl<'s, 'd> Checker<'s, 'd> {
             self.value(0, &self.schema.root, 0);
         }
         Outcome {
-            problems: self.problems,
+            // Moved out at their number: the buffer grows once per thread, not per call.
+            problems: self.problems.drain(..).collect(),
             record: self.record,
         }
     }
@@ -240,8 +259,8 @@ impl<'s, 'd> Checker<'s, 'd> {
         for seg in self.pointer.iter().chain(extra.iter()) {
             out.push('/');
             match seg {
-                Seg::Key(k) => escape_token(&key_text(self.input, &self.node(*k)), &mut out),
-                Seg::Name(name) => escape_token(name.as_bytes(), &mut out),
+                Seg::Key(k) => escape_token(&key_str(self.text, &self.node(*k)), &mut out),
+                Seg::Name(name) => escape_token(name, &mut out),
                 Seg::Index(i) => out.push_str(itoa::Buffer::new().format(*i)),
                 Seg::Star => out.push('*'),
             }
@@ -529,9 +548,15 @@ impl<'s, 'd> Checker<'s, 'd> {
     }
 
     fn named(&mut self, i: u32, ty: &'s Type, name: &'s str, hops: usize) {
-        let Some(def) = self.schema.def(name) else {
+        // The items of an array name one type after the other: the last one is kept.
+        let def = match self.last_named {
+            Some((last, def)) if std::ptr::eq(last, name) => Some(def),
+            _ => self.schema.def(name),
+        };
+        let Some(def) = def else {
             return self.skip(i);
         };
+        self.last_named = Some((name, def));
         match &def.body {
             Body::Newtype(_) | Body::Views { .. } => {
                 if hops > self.schema.types.len() {
@@ -571,9 +596,9 @@ impl<'s, 'd> Checker<'s, 'd> {
             View::Sender => field
                 .sender
                 .as_ref()
-                .is_some_and(|s| s.name.as_bytes() == key),
+                .is_some_and(|s| same(s.name.as_bytes(), key)),
             View::Receiver => field.receiver.as_ref().is_some_and(|r| {
-                r.name.as_bytes() == key || r.aliases.iter().any(|a| a.as_bytes() == key)
+                same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
             }),
         }
     }
@@ -631,8 +656,9 @@ impl<'s, 'd> Checker<'s, 'd> {
                 // declaration order: look from the field after the last one found.
                 View::Receiver => {
                     let n = def.fields.len();
-                    (0..n)
-                        .map(|k| (next_guess + k) % n)
+                    let from = next_guess.min(n);
+                    (from..n)
+                        .chain(0..from)
                         .find(|&f| self.field_reads(&def.fields[f], &text))
                 }
                 View::Sender => {
@@ -1419,17 +1445,12 @@ fn is_canonical_int(text: &[u8]) -> bool {
 }
 
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
-fn escape_token(raw: &[u8], out: &mut String) {
-    // The payload is UTF-8 (the scan checked it), and so is a key of it.
-    let text = match std::str::from_utf8(raw) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(raw),
-    };
-    if !raw.iter().any(|&b| b == b'~' || b == b'/') {
-        out.push_str(&text);
+fn escape_token(text: &str, out: &mut String) {
+    if !text.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(text);
         return;
     }
-    let mut rest: &str = &text;
+    let mut rest = text;
     // Runs without `~` or `/` are copied whole.
     while let Some(at) = rest.find(['~', '/']) {
         out.push_str(&rest[..at]);
@@ -1482,16 +1503,15 @@ mod tests {
     #[test]
     fn pointer_tokens_are_escaped() {
         let mut out = String::new();
-        escape_token(b"a/b~c", &mut out);
+        escape_token("a/b~c", &mut out);
         assert_eq!(out, "a~1b~0c");
         for (raw, escaped) in [
-            (&b""[..], ""),
-            (b"plain", "plain"),
-            (b"~~//", "~0~0~1~1"),
-            (b"/lead", "~1lead"),
-            (b"trail~", "trail~0"),
-            ("退款/x".as_bytes(), "退款~1x"),
-            (b"bad\xff/", "bad\u{fffd}~1"),
+            ("", ""),
+            ("plain", "plain"),
+            ("~~//", "~0~0~1~1"),
+            ("/lead", "~1lead"),
+            ("trail~", "trail~0"),
+            ("退款/x", "退款~1x"),
         ] {
             let mut out = String::new();
             escape_token(raw, &mut out);

@@ -49,9 +49,8 @@ use contract_schema::{Schema, View};
 
 use super::check::PathIndex;
 use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
-use super::fast_send::to_escape;
 use super::presence::{Label, PathNode, Record, Tally, ROOT};
-use super::scan::NodeKind;
+use super::scan::{plain_run, NodeKind};
 use super::Limits;
 
 /// What the fast path knows of a type before reading any payload: whether it can take the
@@ -356,25 +355,25 @@ impl Memo {
     }
 }
 
-/// Reads `T` from `bytes` in one pass and records its presence; `None` where the full path
-/// must decide (serde refused, or a stricter point was met).
-pub(crate) fn receive<T: serde::de::DeserializeOwned>(
+/// Reads `T` from `bytes` in one pass and records its presence; where the full path must
+/// decide (serde refused, or a stricter point was met), the bytes as text if they are UTF-8.
+pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     schema: &'static Schema,
     plan: &'static Plan,
-    bytes: &[u8],
+    bytes: &'b [u8],
     limits: &Limits,
     memo: &mut Memo,
     record: &mut Record<'static>,
-) -> Option<T> {
+) -> Result<T, Option<&'b str>> {
     if bytes.len() > limits.max_bytes {
         memo.abandon(record);
-        return None;
+        return Err(None);
     }
     // The payload is UTF-8 throughout or the full path refuses it (serde_json checks only the
     // strings it reads): checked once here, so that a string is a slice of the text.
     let Ok(text) = std::str::from_utf8(bytes) else {
         memo.abandon(record);
-        return None;
+        return Err(None);
     };
     let mut fast = Fast {
         schema,
@@ -397,11 +396,11 @@ pub(crate) fn receive<T: serde::de::DeserializeOwned>(
         // serde_json refuses anything but whitespace after the value.
         Ok(value) if !fast.bail && fast.peek().is_none() => {
             fast.memo.finish(fast.record);
-            Some(value)
+            Ok(value)
         }
         _ => {
             fast.memo.abandon(fast.record);
-            None
+            Err(Some(text))
         }
     }
 }
@@ -615,26 +614,6 @@ type Res<T> = Result<T, Stop>;
 
 /// serde_json's nesting limit: it refuses the 128th array or object open.
 const SERDE_JSON_DEPTH: usize = 127;
-
-/// The index of the first byte of `input` from `at` that ends a string's plain run (a quote,
-/// a backslash or a control byte), or the input's length.
-#[inline(always)]
-fn plain_run(input: &[u8], mut at: usize) -> usize {
-    while let Some(chunk) = input.get(at..at + 8) {
-        let marks = to_escape(u64::from_le_bytes(word::<8>(chunk, 0)));
-        if marks != 0 {
-            return at + (marks.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    while let Some(&b) = input.get(at) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            return at;
-        }
-        at += 1;
-    }
-    at
-}
 
 /// The character of the escape at `input[at]` (a backslash) and the bytes it takes, as
 /// serde_json decodes it; `None` where serde_json refuses it (a lone surrogate among them).

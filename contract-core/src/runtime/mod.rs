@@ -384,6 +384,8 @@ struct Scratch {
     full: fast::Memo,
     fast: fast::Memo,
     fast_send: fast::Memo,
+    /// The walk's buffers.
+    walk: check::WalkBuffers,
     /// How long the last payload `send` wrote: the next call reserves as much.
     written: usize,
 }
@@ -400,74 +402,91 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     })
 }
 
-/// Scans and checks `bytes` against a view of `schema`: every problem, what arrived, and
+/// Scans and checks a payload against a view of `schema`: every problem, what arrived, and
 /// the payload as text when it is text.
 fn check<'b>(
     schema: &'static Schema,
     view: View,
-    bytes: &'b [u8],
+    payload: Payload<'b>,
     limits: &Limits,
     scratch: &mut Scratch,
 ) -> (Vec<Problem>, presence::Record<'static>, Option<&'b str>) {
-    match scan(bytes, limits, scratch) {
+    match scan(payload, limits, scratch) {
         Ok(text) => {
-            let (problems, record) = walk(schema, view, bytes, limits, scratch);
+            let (problems, record) = walk(schema, view, text, limits, scratch);
             (problems, record, Some(text))
         }
         Err(problem) => (vec![problem], presence::Record::new(schema, view), None),
     }
 }
 
-/// Scans `bytes` into the scratch's tape: the payload as text, or the problem that stopped
+/// A payload, and whether it is known to be UTF-8.
+#[derive(Clone, Copy)]
+enum Payload<'b> {
+    Bytes(&'b [u8]),
+    /// Bytes checked as UTF-8 already (by `receive`'s fast path).
+    Text(&'b str),
+}
+
+/// Scans a payload into the scratch's tape: the payload as text, or the problem that stopped
 /// the scan.
-fn scan<'b>(bytes: &'b [u8], limits: &Limits, scratch: &mut Scratch) -> Result<&'b str, Problem> {
-    scan::text(bytes, limits)
-        .and_then(|text| {
-            scratch.tape.scan(text, limits)?;
-            Ok(text)
-        })
-        .map_err(|kind| Problem {
-            pointer: String::new(),
-            kind,
-        })
+fn scan<'b>(
+    payload: Payload<'b>,
+    limits: &Limits,
+    scratch: &mut Scratch,
+) -> Result<&'b str, Problem> {
+    match payload {
+        Payload::Bytes(bytes) => scan::text(bytes, limits),
+        Payload::Text(text) => scan::known_text(text, limits),
+    }
+    .and_then(|text| {
+        scratch.tape.scan(text, limits)?;
+        Ok(text)
+    })
+    .map_err(|kind| Problem {
+        pointer: String::new(),
+        kind,
+    })
 }
 
 /// Whether the receiver view of `schema` (any schema, such as another version passed in by a
 /// caller) finds no problem in `bytes`.
 pub(crate) fn fits_receiver(schema: &Schema, bytes: &[u8], limits: &Limits) -> bool {
     with_scratch(|scratch| {
-        if scan(bytes, limits, scratch).is_err() {
+        let Ok(text) = scan(Payload::Bytes(bytes), limits, scratch) else {
             return false;
-        }
+        };
         let mut index = check::PathIndex::default();
         let record = presence::Record::new(schema, View::Receiver);
         let outcome = Checker::new(
             record,
-            bytes,
+            text,
             &scratch.tape,
             &mut index,
             limits.max_unknown_names,
+            &mut check::WalkBuffers::default(),
         )
         .run();
         outcome.problems.is_empty()
     })
 }
 
-/// Checks the scratch's tape of `bytes` against a view of `schema`.
+/// Checks the scratch's tape of `text` against a view of `schema`.
 fn walk(
     schema: &'static Schema,
     view: View,
-    bytes: &[u8],
+    text: &str,
     limits: &Limits,
     scratch: &mut Scratch,
 ) -> (Vec<Problem>, presence::Record<'static>) {
     let record = scratch.full.start(schema, view);
     let mut outcome = Checker::new(
         record,
-        bytes,
+        text,
         &scratch.tape,
         &mut scratch.full.index,
         limits.max_unknown_names,
+        &mut scratch.walk,
     )
     .run();
     scratch.full.finish(&mut outcome.record);
@@ -531,20 +550,23 @@ where
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
     let result = with_scratch(|scratch| {
         let plan = fast_plan::<T>(schema);
+        let mut payload = Payload::Bytes(bytes);
         if plan.eligible {
             let limits = &options.limits;
             let mut record = scratch.fast.start(schema, View::Receiver);
-            if let Some(value) =
-                fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast, &mut record)
-            {
-                let presence = Presence::recorded(record);
-                #[cfg(feature = "__check-fast-path")]
-                full_path_agrees(schema, bytes, limits, scratch, &presence);
-                return Ok(Received { value, presence });
+            match fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast, &mut record) {
+                Ok(value) => {
+                    let presence = Presence::recorded(record);
+                    #[cfg(feature = "__check-fast-path")]
+                    full_path_agrees(schema, bytes, limits, scratch, &presence);
+                    return Ok(Received { value, presence });
+                }
+                Err(Some(text)) => payload = Payload::Text(text),
+                Err(None) => {}
             }
         }
         let (mut problems, record, text) =
-            check(schema, View::Receiver, bytes, &options.limits, scratch);
+            check(schema, View::Receiver, payload, &options.limits, scratch);
         let presence = Presence::recorded(record);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
@@ -612,7 +634,8 @@ fn full_send_agrees<T: Serialize + ?Sized>(
         "the fast path of send wrote what the full path cannot"
     );
     assert_eq!(again, bytes, "the two paths of send wrote different bytes");
-    let (problems, record) = walk(schema, View::Sender, bytes, limits, scratch);
+    let text = std::str::from_utf8(bytes).expect("serde_json writes UTF-8");
+    let (problems, record) = walk(schema, View::Sender, text, limits, scratch);
     assert!(
         problems.is_empty(),
         "the fast path of send accepted what the full path rejects: {problems:?}"
@@ -638,8 +661,7 @@ where
         && with_scratch(|scratch| {
             let mut record = scratch.fast.start(schema, View::Receiver);
             let limits = Limits::default();
-            fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
-                .is_some()
+            fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record).is_ok()
         })
 }
 
@@ -653,7 +675,13 @@ fn full_path_agrees(
     scratch: &mut Scratch,
     presence: &Presence,
 ) {
-    let (problems, record, _) = check(schema, View::Receiver, bytes, limits, scratch);
+    let (problems, record, _) = check(
+        schema,
+        View::Receiver,
+        Payload::Bytes(bytes),
+        limits,
+        scratch,
+    );
     assert!(
         problems.is_empty(),
         "the fast path of receive accepted what the full path rejects: {problems:?}"
@@ -876,7 +904,11 @@ fn send_against<T: Serialize + ?Sized>(
         scratch.written = bytes.len();
         #[cfg(debug_assertions)]
         scan::assert_same_as_scanned(&scratch.tape, &bytes, limits);
-        let (problems, record) = walk(schema, view, &bytes, limits, scratch);
+        // serde_json writes UTF-8 (its strings are `str`, its escapes ASCII).
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            return problem(ProblemKind::SerializeFailed);
+        };
+        let (problems, record) = walk(schema, view, text, limits, scratch);
         let presence = Presence::recorded(record);
         if problems.is_empty() {
             Ok(Sent { bytes, presence })

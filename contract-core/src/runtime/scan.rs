@@ -201,6 +201,7 @@ impl Tape {
     }
 
     /// Reads `"key" :` inside the innermost object and checks it for a duplicate.
+    #[inline(always)]
     fn key(&mut self, s: &mut Scanner<'_>) -> Result<(), ProblemKind> {
         s.skip_ws();
         if s.peek() != Some(b'"') {
@@ -277,6 +278,7 @@ impl Tape {
         index
     }
 
+    #[inline(always)]
     fn scalar(&mut self, s: &mut Scanner<'_>) -> Result<(), ProblemKind> {
         let start = s.pos;
         match s.peek() {
@@ -318,62 +320,76 @@ impl Tape {
     }
 
     /// Reads a string (at its opening quote) into a node, checking its escapes.
+    #[inline(always)]
     fn string(&mut self, s: &mut Scanner<'_>) -> Result<u32, ProblemKind> {
         let open = s.pos;
-        s.pos += 1;
-        let start = s.pos;
+        let start = open + 1;
+        let mut end = plain_run(s.input, start);
         let mut escaped = false;
         loop {
-            // Fast path: run to the next quote, backslash or control character eight bytes at
-            // a time, and straight to the first of them in the last eight.
-            while let Some(chunk) = s.input.get(s.pos..s.pos + 8) {
-                let mut word = [0; 8];
-                word.copy_from_slice(chunk);
-                let marks = to_escape(u64::from_le_bytes(word));
-                if marks != 0 {
-                    s.pos += (marks.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                s.pos += 8;
-            }
-            while let Some(&b) = s.input.get(s.pos) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                s.pos += 1;
-            }
-            match s.peek() {
+            match s.input.get(end) {
                 Some(b'"') => break,
                 Some(b'\\') => {
                     escaped = true;
+                    s.pos = end;
                     s.escape()?;
+                    end = plain_run(s.input, s.pos);
                 }
                 Some(_) => {
                     return Err(ProblemKind::Malformed {
-                        offset: s.pos,
+                        offset: end,
                         expected: "no control character inside a string",
                     })
                 }
                 None => {
                     return Err(ProblemKind::Malformed {
-                        offset: s.pos,
+                        offset: end,
                         expected: "the end of a string",
                     })
                 }
             }
         }
-        let end = s.pos;
         if end - start > s.limits.max_string_bytes {
             return Err(ProblemKind::StringTooLong {
                 offset: open,
                 limit: s.limits.max_string_bytes,
             });
         }
-        s.pos += 1;
-        let i = self.push(NodeKind::Str, start, escaped);
-        self.nodes[i as usize].end = end as u32;
-        Ok(i)
+        s.pos = end + 1;
+        let index = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            kind: NodeKind::Str,
+            escaped,
+            start: start as u32,
+            end: end as u32,
+            next: index + 1,
+            count: 0,
+        });
+        Ok(index)
     }
+}
+
+/// The index of the first byte of `input` from `at` that ends a string's plain run (a quote,
+/// a backslash or a control byte), or the input's length: eight bytes at a time, then
+/// straight to the first of them.
+#[inline(always)]
+pub(crate) fn plain_run(input: &[u8], mut at: usize) -> usize {
+    while let Some(chunk) = input.get(at..at + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let marks = to_escape(u64::from_le_bytes(word));
+        if marks != 0 {
+            return at + (marks.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while let Some(&b) = input.get(at) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return at;
+        }
+        at += 1;
+    }
+    at
 }
 
 impl Tape {
@@ -588,19 +604,41 @@ pub(crate) fn assert_same_as_scanned(built: &Tape, bytes: &[u8], limits: &Limits
 /// A cheap fingerprint of a key, compared before the key itself: its length and its first
 /// and last bytes (no pass over the whole key).
 fn fingerprint(key: &[u8]) -> u64 {
-    let mut head = [0; 4];
-    let mut tail = [0; 4];
-    let n = key.len().min(4);
-    head[..n].copy_from_slice(&key[..n]);
-    tail[..n].copy_from_slice(&key[key.len() - n..]);
-    (key.len() as u64) << 48
-        ^ u64::from(u32::from_le_bytes(head))
-        ^ u64::from(u32::from_le_bytes(tail)).rotate_left(24)
+    let n = key.len();
+    let (head, tail) = match (key.get(..4), n.checked_sub(4).and_then(|at| key.get(at..))) {
+        (Some(head), Some(tail)) => (word(head), word(tail)),
+        // Shorter than four bytes: the bytes themselves.
+        _ => {
+            let short = key.iter().fold(0, |v, &b| v << 8 | u32::from(b));
+            (short, short)
+        }
+    };
+    (n as u64) << 48 ^ u64::from(head) ^ u64::from(tail).rotate_left(24)
+}
+
+/// Four bytes as a number.
+fn word(four: &[u8]) -> u32 {
+    let mut w = [0; 4];
+    w.copy_from_slice(four);
+    u32::from_le_bytes(w)
 }
 
 /// The payload as text: within the size limit, without a byte order mark, UTF-8 throughout
 /// (even inside values the type ignores, which serde_json does not check).
 pub(crate) fn text<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, ProblemKind> {
+    framed(input, limits)?;
+    std::str::from_utf8(input).map_err(|e| ProblemKind::InvalidUtf8 {
+        offset: e.valid_up_to(),
+    })
+}
+
+/// [`text`] of a payload already known to be UTF-8.
+pub(crate) fn known_text<'a>(text: &'a str, limits: &Limits) -> Result<&'a str, ProblemKind> {
+    framed(text.as_bytes(), limits).map(|()| text)
+}
+
+/// Within the size limit, without a byte order mark.
+fn framed(input: &[u8], limits: &Limits) -> Result<(), ProblemKind> {
     if input.len() > limits.max_bytes || input.len() > u32::MAX as usize {
         return Err(ProblemKind::TooLarge {
             limit: limits.max_bytes.min(u32::MAX as usize),
@@ -609,9 +647,7 @@ pub(crate) fn text<'a>(input: &'a [u8], limits: &Limits) -> Result<&'a str, Prob
     if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ProblemKind::ByteOrderMark);
     }
-    std::str::from_utf8(input).map_err(|e| ProblemKind::InvalidUtf8 {
-        offset: e.valid_up_to(),
-    })
+    Ok(())
 }
 
 /// The text of a key node, decoded when it has escapes.
@@ -621,6 +657,18 @@ pub(crate) fn key_text<'a>(input: &'a [u8], node: &Node) -> Cow<'a, [u8]> {
         Cow::Owned(unescape(raw).into_bytes())
     } else {
         Cow::Borrowed(raw)
+    }
+}
+
+/// The text of a key node as text, decoded when it has escapes: a slice of `text`, the
+/// document the node is of.
+pub(crate) fn key_str<'a>(text: &'a str, node: &Node) -> Cow<'a, str> {
+    let raw = text.get(node.start as usize..node.end as usize);
+    match raw {
+        Some(raw) if !node.escaped => Cow::Borrowed(raw),
+        _ => Cow::Owned(unescape(
+            &text.as_bytes()[node.start as usize..node.end as usize],
+        )),
     }
 }
 
