@@ -321,7 +321,7 @@ impl<'s, 'd> Checker<'s, 'd> {
 
     fn mismatch(&mut self, i: u32, expected: &Type) {
         let node = self.node(i);
-        let expected = expected.to_string();
+        let expected = type_text(expected);
         if node.kind == NodeKind::Null {
             self.problem(ProblemKind::NullNotAllowed { expected });
         } else {
@@ -355,14 +355,14 @@ impl<'s, 'd> Checker<'s, 'd> {
                     && self.text(&node) == b"-0" =>
             {
                 self.problem(ProblemKind::WrongType {
-                    expected: ty.to_string(),
+                    expected: type_text(ty),
                     found: JsonKind::Number,
                 });
             }
             Type::Int(kind) if node.kind == NodeKind::Int => {
                 if !int_in_range(self.text(&node), *kind) {
                     self.problem(ProblemKind::OutOfRange {
-                        expected: ty.to_string(),
+                        expected: type_text(ty),
                     });
                 }
             }
@@ -376,7 +376,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                         && IntValue::parse(text).is_some_and(|v| values.contains(v));
                     if !fits {
                         self.problem(ProblemKind::OutOfRange {
-                            expected: ty.to_string(),
+                            expected: type_text(ty),
                         });
                     }
                 }
@@ -386,7 +386,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     let chars = str_text(self.input, &node).chars().count();
                     if !s.length.contains(chars as u64) {
                         self.problem(ProblemKind::WrongStringLength {
-                            expected: ty.to_string(),
+                            expected: type_text(ty),
                         });
                     }
                 }
@@ -399,11 +399,11 @@ impl<'s, 'd> Checker<'s, 'd> {
                 let text = self.text(&node);
                 let fits = match kind {
                     FloatKind::F32 => serde_json::from_slice::<f32>(text).is_ok(),
-                    FloatKind::F64 => serde_json::from_slice::<f64>(text).is_ok(),
+                    FloatKind::F64 => super::de::float(text).is_some(),
                 };
                 if !fits {
                     self.problem(ProblemKind::OutOfRange {
-                        expected: ty.to_string(),
+                        expected: type_text(ty),
                     });
                 }
             }
@@ -504,7 +504,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     self.problem_at(
                         Seg::Star,
                         ProblemKind::InvalidKey {
-                            expected: key.to_string(),
+                            expected: type_text(key),
                         },
                     );
                 }
@@ -836,7 +836,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 });
                 let Some(at) = found else {
                     return self.problem(ProblemKind::NoVariantMatches {
-                        expected: enum_ty.to_string(),
+                        expected: type_text(enum_ty),
                     });
                 };
                 let k = leftover.remove(at);
@@ -928,7 +928,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     }
                 }
                 self.problem(ProblemKind::NoVariantMatches {
-                    expected: enum_ty.to_string(),
+                    expected: type_text(enum_ty),
                 });
             }
         }
@@ -952,7 +952,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 None => {
                     if self.catch_all(e).is_none() {
                         self.problem(ProblemKind::UnknownVariant {
-                            expected: ty.to_string(),
+                            expected: type_text(ty),
                         });
                     }
                     self.catch_all(e)
@@ -1177,14 +1177,14 @@ impl<'s, 'd> Checker<'s, 'd> {
                     Some(_) => self.mismatch(i, ty),
                     None if self.catch_all(e).is_some() => {}
                     None => self.problem(ProblemKind::UnknownVariant {
-                        expected: ty.to_string(),
+                        expected: type_text(ty),
                     }),
                 }
             }
             NodeKind::Object if !e.is_string_enum() => {
                 if node.count != 1 {
                     self.problem(ProblemKind::NotOneKey {
-                        expected: ty.to_string(),
+                        expected: type_text(ty),
                     });
                     return self.skip(i);
                 }
@@ -1200,7 +1200,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     // The key is the variant's name: a value the sender chose, not shown.
                     None => {
                         self.problem(ProblemKind::UnknownVariant {
-                            expected: ty.to_string(),
+                            expected: type_text(ty),
                         });
                         self.skip(i);
                     }
@@ -1257,7 +1257,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 self.problem_at(
                     Seg::Key(k),
                     ProblemKind::UnknownVariant {
-                        expected: ty.to_string(),
+                        expected: type_text(ty),
                     },
                 );
                 Err(())
@@ -1392,7 +1392,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
         }
         self.problem(ProblemKind::NoVariantMatches {
-            expected: ty.to_string(),
+            expected: type_text(ty),
         });
         self.skip(i);
     }
@@ -1441,6 +1441,21 @@ fn is_canonical_int(text: &[u8]) -> bool {
         [b'0'] => text.len() == 1,
         [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
         _ => false,
+    }
+}
+
+/// The canonical text of `ty` (its `Display`), the leaves a problem mostly names without
+/// the formatter.
+fn type_text(ty: &Type) -> String {
+    match ty {
+        Type::Unit => "unit".to_owned(),
+        Type::Bool => "bool".to_owned(),
+        Type::Int(kind) => kind.as_str().to_owned(),
+        Type::Float(kind) => kind.as_str().to_owned(),
+        Type::Char => "char".to_owned(),
+        Type::Any => "any".to_owned(),
+        Type::Named(name) => name.clone(),
+        ty => ty.to_string(),
     }
 }
 
@@ -1497,6 +1512,23 @@ mod tests {
         }
         for bad in ["", "-", "-0", "01", "+1", "1.0", " 1", "1e2"] {
             assert!(!is_canonical_int(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn type_text_is_the_types_display() {
+        for ty in [
+            Type::Unit,
+            Type::Bool,
+            Type::Int(IntKind::U32),
+            Type::Int(IntKind::I128),
+            Type::Float(FloatKind::F32),
+            Type::Char,
+            Type::Any,
+            Type::Named("Order".into()),
+            Type::List(Box::new(Type::Int(IntKind::U8))),
+        ] {
+            assert_eq!(type_text(&ty), ty.to_string());
         }
     }
 

@@ -184,7 +184,7 @@ pub(crate) fn number(text: &[u8], kind: NodeKind) -> Option<Number> {
 
 /// A number literal as serde_json parses it into an `f64`.
 #[inline(never)]
-fn float(text: &[u8]) -> Option<f64> {
+pub(crate) fn float(text: &[u8]) -> Option<f64> {
     exact_f64(text).or_else(|| serde_json::from_slice::<f64>(text).ok())
 }
 

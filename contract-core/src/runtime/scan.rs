@@ -72,8 +72,10 @@ struct Frame {
     node: u32,
     /// Where this object's keys start in `Tape::keys`.
     keys_from: usize,
-    /// The keys seen, once the object has more than [`LINEAR_KEYS`].
-    seen: Option<HashSet<Vec<u8>>>,
+    /// The keys seen, once the object has more than [`LINEAR_KEYS`] (boxed: most objects
+    /// never have, and a frame is pushed per array and object).
+    #[allow(clippy::box_collection)]
+    seen: Option<Box<HashSet<Vec<u8>>>>,
 }
 
 /// Objects up to this many keys compare them pairwise; larger ones hash.
@@ -250,7 +252,7 @@ impl Tape {
                     let mut seen: HashSet<Vec<u8>> =
                         earlier.iter().map(|(k, _)| text(*k).into_owned()).collect();
                     seen.insert(this.into_owned());
-                    frame.seen = Some(seen);
+                    frame.seen = Some(Box::new(seen));
                 }
                 dup
             }
