@@ -50,7 +50,7 @@ use contract_schema::{Schema, View};
 use super::check::PathIndex;
 use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
 use super::presence::{Label, PathNode, Record, Tally, ROOT};
-use super::scan::{plain_run, NodeKind};
+use super::scan::{escape_at, plain_run, NodeKind};
 use super::Limits;
 
 /// What the fast path knows of a type before reading any payload: whether it can take the
@@ -615,47 +615,6 @@ type Res<T> = Result<T, Stop>;
 /// serde_json's nesting limit: it refuses the 128th array or object open.
 const SERDE_JSON_DEPTH: usize = 127;
 
-/// The character of the escape at `input[at]` (a backslash) and the bytes it takes, as
-/// serde_json decodes it; `None` where serde_json refuses it (a lone surrogate among them).
-fn escape(input: &[u8], at: usize) -> Option<(char, usize)> {
-    let hex = |from: usize| -> Option<u32> {
-        let digits = input.get(from..from + 4)?;
-        digits
-            .iter()
-            .try_fold(0, |v, &d| Some(v * 16 + char::from(d).to_digit(16)?))
-    };
-    let c = match *input.get(at + 1)? {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        b'u' => {
-            let unit = hex(at + 2)?;
-            return match unit {
-                0xDC00..=0xDFFF => None,
-                0xD800..=0xDBFF => {
-                    if input.get(at + 6..at + 8)? != b"\\u" {
-                        return None;
-                    }
-                    let low = hex(at + 8)?;
-                    if !(0xDC00..=0xDFFF).contains(&low) {
-                        return None;
-                    }
-                    char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-                        .map(|c| (c, 12))
-                }
-                _ => char::from_u32(unit).map(|c| (c, 6)),
-            };
-        }
-        _ => return None,
-    };
-    Some((c, 2))
-}
-
 impl<'de> Fast<'de, '_> {
     /// Gives up: the full path decides.
     #[cold]
@@ -732,7 +691,7 @@ impl<'de> Fast<'de, '_> {
             match input.get(at) {
                 Some(b'"') => break,
                 Some(b'\\') => {
-                    let Some((c, len)) = escape(input, at) else {
+                    let Some((c, len)) = escape_at(input, at) else {
                         return self.stop();
                     };
                     self.scratch.push(c);

@@ -687,50 +687,61 @@ pub(crate) fn str_text<'a>(input: &'a [u8], node: &Node) -> Cow<'a, str> {
 
 /// Decodes the escapes of a string the scanner accepted.
 fn unescape(raw: &[u8]) -> String {
-    let mut out = Vec::with_capacity(raw.len());
+    let mut out = String::with_capacity(raw.len());
+    let mut from = 0;
     let mut i = 0;
     while i < raw.len() {
-        let b = raw[i];
-        if b != b'\\' {
-            out.push(b);
+        if raw[i] != b'\\' {
             i += 1;
             continue;
         }
-        let Some(&e) = raw.get(i + 1) else { break };
-        i += 2;
-        let c = match e {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let hi = hex4(raw.get(i..i + 4)).unwrap_or(0xFFFD);
-                i += 4;
-                if (0xD800..0xDC00).contains(&hi) {
-                    let lo = raw
-                        .get(i..i + 2)
-                        .filter(|p| *p == b"\\u")
-                        .and_then(|_| hex4(raw.get(i + 2..i + 6)))
-                        .unwrap_or(0xFFFD);
-                    i += 6;
-                    char::from_u32(
-                        0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF),
-                    )
-                    .unwrap_or('\u{FFFD}')
-                } else {
-                    char::from_u32(hi).unwrap_or('\u{FFFD}')
-                }
-            }
-            _ => '\u{FFFD}',
-        };
-        let mut buf = [0; 4];
-        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        out.push_str(&String::from_utf8_lossy(&raw[from..i]));
+        // The scanner accepted every escape: a replacement character is never written.
+        let (c, len) = escape_at(raw, i).unwrap_or(('\u{FFFD}', 2));
+        out.push(c);
+        i += len;
+        from = i;
     }
-    String::from_utf8(out).unwrap_or_default()
+    out.push_str(&String::from_utf8_lossy(
+        raw.get(from..).unwrap_or_default(),
+    ));
+    out
+}
+
+/// The character of the escape at `input[at]` (a backslash) and the bytes it takes, as
+/// serde_json decodes it; `None` where serde_json refuses it (a lone surrogate among them).
+pub(crate) fn escape_at(input: &[u8], at: usize) -> Option<(char, usize)> {
+    let hex = |from: usize| hex4(input.get(from..from + 4));
+    let c = match *input.get(at + 1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let unit = hex(at + 2)?;
+            return match unit {
+                0xDC00..=0xDFFF => None,
+                0xD800..=0xDBFF => {
+                    if input.get(at + 6..at + 8)? != b"\\u" {
+                        return None;
+                    }
+                    let low = hex(at + 8)?;
+                    if !(0xDC00..=0xDFFF).contains(&low) {
+                        return None;
+                    }
+                    char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                        .map(|c| (c, 12))
+                }
+                _ => char::from_u32(unit).map(|c| (c, 6)),
+            };
+        }
+        _ => return None,
+    };
+    Some((c, 2))
 }
 
 fn hex4(digits: Option<&[u8]>) -> Option<u32> {
