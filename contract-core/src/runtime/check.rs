@@ -464,10 +464,13 @@ impl<'s, 'd> Checker<'s, 'd> {
             } else {
                 &types[0]
             };
-            self.pointer.push(Seg::Index(n));
-            self.value(child, ty, 0);
-            self.pointer.pop();
-            child = self.node(child).next;
+            let node = self.node(child);
+            if !plain(&node, ty) {
+                self.pointer.push(Seg::Index(n));
+                self.value(child, ty, 0);
+                self.pointer.pop();
+            }
+            child = node.next;
         }
         self.here = saved;
     }
@@ -693,15 +696,17 @@ impl<'s, 'd> Checker<'s, 'd> {
                         self.skip(v);
                     } else {
                         self.seen[base + f] = k;
-                        let saved = self.here;
                         // At most 2^32 fields: `f` fits.
                         let id = ids + f as u32;
                         self.count_arrival(id);
-                        self.here = id;
-                        self.pointer.push(Seg::Key(k));
-                        self.value(v, &field.ty, 0);
-                        self.pointer.pop();
-                        self.here = saved;
+                        if !plain(&self.node(v), &field.ty) {
+                            let saved = self.here;
+                            self.here = id;
+                            self.pointer.push(Seg::Key(k));
+                            self.value(v, &field.ty, 0);
+                            self.pointer.pop();
+                            self.here = saved;
+                        }
                     }
                 }
                 // Beside another struct's fields: a key this one does not read is that
@@ -1440,6 +1445,22 @@ fn is_canonical_int(text: &[u8]) -> bool {
     match digits {
         [b'0'] => text.len() == 1,
         [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+/// Whether `node` is a value of `ty` with nothing inside to check or record (a string, a
+/// boolean, or `null` for an `Option`): the walk need not go into it.
+#[inline]
+fn plain(node: &Node, ty: &Type) -> bool {
+    let ty = match ty {
+        Type::Option(_) if node.kind == NodeKind::Null => return true,
+        Type::Option(inner) => inner,
+        ty => ty,
+    };
+    match ty {
+        Type::String(_) => node.kind == NodeKind::Str,
+        Type::Bool => node.kind == NodeKind::Bool,
         _ => false,
     }
 }
