@@ -186,6 +186,33 @@ fn stricter_points_are_left_to_the_full_path() {
 }
 
 #[test]
+fn unknown_names_are_recorded_in_the_order_they_came_plain_or_escaped() {
+    // Plain names are named when the call succeeds, an escaped one where it is read: the
+    // record keeps the payload's order either way (and the full path, through
+    // `__check-fast-path`, records the same).
+    let bytes = edit(
+        r#""qty": 1"#,
+        r#""qty": 1, "z1": 0, "\u007a2": 0, "z3": 0, "z1b": [1], "\u007a4": 0"#,
+    );
+    assert!(takes_fast_path::<Order>(&bytes));
+    let received = receive::<Order>(&bytes).expect("accepted");
+    assert_eq!(
+        received.presence().unknown(),
+        [
+            "lines[].z1",
+            "lines[].z2",
+            "lines[].z3",
+            "lines[].z1b",
+            "lines[].z4"
+        ]
+    );
+    // A payload the fast path leaves names nothing from its try.
+    let bad = edit(r#""qty": 1"#, r#""qty": 1, "z1": 0, "zz": 0, "qty": 2"#);
+    let rejection = receive::<Order>(&bad).expect_err("qty twice");
+    assert_eq!(rejection.presence().unknown(), ["lines[].z1", "lines[].zz"]);
+}
+
+#[test]
 fn limits_hold_on_the_fast_path() {
     let with = |f: fn(&mut Limits)| {
         let mut options = ReceiveOptions::default();

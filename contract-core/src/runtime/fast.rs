@@ -259,6 +259,9 @@ pub(crate) struct Memo {
     opened: Vec<Option<Opened>>,
     /// The counts of the call going on (its room kept between calls).
     tally: Vec<Tally>,
+    /// The unknown keys of the call going on, not yet named in its record: where each was
+    /// met, and where its text is in the payload.
+    unknown: Vec<(u32, usize, usize)>,
     /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
     pub(crate) frames: Vec<super::fast_send::Frame>,
 }
@@ -305,6 +308,7 @@ impl Memo {
         let record = Record::with_tally(schema, view, paths, tally);
         self.fingerprints.clear();
         self.seen.clear();
+        self.unknown.clear();
         record
     }
 
@@ -395,6 +399,7 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     match value {
         // serde_json refuses anything but whitespace after the value.
         Ok(value) if !fast.bail && fast.peek().is_none() => {
+            fast.name_unknown();
             fast.memo.finish(fast.record);
             Ok(value)
         }
@@ -435,6 +440,16 @@ struct Fast<'de, 'i> {
 impl Fast<'_, '_> {
     fn child(&mut self, parent: u32, label: Label<'static>) -> u32 {
         self.memo.index.child(self.record, parent, label)
+    }
+
+    /// Names the unknown keys met so far in the record, in the order they came.
+    fn name_unknown(&mut self) {
+        let max = self.limits.max_unknown_names;
+        for (here, start, end) in self.memo.unknown.drain(..) {
+            if let Some(name) = self.input.get(start..end) {
+                self.record.unknown_name(here, name, max);
+            }
+        }
     }
 
     /// Whether `value` is within the constraint of the type at the cursor, if it has one
@@ -1396,8 +1411,19 @@ impl<'de> Fast<'de, '_> {
                 Ok((Node::Ty(extra), self.child(here, Label::Values)))
             }
             _ => {
-                let max = self.limits.max_unknown_names;
-                self.record.unknown_name(here, text.as_bytes(), max);
+                match key {
+                    // Named in the record once the call succeeds: a call that fails copies
+                    // no name.
+                    Some(key) => {
+                        let start = key.as_ptr() as usize - self.input.as_ptr() as usize;
+                        self.memo.unknown.push((here, start, start + key.len()));
+                    }
+                    None => {
+                        self.name_unknown();
+                        let max = self.limits.max_unknown_names;
+                        self.record.unknown_name(here, self.scratch.as_bytes(), max);
+                    }
+                }
                 Ok((Node::Ignore, here))
             }
         }

@@ -72,6 +72,9 @@ struct Frame {
     node: u32,
     /// Where this object's keys start in `Tape::keys`.
     keys_from: usize,
+    /// One bit per key fingerprint seen (its low six bits): a key whose bit is clear is
+    /// new without a search.
+    prints: u64,
     /// The keys seen, once the object has more than [`LINEAR_KEYS`] (boxed: most objects
     /// never have, and a frame is pushed per array and object).
     #[allow(clippy::box_collection)]
@@ -137,6 +140,7 @@ impl Tape {
                         self.frames.push(Frame {
                             node: index,
                             keys_from: self.keys.len(),
+                            prints: 0,
                             seen: None,
                         });
                         s.skip_ws();
@@ -234,29 +238,34 @@ impl Tape {
         }
         let nodes = &self.nodes;
         let text = |i: u32| key_text(s.input, &nodes[i as usize]);
-        let this = text(index);
-        let print = fingerprint(&this);
+        let node = &nodes[index as usize];
+        let raw = &s.input[node.start as usize..node.end as usize];
+        // A key without escapes is its raw text.
+        let print = if node.escaped {
+            fingerprint(&text(index))
+        } else {
+            fingerprint(raw)
+        };
+        let bit = 1 << (print & 63);
         let duplicate = match &mut frame.seen {
-            Some(seen) => !seen.insert(this.into_owned()),
+            Some(seen) => !seen.insert(text(index).into_owned()),
             None => {
                 let earlier = &self.keys[frame.keys_from..];
                 // By fingerprint first: the text is compared only when they are equal.
-                let mut dup = false;
-                for &(k, p) in earlier {
-                    if p == print && text(k) == this {
-                        dup = true;
-                        break;
-                    }
-                }
+                let dup = frame.prints & bit != 0 && {
+                    let this = text(index);
+                    earlier.iter().any(|&(k, p)| p == print && text(k) == this)
+                };
                 if count + 1 > LINEAR_KEYS {
                     let mut seen: HashSet<Vec<u8>> =
                         earlier.iter().map(|(k, _)| text(*k).into_owned()).collect();
-                    seen.insert(this.into_owned());
+                    seen.insert(text(index).into_owned());
                     frame.seen = Some(Box::new(seen));
                 }
                 dup
             }
         };
+        frame.prints |= bit;
         if duplicate {
             self.duplicates.push(Duplicate {
                 object: frame.node,
@@ -500,6 +509,7 @@ impl Tape {
         self.frames.push(Frame {
             node: index,
             keys_from: self.keys.len(),
+            prints: 0,
             seen: None,
         });
         Ok(())
