@@ -69,6 +69,9 @@ pub(crate) struct Tape {
 #[derive(Debug)]
 struct Frame {
     node: u32,
+    /// Items or members so far (the node's count, written when it closes).
+    count: u32,
+    object: bool,
     /// Where this object's keys start in `Tape::keys`.
     keys_from: usize,
     /// One bit per key fingerprint seen (its low six bits): a key whose bit is clear is
@@ -138,6 +141,8 @@ impl Tape {
                         );
                         self.frames.push(Frame {
                             node: index,
+                            count: 0,
+                            object,
                             keys_from: self.keys.len(),
                             prints: 0,
                             seen: None,
@@ -158,16 +163,15 @@ impl Tape {
                     }
                 }
             } else {
-                let Some(frame) = self.frames.last() else {
+                let Some(frame) = self.frames.last_mut() else {
                     return Ok(());
                 };
-                let node = frame.node as usize;
-                let object = self.nodes[node].kind == NodeKind::Object;
+                let object = frame.object;
                 s.skip_ws();
                 match s.peek() {
                     Some(b',') => {
                         s.pos += 1;
-                        self.nodes[node].count += 1;
+                        frame.count += 1;
                         if object {
                             self.key(s)?;
                         }
@@ -175,12 +179,12 @@ impl Tape {
                     }
                     Some(b'}') if object => {
                         s.pos += 1;
-                        self.nodes[node].count += 1;
+                        frame.count += 1;
                         self.close(s.pos);
                     }
                     Some(b']') if !object => {
                         s.pos += 1;
-                        self.nodes[node].count += 1;
+                        frame.count += 1;
                         self.close(s.pos);
                     }
                     _ => {
@@ -201,6 +205,7 @@ impl Tape {
             let node = &mut self.nodes[frame.node as usize];
             node.end = end as u32;
             node.next = next;
+            node.count = frame.count;
             self.keys.truncate(frame.keys_from);
         }
     }
@@ -490,15 +495,13 @@ impl Tape {
 
     /// How many items or members the innermost open container has so far.
     pub(crate) fn innermost_count(&self) -> u32 {
-        self.frames
-            .last()
-            .map_or(0, |frame| self.nodes[frame.node as usize].count)
+        self.frames.last().map_or(0, |frame| frame.count)
     }
 
     /// Counts one more item or member in the innermost open container.
     pub(crate) fn count_one(&mut self) {
-        if let Some(frame) = self.frames.last() {
-            self.nodes[frame.node as usize].count += 1;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.count += 1;
         }
     }
 
@@ -523,6 +526,8 @@ impl Tape {
         let index = self.push(kind, start, false);
         self.frames.push(Frame {
             node: index,
+            count: 0,
+            object,
             keys_from: self.keys.len(),
             prints: 0,
             seen: None,
