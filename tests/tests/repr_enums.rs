@@ -138,13 +138,13 @@ fn a_value_outside_the_set_is_refused_at_its_pointer_without_the_value() {
             (
                 "/offset".to_owned(),
                 ProblemKind::OutOfRange {
-                    expected: "i16(-300, 0, 7)".to_owned()
+                    expected: "i16(-300, 0, 7)".into()
                 }
             ),
             (
                 "/priorities/1".to_owned(),
                 ProblemKind::OutOfRange {
-                    expected: "u8(1, 5..=6, 200)".to_owned()
+                    expected: "u8(1, 5..=6, 200)".into()
                 }
             ),
         ]

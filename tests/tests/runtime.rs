@@ -367,7 +367,7 @@ fn duplicate_keys_at_every_level() {
         assert_eq!(
             dup.kind,
             ProblemKind::DuplicateKey {
-                key: key.map(str::to_owned)
+                key: key.map(|k| k.to_owned().into())
             }
         );
     }
@@ -831,7 +831,7 @@ fn an_excluded_integer_is_out_of_range_at_its_pointer() {
         json!({"total": 0, "delta": 0, "items": [1, 0, 256], "by_id": {"0": true, "7": false}});
     let r = rejection::<Counts>(&bytes(&bad));
     let out_of_range = |expected: &str| ProblemKind::OutOfRange {
-        expected: expected.to_owned(),
+        expected: expected.to_owned().into(),
     };
     assert_eq!(
         kinds(&r),
@@ -840,7 +840,7 @@ fn an_excluded_integer_is_out_of_range_at_its_pointer() {
             (
                 "/by_id/*".to_owned(),
                 ProblemKind::InvalidKey {
-                    expected: "u16(1..)".to_owned()
+                    expected: "u16(1..)".into()
                 }
             ),
             ("/delta".to_owned(), out_of_range("i32(..=-1, 1..)")),
@@ -880,7 +880,7 @@ fn a_duration_with_a_second_of_nanoseconds_is_refused_where_serde_carries_it() {
         [(
             "/nanos".to_owned(),
             ProblemKind::OutOfRange {
-                expected: "u32(0..=999999999)".to_owned()
+                expected: "u32(0..=999999999)".into()
             }
         )]
     );
@@ -922,7 +922,7 @@ fn a_c_string_is_its_byte_array() {
         [(
             String::new(),
             ProblemKind::WrongType {
-                expected: "list<u8(1..)>".to_owned(),
+                expected: "list<u8(1..)>".into(),
                 found: contract_core::runtime::JsonKind::String,
             }
         )]
@@ -932,7 +932,7 @@ fn a_c_string_is_its_byte_array() {
         [(
             "/1".to_owned(),
             ProblemKind::OutOfRange {
-                expected: "u8(1..)".to_owned()
+                expected: "u8(1..)".into()
             }
         )]
     );
@@ -977,7 +977,7 @@ fn a_string_outside_its_length_is_refused_at_its_pointer() {
     let secret = "secret-value";
     let bad = json!({"code": "", "by_code": {secret: 1}});
     let r = rejection::<Coded>(&bytes(&bad));
-    let expected = "string(len 1..=4)".to_owned();
+    let expected: std::borrow::Cow<'static, str> = "string(len 1..=4)".into();
     assert_eq!(
         kinds(&r),
         [

@@ -146,7 +146,7 @@ fn nothing_matching_is_one_problem_at_the_enum() {
     assert_eq!(
         problems[0].kind,
         ProblemKind::NoVariantMatches {
-            expected: "ExternalWithUntagged".to_owned()
+            expected: "ExternalWithUntagged".into()
         }
     );
     assert_eq!(

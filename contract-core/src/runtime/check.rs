@@ -14,6 +14,7 @@
 //! JSON Schema on that one point. It recurses once per level of the document, which the scan has
 //! bounded.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use rustc_hash::FxHashMap;
@@ -183,6 +184,9 @@ pub(crate) struct Checker<'s, 'd> {
     seen: &'d mut Vec<u32>,
     /// The last named type looked up, and its definition.
     last_named: Option<(&'s str, &'s TypeDef)>,
+    /// A name or type text of the schema as a problem holds it: borrowed when the schema
+    /// is `'static` (every contract's), copied otherwise.
+    keep: fn(&'s str) -> Cow<'static, str>,
 }
 
 impl<'s, 'd> Checker<'s, 'd> {
@@ -193,6 +197,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         index: &'d mut PathIndex,
         max_unknown: usize,
         buffers: &'d mut WalkBuffers,
+        keep: fn(&'s str) -> Cow<'static, str>,
     ) -> Self {
         buffers.problems.clear();
         buffers.seen.clear();
@@ -213,6 +218,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             max_unknown,
             seen: &mut buffers.seen,
             last_named: None,
+            keep,
         }
     }
 
@@ -310,8 +316,9 @@ impl<'s, 'd> Checker<'s, 'd> {
         for d in from..to {
             let key = self.duplicates[d].key;
             if named {
-                let name =
-                    String::from_utf8_lossy(&key_text(self.input, &self.node(key))).into_owned();
+                let name = Cow::Owned(
+                    String::from_utf8_lossy(&key_text(self.input, &self.node(key))).into_owned(),
+                );
                 self.problem_at(Seg::Key(key), ProblemKind::DuplicateKey { key: Some(name) });
             } else {
                 self.problem_at(Seg::Star, ProblemKind::DuplicateKey { key: None });
@@ -319,9 +326,9 @@ impl<'s, 'd> Checker<'s, 'd> {
         }
     }
 
-    fn mismatch(&mut self, i: u32, expected: &Type) {
+    fn mismatch(&mut self, i: u32, expected: &'s Type) {
         let node = self.node(i);
-        let expected = type_text(expected);
+        let expected = type_text(expected, self.keep);
         if node.kind == NodeKind::Null {
             self.problem(ProblemKind::NullNotAllowed { expected });
         } else {
@@ -355,14 +362,14 @@ impl<'s, 'd> Checker<'s, 'd> {
                     && self.text(&node) == b"-0" =>
             {
                 self.problem(ProblemKind::WrongType {
-                    expected: type_text(ty),
+                    expected: type_text(ty, self.keep),
                     found: JsonKind::Number,
                 });
             }
             Type::Int(kind) if node.kind == NodeKind::Int => {
                 if !int_in_range(self.text(&node), *kind) {
                     self.problem(ProblemKind::OutOfRange {
-                        expected: type_text(ty),
+                        expected: type_text(ty, self.keep),
                     });
                 }
             }
@@ -376,7 +383,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                         && IntValue::parse(text).is_some_and(|v| values.contains(v));
                     if !fits {
                         self.problem(ProblemKind::OutOfRange {
-                            expected: type_text(ty),
+                            expected: type_text(ty, self.keep),
                         });
                     }
                 }
@@ -386,7 +393,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     let chars = str_text(self.input, &node).chars().count();
                     if !s.length.contains(chars as u64) {
                         self.problem(ProblemKind::WrongStringLength {
-                            expected: type_text(ty),
+                            expected: type_text(ty, self.keep),
                         });
                     }
                 }
@@ -403,7 +410,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 };
                 if !fits {
                     self.problem(ProblemKind::OutOfRange {
-                        expected: type_text(ty),
+                        expected: type_text(ty, self.keep),
                     });
                 }
             }
@@ -507,7 +514,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     self.problem_at(
                         Seg::Star,
                         ProblemKind::InvalidKey {
-                            expected: type_text(key),
+                            expected: type_text(key, self.keep),
                         },
                     );
                 }
@@ -687,7 +694,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                         // The same key twice is a duplicate key; two names of one field are
                         // serde's "duplicate field".
                         if key_text(self.input, &self.node(earlier)) != text {
-                            let name = self.primary_name(field).unwrap_or_default().to_owned();
+                            let name = (self.keep)(self.primary_name(field).unwrap_or_default());
                             self.problem_at(
                                 Seg::Key(k),
                                 ProblemKind::DuplicateField { field: name },
@@ -714,7 +721,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 None if only.is_some() => {
                     if self.view == View::Receiver && def.unknown == Unknown::Deny {
                         self.pointer.push(Seg::Key(k));
-                        let field = String::from_utf8_lossy(&text).into_owned();
+                        let field = Cow::Owned(String::from_utf8_lossy(&text).into_owned());
                         self.problem(ProblemKind::UnknownField { field });
                         self.pointer.pop();
                     }
@@ -740,7 +747,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 self.problem_at(
                     Seg::Name(name),
                     ProblemKind::MissingField {
-                        field: name.to_owned(),
+                        field: (self.keep)(name),
                     },
                 );
             }
@@ -764,7 +771,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
             (_, Unknown::Deny, _) | (_, _, View::Sender) => {
                 let text = key_text(self.input, &self.node(k));
-                let field = String::from_utf8_lossy(&text).into_owned();
+                let field = Cow::Owned(String::from_utf8_lossy(&text).into_owned());
                 self.problem(ProblemKind::UnknownField { field });
                 self.skip(v);
             }
@@ -841,7 +848,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 });
                 let Some(at) = found else {
                     return self.problem(ProblemKind::NoVariantMatches {
-                        expected: type_text(enum_ty),
+                        expected: type_text(enum_ty, self.keep),
                     });
                 };
                 let k = leftover.remove(at);
@@ -856,7 +863,9 @@ impl<'s, 'd> Checker<'s, 'd> {
                 let Some(at) = key_named(self, leftover, tag) else {
                     return self.problem_at(
                         Seg::Name(tag),
-                        ProblemKind::MissingField { field: tag.clone() },
+                        ProblemKind::MissingField {
+                            field: (self.keep)(tag),
+                        },
                     );
                 };
                 let k = leftover.remove(at);
@@ -874,7 +883,9 @@ impl<'s, 'd> Checker<'s, 'd> {
                 let Some(at) = key_named(self, leftover, tag) else {
                     return self.problem_at(
                         Seg::Name(tag),
-                        ProblemKind::MissingField { field: tag.clone() },
+                        ProblemKind::MissingField {
+                            field: (self.keep)(tag),
+                        },
                     );
                 };
                 let k = leftover.remove(at);
@@ -913,7 +924,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                             self.problem_at(
                                 Seg::Name(content),
                                 ProblemKind::MissingField {
-                                    field: content.clone(),
+                                    field: (self.keep)(content),
                                 },
                             );
                         }
@@ -933,7 +944,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     }
                 }
                 self.problem(ProblemKind::NoVariantMatches {
-                    expected: type_text(enum_ty),
+                    expected: type_text(enum_ty, self.keep),
                 });
             }
         }
@@ -957,7 +968,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 None => {
                     if self.catch_all(e).is_none() {
                         self.problem(ProblemKind::UnknownVariant {
-                            expected: type_text(ty),
+                            expected: type_text(ty, self.keep),
                         });
                     }
                     self.catch_all(e)
@@ -965,7 +976,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
         } else {
             self.problem(ProblemKind::WrongType {
-                expected: format!("a variant name of {ty}"),
+                expected: Cow::Owned(format!("a variant name of {ty}")),
                 found: json_kind(&node),
             });
             None
@@ -1141,7 +1152,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 let node = c.node(i);
                 if node.kind != NodeKind::Array {
                     c.problem(ProblemKind::WrongType {
-                        expected: format!("an array of {} items", items.len()),
+                        expected: Cow::Owned(format!("an array of {} items", items.len())),
                         found: json_kind(&node),
                     });
                     c.skip(i);
@@ -1161,7 +1172,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 } else {
                     let node = c.node(i);
                     c.problem(ProblemKind::WrongType {
-                        expected: format!("the fields of variant {}", v.rust_name),
+                        expected: Cow::Owned(format!("the fields of variant {}", v.rust_name)),
                         found: json_kind(&node),
                     });
                     c.skip(i);
@@ -1182,14 +1193,14 @@ impl<'s, 'd> Checker<'s, 'd> {
                     Some(_) => self.mismatch(i, ty),
                     None if self.catch_all(e).is_some() => {}
                     None => self.problem(ProblemKind::UnknownVariant {
-                        expected: type_text(ty),
+                        expected: type_text(ty, self.keep),
                     }),
                 }
             }
             NodeKind::Object if !e.is_string_enum() => {
                 if node.count != 1 {
                     self.problem(ProblemKind::NotOneKey {
-                        expected: type_text(ty),
+                        expected: type_text(ty, self.keep),
                     });
                     return self.skip(i);
                 }
@@ -1205,7 +1216,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     // The key is the variant's name: a value the sender chose, not shown.
                     None => {
                         self.problem(ProblemKind::UnknownVariant {
-                            expected: type_text(ty),
+                            expected: type_text(ty, self.keep),
                         });
                         self.skip(i);
                     }
@@ -1240,7 +1251,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             self.problem_at(
                 Seg::Name(key),
                 ProblemKind::MissingField {
-                    field: key.to_owned(),
+                    field: (self.keep)(key),
                 },
             );
             return Err(());
@@ -1249,7 +1260,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         if node.kind != NodeKind::Str {
             self.pointer.push(Seg::Key(k));
             self.problem(ProblemKind::WrongType {
-                expected: format!("a variant name of {ty}"),
+                expected: Cow::Owned(format!("a variant name of {ty}")),
                 found: json_kind(&node),
             });
             self.pointer.pop();
@@ -1262,7 +1273,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 self.problem_at(
                     Seg::Key(k),
                     ProblemKind::UnknownVariant {
-                        expected: type_text(ty),
+                        expected: type_text(ty, self.keep),
                     },
                 );
                 Err(())
@@ -1316,7 +1327,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             if &*text != tag.as_bytes() && &*text != content.as_bytes() {
                 self.pointer.push(Seg::Key(k));
                 if closed {
-                    let field = String::from_utf8_lossy(&text).into_owned();
+                    let field = Cow::Owned(String::from_utf8_lossy(&text).into_owned());
                     self.problem(ProblemKind::UnknownField { field });
                 } else {
                     self.record_unknown(k);
@@ -1365,7 +1376,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     self.problem_at(
                         Seg::Name(content),
                         ProblemKind::MissingField {
-                            field: content.to_owned(),
+                            field: (self.keep)(content),
                         },
                     );
                 }
@@ -1397,7 +1408,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             }
         }
         self.problem(ProblemKind::NoVariantMatches {
-            expected: type_text(ty),
+            expected: type_text(ty, self.keep),
         });
         self.skip(i);
     }
@@ -1467,17 +1478,17 @@ fn plain(node: &Node, ty: &Type) -> bool {
 
 /// The canonical text of `ty` (its `Display`), the leaves a problem mostly names without
 /// the formatter.
-fn type_text(ty: &Type) -> String {
-    match ty {
-        Type::Unit => "unit".to_owned(),
-        Type::Bool => "bool".to_owned(),
-        Type::Int(kind) => kind.as_str().to_owned(),
-        Type::Float(kind) => kind.as_str().to_owned(),
-        Type::Char => "char".to_owned(),
-        Type::Any => "any".to_owned(),
-        Type::Named(name) => name.clone(),
-        ty => ty.to_string(),
-    }
+fn type_text<'s>(ty: &'s Type, keep: fn(&'s str) -> Cow<'static, str>) -> Cow<'static, str> {
+    Cow::Borrowed(match ty {
+        Type::Unit => "unit",
+        Type::Bool => "bool",
+        Type::Int(kind) => kind.as_str(),
+        Type::Float(kind) => kind.as_str(),
+        Type::Char => "char",
+        Type::Any => "any",
+        Type::Named(name) => return keep(name),
+        ty => return Cow::Owned(ty.to_string()),
+    })
 }
 
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
@@ -1549,7 +1560,10 @@ mod tests {
             Type::Named("Order".into()),
             Type::List(Box::new(Type::Int(IntKind::U8))),
         ] {
-            assert_eq!(type_text(&ty), ty.to_string());
+            assert_eq!(
+                type_text(&ty, |name| Cow::Owned(name.to_owned())),
+                ty.to_string()
+            );
         }
     }
 

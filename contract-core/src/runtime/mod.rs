@@ -76,6 +76,7 @@ mod scan;
 mod ser;
 
 use std::any::TypeId;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::{OnceLock, PoisonError, RwLock};
 
@@ -465,6 +466,7 @@ pub(crate) fn fits_receiver(schema: &Schema, bytes: &[u8], limits: &Limits) -> b
             &mut index,
             limits.max_unknown_names,
             &mut check::WalkBuffers::default(),
+            |name| Cow::Owned(name.to_owned()),
         )
         .run();
         outcome.problems.is_empty()
@@ -487,6 +489,7 @@ fn walk(
         &mut scratch.full.index,
         limits.max_unknown_names,
         &mut scratch.walk,
+        Cow::Borrowed,
     )
     .run();
     scratch.full.finish(&mut outcome.record);

@@ -7,6 +7,7 @@
 //! JSON value found, and byte offsets.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use serde::Serialize;
 
@@ -61,6 +62,10 @@ pub struct Problem {
 }
 
 /// What is wrong. Never holds a value of the payload.
+///
+/// Its texts are `Cow<'static, str>`: a name or a type of the contract is borrowed from the
+/// contract's schema rather than copied into every problem; a name that arrived in the
+/// payload (an unknown field, a duplicate key) is owned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -120,31 +125,31 @@ pub enum ProblemKind {
     /// A field the contract requires is absent.
     MissingField {
         /// Its wire name.
-        field: String,
+        field: Cow<'static, str>,
     },
     /// A value of the wrong JSON kind.
     WrongType {
         /// The type the contract expects, in the schema's canonical text.
-        expected: String,
+        expected: Cow<'static, str>,
         /// What arrived.
         found: JsonKind,
     },
     /// `null` where the contract's type has no `null`.
     NullNotAllowed {
         /// The type the contract expects.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// A number outside the range of the field's type, or not finite.
     OutOfRange {
         /// The type the contract expects.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// A string of the wrong length for a `char`.
     NotOneCharacter,
     /// A string whose length in characters is outside its constraint's.
     WrongStringLength {
         /// The type the contract expects, with its length.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// An array of the wrong length.
     WrongLength {
@@ -158,39 +163,39 @@ pub enum ProblemKind {
     /// A field the contract does not have, where unknown fields are denied.
     UnknownField {
         /// The name that arrived (a name is structure, not a value).
-        field: String,
+        field: Cow<'static, str>,
     },
     /// The same key twice in one object. The key is named when it is a field name; a map's
     /// key is data and is not shown.
     DuplicateKey {
         /// The field name, for a struct.
-        key: Option<String>,
+        key: Option<Cow<'static, str>>,
     },
     /// One field under two of its names (its name and an alias).
     DuplicateField {
         /// The field's wire name.
-        field: String,
+        field: Cow<'static, str>,
     },
     /// A tag or string-enum value outside the set (the value is not shown).
     UnknownVariant {
         /// The type it should name a variant of.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// A map key that its key type does not read (the key is not shown).
     InvalidKey {
         /// The key type.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// An externally tagged enum's object with other than exactly one key.
     NotOneKey {
         /// The enum.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// A value that fits none of an untagged enum's variants (nor, for a tagged enum with
     /// untagged variants, its tagged form).
     NoVariantMatches {
         /// The enum.
-        expected: String,
+        expected: Cow<'static, str>,
     },
     /// The type's own `Deserialize` refused the payload where the description saw no
     /// problem (a string format such as a UUID or a date, or a hand-written impl); serde's
