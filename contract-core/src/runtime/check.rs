@@ -46,7 +46,10 @@ enum Seg<'s> {
 /// The ids of the schema paths met so far, kept per thread with its memo (cleared when the
 /// schema or the view changes).
 #[derive(Debug, Default)]
-pub(crate) struct PathIndex {
+pub(crate) struct PathIndex<'s> {
+    /// The definition of a named type, by the address of the name in the schema (the same
+    /// name written twice is two entries): no search of the schema's map per call.
+    named: FxHashMap<usize, &'s TypeDef>,
     /// By parent path and label key (all but an array's items).
     by_label: FxHashMap<(u32, u8, usize), u32>,
     /// The id of the first of a struct's field paths, by parent path and struct.
@@ -59,18 +62,30 @@ pub(crate) struct PathIndex {
     items: Vec<u32>,
 }
 
-impl PathIndex {
+impl<'s> PathIndex<'s> {
     pub(crate) fn clear(&mut self) {
+        self.named.clear();
         self.items.clear();
         self.by_label.clear();
         self.structs.clear();
         self.last_struct = None;
     }
 
+    /// The definition of the type named `name` (a name in `schema`).
+    fn def(&mut self, schema: &'s Schema, name: &'s str) -> Option<&'s TypeDef> {
+        let address = name.as_ptr() as usize;
+        if let Some(&def) = self.named.get(&address) {
+            return Some(def);
+        }
+        let def = schema.def(name)?;
+        self.named.insert(address, def);
+        Some(def)
+    }
+
     /// The id of the path of the items of the array at `parent` (`parent[]`), added to
     /// `record` when new: every array asks for it, found by the parent's id alone.
     #[inline]
-    pub(crate) fn items<'s>(&mut self, record: &mut Record<'s>, parent: u32) -> u32 {
+    pub(crate) fn items(&mut self, record: &mut Record<'s>, parent: u32) -> u32 {
         let at = parent.wrapping_add(1) as usize;
         match self.items.get(at) {
             Some(&id) if id != u32::MAX => id,
@@ -86,12 +101,7 @@ impl PathIndex {
     }
 
     /// The id of the path `label` under `parent`, added to `record` when new.
-    pub(crate) fn child<'s>(
-        &mut self,
-        record: &mut Record<'s>,
-        parent: u32,
-        label: Label<'s>,
-    ) -> u32 {
+    pub(crate) fn child(&mut self, record: &mut Record<'s>, parent: u32, label: Label<'s>) -> u32 {
         if let Label::Items = label {
             return self.items(record, parent);
         }
@@ -109,7 +119,7 @@ impl PathIndex {
     /// together, the first time the struct is met there (a path of a field that never arrives
     /// is never listed).
     #[inline]
-    pub(crate) fn struct_ids<'s>(
+    pub(crate) fn struct_ids(
         &mut self,
         record: &mut Record<'s>,
         here: u32,
@@ -154,9 +164,10 @@ pub(crate) struct Outcome<'s> {
 
 /// What a walk keeps per thread between calls, for its room.
 #[derive(Default)]
-pub(crate) struct WalkBuffers {
+pub(crate) struct WalkBuffers<'s> {
     problems: Vec<Problem>,
     seen: Vec<u32>,
+    pointer: Vec<Seg<'s>>,
 }
 
 /// The checker over one document.
@@ -170,11 +181,14 @@ pub(crate) struct Checker<'s, 'd> {
     duplicates: &'d [super::scan::Duplicate],
     /// The problems found (the buffer is the thread's, kept between calls).
     problems: &'d mut Vec<Problem>,
+    /// Taken from the thread's buffer for the walk and given back at its end (owned while
+    /// it runs: one indirection fewer per step).
     pointer: Vec<Seg<'s>>,
+    pointer_home: &'d mut Vec<Seg<'s>>,
     /// The presence being recorded.
     record: Record<'s>,
     /// The path ids by parent and label key.
-    index: &'d mut PathIndex,
+    index: &'d mut PathIndex<'s>,
     here: u32,
     /// Inside a trial of an untagged variant: record nothing, only whether it failed.
     trial: u32,
@@ -194,13 +208,15 @@ impl<'s, 'd> Checker<'s, 'd> {
         record: Record<'s>,
         text: &'d str,
         tape: &'d Tape,
-        index: &'d mut PathIndex,
+        index: &'d mut PathIndex<'s>,
         max_unknown: usize,
-        buffers: &'d mut WalkBuffers,
+        buffers: &'d mut WalkBuffers<'s>,
         keep: fn(&'s str) -> Cow<'static, str>,
     ) -> Self {
         buffers.problems.clear();
         buffers.seen.clear();
+        let mut pointer = std::mem::take(&mut buffers.pointer);
+        pointer.clear();
         Checker {
             schema: record.schema,
             view: record.view,
@@ -209,7 +225,8 @@ impl<'s, 'd> Checker<'s, 'd> {
             nodes: &tape.nodes,
             duplicates: &tape.duplicates,
             problems: &mut buffers.problems,
-            pointer: Vec::with_capacity(16),
+            pointer,
+            pointer_home: &mut buffers.pointer,
             record,
             index,
             here: ROOT,
@@ -227,6 +244,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         if !self.nodes.is_empty() {
             self.value(0, &self.schema.root, 0);
         }
+        *self.pointer_home = std::mem::take(&mut self.pointer);
         Outcome {
             // Moved out at their number: the buffer grows once per thread, not per call.
             problems: self.problems.drain(..).collect(),
@@ -561,7 +579,7 @@ impl<'s, 'd> Checker<'s, 'd> {
         // The items of an array name one type after the other: the last one is kept.
         let def = match self.last_named {
             Some((last, def)) if std::ptr::eq(last, name) => Some(def),
-            _ => self.schema.def(name),
+            _ => self.index.def(self.schema, name),
         };
         let Some(def) = def else {
             return self.skip(i);

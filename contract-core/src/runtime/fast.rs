@@ -247,7 +247,7 @@ pub(crate) struct Memo {
     /// The address of the schema and the view the paths belong to.
     schema: usize,
     view: Option<View>,
-    pub(crate) index: PathIndex,
+    pub(crate) index: PathIndex<'static>,
     /// Every path met so far under this schema, by id (`None` while a call has them).
     paths: Option<Arc<Vec<PathNode<'static>>>>,
     /// The fingerprints of the keys of the objects open, innermost last.

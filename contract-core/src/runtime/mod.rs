@@ -386,7 +386,7 @@ struct Scratch {
     fast: fast::Memo,
     fast_send: fast::Memo,
     /// The walk's buffers.
-    walk: check::WalkBuffers,
+    walk: check::WalkBuffers<'static>,
     /// How long the last payload `send` wrote: the next call reserves as much.
     written: usize,
 }

@@ -74,7 +74,7 @@ struct Frame {
     object: bool,
     /// Where this object's keys start in `Tape::keys`.
     keys_from: usize,
-    /// One bit per key fingerprint seen (its low six bits): a key whose bit is clear is
+    /// One bit per key fingerprint seen (six bits mixed from it): a key whose bit is clear is
     /// new without a search.
     prints: u64,
     /// The keys seen, once the object has more than [`LINEAR_KEYS`] (boxed: most objects
@@ -250,7 +250,9 @@ impl Tape {
         } else {
             fingerprint(raw)
         };
-        let bit = 1 << (print & 63);
+        // Six bits mixed from the whole fingerprint (its low bits alone are the key's first
+        // byte, which keys of one object often share).
+        let bit = 1 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
         let duplicate = match &mut frame.seen {
             Some(seen) => !seen.insert(text(index).into_owned()),
             None => {
