@@ -61,7 +61,7 @@ pub(crate) struct Tape {
     /// Duplicate keys, ordered by object.
     pub duplicates: Vec<Duplicate>,
     frames: Vec<Frame>,
-    /// The keys of the open objects: node and fingerprint of the decoded text.
+    /// `finish`'s buffer of one object's keys: node and fingerprint of the decoded text.
     keys: Vec<(u32, u64)>,
 }
 
@@ -72,8 +72,6 @@ struct Frame {
     /// Items or members so far (the node's count, written when it closes).
     count: u32,
     object: bool,
-    /// Where this object's keys start in `Tape::keys`.
-    keys_from: usize,
     /// One bit per key fingerprint seen (six bits mixed from it): a key whose bit is clear is
     /// new without a search.
     prints: u64,
@@ -143,7 +141,6 @@ impl Tape {
                             node: index,
                             count: 0,
                             object,
-                            keys_from: self.keys.len(),
                             prints: 0,
                             seen: None,
                         });
@@ -206,7 +203,6 @@ impl Tape {
             node.end = end as u32;
             node.next = next;
             node.count = frame.count;
-            self.keys.truncate(frame.keys_from);
         }
     }
 
@@ -233,7 +229,8 @@ impl Tape {
         let Some(frame) = self.frames.last_mut() else {
             return Ok(());
         };
-        let count = self.keys.len() - frame.keys_from;
+        // The members before this one.
+        let count = frame.count as usize;
         if count >= s.limits.max_keys_per_object {
             return Err(ProblemKind::TooManyKeys {
                 offset: key_start,
@@ -241,30 +238,37 @@ impl Tape {
             });
         }
         let nodes = &self.nodes;
-        let text = |i: u32| key_text(s.input, &nodes[i as usize]);
-        let node = &nodes[index as usize];
-        let raw = &s.input[node.start as usize..node.end as usize];
+        let text = |i: usize| key_text(s.input, &nodes[i]);
+        let index = index as usize;
+        let node = &nodes[index];
         // A key without escapes is its raw text.
         let print = if node.escaped {
             fingerprint(&text(index))
         } else {
-            fingerprint(raw)
+            fingerprint(&s.input[node.start as usize..node.end as usize])
         };
-        // Six bits mixed from the whole fingerprint (its low bits alone are the key's first
-        // byte, which keys of one object often share).
         let bit = 1 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+        // The keys of the members before this one, read from the tape (each member is a key
+        // node and its value, whose subtree is closed).
+        let earlier = || {
+            let mut key = frame.node as usize + 1;
+            (0..count).map_while(move |_| {
+                let at = key;
+                key = nodes.get(at + 1)?.next as usize;
+                Some(at)
+            })
+        };
         let duplicate = match &mut frame.seen {
             Some(seen) => !seen.insert(text(index).into_owned()),
             None => {
-                let earlier = &self.keys[frame.keys_from..];
-                // By fingerprint first: the text is compared only when they are equal.
+                // Compared only when the fingerprint's bit is set already.
                 let dup = frame.prints & bit != 0 && {
                     let this = text(index);
-                    earlier.iter().any(|&(k, p)| p == print && text(k) == this)
+                    earlier().any(|k| text(k) == this)
                 };
                 if count + 1 > LINEAR_KEYS {
                     let mut seen: HashSet<Vec<u8>> =
-                        earlier.iter().map(|(k, _)| text(*k).into_owned()).collect();
+                        earlier().map(|k| text(k).into_owned()).collect();
                     seen.insert(text(index).into_owned());
                     frame.seen = Some(Box::new(seen));
                 }
@@ -275,10 +279,9 @@ impl Tape {
         if duplicate {
             self.duplicates.push(Duplicate {
                 object: frame.node,
-                key: index,
+                key: index as u32,
             });
         }
-        self.keys.push((index, print));
         Ok(())
     }
 
@@ -530,7 +533,6 @@ impl Tape {
             node: index,
             count: 0,
             object,
-            keys_from: self.keys.len(),
             prints: 0,
             seen: None,
         });
