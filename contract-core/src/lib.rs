@@ -60,8 +60,9 @@ pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Sh
 pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{
-    receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis, Journey,
-    Limits, Presence, Problem, ProblemKind, ReceiveOptions, Received, Rejection, SendOptions, Sent,
+    receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis,
+    FieldPath, Journey, Limits, Presence, Problem, ProblemKind, ReceiveOptions, Received,
+    Rejection, SendOptions, Sent,
 };
 pub use traits::{shape_of, HandoffContract, HandoffSchema, PublishedSnapshot};
 

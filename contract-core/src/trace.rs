@@ -81,7 +81,8 @@ pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
         Ok(p) => (p, "accepted", 0),
         Err(r) => (r.presence(), "rejected", r.problems().len()),
     };
-    let json = |items: &[String]| serde_json::to_string(items).unwrap_or_default();
+    let json =
+        |items: &[crate::runtime::FieldPath]| serde_json::to_string(items).unwrap_or_default();
     span.record(
         "handoff.received_fields",
         json(presence.received()).as_str(),

@@ -132,6 +132,87 @@ fn a_presence_kept_across_calls_reads_as_it_did() {
     assert_eq!(first.presence().received(), ["id"]);
 }
 
+/// Records of one thread whose fields arrived in the same order share the lists rendered
+/// from that order; each keeps its own counts, and a record rendered after others of another
+/// order (or on another thread) reads as a record rendered alone.
+#[test]
+fn records_rendered_in_any_order_read_as_their_own_payload() {
+    // Written by hand: a `Value` writes its keys sorted.
+    let payload = |artifacts: usize, note_first: bool| {
+        let artifacts: Vec<String> = (0..artifacts)
+            .map(|i| format!(r#"{{"name":"a","uri":"u","version":{i}}}"#))
+            .collect();
+        let note = if note_first { r#""note":"n","# } else { "" };
+        format!(
+            r#"{{{note}"artifacts":[{}],"budget":{{"tokens":1}},"contextId":"c","handoffId":"h","status":"ready"}}"#,
+            artifacts.join(",")
+        )
+        .into_bytes()
+    };
+    let two = receive::<Envelope>(&payload(2, false)).expect("valid");
+    let three = receive::<Envelope>(&payload(3, false)).expect("valid");
+    let noted = receive::<Envelope>(&payload(1, true)).expect("valid");
+    let none = receive::<Envelope>(&payload(0, false)).expect("valid");
+    let flipped = receive::<Envelope>(
+        br#"{"status":"ready","handoffId":"h","contextId":"c","budget":{},"artifacts":[{"name":"a","uri":"u","version":1}]}"#,
+    )
+    .expect("valid");
+    let plain = [
+        "artifacts",
+        "artifacts[].name",
+        "artifacts[].uri",
+        "artifacts[].version",
+        "budget",
+        "contextId",
+        "handoffId",
+        "status",
+    ];
+    // Rendered out of the order they were received in, the same order twice in between.
+    assert_eq!(three.presence().received(), plain);
+    assert_eq!(
+        flipped.presence().received(),
+        [
+            "status",
+            "handoffId",
+            "contextId",
+            "budget",
+            "artifacts",
+            "artifacts[].name",
+            "artifacts[].uri",
+            "artifacts[].version",
+        ]
+    );
+    assert_eq!(noted.presence().received()[0], "note");
+    assert_eq!(noted.presence().is_present("note"), Some(true));
+    assert_eq!(two.presence().received(), plain);
+    assert_eq!(two.presence().count("artifacts[].version"), 2);
+    assert_eq!(three.presence().count("artifacts[].version"), 3);
+    assert_eq!(noted.presence().count("artifacts[].version"), 1);
+    assert_eq!(two.presence().is_present("note"), Some(false));
+    assert_eq!(
+        none.presence().received(),
+        ["artifacts", "budget", "contextId", "handoffId", "status"]
+    );
+    assert_eq!(none.presence().count("artifacts[].name"), 0);
+    // A record handed to another thread, rendered there after this thread rendered others.
+    let later = receive::<Envelope>(&payload(4, false)).expect("valid");
+    let _ = receive::<Envelope>(&payload(5, true))
+        .expect("valid")
+        .presence()
+        .to_string();
+    let there = std::thread::spawn(move || {
+        let presence = later.presence();
+        (
+            presence.received().to_vec(),
+            presence.count("artifacts[].uri"),
+        )
+    })
+    .join()
+    .expect("the thread ends");
+    assert_eq!(there.0, plain);
+    assert_eq!(there.1, 4);
+}
+
 #[test]
 fn every_problem_is_listed_with_its_pointer() {
     let mut payload = envelope();

@@ -272,7 +272,7 @@ impl<'a> WhyMissing<'a> {
             .missing()
             .iter()
             .map(|path| MissingField {
-                path: path.clone(),
+                path: path.as_str().to_owned(),
                 causes: self.causes(path, &contract, &fitting),
             })
             .collect();

@@ -49,7 +49,7 @@ use contract_schema::{Schema, View};
 
 use super::check::PathIndex;
 use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
-use super::presence::{Label, PathNode, Record, Tally, ROOT};
+use super::presence::{Label, Paths, Record, Tally, ROOT};
 use super::scan::{escape_at, plain_run, NodeKind};
 use super::Limits;
 
@@ -249,7 +249,7 @@ pub(crate) struct Memo {
     view: Option<View>,
     pub(crate) index: PathIndex<'static>,
     /// Every path met so far under this schema, by id (`None` while a call has them).
-    paths: Option<Arc<Vec<PathNode<'static>>>>,
+    paths: Option<Arc<Paths<'static>>>,
     /// The fingerprints of the keys of the objects open, innermost last.
     fingerprints: Vec<u64>,
     /// Which fields of the structs open arrived, innermost last.

@@ -87,7 +87,7 @@ use serde::Serialize;
 use crate::traits::HandoffSchema;
 
 pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMissing};
-pub use presence::Presence;
+pub use presence::{FieldPath, Presence};
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
 use check::Checker;
@@ -643,8 +643,9 @@ fn full_send_agrees<T: Serialize + ?Sized>(
         problems.is_empty(),
         "the fast path of send accepted what the full path rejects: {problems:?}"
     );
+    // A copy is rendered, as in `full_path_agrees`.
     assert_eq!(
-        serde_json::to_value(presence).ok(),
+        serde_json::to_value(presence.clone()).ok(),
         serde_json::to_value(Presence::recorded(record)).ok(),
         "the fast path of send recorded another presence than the full path"
     );
@@ -690,8 +691,10 @@ fn full_path_agrees(
         "the fast path of receive accepted what the full path rejects: {problems:?}"
     );
     let full = serde_json::to_value(Presence::recorded(record)).ok();
+    // A copy is rendered: the caller's record stays unrendered, as it would be without
+    // this check.
     assert_eq!(
-        serde_json::to_value(presence).ok(),
+        serde_json::to_value(presence.clone()).ok(),
         full,
         "the fast path of receive recorded another presence than the full path"
     );

@@ -1,9 +1,10 @@
 //! [`Presence`]: which fields of a contract arrived, never their values.
 
 use core::fmt;
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use rustc_hash::FxHashMap;
 
@@ -57,33 +58,42 @@ pub struct Presence {
 #[serde(rename_all = "camelCase")]
 struct Rendered {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    handoff_contract: Option<String>,
-    received_fields: Vec<String>,
-    missing_fields: Vec<String>,
-    unknown_fields: Vec<String>,
+    handoff_contract: Option<Cow<'static, str>>,
+    /// Shared with the records of the thread whose fields arrived in the same order.
+    received_fields: Arc<[FieldPath]>,
+    missing_fields: Vec<FieldPath>,
+    unknown_fields: Vec<FieldPath>,
     #[serde(default, skip_serializing_if = "is_zero")]
     unknown_fields_omitted: u64,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    field_counts: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "Sorted::is_empty")]
+    field_counts: Sorted<Vec<(FieldPath, u64)>>,
+    /// The `<field>Present` flags, shared like `received_fields`.
     #[serde(flatten)]
-    present: Flags,
+    present: Sorted<Arc<[Flag]>>,
 }
 
-/// The `<field>Present` flags, sorted by key: a map on the wire, a sorted list in memory
-/// (built in one go from keys sorted once per schema).
-#[derive(Clone, PartialEq, Eq, Default)]
-struct Flags(Vec<(Cow<'static, str>, bool)>);
+/// A `<field>Present` key and whether the field arrived.
+type Flag = (Cow<'static, str>, bool);
 
-impl Flags {
-    fn get(&self, key: &str) -> Option<bool> {
+/// A map with text keys, sorted by key: a map on the wire, a sorted list in memory (built in
+/// one go, without a node per entry).
+#[derive(Clone, PartialEq, Eq, Default)]
+struct Sorted<C>(C);
+
+impl<K: Borrow<str>, V: Copy, C: Deref<Target = [(K, V)]>> Sorted<C> {
+    fn get(&self, key: &str) -> Option<V> {
         self.0
-            .binary_search_by(|(k, _)| k.as_ref().cmp(key))
+            .binary_search_by(|(k, _)| k.borrow().cmp(key))
             .ok()
             .map(|i| self.0[i].1)
     }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
-impl fmt::Debug for Flags {
+impl<K: fmt::Debug, V: fmt::Debug, C: Deref<Target = [(K, V)]>> fmt::Debug for Sorted<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map()
             .entries(self.0.iter().map(|(k, v)| (k, v)))
@@ -91,16 +101,146 @@ impl fmt::Debug for Flags {
     }
 }
 
-impl Serialize for Flags {
+impl<K: Serialize, V: Serialize, C: Deref<Target = [(K, V)]>> Serialize for Sorted<C> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
     }
 }
 
-impl<'de> Deserialize<'de> for Flags {
+impl<'de, K, V, C> Deserialize<'de> for Sorted<C>
+where
+    K: Deserialize<'de> + Ord,
+    V: Deserialize<'de>,
+    C: Deref<Target = [(K, V)]> + FromIterator<(K, V)>,
+{
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        BTreeMap::<Cow<'static, str>, bool>::deserialize(deserializer)
-            .map(|map| Flags(map.into_iter().collect()))
+        BTreeMap::<K, V>::deserialize(deserializer).map(|map| Sorted(map.into_iter().collect()))
+    }
+}
+
+/// The path of a field in a schema, as a [`Presence`] names it: `artifacts[].version`, `[]`
+/// for the items of an array, `*` for the values of a map, `(Variant)` for an enum's variant.
+///
+/// It is text made of the contract's names and that punctuation, never of a payload's
+/// values. It reads as a `&str` (it derefs to one and compares with one), and a record
+/// shares the text of a path with every other record of its thread and schema instead of
+/// copying it: cloning one costs a counter's increment.
+///
+/// ```
+/// use contract_core::FieldPath;
+///
+/// let path = FieldPath::from("artifacts[].version");
+/// assert_eq!(path, "artifacts[].version");
+/// assert!(path.ends_with(".version"));
+/// assert_eq!(serde_json::to_string(&path)?, r#""artifacts[].version""#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldPath(Arc<str>);
+
+impl FieldPath {
+    /// The path as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for FieldPath {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for FieldPath {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for FieldPath {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for FieldPath {
+    fn from(text: &str) -> Self {
+        FieldPath(Arc::from(text))
+    }
+}
+
+impl From<String> for FieldPath {
+    fn from(text: String) -> Self {
+        FieldPath(Arc::from(text))
+    }
+}
+
+impl From<FieldPath> for String {
+    fn from(path: FieldPath) -> Self {
+        path.0.as_ref().to_owned()
+    }
+}
+
+impl fmt::Debug for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for FieldPath {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for FieldPath {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<String> for FieldPath {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<FieldPath> for str {
+    fn eq(&self, other: &FieldPath) -> bool {
+        *self == *other.0
+    }
+}
+
+impl PartialEq<FieldPath> for &str {
+    fn eq(&self, other: &FieldPath) -> bool {
+        **self == *other.0
+    }
+}
+
+impl PartialEq<FieldPath> for String {
+    fn eq(&self, other: &FieldPath) -> bool {
+        **self == *other.0
+    }
+}
+
+impl Serialize for FieldPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldPath {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(FieldPath::from)
     }
 }
 
@@ -113,8 +253,11 @@ fn is_zero(n: &u64) -> bool {
 /// and view: the contract id as text, and the top-level fields of the root struct, each with
 /// its `<field>Present` key, sorted by that key.
 struct RenderFacts {
-    contract: Option<String>,
-    present: Vec<(String, &'static str)>,
+    contract: Option<&'static str>,
+    /// The `<field>Present` keys, sorted.
+    present: Vec<&'static str>,
+    /// The top-level fields' names, sorted, each with the place of its key in `present`.
+    names: Vec<(String, usize)>,
 }
 
 fn render_facts(schema: &Schema, view: View) -> &'static RenderFacts {
@@ -133,7 +276,7 @@ fn render_facts(schema: &Schema, view: View) -> &'static RenderFacts {
         Type::Named(name) => schema.def(name).map(|d| &d.body),
         _ => None,
     };
-    let mut present = Vec::new();
+    let mut fields: Vec<(String, &'static str)> = Vec::new();
     if let Some(Body::Struct(root)) = root {
         for field in &root.fields {
             let name = match view {
@@ -142,14 +285,26 @@ fn render_facts(schema: &Schema, view: View) -> &'static RenderFacts {
             };
             if let Some(name) = name {
                 let key: &'static str = Box::leak(format!("{name}Present").into_boxed_str());
-                present.push((name.to_owned(), key));
+                fields.push((name.to_owned(), key));
             }
         }
     }
-    present.sort_by_key(|(_, key)| *key);
+    fields.sort_by_key(|(_, key)| *key);
+    let present = fields.iter().map(|(_, key)| *key).collect();
+    let mut names: Vec<(String, usize)> = fields
+        .into_iter()
+        .enumerate()
+        .map(|(at, (name, _))| (name, at))
+        .collect();
+    names.sort();
+    let contract = schema
+        .contract
+        .as_ref()
+        .map(|id| &*Box::leak(id.to_string().into_boxed_str()));
     let facts: &'static RenderFacts = Box::leak(Box::new(RenderFacts {
-        contract: schema.contract.as_ref().map(ToString::to_string),
+        contract,
         present,
+        names,
     }));
     cache
         .write()
@@ -231,6 +386,145 @@ pub(crate) struct Tally {
     pub first: u32,
 }
 
+/// The schema paths met in payloads, by id, and what rendering needs of them, once a record
+/// was rendered: shared by the records of one thread, schema and view (paths are only ever
+/// added, so what is rendered of a path is the same for every record that has it).
+#[derive(Debug, Default)]
+pub(crate) struct Paths<'s> {
+    nodes: Vec<PathNode<'s>>,
+    rendering: Mutex<Rendering>,
+}
+
+/// What the records of one thread, schema and view rendered: the text of the first paths,
+/// and the lists of the last record rendered (the next record whose fields arrived in the
+/// same order shares them).
+#[derive(Debug, Clone, Default)]
+struct Rendering {
+    paths: Vec<PathText>,
+    /// The paths that arrived, in the order they first did: the last record's, and the one
+    /// being rendered.
+    last: Vec<u32>,
+    order: Vec<u32>,
+    /// What the last record rendered from its arrivals.
+    received: Arc<[FieldPath]>,
+    present: Arc<[Flag]>,
+    /// The paths inside arrays and maps that arrived, sorted by text, one per text.
+    counted: Vec<u32>,
+}
+
+/// A path as a rendered record names it.
+#[derive(Debug, Clone)]
+struct PathText {
+    text: FieldPath,
+    /// For a field at the top level, the place of its `<field>Present` flag among the
+    /// schema's ([`RenderFacts::present`]); `usize::MAX` for any other path.
+    flag: usize,
+}
+
+impl Clone for Paths<'_> {
+    fn clone(&self) -> Self {
+        Paths {
+            nodes: self.nodes.clone(),
+            rendering: Mutex::new(self.lock().clone()),
+        }
+    }
+}
+
+impl<'s> Deref for Paths<'s> {
+    type Target = [PathNode<'s>];
+
+    fn deref(&self) -> &[PathNode<'s>] {
+        &self.nodes
+    }
+}
+
+impl Paths<'_> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Rendering> {
+        // A guard is held only while a record is rendered, which cannot panic midway.
+        self.rendering
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// What has been rendered, with every path's text (`artifacts[].version`); `facts` are
+    /// the schema's and view's these paths were met in.
+    fn rendering(&self, facts: &RenderFacts) -> std::sync::MutexGuard<'_, Rendering> {
+        let mut rendering = self.lock();
+        let done = &mut rendering.paths;
+        if done.len() < self.nodes.len() {
+            let mut text = Vec::new();
+            for node in &self.nodes[done.len()..] {
+                text.clear();
+                // A parent's id is below its children's: its text is there already.
+                if let Some(parent) = done.get(node.parent as usize) {
+                    text.extend_from_slice(parent.text.as_bytes());
+                }
+                let first = text.is_empty();
+                let label = node.label();
+                push_label(&mut text, label, first);
+                let flag = match label {
+                    Label::Field(name) if node.parent == ROOT => facts
+                        .names
+                        .binary_search_by(|(n, _)| n.as_str().cmp(name))
+                        .map_or(usize::MAX, |at| facts.names[at].1),
+                    _ => usize::MAX,
+                };
+                done.push(PathText {
+                    // Names and punctuation only: text.
+                    text: FieldPath::from(&*String::from_utf8_lossy(&text)),
+                    flag,
+                });
+            }
+        }
+        rendering
+    }
+}
+
+impl Rendering {
+    /// Renders the lists that depend only on which paths arrived in which order (`order`;
+    /// `nodes` are the paths), unless the last record's arrivals were the same.
+    fn arrivals(&mut self, nodes: &[PathNode<'_>], facts: &RenderFacts) {
+        if !self.last.is_empty() && self.order == self.last {
+            return;
+        }
+        std::mem::swap(&mut self.order, &mut self.last);
+        let paths = &self.paths;
+        let arrived = || {
+            self.last
+                .iter()
+                .filter_map(|&id| Some((id, paths.get(id as usize)?)))
+        };
+        self.received = arrived().map(|(_, path)| path.text.clone()).collect();
+        let mut present: Vec<Flag> = facts
+            .present
+            .iter()
+            .map(|key| (Cow::Borrowed(*key), false))
+            .collect();
+        for (_, path) in arrived() {
+            if let Some(flag) = present.get_mut(path.flag) {
+                flag.1 = true;
+            }
+        }
+        self.present = present.into();
+        // Inside arrays and maps, sorted by text (stably: of two paths with one text, the
+        // later counts, as in a map filled in order).
+        let text = |id: &u32| paths.get(*id as usize).map(|path| &path.text);
+        let mut counted: Vec<u32> = arrived()
+            .map(|(id, _)| id)
+            .filter(|&id| nodes.get(id as usize).is_some_and(|node| node.inside))
+            .collect();
+        counted.sort_by(|a, b| text(a).cmp(&text(b)));
+        counted.dedup_by(|later, kept| {
+            let same = text(later) == text(kept);
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        self.counted = counted;
+    }
+}
+
 /// What one walk saw, compact: no string is built until someone reads the record.
 #[derive(Debug, Clone)]
 pub(crate) struct Record<'s> {
@@ -238,7 +532,7 @@ pub(crate) struct Record<'s> {
     pub view: View,
     /// Every path met, by id: shared with the memo that remembers them between calls (and
     /// with earlier records), copied only when a path is added while another holds them.
-    pub paths: Arc<Vec<PathNode<'s>>>,
+    pub paths: Arc<Paths<'s>>,
     /// Per path, by id: how often a field arrived there and when it first did (one
     /// allocation for both).
     pub tally: Vec<Tally>,
@@ -260,7 +554,7 @@ impl<'s> Record<'s> {
     pub(crate) fn with_tally(
         schema: &'s Schema,
         view: View,
-        paths: Arc<Vec<PathNode<'s>>>,
+        paths: Arc<Paths<'s>>,
         tally: Vec<Tally>,
     ) -> Self {
         Record {
@@ -292,7 +586,9 @@ impl<'s> Record<'s> {
         let inside = matches!(label, Label::Items | Label::Values)
             || self.paths.get(parent as usize).is_some_and(|p| p.inside);
         let id = self.paths.len() as u32;
-        Arc::make_mut(&mut self.paths).push(PathNode::new(parent, label, inside));
+        Arc::make_mut(&mut self.paths)
+            .nodes
+            .push(PathNode::new(parent, label, inside));
         self.tally.push(Tally::default());
         id
     }
@@ -314,96 +610,60 @@ impl<'s> Record<'s> {
             .push((here, String::from_utf8_lossy(name).into_owned()));
     }
 
-    /// Appends the text of path `id` (`artifacts[].version`), parents first.
-    fn render_path(&self, id: u32, out: &mut Vec<u8>) {
-        let Some(node) = self.paths.get(id as usize) else {
-            return;
-        };
-        self.render_path(node.parent, out);
-        let first = out.is_empty();
-        push_label(out, node.label(), first);
-    }
-
-    pub(crate) fn path_with(&self, parent: u32, name: &str) -> String {
+    /// The text of the field `name` of the struct at path `parent`.
+    fn path_with(&self, paths: &[PathText], parent: u32, name: &str) -> FieldPath {
         let mut out = Vec::new();
-        self.render_path(parent, &mut out);
+        if let Some(parent) = paths.get(parent as usize) {
+            out.extend_from_slice(parent.text.as_bytes());
+        }
         let first = out.is_empty();
         push_label(&mut out, Label::Field(name), first);
-        // Names and punctuation only.
-        String::from_utf8(out).unwrap_or_default()
+        // Names and punctuation only: text.
+        FieldPath::from(&*String::from_utf8_lossy(&out))
     }
 
     fn render(&self) -> Rendered {
-        // Every path's text, parents first (a parent's id is below its children's), in one
-        // buffer: no path is rendered twice.
-        let mut text: Vec<u8> = Vec::with_capacity(self.paths.len() * 32);
-        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(self.paths.len());
-        for node in self.paths.iter() {
-            let start = text.len();
-            if let Some(&(from, to)) = spans.get(node.parent as usize) {
-                text.extend_from_within(from..to);
-            }
-            let first = text.len() == start;
-            push_label(&mut text, node.label(), first);
-            spans.push((start, text.len()));
-        }
-        // Names and punctuation only: text, and every span starts and ends between them.
-        let text = String::from_utf8(text).unwrap_or_default();
-        let path = |id: u32| {
-            spans
-                .get(id as usize)
-                .and_then(|&(from, to)| text.get(from..to))
-                .unwrap_or_default()
-        };
-        // The paths that arrived, in the order they first did.
-        let mut arrived: Vec<(u32, u32)> = (0u32..)
-            .zip(&self.tally)
-            .filter(|(_, t)| t.count > 0)
-            .map(|(id, t)| (t.first, id))
-            .collect();
-        arrived.sort_unstable();
-        let received_fields: Vec<String> =
-            arrived.iter().map(|(_, id)| path(*id).to_owned()).collect();
-        let mut counts: Vec<(String, u64)> = arrived
-            .iter()
-            .zip(&received_fields)
-            .filter_map(|((_, id), text)| {
-                let node = self.paths.get(*id as usize)?;
-                let count = self.tally.get(*id as usize)?.count;
-                node.inside.then(|| (text.clone(), u64::from(count)))
-            })
-            .collect();
-        // Stable: of two paths with one text, the later counts, as in a map filled in order.
-        counts.sort_by(|a, b| a.0.cmp(&b.0));
         let facts = render_facts(self.schema, self.view);
-        let arrived_at_top = |name: &str| {
-            self.paths.iter().zip(&self.tally).any(|(p, t)| {
-                p.parent == ROOT && t.count > 0 && matches!(p.label(), Label::Field(n) if n == name)
+        let mut rendering = self.paths.rendering(facts);
+        let rendering = &mut *rendering;
+        // The paths that arrived, in the order they first did: `first` numbers them 1, 2, …
+        rendering.order.clear();
+        rendering.order.resize(self.arrived as usize, u32::MAX);
+        for (id, tally) in (0u32..).zip(&self.tally) {
+            if tally.count == 0 {
+                continue;
+            }
+            let at = (tally.first as usize).wrapping_sub(1);
+            if let Some(slot) = rendering.order.get_mut(at) {
+                *slot = id;
+            }
+        }
+        rendering.arrivals(&self.paths, facts);
+        let paths = &rendering.paths;
+        let counts = rendering
+            .counted
+            .iter()
+            .filter_map(|&id| {
+                let count = self.tally.get(id as usize)?.count;
+                Some((paths.get(id as usize)?.text.clone(), u64::from(count)))
             })
-        };
-        let present = Flags(
-            facts
-                .present
-                .iter()
-                .map(|(name, key)| (Cow::Borrowed(*key), arrived_at_top(name)))
-                .collect(),
-        );
+            .collect();
         Rendered {
-            handoff_contract: facts.contract.clone(),
-            received_fields,
+            handoff_contract: facts.contract.map(Cow::Borrowed),
+            received_fields: Arc::clone(&rendering.received),
             missing_fields: self
                 .missing
                 .iter()
-                .map(|(parent, name)| self.path_with(*parent, name))
+                .map(|(parent, name)| self.path_with(paths, *parent, name))
                 .collect(),
             unknown_fields: self
                 .unknown
                 .iter()
-                .map(|(parent, name)| self.path_with(*parent, name))
+                .map(|(parent, name)| self.path_with(paths, *parent, name))
                 .collect(),
             unknown_fields_omitted: self.unknown_omitted,
-            field_counts: counts.into_iter().collect(),
-            present,
+            field_counts: Sorted(counts),
+            present: Sorted(Arc::clone(&rendering.present)),
         }
     }
 }
@@ -455,19 +715,19 @@ impl Presence {
 
     /// The paths of the fields that arrived, in the order they first arrived.
     #[must_use]
-    pub fn received(&self) -> &[String] {
+    pub fn received(&self) -> &[FieldPath] {
         &self.rendered().received_fields
     }
 
     /// The paths of required fields that were absent.
     #[must_use]
-    pub fn missing(&self) -> &[String] {
+    pub fn missing(&self) -> &[FieldPath] {
         &self.rendered().missing_fields
     }
 
     /// The unknown field names that arrived, as paths (`meta.extra`), up to the cap.
     #[must_use]
-    pub fn unknown(&self) -> &[String] {
+    pub fn unknown(&self) -> &[FieldPath] {
         &self.rendered().unknown_fields
     }
 
@@ -483,7 +743,7 @@ impl Presence {
     pub fn count(&self, path: &str) -> u64 {
         let rendered = self.rendered();
         match rendered.field_counts.get(path) {
-            Some(n) => *n,
+            Some(n) => n,
             None => u64::from(rendered.received_fields.iter().any(|p| p == path)),
         }
     }
@@ -553,7 +813,7 @@ impl<'de> Deserialize<'de> for Presence {
     }
 }
 
-fn list(f: &mut fmt::Formatter<'_>, label: &str, items: &[String]) -> fmt::Result {
+fn list(f: &mut fmt::Formatter<'_>, label: &str, items: &[FieldPath]) -> fmt::Result {
     write!(f, "{label} [")?;
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
