@@ -52,6 +52,18 @@ fn envelope() -> serde_json::Value {
     })
 }
 
+/// The paths an envelope with artifacts records, its keys written in sorted order.
+const ENVELOPE_RECEIVED: [&str; 8] = [
+    "artifacts",
+    "artifacts[].name",
+    "artifacts[].uri",
+    "artifacts[].version",
+    "budget",
+    "contextId",
+    "handoffId",
+    "status",
+];
+
 fn bytes(value: &serde_json::Value) -> Vec<u8> {
     serde_json::to_vec(value).expect("a Value serializes")
 }
@@ -76,19 +88,7 @@ fn a_valid_payload_is_received_with_its_presence() {
     let presence = received.presence();
     assert_eq!(presence.contract(), Some("runtime-envelope/v1"));
     // In the order of first arrival (serde_json writes a `Value`'s keys sorted).
-    assert_eq!(
-        presence.received(),
-        [
-            "artifacts",
-            "artifacts[].name",
-            "artifacts[].uri",
-            "artifacts[].version",
-            "budget",
-            "contextId",
-            "handoffId",
-            "status",
-        ]
-    );
+    assert_eq!(presence.received(), ENVELOPE_RECEIVED);
     assert_eq!(presence.count("artifacts[].version"), 2);
     assert_eq!(presence.count("contextId"), 1);
     assert_eq!(presence.count("note"), 0);
@@ -157,16 +157,7 @@ fn records_rendered_in_any_order_read_as_their_own_payload() {
         br#"{"status":"ready","handoffId":"h","contextId":"c","budget":{},"artifacts":[{"name":"a","uri":"u","version":1}]}"#,
     )
     .expect("valid");
-    let plain = [
-        "artifacts",
-        "artifacts[].name",
-        "artifacts[].uri",
-        "artifacts[].version",
-        "budget",
-        "contextId",
-        "handoffId",
-        "status",
-    ];
+    let plain = ENVELOPE_RECEIVED;
     // Rendered out of the order they were received in, the same order twice in between.
     assert_eq!(three.presence().received(), plain);
     assert_eq!(
