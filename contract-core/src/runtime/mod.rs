@@ -22,7 +22,8 @@
 //!    was written;
 //! 2. a walk of the tape against a view of the schema (the receiver view for `receive` and
 //!    `send_to`, the sender view for `send`) records every problem and the presence of
-//!    every field (rendered into strings only when read);
+//!    every field (rendered only when read: each path's text, a [`FieldPath`], is built
+//!    once per thread and contract and shared by the records that name it);
 //! 3. `receive` deserializes `T` from the tape, through a `Deserializer` that makes
 //!    serde_json's decisions (which `visit_*` a number reaches, floats parsed by serde_json
 //!    itself, structs from objects, enums from strings and one-key objects, numeric map
