@@ -18,7 +18,8 @@ diff         compares two snapshot files of one contract; the mode defaults to t
              producer (OLD.snap, say vendored from its repository) with a consumer (NEW.snap)
 check        compares two `contracts/` folders (say, the last release's and today's): every
              contract major present in both under its declared mode, and every published
-             major that disappeared
+             major that disappeared; a file named like a snapshot but not as one
+             (`Refund.v1.snap`, `a.v01.snap`) is left out with a warning
              (diff and check: a finding the NEW snapshot accepts on purpose, in an `allow`
              line, is printed as allowed with its reason and does not break)
 json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,

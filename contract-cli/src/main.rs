@@ -166,6 +166,10 @@ struct CheckOutput {
 fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String> {
     let old = snapshots::list(old_dir)?;
     let new = snapshots::list(new_dir)?;
+    for path in old.misnamed.iter().chain(&new.misnamed) {
+        eprintln!("{}", snapshots::misnamed_warning(path));
+    }
+    let (old, new) = (old.snapshots, new.snapshots);
     let mut contracts = Vec::new();
     for (contract, old_path) in &old {
         let id = contract.to_string();

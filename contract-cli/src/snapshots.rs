@@ -17,16 +17,28 @@ pub fn read(path: &Path) -> Result<Schema, String> {
     snapshot::read(path).map_err(|e| e.to_string())
 }
 
+/// The snapshot files of a folder.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// The snapshot files, by contract version.
+    pub snapshots: BTreeMap<ContractId, PathBuf>,
+    /// Files that look meant as snapshots (`*.v*.snap`) but whose name no contract version
+    /// has (`Refund.v1.snap`, `refund.v01.snap`): left out, and worth a warning, since a
+    /// published version left out is a version nobody checks.
+    pub misnamed: Vec<PathBuf>,
+}
+
 /// The snapshot files of a folder, by contract version. Other files (`*.snap.new` pending
-/// review, READMEs, names no contract may have) are left out.
+/// review, READMEs, other snapshots) are left out; those that look meant as contract
+/// snapshots are listed apart.
 ///
 /// # Errors
 ///
 /// `PATH: MESSAGE` when the folder cannot be listed.
-pub fn list(dir: &Path) -> Result<BTreeMap<ContractId, PathBuf>, String> {
+pub fn list(dir: &Path) -> Result<Listing, String> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: cannot list the snapshot folder: {e}", dir.display()))?;
-    let mut out = BTreeMap::new();
+    let mut out = Listing::default();
     for entry in entries {
         let entry = entry
             .map_err(|e| format!("{}: cannot list the snapshot folder: {e}", dir.display()))?;
@@ -34,14 +46,64 @@ pub fn list(dir: &Path) -> Result<BTreeMap<ContractId, PathBuf>, String> {
         if !path.is_file() {
             continue;
         }
-        let Some(id) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(snapshot::parse_file_name)
-        else {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        out.insert(id, path);
+        match snapshot::parse_file_name(name) {
+            Some(id) => {
+                out.snapshots.insert(id, path);
+            }
+            None if looks_versioned(name) => out.misnamed.push(path),
+            None => {}
+        }
     }
+    out.misnamed.sort();
     Ok(out)
+}
+
+/// Whether a file name has the form of a contract version's snapshot, `<name>.v<N>.snap`,
+/// with anything for the name and the version.
+fn looks_versioned(file_name: &str) -> bool {
+    file_name
+        .strip_suffix(".snap")
+        .and_then(|stem| stem.rsplit_once(".v"))
+        .is_some_and(|(name, version)| {
+            !name.is_empty() && version.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+/// The warning for a file [`list`] left out as misnamed.
+#[must_use]
+pub fn misnamed_warning(path: &Path) -> String {
+    format!(
+        "warning: {}: left out: a contract snapshot is named `<name>.v<N>.snap`, the name in \
+         lowercase words joined by `-` and the version without leading zeros",
+        path.display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_versioned;
+
+    #[test]
+    fn versioned_looking_names() {
+        for name in [
+            "Refund.v1.snap",
+            "refund.v01.snap",
+            "refund_request.v2.snap",
+            "a.v1x.snap",
+        ] {
+            assert!(looks_versioned(name), "{name}");
+        }
+        for name in [
+            "README.md",
+            "mod__test.snap",
+            "a.v1.snap.new",
+            ".v1.snap",
+            "a.vx.snap",
+        ] {
+            assert!(!looks_versioned(name), "{name}");
+        }
+    }
 }

@@ -325,6 +325,30 @@ fn check_of_compatible_folders_exits_0() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
+/// A file named like a snapshot but not as one (`Refund.v1.snap`, `a.v01.snap`) is left out
+/// with a warning naming it: a published version nobody checks must not pass in silence.
+#[test]
+fn check_warns_of_a_misnamed_snapshot_and_leaves_it_out() {
+    let tmp = TempDir::new();
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    write(&old, "a.v1.snap", &snapshot("a", 1, Mode::Full, v1()));
+    write(&new, "a.v1.snap", &snapshot("a", 1, Mode::Full, v1()));
+    write(&old, "a.v01.snap", "not read\n");
+    write(&new, "Refund.v1.snap", "not read\n");
+    write(&new, "module__test.snap", "not read\n");
+    let out = handoff(&[&"check", &old, &new]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{}{err}", stdout(&out));
+    assert!(
+        err.contains("a.v01.snap: left out: a contract snapshot is named `<name>.v<N>.snap`"),
+        "{err}"
+    );
+    assert!(err.contains("Refund.v1.snap: left out"), "{err}");
+    assert!(!err.contains("module__test"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
+
 /// The allow line a contract writes for `#[handoff(allow(FIELD_REMOVED, reason = "…"))]`
 /// on its removed `orderRef`.
 const ALLOW_ORDER_REF: &str =
