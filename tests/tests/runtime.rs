@@ -204,6 +204,17 @@ fn records_rendered_in_any_order_read_as_their_own_payload() {
     assert_eq!(there.1, 4);
 }
 
+/// What the runtime hands out moves between threads and async tasks.
+#[test]
+fn what_the_runtime_returns_is_send_and_sync() {
+    fn send_sync<T: Send + Sync + 'static>() {}
+    send_sync::<contract_core::Received<Envelope>>();
+    send_sync::<contract_core::Sent>();
+    send_sync::<Rejection>();
+    send_sync::<Presence>();
+    send_sync::<contract_core::FieldPath>();
+}
+
 #[test]
 fn every_problem_is_listed_with_its_pointer() {
     let mut payload = envelope();
