@@ -53,23 +53,12 @@ pub fn list(dir: &Path) -> Result<Listing, String> {
             Some(id) => {
                 out.snapshots.insert(id, path);
             }
-            None if looks_versioned(name) => out.misnamed.push(path),
+            None if snapshot::has_snapshot_form(name) => out.misnamed.push(path),
             None => {}
         }
     }
     out.misnamed.sort();
     Ok(out)
-}
-
-/// Whether a file name has the form of a contract version's snapshot, `<name>.v<N>.snap`,
-/// with anything for the name and the version.
-fn looks_versioned(file_name: &str) -> bool {
-    file_name
-        .strip_suffix(".snap")
-        .and_then(|stem| stem.rsplit_once(".v"))
-        .is_some_and(|(name, version)| {
-            !name.is_empty() && version.starts_with(|c: char| c.is_ascii_digit())
-        })
 }
 
 /// The warning for a file [`list`] left out as misnamed.
@@ -80,30 +69,4 @@ pub fn misnamed_warning(path: &Path) -> String {
          lowercase words joined by `-` and the version without leading zeros",
         path.display()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::looks_versioned;
-
-    #[test]
-    fn versioned_looking_names() {
-        for name in [
-            "Refund.v1.snap",
-            "refund.v01.snap",
-            "refund_request.v2.snap",
-            "a.v1x.snap",
-        ] {
-            assert!(looks_versioned(name), "{name}");
-        }
-        for name in [
-            "README.md",
-            "mod__test.snap",
-            "a.v1.snap.new",
-            ".v1.snap",
-            "a.vx.snap",
-        ] {
-            assert!(!looks_versioned(name), "{name}");
-        }
-    }
 }

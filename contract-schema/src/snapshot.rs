@@ -78,8 +78,7 @@ pub fn path(dir: &Path, name: &str, version: u32) -> PathBuf {
 /// accepts exactly the names [`file_name`] writes for valid contract ids.
 #[must_use]
 pub fn parse_file_name(file_name: &str) -> Option<ContractId> {
-    let stem = file_name.strip_suffix(EXTENSION)?;
-    let (name, version) = stem.rsplit_once(VERSION_MARK)?;
+    let (name, version) = split_file_name(file_name)?;
     let canonical = version.bytes().all(|b| b.is_ascii_digit()) && !version.starts_with('0');
     if !is_contract_name(name) || !canonical {
         return None;
@@ -89,6 +88,33 @@ pub fn parse_file_name(file_name: &str) -> Option<ContractId> {
         name: name.to_owned(),
         version,
     })
+}
+
+/// Whether `file_name` has the form of a snapshot file name, `<name>.v<N>.snap`, whatever
+/// the spelling of its name and version: a file a tool listing a snapshot folder should
+/// warn about when [`parse_file_name`] refuses it, since it was likely meant as a published
+/// version.
+///
+/// ```
+/// use contract_schema::snapshot::has_snapshot_form;
+///
+/// for meant in ["Refund.v1.snap", "refund.v01.snap", "refund_request.v2.snap", "a.v1x.snap"] {
+///     assert!(has_snapshot_form(meant), "{meant}");
+/// }
+/// for other in ["README.md", "mod__test.snap", "a.v1.snap.new", ".v1.snap", "a.vx.snap"] {
+///     assert!(!has_snapshot_form(other), "{other}");
+/// }
+/// ```
+#[must_use]
+pub fn has_snapshot_form(file_name: &str) -> bool {
+    split_file_name(file_name).is_some_and(|(name, version)| {
+        !name.is_empty() && version.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// A snapshot file name's contract name and version, as spelled: `<name>.v<version>.snap`.
+fn split_file_name(file_name: &str) -> Option<(&str, &str)> {
+    file_name.strip_suffix(EXTENSION)?.rsplit_once(VERSION_MARK)
 }
 
 /// Splits insta's header off the contents of a snapshot file: the text after it, and how

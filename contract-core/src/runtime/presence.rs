@@ -452,16 +452,11 @@ impl Paths<'_> {
         let mut rendering = self.lock();
         let done = &mut rendering.paths;
         if done.len() < self.nodes.len() {
-            let mut text = Vec::new();
+            let mut buffer = Vec::new();
             for node in &self.nodes[done.len()..] {
-                text.clear();
-                // A parent's id is below its children's: its text is there already.
-                if let Some(parent) = done.get(node.parent as usize) {
-                    text.extend_from_slice(parent.text.as_bytes());
-                }
-                let first = text.is_empty();
                 let label = node.label();
-                push_label(&mut text, label, first);
+                // A parent's id is below its children's: its text is there already.
+                let text = join(&mut buffer, done, node.parent, label);
                 let flag = match label {
                     Label::Field(name) if node.parent == ROOT => facts
                         .names
@@ -469,11 +464,7 @@ impl Paths<'_> {
                         .map_or(usize::MAX, |at| facts.names[at].1),
                     _ => usize::MAX,
                 };
-                done.push(PathText {
-                    // Names and punctuation only: text.
-                    text: FieldPath::from(&*String::from_utf8_lossy(&text)),
-                    flag,
-                });
+                done.push(PathText { text, flag });
             }
         }
         rendering
@@ -610,18 +601,6 @@ impl<'s> Record<'s> {
             .push((here, String::from_utf8_lossy(name).into_owned()));
     }
 
-    /// The text of the field `name` of the struct at path `parent`.
-    fn path_with(&self, paths: &[PathText], parent: u32, name: &str) -> FieldPath {
-        let mut out = Vec::new();
-        if let Some(parent) = paths.get(parent as usize) {
-            out.extend_from_slice(parent.text.as_bytes());
-        }
-        let first = out.is_empty();
-        push_label(&mut out, Label::Field(name), first);
-        // Names and punctuation only: text.
-        FieldPath::from(&*String::from_utf8_lossy(&out))
-    }
-
     fn render(&self) -> Rendered {
         let facts = render_facts(self.schema, self.view);
         let mut rendering = self.paths.rendering(facts);
@@ -654,18 +633,31 @@ impl<'s> Record<'s> {
             missing_fields: self
                 .missing
                 .iter()
-                .map(|(parent, name)| self.path_with(paths, *parent, name))
+                .map(|(parent, name)| join(&mut Vec::new(), paths, *parent, Label::Field(name)))
                 .collect(),
             unknown_fields: self
                 .unknown
                 .iter()
-                .map(|(parent, name)| self.path_with(paths, *parent, name))
+                .map(|(parent, name)| join(&mut Vec::new(), paths, *parent, Label::Field(name)))
                 .collect(),
             unknown_fields_omitted: self.unknown_omitted,
             field_counts: Sorted(counts),
             present: Sorted(Arc::clone(&rendering.present)),
         }
     }
+}
+
+/// The text of the path `label` under the path `parent` (whose text is in `paths`, none for
+/// [`ROOT`]), written in `buffer`.
+fn join(buffer: &mut Vec<u8>, paths: &[PathText], parent: u32, label: Label<'_>) -> FieldPath {
+    buffer.clear();
+    if let Some(parent) = paths.get(parent as usize) {
+        buffer.extend_from_slice(parent.text.as_bytes());
+    }
+    let first = buffer.is_empty();
+    push_label(buffer, label, first);
+    // Names and punctuation only: text.
+    FieldPath::from(&*String::from_utf8_lossy(buffer))
 }
 
 /// Appends the step `label` adds to a path's text; `first` when the text of its parent is
