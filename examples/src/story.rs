@@ -69,19 +69,31 @@ pub fn dropped_order_ref() -> Result<String, Box<dyn Error>> {
     writeln!(out, "on the trace: {}", serde_json::to_string(trace)?)?;
 
     writeln!(out)?;
-    writeln!(out, "== why it is missing ==")?;
+    writeln!(out, "== why it is missing: three situations, one call ==")?;
+    writeln!(
+        out,
+        "-- 1. the producer never wrote it (its own presence record says so):"
+    )?;
     let diagnosis = why_missing::<v1::RefundRequest>(rejection.presence())
         .sender(sent.presence())
         .explain();
     writeln!(out, "{diagnosis}")?;
 
     // Two other ways to lose a field, told apart by the same call.
+    writeln!(
+        out,
+        "-- 2. a mapper on the way renamed it (the payload carries a close spelling):"
+    )?;
     let mapped = br#"{"category":"damaged","order_ref":"A-1","amountCents":1250}"#;
     let rejection = refused(mapped, &ReceiveOptions::default())?;
     writeln!(
         out,
         "{}",
         why_missing::<v1::RefundRequest>(rejection.presence()).explain()
+    )?;
+    writeln!(
+        out,
+        "-- 3. the producer runs another version of the contract (v2 renamed the field):"
     )?;
     let newer = send(&v2::RefundRequest {
         category: Category::Damaged,
