@@ -264,6 +264,7 @@ fn every_form_of_reference_is_an_edge_and_nothing_else_is() {
             "user -> in_macro: InMacro",
             "user -> variants: Color",
             "user -> traits: Describe",
+            "user -> extra_impl: Renamed::new",
         ])
     );
     let all = analysed.edge_lines();

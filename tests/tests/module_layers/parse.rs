@@ -51,6 +51,9 @@ pub struct Module {
     /// The paths its non-test code names (expressions, types, patterns, macro calls, private
     /// `use` lines), as written.
     pub refs: Vec<Ref>,
+    /// Its inherent `impl` blocks: a `Type::function` names the file of the block that
+    /// defines `function`, which may not be the type's.
+    pub impls: Vec<InherentImpl>,
     /// Children declared with `#[macro_use]`, whose macros are visible here by name.
     pub macro_use: Vec<usize>,
 }
@@ -77,6 +80,14 @@ pub struct Import {
     pub alias: Option<String>,
     /// The path as written, `self`/`super`/`crate` included; for a glob, the path before `*`.
     pub path: Vec<String>,
+}
+
+/// An `impl Type { … }` block (no trait).
+pub struct InherentImpl {
+    /// The path of `Type`, without its generic arguments.
+    pub self_ty: Vec<String>,
+    /// The names of the functions, constants and types it defines.
+    pub items: Vec<String>,
 }
 
 /// A path named by code.
@@ -196,6 +207,7 @@ impl Reader {
             defs: BTreeMap::new(),
             imports: Vec::new(),
             refs: Vec::new(),
+            impls: Vec::new(),
             macro_use: Vec::new(),
         });
         let mut item_macros = Vec::new();
@@ -293,6 +305,9 @@ impl Reader {
                     for (name, variants) in defined_names(item) {
                         let def = self.item(place.file, &name, variants);
                         self.define(module, name, def);
+                    }
+                    if let Some(inherent) = inherent_impl(item) {
+                        self.krate.modules[module].impls.push(inherent);
                     }
                     let mut collector = Collector::default();
                     visit::visit_item(&mut collector, item);
@@ -421,6 +436,17 @@ impl<'ast> Visit<'ast> for Collector {
         }
     }
 
+    fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+        let test_only = match stmt {
+            syn::Stmt::Macro(mac) => is_test_only(&mac.attrs),
+            syn::Stmt::Expr(expr, _) => expr_attrs(expr).is_some_and(is_test_only),
+            _ => false,
+        };
+        if !test_only {
+            visit::visit_stmt(self, stmt);
+        }
+    }
+
     fn visit_local(&mut self, local: &'ast syn::Local) {
         if !is_test_only(&local.attrs) {
             visit::visit_local(self, local);
@@ -537,6 +563,51 @@ fn defined_names(item: &Item) -> Vec<(String, Vec<String>)> {
     .into_iter()
     .filter(|(name, _)| name != "_")
     .collect()
+}
+
+fn inherent_impl(item: &Item) -> Option<InherentImpl> {
+    let Item::Impl(block) = item else { return None };
+    let syn::Type::Path(self_ty) = &*block.self_ty else {
+        return None;
+    };
+    if block.trait_.is_some() || self_ty.qself.is_some() || self_ty.path.leading_colon.is_some() {
+        return None;
+    }
+    let items = block
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ImplItem::Const(item) if !is_test_only(&item.attrs) => Some(item.ident.to_string()),
+            ImplItem::Fn(item) if !is_test_only(&item.attrs) => Some(item.sig.ident.to_string()),
+            ImplItem::Type(item) if !is_test_only(&item.attrs) => Some(item.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    Some(InherentImpl {
+        self_ty: self_ty
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect(),
+        items,
+    })
+}
+
+/// The attributes of the expressions a `#[cfg(test)]` is put on as a statement.
+fn expr_attrs(expr: &syn::Expr) -> Option<&[Attribute]> {
+    Some(match expr {
+        syn::Expr::Assign(expr) => &expr.attrs,
+        syn::Expr::Block(expr) => &expr.attrs,
+        syn::Expr::Call(expr) => &expr.attrs,
+        syn::Expr::ForLoop(expr) => &expr.attrs,
+        syn::Expr::If(expr) => &expr.attrs,
+        syn::Expr::Macro(expr) => &expr.attrs,
+        syn::Expr::Match(expr) => &expr.attrs,
+        syn::Expr::MethodCall(expr) => &expr.attrs,
+        syn::Expr::Unsafe(expr) => &expr.attrs,
+        _ => return None,
+    })
 }
 
 fn item_attrs(item: &Item) -> &[Attribute] {

@@ -20,7 +20,9 @@ pub fn edges(krate: &Crate) -> Edges {
         krate,
         imports: HashMap::new(),
         in_progress: HashSet::new(),
+        impls: HashMap::new(),
     };
+    resolver.find_impls();
     let mut edges = Edges::new();
     for (module, this) in krate.modules.iter().enumerate() {
         for reference in &this.refs {
@@ -40,6 +42,9 @@ struct Resolver<'a> {
     imports: HashMap<(usize, usize), Vec<Def>>,
     /// The imports being resolved, so an import that leads back to itself ends.
     in_progress: HashSet<(usize, usize)>,
+    /// (file of a type, its name, an associated item) → the files of the `impl` blocks that
+    /// define that item.
+    impls: HashMap<(usize, String, String), BTreeSet<usize>>,
 }
 
 impl Resolver<'_> {
@@ -51,32 +56,74 @@ impl Resolver<'_> {
                 return vec![(file, format!("{name}!"))];
             }
         }
-        self.resolve_path(module, &reference.path, reference.in_use)
-            .into_iter()
-            .filter_map(|def| match def {
-                Def::Item { file, name, .. } if reference.macro_call => {
-                    Some((file, format!("{name}!")))
+        let (defs, rest) = self.resolve_path(module, &reference.path, reference.in_use);
+        let mut found = Vec::new();
+        for def in defs {
+            let Def::Item { file, name, .. } = def else {
+                continue;
+            };
+            // `Type::function`: also the file of the `impl` block that defines `function`.
+            if let Some(assoc) = rest.first() {
+                let key = (file, name.clone(), assoc.clone());
+                for &impl_file in self.impls.get(&key).into_iter().flatten() {
+                    if impl_file != file {
+                        found.push((impl_file, format!("{name}::{assoc}")));
+                    }
                 }
-                Def::Item { file, name, .. } => Some((file, name)),
-                Def::Module(_) => None,
-            })
-            .collect()
+            }
+            if reference.macro_call {
+                found.push((file, format!("{name}!")));
+            } else {
+                found.push((file, name));
+            }
+        }
+        found
     }
 
-    /// What `path`, written in `module`, names. `in_use`: a `use` line, whose first segment
-    /// may also be a `macro_rules!` macro in textual scope (`pub(crate) use per_type;`).
-    fn resolve_path(&mut self, module: usize, path: &[String], in_use: bool) -> Vec<Def> {
+    /// Resolves the type of every inherent `impl` block, for [`Resolver::impls`].
+    fn find_impls(&mut self) {
+        let krate = self.krate;
+        for (module, this) in krate.modules.iter().enumerate() {
+            for block in &this.impls {
+                let (defs, rest) = self.resolve_path(module, &block.self_ty, false);
+                if !rest.is_empty() {
+                    continue;
+                }
+                for def in defs {
+                    let Def::Item { file, name, .. } = def else {
+                        continue;
+                    };
+                    for item in &block.items {
+                        self.impls
+                            .entry((file, name.clone(), item.clone()))
+                            .or_default()
+                            .insert(this.file);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What `path`, written in `module`, names, and the segments after the item it names
+    /// (`Type::function`: `function`). `in_use`: a `use` line, whose first segment may also
+    /// be a `macro_rules!` macro in textual scope (`pub(crate) use per_type;`).
+    fn resolve_path<'p>(
+        &mut self,
+        module: usize,
+        path: &'p [String],
+        in_use: bool,
+    ) -> (Vec<Def>, &'p [String]) {
         let Some((first, rest)) = path.split_first() else {
-            return Vec::new();
+            return (Vec::new(), path);
         };
         let mut current = match first.as_str() {
             "crate" => vec![Def::Module(0)],
             "self" => vec![Def::Module(module)],
             "super" => self.parent(module).into_iter().collect(),
-            "Self" => return Vec::new(),
+            "Self" => return (Vec::new(), path),
             name => self.lookup(module, name, &mut HashSet::new(), in_use),
         };
-        for segment in rest {
+        for (at, segment) in rest.iter().enumerate() {
             let modules: Vec<usize> = current
                 .iter()
                 .filter_map(|def| match def {
@@ -86,7 +133,7 @@ impl Resolver<'_> {
                 .collect();
             if modules.is_empty() {
                 // `Type::Variant`, `Type::function`: the rest is inside the item.
-                return current;
+                return (current, &rest[at..]);
             }
             let mut next = Vec::new();
             for m in modules {
@@ -98,7 +145,7 @@ impl Resolver<'_> {
             }
             current = next;
         }
-        current
+        (current, &[])
     }
 
     fn parent(&self, module: usize) -> Option<Def> {
@@ -169,7 +216,7 @@ impl Resolver<'_> {
         // been cut short where the two lead back to each other.
         let top = self.in_progress.len() == 1;
         let path = self.krate.modules[module].imports[index].path.clone();
-        let defs = self.resolve_path(module, &path, true);
+        let (defs, _) = self.resolve_path(module, &path, true);
         self.in_progress.remove(&key);
         if top {
             self.imports.insert(key, defs.clone());
