@@ -253,6 +253,7 @@ fn every_form_of_reference_is_an_edge_and_nothing_else_is() {
         from_user,
         set([
             "user -> crate: announce!",
+            "user -> macro_used: shout!",
             "user -> grouped: Grouped, Inline",
             "user -> renamed: Renamed",
             "user -> globbed: Globbed",

@@ -272,10 +272,8 @@ impl Reader {
                     }
                     let this = &mut self.krate.modules[module];
                     for import in found {
-                        if !reexport {
-                            if import.alias.is_some() {
-                                this.refs.push(use_ref(&import.path));
-                            }
+                        if !reexport && import.alias.is_some() {
+                            this.refs.push(use_ref(&import.path));
                         }
                         this.imports.push(import);
                     }
