@@ -121,7 +121,7 @@ pub fn read_crate(name: &str, dir: &Path) -> Result<Crate, String> {
         },
         macro_items: BTreeMap::new(),
     };
-    reader.read_file_module(&root, None, 0, "crate".to_owned())?;
+    reader.read_file_module(&root, None, 0, "crate".to_owned(), true)?;
     Ok(reader.krate)
 }
 
@@ -143,13 +143,16 @@ struct Place {
 }
 
 impl Reader {
-    /// Reads the module whose items are the whole of `path`.
+    /// Reads the module whose items are the whole of `path`. `owns_folder`: its `mod x;`
+    /// children are beside it (the crate root, a `mod.rs`, a file named by `#[path]`), not in
+    /// a folder named after it.
     fn read_file_module(
         &mut self,
         path: &Path,
         parent: Option<usize>,
         declared_at: usize,
         module_name: String,
+        owns_folder: bool,
     ) -> Result<usize, String> {
         let text = fs::read_to_string(path)
             .map_err(|err| format!("{}: cannot read {}: {err}", self.krate.name, path.display()))?;
@@ -174,7 +177,7 @@ impl Reader {
         // A file `x.rs` (not `mod.rs`, `lib.rs`, `main.rs`) keeps its children in `x/`.
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        let children_dir = if parent.is_none() || stem == "mod" {
+        let children_dir = if owns_folder || stem == "mod" {
             dir.clone()
         } else {
             dir.join(stem)
@@ -218,7 +221,7 @@ impl Reader {
             }
             match item {
                 Item::Mod(decl) => {
-                    let name = decl.ident.to_string();
+                    let name = ident_text(&decl.ident);
                     let module_name = if place.module_name == "crate" {
                         name.clone()
                     } else {
@@ -239,6 +242,7 @@ impl Reader {
                             self.read_items(inner, Some(module), *position, &inner_place, position)?
                         }
                         None => {
+                            let owns_folder = path_attr.is_some();
                             let path = match path_attr {
                                 Some(rel) => place.file_dir.join(rel),
                                 None => {
@@ -250,7 +254,13 @@ impl Reader {
                                     }
                                 }
                             };
-                            self.read_file_module(&path, Some(module), *position, module_name)?
+                            self.read_file_module(
+                                &path,
+                                Some(module),
+                                *position,
+                                module_name,
+                                owns_folder,
+                            )?
                         }
                     };
                     if decl
@@ -280,7 +290,7 @@ impl Reader {
                 }
                 Item::Macro(mac) if mac.mac.path.is_ident("macro_rules") => {
                     let Some(ident) = &mac.ident else { continue };
-                    let name = ident.to_string();
+                    let name = ident_text(ident);
                     self.krate.files[place.file]
                         .macros
                         .push((name.clone(), *position));
@@ -297,7 +307,7 @@ impl Reader {
                 _ => {
                     if let Item::Macro(mac) = item {
                         if let Some(ident) = mac.mac.path.get_ident() {
-                            item_macros.push(ident.to_string());
+                            item_macros.push(ident_text(ident));
                         }
                     }
                     for (name, variants) in defined_names(item) {
@@ -455,7 +465,7 @@ impl<'ast> Visit<'ast> for Collector {
         // `::name` is another crate's.
         if path.leading_colon.is_none() {
             self.refs.push(Ref {
-                path: path.segments.iter().map(|s| s.ident.to_string()).collect(),
+                path: path.segments.iter().map(|s| ident_text(&s.ident)).collect(),
                 macro_call: false,
                 in_use: false,
             });
@@ -471,7 +481,7 @@ impl<'ast> Visit<'ast> for Collector {
                     .path
                     .segments
                     .iter()
-                    .map(|s| s.ident.to_string())
+                    .map(|s| ident_text(&s.ident))
                     .collect(),
                 macro_call: true,
                 in_use: false,
@@ -496,7 +506,7 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Import>) 
     let import = |path: Vec<String>, alias: Option<String>| Import { alias, path };
     match tree {
         UseTree::Path(path) => {
-            prefix.push(path.ident.to_string());
+            prefix.push(ident_text(&path.ident));
             flatten_use(&path.tree, prefix, out);
             prefix.pop();
         }
@@ -505,8 +515,8 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Import>) 
                 (prefix.clone(), prefix.last().cloned())
             } else {
                 let mut path = prefix.clone();
-                path.push(name.ident.to_string());
-                (path, Some(name.ident.to_string()))
+                path.push(ident_text(&name.ident));
+                (path, Some(ident_text(&name.ident)))
             };
             if !path.is_empty() {
                 out.push(import(path, alias));
@@ -515,9 +525,9 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Import>) 
         UseTree::Rename(rename) => {
             let mut path = prefix.clone();
             if rename.ident != "self" {
-                path.push(rename.ident.to_string());
+                path.push(ident_text(&rename.ident));
             }
-            let alias = rename.rename.to_string();
+            let alias = ident_text(&rename.rename);
             // `use x as _;` brings a trait's methods in scope without a name.
             out.push(import(path, Some(alias)));
         }
@@ -532,12 +542,12 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<Import>) 
 
 /// The names an item defines in its module, with an enum's variants.
 fn defined_names(item: &Item) -> Vec<(String, Vec<String>)> {
-    let name = |ident: &syn::Ident| vec![(ident.to_string(), Vec::new())];
+    let name = |ident: &syn::Ident| vec![(ident_text(ident), Vec::new())];
     match item {
         Item::Const(item) => name(&item.ident),
         Item::Enum(item) => {
-            let variants = item.variants.iter().map(|v| v.ident.to_string()).collect();
-            vec![(item.ident.to_string(), variants)]
+            let variants = item.variants.iter().map(|v| ident_text(&v.ident)).collect();
+            vec![(ident_text(&item.ident), variants)]
         }
         Item::Fn(item) => name(&item.sig.ident),
         Item::Static(item) => name(&item.ident),
@@ -550,9 +560,9 @@ fn defined_names(item: &Item) -> Vec<(String, Vec<String>)> {
             .items
             .iter()
             .filter_map(|item| match item {
-                syn::ForeignItem::Fn(item) => Some((item.sig.ident.to_string(), Vec::new())),
-                syn::ForeignItem::Static(item) => Some((item.ident.to_string(), Vec::new())),
-                syn::ForeignItem::Type(item) => Some((item.ident.to_string(), Vec::new())),
+                syn::ForeignItem::Fn(item) => Some((ident_text(&item.sig.ident), Vec::new())),
+                syn::ForeignItem::Static(item) => Some((ident_text(&item.ident), Vec::new())),
+                syn::ForeignItem::Type(item) => Some((ident_text(&item.ident), Vec::new())),
                 _ => None,
             })
             .collect(),
@@ -575,9 +585,9 @@ fn inherent_impl(item: &Item) -> Option<InherentImpl> {
         .items
         .iter()
         .filter_map(|item| match item {
-            ImplItem::Const(item) if !is_test_only(&item.attrs) => Some(item.ident.to_string()),
-            ImplItem::Fn(item) if !is_test_only(&item.attrs) => Some(item.sig.ident.to_string()),
-            ImplItem::Type(item) if !is_test_only(&item.attrs) => Some(item.ident.to_string()),
+            ImplItem::Const(item) if !is_test_only(&item.attrs) => Some(ident_text(&item.ident)),
+            ImplItem::Fn(item) if !is_test_only(&item.attrs) => Some(ident_text(&item.sig.ident)),
+            ImplItem::Type(item) if !is_test_only(&item.attrs) => Some(ident_text(&item.ident)),
             _ => None,
         })
         .collect();
@@ -586,7 +596,7 @@ fn inherent_impl(item: &Item) -> Option<InherentImpl> {
             .path
             .segments
             .iter()
-            .map(|s| s.ident.to_string())
+            .map(|s| ident_text(&s.ident))
             .collect(),
         items,
     })
@@ -721,7 +731,7 @@ fn read_path(tokens: &[TokenTree], start: usize, refs: &mut Vec<Ref>) -> usize {
     let mut path = Vec::new();
     let mut i = start;
     while let Some(TokenTree::Ident(ident)) = tokens.get(i) {
-        path.push(ident.to_string());
+        path.push(ident_text(ident));
         if is_path_separator(tokens, i + 1)
             && matches!(tokens.get(i + 3), Some(TokenTree::Ident(_)))
         {
@@ -770,7 +780,7 @@ fn items_made_by_macro(body: TokenStream) -> Vec<String> {
         let inner: Vec<TokenTree> = transcriber.stream().into_iter().collect();
         for pair in inner.windows(2) {
             if let [TokenTree::Ident(keyword), TokenTree::Ident(name)] = pair {
-                let name = name.to_string();
+                let name = ident_text(name);
                 if ITEM_KEYWORDS.contains(&keyword.to_string().as_str())
                     && !ITEM_KEYWORDS.contains(&name.as_str())
                     && name != "_"
@@ -781,4 +791,13 @@ fn items_made_by_macro(body: TokenStream) -> Vec<String> {
         }
     }
     made
+}
+
+/// An identifier as a name: `r#type` is `type`, as the file `type.rs` and every path spell it.
+fn ident_text(ident: &proc_macro2::Ident) -> String {
+    let text = ident.to_string();
+    match text.strip_prefix("r#") {
+        Some(raw) => raw.to_owned(),
+        None => text,
+    }
 }
