@@ -628,6 +628,17 @@ impl Generator<'_> {
                     map.insert(entry, value);
                 }
             }
+            // Any JSON value beside the tags: an object's entries.
+            Type::Any => {
+                for _ in 0..self.rng.below(3) {
+                    let entry = self.string(StringFormat::Plain);
+                    if map.contains_key(&entry) {
+                        continue;
+                    }
+                    let value = self.any(1);
+                    map.insert(entry, value);
+                }
+            }
             _ => {}
         }
     }

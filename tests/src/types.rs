@@ -933,6 +933,64 @@ pub struct FlattenOptionalEnums {
     pub message: Option<Message>,
 }
 
+/// A struct that captures the keys it does not know in a map of small numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct Labels {
+    /// A declared field.
+    pub name: String,
+    /// Every other key.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, u8>,
+}
+
+/// An untagged enum whose variants take every key left beside the fields they are flattened
+/// into: a struct that flattens a map (when its values fit), else any JSON value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+pub enum Rest {
+    /// `name` and small numbers.
+    Labelled(Labels),
+    /// Any other keys.
+    Any(serde_json::Value),
+}
+
+/// `flatten` of an untagged enum whose variants take every key left: serde writes them
+/// beside `id` and reads them back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenRest {
+    /// A declared field.
+    pub id: u32,
+    /// Every other key.
+    #[serde(flatten)]
+    pub rest: Rest,
+}
+
+/// An internally tagged enum whose variants hold a map, a struct that flattens a map, and
+/// fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum Counted {
+    /// `"t": "M"` and entries of integers.
+    M(BTreeMap<String, i32>),
+    /// `"t": "Labelled"`, `name` and small numbers.
+    Labelled(Labels),
+    /// `"t": "Plain"` and `x`.
+    Plain {
+        /// A small number.
+        x: u8,
+    },
+}
+
+/// `flatten` of an internally tagged enum whose variants take every key left.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlattenCounted {
+    /// A declared field.
+    pub id: u32,
+    /// `t` and the variant's keys.
+    #[serde(flatten)]
+    pub counted: Counted,
+}
+
 // ---------------------------------------------------------------------------------------
 // Untagged variants of tagged enums (serde 1.0.181 and later): written as their content
 // alone, read after the tagged variants, in declaration order.

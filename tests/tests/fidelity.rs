@@ -1703,6 +1703,8 @@ fidelity! {
     flatten_adjacent_enum: FlattenAdjacentEnum,
     flatten_untagged_enum: FlattenUntaggedEnum,
     flatten_optional_enums: FlattenOptionalEnums,
+    flatten_rest: FlattenRest,
+    flatten_counted: FlattenCounted,
     chrono_names: ChronoNames,
     other_crates: OtherCrates,
     external_with_untagged: ExternalWithUntagged,
@@ -1710,6 +1712,105 @@ fidelity! {
     adjacent_with_untagged: AdjacentWithUntagged,
     channel: Channel,
     with_untagged_variants: WithUntaggedVariants,
+}
+
+// ---------------------------------------------------------------------------------------
+// A flattened variant that takes every key left (serde's own pattern): written and read
+// back, by `send`, `receive` and both views of the JSON Schema.
+// ---------------------------------------------------------------------------------------
+
+/// Any JSON value, untagged: flattened, every key beside the struct's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(untagged)]
+pub enum AnyKeys {
+    V(Value),
+}
+
+/// Flattens [`AnyKeys`]; denies nothing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlatAnyKeys {
+    #[serde(flatten)]
+    pub u: AnyKeys,
+}
+
+/// A map of integers, internally tagged: flattened, the tag and every other key beside the
+/// struct's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+pub enum MapKeys {
+    M(BTreeMap<String, i32>),
+}
+
+/// Flattens [`MapKeys`] beside a field of its own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffSchema)]
+pub struct FlatMapKeys {
+    pub id: u8,
+    #[serde(flatten)]
+    pub m: MapKeys,
+}
+
+#[test]
+fn a_flattened_variant_of_a_map_or_any_value_takes_every_key_left() {
+    fn written_and_read<T>(value: &T, written: &Value)
+    where
+        T: Serialize + DeserializeOwned + HandoffSchema + Debug + PartialEq + 'static,
+    {
+        assert_eq!(
+            &serde_json::to_value(value).expect("serde writes it"),
+            written
+        );
+        assert_eq!(
+            &serde_json::from_value::<T>(written.clone()).expect("and reads it"),
+            value
+        );
+        let sent = send(value).unwrap_or_else(|r| panic!("send refuses {written}: {r}"));
+        assert_eq!(
+            &serde_json::from_slice::<Value>(sent.bytes()).expect("JSON"),
+            written
+        );
+        let bytes = serde_json::to_vec(written).expect("serializes");
+        let received = receive::<T>(&bytes).unwrap_or_else(|r| panic!("receive refuses: {r}"));
+        assert_eq!(received.value(), value);
+        for view in [View::Sender, View::Receiver] {
+            let schema = validator(&json_schema::<T>(view));
+            assert!(schema.is_valid(written), "{view:?} view refuses {written}");
+        }
+    }
+    written_and_read(
+        &FlatAnyKeys {
+            u: AnyKeys::V(json!({ "k": 1 })),
+        },
+        &json!({ "k": 1 }),
+    );
+    written_and_read(
+        &FlatMapKeys {
+            id: 3,
+            m: MapKeys::M(BTreeMap::from([("k".to_owned(), 1)])),
+        },
+        &json!({ "id": 3, "k": 1, "t": "M" }),
+    );
+    // The keys left are the map's entries: a value it does not read is refused by serde,
+    // by `receive` (at a pointer that hides the key, which is data) and by both views; the
+    // struct's own key is judged by its field only.
+    let wrong = json!({ "id": 3, "k": "text", "t": "M" });
+    assert!(serde_json::from_value::<FlatMapKeys>(wrong.clone()).is_err());
+    let rejection = receive::<FlatMapKeys>(&serde_json::to_vec(&wrong).expect("serializes"))
+        .expect_err("a string is no i32");
+    assert_eq!(rejection.problems().len(), 1, "{rejection}");
+    assert_eq!(rejection.problems()[0].pointer, "/*");
+    assert!(matches!(
+        rejection.problems()[0].kind,
+        ProblemKind::WrongType { .. }
+    ));
+    for view in [View::Sender, View::Receiver] {
+        let schema = validator(&json_schema::<FlatMapKeys>(view));
+        assert!(!schema.is_valid(&wrong), "{view:?} view accepts {wrong}");
+        assert!(
+            !schema.is_valid(&json!({ "id": 300, "t": "M" })),
+            "{view:?}"
+        );
+        assert!(schema.is_valid(&json!({ "id": 3, "t": "M" })), "{view:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2250,6 +2351,10 @@ fn every_fidelity_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
             DenyingFlatStruct,
             DenyingFlatOptionAndEnum,
             DenyingFlatVariant,
+            AnyKeys,
+            FlatAnyKeys,
+            MapKeys,
+            FlatMapKeys,
         ],
         &[
             // Flattened fields, in a struct or in a struct variant.
@@ -2258,6 +2363,8 @@ fn every_fidelity_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
             "DenyingFlatStruct",
             "DenyingFlatOptionAndEnum",
             "DenyingFlatVariant",
+            "FlatAnyKeys",
+            "FlatMapKeys",
             "Tagged",
             "Middle",
             "FlattenTwice",

@@ -375,6 +375,66 @@ fn keys_a_flattened_map_sees_before_a_later_flattened_field() {
     assert_eq!(verdicts::<TwoMaps>(&json!({ "id": 1 })), (true, true));
 }
 
+/// A map of integers, internally tagged, to be flattened.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(tag = "t")]
+enum Entries {
+    M(BTreeMap<String, i32>),
+}
+
+/// A variant that takes every key left, declared before a flattened struct.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct EntriesBeforeStruct {
+    #[serde(flatten)]
+    entries: Entries,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+/// A variant that takes every key left, beside another flattened enum.
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+struct EntriesBesideEnum {
+    #[serde(flatten)]
+    entries: Entries,
+    #[serde(flatten)]
+    payment: Payment,
+}
+
+#[test]
+fn keys_beside_a_flattened_variant_that_takes_every_key_left() {
+    // Alone beside the fields, the entries are judged by the map's values, as serde does.
+    assert_eq!(
+        verdicts::<FlattenCounted>(&json!({ "id": 1, "t": "M", "k": "s" })),
+        (false, false)
+    );
+    assert_eq!(
+        verdicts::<FlattenCounted>(&json!({ "id": 1, "t": "M", "k": 2 })),
+        (true, true)
+    );
+    // serde lends the map the keys of a flattened struct declared after it; the schema
+    // judges a field's key by the field alone.
+    looser::<EntriesBeforeStruct>(json!({ "t": "M", "author": "a" }));
+    // Beside another flattened enum, a key left may be either's: the schema takes them
+    // whatever they hold (serde reads `cash` into the map too, and refuses its `null`).
+    looser::<EntriesBesideEnum>(json!({ "t": "M", "k": 2, "cash": null }));
+    looser::<EntriesBesideEnum>(json!({ "t": "M", "k": "s", "card": 7 }));
+    assert_eq!(
+        verdicts::<EntriesBesideEnum>(&json!({ "t": "M", "k": 2, "card": 7 })),
+        (true, true)
+    );
+    // What serde writes there, `send` and the sender view accept.
+    let value = EntriesBesideEnum {
+        entries: Entries::M(BTreeMap::from([("k".to_owned(), 2)])),
+        payment: Payment::Cash,
+    };
+    let written = serde_json::to_value(&value).expect("serde writes it");
+    assert_eq!(written, json!({ "t": "M", "k": 2, "cash": null }));
+    contract_core::send(&value).expect("send accepts what serde writes");
+    let sender = jsonschema::draft202012::new(&json_schema::<EntriesBesideEnum>(View::Sender))
+        .expect("the export compiles");
+    assert!(sender.is_valid(&written));
+}
+
 /// An internally tagged enum inside another with the same tag.
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
 #[serde(tag = "t")]

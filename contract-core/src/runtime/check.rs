@@ -198,6 +198,9 @@ pub(crate) struct Checker<'s, 'd> {
     seen: &'d mut Vec<u32>,
     /// The last named type looked up, and its definition.
     last_named: Option<(&'s str, &'s TypeDef)>,
+    /// While the flattened enums of a struct are read: whether a variant that takes every
+    /// key left judges them by its values (see [`Checker::flat_enums`]).
+    rest_judged: bool,
     /// A name or type text of the schema as a problem holds it: borrowed when the schema
     /// is `'static` (every contract's), copied otherwise.
     keep: fn(&'s str) -> Cow<'static, str>,
@@ -235,6 +238,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             max_unknown,
             seen: &mut buffers.seen,
             last_named: None,
+            rest_judged: false,
             keep,
         }
     }
@@ -735,9 +739,15 @@ impl<'s, 'd> Checker<'s, 'd> {
                     }
                 }
                 // Beside another struct's fields: a key this one does not read is that
-                // struct's, unless this one denies it (serde hands it every key left).
+                // struct's, unless this one denies it or captures it (serde hands it every
+                // key left).
                 None if only.is_some() => {
-                    if self.view == View::Receiver && def.unknown == Unknown::Deny {
+                    if def.unknown == Unknown::Capture && def.extra.is_some() {
+                        // Captured: judged here, or left to the struct (see `flat_enums`).
+                        if self.rest_judged {
+                            self.unknown_key(k, def);
+                        }
+                    } else if self.view == View::Receiver && def.unknown == Unknown::Deny {
                         self.pointer.push(Seg::Key(k));
                         let field = Cow::Owned(String::from_utf8_lossy(&text).into_owned());
                         self.problem(ProblemKind::UnknownField { field });
@@ -751,9 +761,15 @@ impl<'s, 'd> Checker<'s, 'd> {
             k = next;
         }
         if !def.flattened.is_empty() && only.is_none() {
-            self.flat_enums(i, def, &mut leftover);
+            let taken = self.flat_enums(i, def, &mut leftover);
             for k in leftover {
-                self.unknown_key(k, def);
+                // Entries of a variant that takes every key left, not judged (see
+                // `flat_enums`); a receiver's own map reads them too.
+                if taken && !(self.view == View::Receiver && def.unknown == Unknown::Capture) {
+                    self.skip(k + 1);
+                } else {
+                    self.unknown_key(k, def);
+                }
             }
         }
         for (f, field) in def.fields.iter().enumerate() {
@@ -803,7 +819,20 @@ impl<'s, 'd> Checker<'s, 'd> {
 
     /// The flattened enums of the struct at `i`, read from the `leftover` keys no field
     /// reads, as serde reads them (see `FlatEnumDef`); the keys they take leave `leftover`.
-    fn flat_enums(&mut self, i: u32, def: &'s StructDef, leftover: &mut Vec<u32>) {
+    ///
+    /// A variant that holds a map, any JSON value or a struct that flattens a map takes
+    /// every key left, on the writer's side as on the reader's: serde writes its entries
+    /// beside the fields, and hands the enum every key the fields leave. Its entries are
+    /// judged by its values when the enum is the struct's only flattened enum and the struct
+    /// captures no key itself; otherwise a key left may be another flattened enum's or the
+    /// struct's own map's (which reads it first depends on the order of the fields, which
+    /// the description does not keep), and the keys are taken whatever they hold (a
+    /// receiver then has serde's verdict). Returns whether such a variant was read: the keys
+    /// still left are its entries, not unknown.
+    fn flat_enums(&mut self, i: u32, def: &'s StructDef, leftover: &mut Vec<u32>) -> bool {
+        let saved = self.rest_judged;
+        self.rest_judged = def.flattened.len() == 1 && def.unknown != Unknown::Capture;
+        let mut taken = false;
         for flat in &def.flattened {
             let present = match self.view {
                 View::Sender => flat.sent,
@@ -835,19 +864,23 @@ impl<'s, 'd> Checker<'s, 'd> {
             let checked = if optional {
                 // The sender wrote `None` unless the enum's keys are there.
                 let mut keys = leftover.clone();
-                self.trial_fits(|c| c.flat_enum(i, &flat.ty, e, &mut keys))
-                    && keys.len() < leftover.len()
+                self.trial_fits(|c| {
+                    c.flat_enum(i, &flat.ty, e, &mut keys);
+                }) && keys.len() < leftover.len()
             } else {
                 true
             };
             if checked {
-                self.flat_enum(i, &flat.ty, e, leftover);
+                taken |= self.flat_enum(i, &flat.ty, e, leftover);
             }
         }
+        self.rest_judged = saved;
+        taken
     }
 
-    /// One flattened enum read from the `leftover` keys of the object at `i`.
-    fn flat_enum(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef, leftover: &mut Vec<u32>) {
+    /// One flattened enum read from the `leftover` keys of the object at `i`; whether the
+    /// variant read takes every key left (see [`Checker::flat_enums`]).
+    fn flat_enum(&mut self, i: u32, ty: &'s Type, e: &'s EnumDef, leftover: &mut Vec<u32>) -> bool {
         let enum_ty = match ty {
             Type::Option(inner) => &**inner,
             other => other,
@@ -865,9 +898,10 @@ impl<'s, 'd> Checker<'s, 'd> {
                     self.variant_named(e, &text).is_some()
                 });
                 let Some(at) = found else {
-                    return self.problem(ProblemKind::NoVariantMatches {
+                    self.problem(ProblemKind::NoVariantMatches {
                         expected: type_text(enum_ty, self.keep),
                     });
+                    return false;
                 };
                 let k = leftover.remove(at);
                 let text = key_text(self.input, &self.node(k));
@@ -876,15 +910,17 @@ impl<'s, 'd> Checker<'s, 'd> {
                     self.content(k + 1, v);
                     self.pointer.pop();
                 }
+                false
             }
             Repr::Internal { tag } => {
                 let Some(at) = key_named(self, leftover, tag) else {
-                    return self.problem_at(
+                    self.problem_at(
                         Seg::Name(tag),
                         ProblemKind::MissingField {
                             field: (self.keep)(tag),
                         },
                     );
+                    return false;
                 };
                 let k = leftover.remove(at);
                 let keys = leftover.clone();
@@ -892,19 +928,20 @@ impl<'s, 'd> Checker<'s, 'd> {
                     c.flat_content(i, v, &keys);
                 };
                 let Some(variant) = self.flat_tag(k, enum_ty, e, fits) else {
-                    return;
+                    return false;
                 };
                 self.flat_content(i, variant, &keys);
-                self.claim(variant, leftover);
+                self.claim(variant, leftover)
             }
             Repr::Adjacent { tag, content } => {
                 let Some(at) = key_named(self, leftover, tag) else {
-                    return self.problem_at(
+                    self.problem_at(
                         Seg::Name(tag),
                         ProblemKind::MissingField {
                             field: (self.keep)(tag),
                         },
                     );
+                    return false;
                 };
                 let k = leftover.remove(at);
                 let content_at = key_named(self, leftover, content).map(|at| leftover.remove(at));
@@ -917,7 +954,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     if let Some(ck) = content_at {
                         self.skip(ck + 1);
                     }
-                    return;
+                    return false;
                 };
                 let unit = matches!(variant.kind, VariantDefKind::Unit);
                 match content_at {
@@ -948,6 +985,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                         }
                     }
                 }
+                false
             }
             Repr::Untagged => {
                 let keys = leftover.clone();
@@ -957,13 +995,13 @@ impl<'s, 'd> Checker<'s, 'd> {
                     }
                     if self.trial_fits(|c| c.flat_content(i, v, &keys)) {
                         self.flat_content(i, v, &keys);
-                        self.claim(v, leftover);
-                        return;
+                        return self.claim(v, leftover);
                     }
                 }
                 self.problem(ProblemKind::NoVariantMatches {
                     expected: type_text(enum_ty, self.keep),
                 });
+                false
             }
         }
     }
@@ -1027,35 +1065,74 @@ impl<'s, 'd> Checker<'s, 'd> {
     fn flat_content(&mut self, i: u32, v: &'s VariantDef, keys: &[u32]) {
         self.in_variant(v, |c| match &v.kind {
             VariantDefKind::Struct(s) => c.structure_of(i, s, &[], Some(keys)),
-            VariantDefKind::Newtype(ty) => {
-                // An inner enum or a map beside the fields: serde decides.
-                if let Type::Named(name) = c.schema.resolve(ty) {
+            VariantDefKind::Newtype(ty) => match c.schema.resolve(ty) {
+                Type::Named(name) => {
+                    // An inner enum beside the fields: serde decides.
                     if let Some(Body::Struct(s)) = c.schema.def(name).map(|d| &d.body) {
                         c.structure_of(i, s, &[], Some(keys));
                     }
                 }
-            }
+                // Every key left is an entry (see `flat_enums`), judged as a map's: its key
+                // is data, shown as `*`.
+                Type::Map(key, value) if c.rest_judged => {
+                    let saved = c.here;
+                    c.here = c.child(saved, Label::Values);
+                    for &k in keys {
+                        let text = key_text(c.input, &c.node(k));
+                        if !c.key_fits(&text, key) {
+                            c.problem_at(
+                                Seg::Star,
+                                ProblemKind::InvalidKey {
+                                    expected: type_text(key, c.keep),
+                                },
+                            );
+                        }
+                        c.pointer.push(Seg::Star);
+                        c.value(k + 1, value, 0);
+                        c.pointer.pop();
+                    }
+                    c.here = saved;
+                }
+                Type::Any if c.rest_judged => {
+                    for &k in keys {
+                        c.skip(k + 1);
+                    }
+                }
+                // Left to the struct (see `flat_enums`).
+                _ => {}
+            },
             VariantDefKind::Unit | VariantDefKind::Tuple(_) => {}
         });
     }
 
-    /// Takes out of `leftover` the keys a variant's fields read.
-    fn claim(&self, v: &'s VariantDef, leftover: &mut Vec<u32>) {
-        let fields: &'s [FieldDef] = match &v.kind {
-            VariantDefKind::Struct(s) => &s.fields,
+    /// Takes out of `leftover` the keys a variant's fields read; whether the variant takes
+    /// every key left (a map, any JSON value, a struct that flattens a map: see
+    /// [`Checker::flat_enums`]), whose keys then stay for the struct's other flattened enums
+    /// (serde lends them to each in turn).
+    fn claim(&self, v: &'s VariantDef, leftover: &mut Vec<u32>) -> bool {
+        let captures = |s: &StructDef| s.unknown == Unknown::Capture && s.extra.is_some();
+        let (fields, rest): (&'s [FieldDef], bool) = match &v.kind {
+            VariantDefKind::Struct(s) => (&s.fields, captures(s)),
             VariantDefKind::Newtype(ty) => match self.schema.resolve(ty) {
                 Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
-                    Some(Body::Struct(s)) => &s.fields,
-                    _ => &[],
+                    Some(Body::Struct(s)) => (&s.fields, captures(s)),
+                    _ => (&[], false),
                 },
-                _ => &[],
+                Type::Map(..) | Type::Any => (&[], true),
+                _ => (&[], false),
             },
-            VariantDefKind::Unit | VariantDefKind::Tuple(_) => &[],
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => (&[], false),
         };
-        leftover.retain(|&k| {
-            let text = key_text(self.input, &self.node(k));
-            !fields.iter().any(|f| self.field_reads(f, &text))
-        });
+        if rest && self.rest_judged {
+            // Judged as its entries: no other flattened enum, no map of the struct's own.
+            leftover.clear();
+        } else {
+            leftover.retain(|&k| {
+                let text = key_text(self.input, &self.node(k));
+                !fields.iter().any(|f| self.field_reads(f, &text))
+            });
+        }
+        rest
     }
 
     /// The tagged variant `text` names (an untagged variant reads no tag).

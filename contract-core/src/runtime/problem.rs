@@ -160,7 +160,9 @@ pub enum ProblemKind {
     },
     /// The same item twice in a set.
     DuplicateItem,
-    /// A field the contract does not have, where unknown fields are denied.
+    /// A field the contract does not have, where the object admits no other key: in the
+    /// receiver view a struct with `deny_unknown_fields`, in the sender view any struct (a
+    /// type writes its own fields only, and the entries of a map it flattens).
     UnknownField {
         /// The name that arrived (a name is structure, not a value).
         field: Cow<'static, str>,
@@ -275,7 +277,7 @@ impl fmt::Display for ProblemKind {
             ProblemKind::UnknownField { field } => {
                 write!(
                     f,
-                    "unknown field `{field}`: the contract denies unknown fields"
+                    "unknown field `{field}`: the contract has no such field here, and this object admits no other key"
                 )
             }
             ProblemKind::DuplicateKey { key: Some(key) } => {

@@ -12,8 +12,13 @@ use super::{Exporter, View};
 impl Exporter<'_> {
     /// The keys a flattened enum adds beside a struct's fields, as an open subschema (the
     /// struct closes the object with `unevaluatedProperties`); `None` when it constrains
-    /// nothing in this view.
-    pub(super) fn flat_enum_schema(&self, flat: &FlatEnumDef) -> Option<Map<String, Value>> {
+    /// nothing in this view. `rest` says what a variant that takes every key left leaves
+    /// alone (see [`Rest`]).
+    pub(super) fn flat_enum_schema(
+        &self,
+        flat: &FlatEnumDef,
+        rest: &Rest,
+    ) -> Option<Map<String, Value>> {
         let present = match self.view {
             View::Sender => flat.sent,
             View::Receiver => flat.read,
@@ -26,7 +31,7 @@ impl Exporter<'_> {
             return Some(obj(json!({ "additionalProperties": true })));
         }
         self.flat_depth.set(depth + 1);
-        let out = self.flat_enum_inlined(flat, e, optional);
+        let out = self.flat_enum_inlined(flat, e, optional, rest);
         self.flat_depth.set(depth);
         out
     }
@@ -37,6 +42,7 @@ impl Exporter<'_> {
         flat: &FlatEnumDef,
         e: &EnumDef,
         optional: bool,
+        rest: &Rest,
     ) -> Option<Map<String, Value>> {
         let variant_keys: Vec<&String> = e.variants.iter().flat_map(|v| self.tags(v)).collect();
         if optional && self.receiver() {
@@ -84,7 +90,7 @@ impl Exporter<'_> {
                 }
                 out
             }
-            _ => open_object(self.enum_beside(e, &[], 0)),
+            _ => open_object(self.enum_beside(e, &[], 0), rest),
         };
         if optional {
             // `None` writes nothing: any key the enum did not account for is then unknown.
@@ -329,7 +335,13 @@ impl Exporter<'_> {
                 out.insert("additionalProperties".into(), Value::Object(self.ty(value)));
                 out
             }
-            Type::Any => tag_only(tags),
+            // Every key beside the tags is the value's (said, so that a flattened enum's
+            // variant of it takes the keys left: see `open_object`).
+            Type::Any => {
+                let mut out = tag_only(tags);
+                out.insert("additionalProperties".into(), true.into());
+                out
+            }
             // serde reads a unit from what remains of the map only when nothing does.
             Type::Unit => {
                 let mut out = tag_only(tags);
@@ -500,24 +512,63 @@ pub(super) fn tag_only(tags: &[Tag]) -> Map<String, Value> {
     obj(json!({ "type": "object", "properties": properties, "required": unique(required) }))
 }
 
+/// What a variant of a flattened enum that takes every key left leaves alone: a map, any
+/// JSON value, or a struct that flattens a map (serde hands the enum every key the struct's
+/// fields leave, and such a content reads them all as its entries, on the writer's side as on
+/// the reader's).
+pub(super) struct Rest {
+    /// The keys of the struct it is flattened into (its fields' keys in this view, and the
+    /// tags of the enums that struct is a variant of): serde gives them to the struct first.
+    pub(super) own: Vec<String>,
+    /// Whether the entries are judged by the content's values: only when the enum is the
+    /// struct's only flattened enum and the struct captures no key itself. Otherwise a key
+    /// left may be another flattened enum's or the struct's own map's (the sender writes
+    /// both, and which reads it first depends on the order of the fields, which the
+    /// description does not keep): the keys are taken, whatever they hold.
+    pub(super) judged: bool,
+}
+
 /// `schema` without what closes it as an object of its own (`additionalProperties`,
-/// `unevaluatedProperties`,
-/// `minProperties`, `maxProperties`), at its top and in the alternatives of its `oneOf`,
-/// `anyOf` and `allOf`: the keys of an enum flattened beside other fields.
-pub(super) fn open_object(mut schema: Map<String, Value>) -> Map<String, Value> {
-    for key in [
-        "additionalProperties",
-        "unevaluatedProperties",
-        "minProperties",
-        "maxProperties",
-    ] {
+/// `unevaluatedProperties`, `minProperties`, `maxProperties`), at its top and in the
+/// alternatives of its `oneOf`, `anyOf` and `allOf`: the keys of an enum flattened beside
+/// other fields. A content that takes every key left (a map's values, any value, a struct's
+/// captured keys: a closing schema other than `false`, on an object not limited to a number
+/// of keys) keeps it, so that the struct's closing `unevaluatedProperties` sees those keys as
+/// known: judged by the content's values beside the struct's own keys (listed in `properties`
+/// as `true`, so the values do not apply to them), or accepted whatever they hold (see
+/// [`Rest::judged`]).
+pub(super) fn open_object(mut schema: Map<String, Value>, rest: &Rest) -> Map<String, Value> {
+    let counted = schema.contains_key("maxProperties");
+    for key in ["additionalProperties", "unevaluatedProperties"] {
+        match schema.remove(key) {
+            Some(Value::Bool(false)) | None => {}
+            Some(_) if counted => {}
+            Some(values) => {
+                let values = if rest.judged {
+                    if let Value::Object(properties) = schema
+                        .entry("properties")
+                        .or_insert_with(|| Value::Object(Map::new()))
+                    {
+                        for own in &rest.own {
+                            properties.entry(own.clone()).or_insert(Value::Bool(true));
+                        }
+                    }
+                    values
+                } else {
+                    Value::Bool(true)
+                };
+                schema.insert(key.into(), values);
+            }
+        }
+    }
+    for key in ["minProperties", "maxProperties"] {
         schema.remove(key);
     }
     for key in ["oneOf", "anyOf", "allOf"] {
         if let Some(Value::Array(items)) = schema.get_mut(key) {
             for item in items.iter_mut() {
                 if let Value::Object(map) = item {
-                    *map = open_object(std::mem::take(map));
+                    *map = open_object(std::mem::take(map), rest);
                 }
             }
         }

@@ -89,7 +89,13 @@
 //! beside other fields (an externally tagged variant as one key, its name, `null` for a unit
 //! variant; an internally or adjacently tagged one as its tag and fields or content; an
 //! untagged one as its fields), and the struct closes the object with
-//! `unevaluatedProperties` instead of `additionalProperties`. Through an `Option`, the
+//! `unevaluatedProperties` instead of `additionalProperties`. A variant whose content takes
+//! every key left (a map, a `serde_json::Value`, a struct that flattens a map: serde writes
+//! its entries beside the fields, and hands the enum every key the fields leave) keeps its
+//! value schema, so those keys are known: its entries are judged by the map's values, the
+//! struct's own keys listed beside them as `true`, when the enum is the struct's only
+//! flattened enum and the struct captures no key itself; otherwise they are accepted
+//! whatever they hold (see the looser points below). Through an `Option`, the
 //! sender view also accepts none of the enum's keys, and the receiver view constrains
 //! nothing, as serde reads `None` whenever the enum does not read.
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
@@ -190,8 +196,12 @@
 //!   does not parse.
 //! - **beside a flattened internally tagged or untagged enum**: serde hands such an enum every
 //!   key the struct's fields leave, so a struct variant that denies unknown fields rejects
-//!   the keys of other flattened enums and unknown keys, and a newtype variant of a map
-//!   reads them all as entries; the schema checks the variant's own keys only.
+//!   the keys of other flattened enums and unknown keys; the schema checks the variant's own
+//!   keys only. A variant that takes every key left (a map, a struct that flattens a map)
+//!   reads them all as its entries, those of the struct's fields inlined from a flattened
+//!   struct declared after it too; the schema judges the keys of no field, and, beside
+//!   another flattened enum or a map of the struct's own, no key (serde writes each one's
+//!   keys, and which reads a key first depends on the order of the fields).
 //! - **flattened enums nested deeper than 8**: a flattened enum whose variant holds the
 //!   struct it is flattened into (through a `Box`) is inlined 8 levels deep; below that
 //!   its keys are accepted whatever they hold.
@@ -516,12 +526,21 @@ impl Exporter<'_> {
                 }
             }
         }
+        // A flattened enum's variant that takes every key left leaves the struct's own.
+        let rest = enums::Rest {
+            own: if def.flattened.is_empty() {
+                Vec::new()
+            } else {
+                properties.keys().cloned().collect()
+            },
+            judged: def.flattened.len() == 1 && def.unknown != Unknown::Capture,
+        };
         let mut out = obj(json!({ "type": "object", "properties": properties }));
         if !required.is_empty() {
             out.insert("required".into(), unique(required).into());
         }
         for flat in &def.flattened {
-            if let Some(schema) = self.flat_enum_schema(flat) {
+            if let Some(schema) = self.flat_enum_schema(flat, &rest) {
                 constraints.push(Value::Object(schema));
             }
         }
