@@ -66,15 +66,12 @@
 //! `Deserialize`) is reported by serde's verdict, without serde's message, which quotes
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
 
-mod check;
-mod de;
 mod diagnose;
-mod fast;
-mod fast_send;
 mod presence;
 mod problem;
-mod scan;
-mod ser;
+mod read;
+mod tape;
+mod write;
 
 use std::any::TypeId;
 use std::borrow::Cow;
@@ -91,9 +88,11 @@ pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMi
 pub use presence::{FieldPath, Presence};
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
-use check::Checker;
+use read::{de, fast};
 use rustc_hash::FxHashMap;
-use scan::Tape;
+use tape::check::{self, Checker};
+use tape::scan::{self, Tape};
+use write::{fast as fast_send, ser};
 
 /// Size limits of one payload. Exceeding one is a rejection, never a crash: the scan is
 /// iterative, and what it allocates is bounded by `max_bytes`.
