@@ -16,8 +16,8 @@ use contract_schema::suggest::did_you_mean;
 use contract_schema::Schema;
 use serde::Serialize;
 
+use super::options::Limits;
 use super::presence::Presence;
-use super::Limits;
 use crate::traits::HandoffContract;
 
 /// How sure a cause is.

@@ -14,6 +14,7 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
+use crate::runtime::options::serde_json_private;
 use crate::runtime::tape::scan::{str_text, Node, NodeKind};
 
 /// Why the tape could not give a value, and at which node (never serde's message, which may
@@ -445,7 +446,7 @@ impl<'de> de::Deserializer<'de> for Value<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         // serde_json's `RawValue` protocol is not mirrored: serde_json decides.
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(DeError { node: Some(self.i) });
         }
         let result = visitor.visit_newtype_struct(self);

@@ -48,10 +48,10 @@ use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown
 use contract_schema::{Schema, View};
 
 use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
+use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::presence::{Label, Paths, Record, Tally, ROOT};
 use crate::runtime::tape::check::PathIndex;
 use crate::runtime::tape::scan::{escape_at, plain_run, NodeKind};
-use crate::runtime::Limits;
 
 /// What the fast path knows of a type before reading any payload: whether it can take the
 /// fast path at all (no set, and every enum externally tagged), and the wire form of every
@@ -1160,7 +1160,7 @@ impl<'de> Deserializer<'de> for &mut Fast<'de, '_> {
         name: &'static str,
         v: V,
     ) -> Res<V::Value> {
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             // `RawValue` and its kin: serde_json's private protocol.
             return self.stop();
         }
@@ -1433,7 +1433,7 @@ impl<'de> Fast<'de, '_> {
 /// Whether the key `key` is new in the object of `keys`, and not one of serde_json's
 /// private names.
 fn fresh(memo: &mut Memo, keys: &mut KeySet, key: &str) -> bool {
-    !crate::runtime::serde_json_private(key) && keys.insert(memo, fingerprint(0, key.as_bytes()))
+    !serde_json_private(key) && keys.insert(memo, fingerprint(0, key.as_bytes()))
 }
 
 impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
@@ -1610,7 +1610,7 @@ impl<'de> Deserializer<'de> for Key<'_, 'de> {
         name: &'static str,
         v: V,
     ) -> Res<V::Value> {
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(Stop);
         }
         v.visit_newtype_struct(self)

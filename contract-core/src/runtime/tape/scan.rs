@@ -44,8 +44,8 @@ pub(crate) struct Node {
     pub count: u32,
 }
 
+use crate::runtime::options::Limits;
 use crate::runtime::problem::ProblemKind;
-use crate::runtime::Limits;
 
 /// A duplicate key: the object and the second key node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

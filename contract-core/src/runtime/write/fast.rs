@@ -38,11 +38,11 @@ use contract_schema::model::{
 };
 use contract_schema::{Schema, View};
 
+use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::presence::{Label, Record, ROOT};
 use crate::runtime::read::fast::{
     constraint_admits, fingerprint, same, KeySet, LastShape, Memo, Plan, Shape, StructFacts, Value,
 };
-use crate::runtime::Limits;
 
 /// Writes `value` as `serde_json::to_vec` does into `out` and records its presence; `None`
 /// where the full path must decide.
@@ -680,7 +680,7 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Stop> {
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(self.bail());
         }
         value.serialize(self)
@@ -755,7 +755,7 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
     }
 
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a, 'm>, Stop> {
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(self.bail());
         }
         let mode = self.open_struct()?;
@@ -1200,7 +1200,7 @@ impl Serializer for KeyWriter<'_, '_> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Stop> {
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(self.0.bail());
         }
         value.serialize(self)

@@ -12,9 +12,9 @@ use std::io;
 
 use serde::ser::{self, Serialize, Serializer};
 
+use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::problem::ProblemKind;
 use crate::runtime::tape::scan::{NodeKind, Tape};
-use crate::runtime::Limits;
 
 /// Why a value could not be written.
 pub(crate) enum SerError {
@@ -400,7 +400,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        if crate::runtime::serde_json_private(name) {
+        if serde_json_private(name) {
             // serde_json's private protocols write the value in a form of their own.
             self.b.borrow_mut().rescan = true;
             let b = self.b;
