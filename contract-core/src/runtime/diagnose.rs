@@ -184,7 +184,7 @@ pub struct WhyMissing<'a> {
 /// The other published versions of contract `T` (its embedded snapshots that parse), once
 /// per type.
 fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
-    static CACHE: super::PerType<[Schema]> = super::per_type!([Schema]);
+    static CACHE: super::plan::PerType<[Schema]> = super::plan::per_type!([Schema]);
     CACHE.get(TypeId::of::<T>(), || {
         let own = T::CONTRACT.version;
         T::PUBLISHED
@@ -227,7 +227,7 @@ fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
 #[must_use]
 pub fn why_missing<T: HandoffContract + 'static>(received: &Presence) -> WhyMissing<'_> {
     WhyMissing {
-        schema: super::schema_of::<T>(),
+        schema: super::plan::schema_of::<T>(),
         received,
         sender: None,
         payload: None,

@@ -68,16 +68,15 @@
 
 mod diagnose;
 pub(crate) mod options;
+mod plan;
 mod presence;
 mod problem;
 mod read;
 mod tape;
 mod write;
 
-use std::any::TypeId;
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::sync::{OnceLock, PoisonError, RwLock};
 
 use contract_schema::{Schema, View};
 use serde::de::DeserializeOwned;
@@ -91,8 +90,8 @@ pub use presence::{FieldPath, Presence};
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
 use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
+use plan::{fast_plan, schema_of, Plan};
 use read::{de, fast};
-use rustc_hash::FxHashMap;
 use tape::check::{self, Checker};
 use tape::scan::{self, Tape};
 use write::{fast as fast_send, ser};
@@ -155,71 +154,6 @@ impl Sent {
     pub fn presence(&self) -> &Presence {
         &self.presence
     }
-}
-
-/// A cache of what is built once per type: for the process, and the last type asked for on
-/// each thread (found without a lock).
-pub(crate) struct PerType<V: ?Sized + 'static> {
-    process: OnceLock<RwLock<FxHashMap<TypeId, &'static V>>>,
-    thread: &'static std::thread::LocalKey<std::cell::Cell<Option<(TypeId, &'static V)>>>,
-}
-
-/// A [`PerType`] cache of `&'static $v`, as a `static` item.
-macro_rules! per_type {
-    ($v:ty) => {{
-        thread_local! {
-            static LAST: std::cell::Cell<Option<(TypeId, &'static $v)>> =
-                const { std::cell::Cell::new(None) };
-        }
-        $crate::runtime::PerType::<$v>::new(&LAST)
-    }};
-}
-pub(crate) use per_type;
-
-impl<V: ?Sized + Send + Sync + 'static> PerType<V> {
-    pub(crate) const fn new(
-        thread: &'static std::thread::LocalKey<std::cell::Cell<Option<(TypeId, &'static V)>>>,
-    ) -> Self {
-        PerType {
-            process: OnceLock::new(),
-            thread,
-        }
-    }
-
-    /// What `make` builds for type `id`, built once and kept for the life of the process.
-    pub(crate) fn get(&'static self, id: TypeId, make: impl FnOnce() -> Box<V>) -> &'static V {
-        self.thread.with(|last| match last.get() {
-            Some((seen, value)) if seen == id => value,
-            _ => {
-                let value = self.process_wide(id, make);
-                last.set(Some((id, value)));
-                value
-            }
-        })
-    }
-
-    fn process_wide(&'static self, id: TypeId, make: impl FnOnce() -> Box<V>) -> &'static V {
-        let cache = self.process.get_or_init(RwLock::default);
-        if let Some(value) = cache
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&id)
-        {
-            return value;
-        }
-        let value: &'static V = Box::leak(make());
-        cache
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(id)
-            .or_insert(value)
-    }
-}
-
-/// The resolved schema of `T`, computed once per type.
-pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
-    static CACHE: PerType<Schema> = per_type!(Schema);
-    CACHE.get(TypeId::of::<T>(), || Box::new(T::schema()))
 }
 
 /// What a call needs beside its payload, kept per thread and reused: no large allocation
@@ -432,13 +366,6 @@ where
     });
     crate::trace::finish(&span, result.as_ref().map(Received::presence));
     result
-}
-
-/// What the one-pass fast path of `receive` knows of `T` ([`fast::Plan`]), built once per
-/// type.
-fn fast_plan<T: ?Sized + 'static>(schema: &'static Schema) -> &'static fast::Plan {
-    static CACHE: PerType<fast::Plan> = per_type!(fast::Plan);
-    CACHE.get(TypeId::of::<T>(), || Box::new(fast::Plan::new(schema)))
 }
 
 /// Whether `send` writes `value` on its one-pass fast path (with default limits), rather
@@ -724,7 +651,7 @@ fn send_against<T: Serialize + ?Sized>(
     value: &T,
     schema: &'static Schema,
     view: View,
-    plan: Option<&'static fast::Plan>,
+    plan: Option<&'static Plan>,
     options: &SendOptions,
 ) -> Result<Sent, Rejection> {
     let span = crate::trace::start(Side::Send, schema, &options.journey);

@@ -33,212 +33,26 @@
 //! the fast path accepts goes through the full path too, which must accept it with the same
 //! presence.
 
-use std::hash::Hasher;
-use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::FxHashSet;
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use contract_schema::constraint::{Constraint, IntValue};
-use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::constraint::IntValue;
+use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
 use contract_schema::{Schema, View};
 
 use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
 use crate::runtime::options::{serde_json_private, Limits};
+use crate::runtime::plan::{
+    constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
+};
 use crate::runtime::presence::{Label, Paths, Record, Tally, ROOT};
 use crate::runtime::tape::check::PathIndex;
 use crate::runtime::tape::scan::{escape_at, plain_run, NodeKind};
-
-/// What the fast path knows of a type before reading any payload: whether it can take the
-/// fast path at all (no set, and every enum externally tagged), and the wire form of every
-/// type of its schema, by address.
-pub(crate) struct Plan {
-    pub(crate) eligible: bool,
-    /// Whether a constrained integer or string occurs: values are then checked against
-    /// their constraint on the way (serde checks only the kind's range).
-    pub(crate) constrained: bool,
-    shapes: FxHashMap<usize, Shape>,
-    /// What `send` checks of each struct (by address) up to 64 fields.
-    structs: FxHashMap<usize, StructFacts>,
-}
-
-/// What the fast path of `send` checks of a struct's fields, known before any payload.
-pub(crate) struct StructFacts {
-    /// Whether two fields are written under one name.
-    pub(crate) clashing: bool,
-    /// The fields the sender view always writes, by bit.
-    pub(crate) always: u64,
-    /// Per field, what `send` needs of it, side by side (not spread over the schema's field
-    /// definitions). Built once per type and kept with the plan.
-    pub(crate) slots: &'static [Slot],
-}
-
-/// What `send` needs of one field of a struct.
-pub(crate) struct Slot {
-    /// The name the sender view writes it under; `None` for a field it never writes.
-    pub(crate) name: Option<&'static str>,
-    /// What `send` writes before its value: `,"name":` (serde_json's escape of the name;
-    /// empty for a field never written).
-    pub(crate) key: Box<[u8]>,
-    /// The field's type, and its shape.
-    pub(crate) ty: &'static Type,
-    pub(crate) shape: Shape,
-    /// The address of the `&'static str` key a `Serialize` last wrote the field under (0
-    /// until one is matched), so that the same key is known again without comparing it: a
-    /// hint any thread may set, since static text never changes.
-    pub(crate) key_addr: AtomicUsize,
-}
-
-impl Plan {
-    pub(crate) fn new(schema: &'static Schema) -> Plan {
-        let mut plan = Plan {
-            eligible: true,
-            constrained: false,
-            shapes: FxHashMap::default(),
-            structs: FxHashMap::default(),
-        };
-        plan.ty(schema, &schema.root);
-        for def in schema.types.values() {
-            match &def.body {
-                Body::Newtype(inner) => plan.ty(schema, inner),
-                // A type with two views: the full paths follow the view they check.
-                Body::Views { .. } => plan.eligible = false,
-                Body::Struct(s) => plan.structure(schema, s),
-                Body::Enum(e) => {
-                    // An enum with untagged variants is buffered by serde and tried twice:
-                    // the full walk follows it.
-                    plan.eligible &= e.repr == Repr::External && !e.has_untagged_variants();
-                    for v in &e.variants {
-                        match &v.kind {
-                            VariantDefKind::Unit => {}
-                            VariantDefKind::Newtype(ty) => plan.ty(schema, ty),
-                            VariantDefKind::Tuple(items) => {
-                                items.iter().for_each(|ty| plan.ty(schema, ty));
-                            }
-                            VariantDefKind::Struct(s) => plan.structure(schema, s),
-                        }
-                    }
-                }
-            }
-        }
-        plan
-    }
-
-    fn structure(&mut self, schema: &'static Schema, s: &'static StructDef) {
-        let mut names = FxHashSet::default();
-        let clashing = !s
-            .fields
-            .iter()
-            .filter_map(|f| f.sender.as_ref())
-            .all(|sender| names.insert(sender.name.as_str()));
-        let always = s
-            .fields
-            .iter()
-            .take(64)
-            .enumerate()
-            .filter(|(_, f)| f.sender.as_ref().is_some_and(|s| s.emit == Emit::Always))
-            .fold(0, |mask, (i, _)| mask | 1 << i);
-        let slots = s
-            .fields
-            .iter()
-            .map(|f| {
-                let name = f.sender.as_ref().map(|sender| sender.name.as_str());
-                let key = name.map_or_else(Box::default, |name| {
-                    let mut key = vec![b','];
-                    // Writing a string into a `Vec` cannot fail.
-                    let _ = serde_json::to_writer(&mut key, name);
-                    key.push(b':');
-                    key.into_boxed_slice()
-                });
-                Slot {
-                    name,
-                    key,
-                    ty: &f.ty,
-                    shape: resolve(schema, &f.ty),
-                    key_addr: AtomicUsize::new(0),
-                }
-            })
-            .collect::<Vec<_>>();
-        let slots: &'static [Slot] = Box::leak(slots.into_boxed_slice());
-        self.structs.insert(
-            std::ptr::from_ref(s) as usize,
-            StructFacts {
-                clashing,
-                always,
-                slots,
-            },
-        );
-        for field in &s.fields {
-            self.ty(schema, &field.ty);
-        }
-        if let Some(extra) = &s.extra {
-            self.ty(schema, extra);
-        }
-    }
-
-    fn ty(&mut self, schema: &'static Schema, ty: &'static Type) {
-        self.shapes
-            .insert(std::ptr::from_ref(ty) as usize, resolve(schema, ty));
-        match ty {
-            Type::Set(_) => self.eligible = false,
-            Type::Constrained(_) => self.constrained = true,
-            Type::Option(inner) | Type::List(inner) | Type::Array(inner, _) => {
-                self.ty(schema, inner);
-            }
-            Type::Map(key, value) => {
-                self.ty(schema, key);
-                self.ty(schema, value);
-            }
-            Type::Tuple(items) => items.iter().for_each(|ty| self.ty(schema, ty)),
-            _ => {}
-        }
-    }
-
-    /// What `send` checks of `def`'s fields.
-    pub(crate) fn struct_facts(&self, def: &StructDef) -> &StructFacts {
-        static NONE: StructFacts = StructFacts {
-            clashing: false,
-            always: 0,
-            slots: &[],
-        };
-        self.structs
-            .get(&(std::ptr::from_ref(def) as usize))
-            .unwrap_or(&NONE)
-    }
-
-    pub(crate) fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {
-        match self.shapes.get(&(std::ptr::from_ref(ty) as usize)) {
-            Some(shape) => *shape,
-            None => resolve(schema, ty),
-        }
-    }
-}
-
-/// The wire form of `ty`: through options and newtypes to what serde reads.
-fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
-    for _ in 0..=schema.types.len() {
-        match ty {
-            Type::Option(inner) => ty = inner,
-            Type::Named(name) => match schema.def(name).map(|d| &d.body) {
-                Some(Body::Newtype(inner)) => ty = inner,
-                Some(Body::Struct(s)) => return Shape::Struct(s),
-                Some(Body::Enum(e)) => return Shape::Enum(e),
-                // Never reached: a plan with such a type is not eligible.
-                Some(Body::Views { .. }) | None => return Shape::Scalar(ty),
-            },
-            Type::List(item) | Type::Array(item, _) | Type::Set(item) => return Shape::Seq(item),
-            Type::Tuple(items) => return Shape::Tuple(items),
-            Type::Map(key, value) => return Shape::Map(key, value),
-            Type::Any => return Shape::Any,
-            _ => return Shape::Scalar(ty),
-        }
-    }
-    Shape::Scalar(ty)
-}
 
 /// What a path keeps per thread between calls: the path ids of the last schema and view it
 /// worked on (so a call mostly finds its paths instead of adding them) and buffers.
@@ -497,20 +311,6 @@ enum Node {
     Ignore,
 }
 
-/// The form a type takes on the wire.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Shape {
-    Struct(&'static StructDef),
-    Enum(&'static EnumDef),
-    Seq(&'static Type),
-    Tuple(&'static [Type]),
-    /// A map's key and value types.
-    Map(&'static Type, &'static Type),
-    Any,
-    /// A scalar (or a type the schema does not know), as resolved.
-    Scalar(&'static Type),
-}
-
 impl Node {
     #[inline]
     fn shape(self, fast: &Fast<'_, '_>) -> Shape {
@@ -528,23 +328,6 @@ impl Node {
             Node::Ty(Type::Option(inner)) => Node::Ty(inner),
             other => other,
         }
-    }
-}
-
-/// A scalar as a constraint sees it.
-#[derive(Clone, Copy)]
-pub(crate) enum Value<'a> {
-    Int(IntValue),
-    Str(&'a str),
-}
-
-/// Whether `value` is within `constraint` (a value of another kind is for serde to refuse). A
-/// string's pattern is not checked at run time (see the checker's documentation).
-pub(crate) fn constraint_admits(constraint: &Constraint, value: Value<'_>) -> bool {
-    match (constraint, value) {
-        (Constraint::Int { values, .. }, Value::Int(v)) => values.contains(v),
-        (Constraint::String(s), Value::Str(text)) => s.length.contains(text.chars().count() as u64),
-        _ => true,
     }
 }
 
@@ -571,38 +354,6 @@ fn reads(field: &contract_schema::model::FieldDef, key: &[u8]) -> bool {
     field.receiver.as_ref().is_some_and(|r| {
         same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
     })
-}
-
-/// `a == b`, compared in line for the short names fields mostly have: two overlapping
-/// loads cover every length from 4 to 16 bytes, three single bytes every length below 4.
-#[inline]
-pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=8 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
-        9..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// The `N` bytes of `s` from `at` (in bounds by the callers' match).
-#[inline(always)]
-fn word<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
-    let mut w = [0; N];
-    w.copy_from_slice(&s[at..at + N]);
-    w
-}
-
-pub(crate) fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
-    let mut h = FxHasher::default();
-    h.write_u8(kind);
-    h.write(bytes);
-    h.finish()
 }
 
 // ---- the parser ------------------------------------------------------------------------
@@ -1356,32 +1107,6 @@ impl KeySet {
     }
 }
 
-/// The shape of the last type asked for: the items of an array ask for the same type, one
-/// after the other.
-#[derive(Default)]
-pub(crate) struct LastShape(std::cell::Cell<Option<(&'static Type, Shape)>>);
-
-impl LastShape {
-    /// Knows `shape` as the shape of `ty` (a struct field's, from the plan): asking for it
-    /// next costs no lookup.
-    #[inline(always)]
-    pub(crate) fn set(&self, ty: &'static Type, shape: Shape) {
-        self.0.set(Some((ty, shape)));
-    }
-
-    /// The shape of `ty` in `schema`, through `plan`.
-    pub(crate) fn of(&self, plan: &Plan, schema: &'static Schema, ty: &'static Type) -> Shape {
-        match self.0.get() {
-            Some((last, shape)) if std::ptr::eq(last, ty) => shape,
-            _ => {
-                let shape = plan.shape(schema, ty);
-                self.0.set(Some((ty, shape)));
-                shape
-            }
-        }
-    }
-}
-
 struct Map<'f, 'de, 'i> {
     fast: &'f mut Fast<'de, 'i>,
     mode: Mode,
@@ -1703,26 +1428,4 @@ fn variant_label(v: &'static contract_schema::model::VariantDef) -> Label<'stati
             .first()
             .map_or(v.rust_name.as_str(), String::as_str),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same;
-
-    /// `same` is `==` at every length its loads split differently, whichever byte differs.
-    #[test]
-    fn same_is_equality_at_every_length() {
-        for n in 0..40usize {
-            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
-            assert!(same(&a, &a.clone()), "{n}");
-            for at in 0..n {
-                let mut b = a.clone();
-                b[at] ^= 0x20;
-                assert!(!same(&a, &b), "length {n}, byte {at}");
-            }
-            let mut longer = a.clone();
-            longer.push(b'z');
-            assert!(!same(&a, &longer), "{n}");
-        }
-    }
 }

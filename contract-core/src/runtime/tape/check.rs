@@ -26,9 +26,9 @@ use contract_schema::model::{
 use contract_schema::{Schema, View};
 
 use super::scan::{key_str, key_text, str_text, Node, NodeKind, Tape};
+use crate::runtime::plan::same;
 use crate::runtime::presence::{Label, Record, ROOT};
 use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
-use crate::runtime::read::fast::same;
 
 /// One step of the pointer into the instance.
 #[derive(Debug, Clone, Copy)]

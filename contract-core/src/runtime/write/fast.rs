@@ -39,10 +39,11 @@ use contract_schema::model::{
 use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
-use crate::runtime::presence::{Label, Record, ROOT};
-use crate::runtime::read::fast::{
-    constraint_admits, fingerprint, same, KeySet, LastShape, Memo, Plan, Shape, StructFacts, Value,
+use crate::runtime::plan::{
+    constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
 };
+use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::read::fast::{KeySet, Memo};
 
 /// Writes `value` as `serde_json::to_vec` does into `out` and records its presence; `None`
 /// where the full path must decide.
