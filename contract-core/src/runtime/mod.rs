@@ -72,11 +72,11 @@ mod plan;
 mod presence;
 mod problem;
 mod read;
+mod scratch;
 mod tape;
 mod write;
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 
 use contract_schema::{Schema, View};
 use serde::de::DeserializeOwned;
@@ -92,6 +92,7 @@ pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
 use plan::{fast_plan, schema_of, Plan};
 use read::{de, fast};
+use scratch::{with_scratch, Scratch};
 use tape::check::{self, Checker};
 use tape::scan::{self, Tape};
 use write::{fast as fast_send, ser};
@@ -154,34 +155,6 @@ impl Sent {
     pub fn presence(&self) -> &Presence {
         &self.presence
     }
-}
-
-/// What a call needs beside its payload, kept per thread and reused: no large allocation
-/// per call.
-#[derive(Default)]
-struct Scratch {
-    tape: Tape,
-    /// The paths of the last schema and view each path worked on, and buffers: the walk of
-    /// the full path, and the fast paths of `receive` and `send`.
-    full: fast::Memo,
-    fast: fast::Memo,
-    fast_send: fast::Memo,
-    /// The walk's buffers.
-    walk: check::WalkBuffers<'static>,
-    /// How long the last payload `send` wrote: the next call reserves as much.
-    written: usize,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Runs `f` with this thread's scratch (or a fresh one, when a call is nested in another).
-fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => f(&mut scratch),
-        Err(_) => f(&mut Scratch::default()),
-    })
 }
 
 /// Scans and checks a payload against a view of `schema`: every problem, what arrived, and

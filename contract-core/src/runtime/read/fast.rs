@@ -33,9 +33,6 @@
 //! the fast path accepts goes through the full path too, which must accept it with the same
 //! presence.
 
-use std::sync::Arc;
-
-use rustc_hash::FxHashSet;
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
@@ -43,135 +40,16 @@ use serde::de::{
 
 use contract_schema::constraint::IntValue;
 use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
-use contract_schema::{Schema, View};
+use contract_schema::Schema;
 
 use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{
     constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
 };
-use crate::runtime::presence::{Label, Paths, Record, Tally, ROOT};
-use crate::runtime::tape::check::PathIndex;
+use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::scratch::{KeySet, Memo, Opened};
 use crate::runtime::tape::scan::{escape_at, plain_run, NodeKind};
-
-/// What a path keeps per thread between calls: the path ids of the last schema and view it
-/// worked on (so a call mostly finds its paths instead of adding them) and buffers.
-#[derive(Default)]
-pub(crate) struct Memo {
-    /// The address of the schema and the view the paths belong to.
-    schema: usize,
-    view: Option<View>,
-    pub(crate) index: PathIndex<'static>,
-    /// Every path met so far under this schema, by id (`None` while a call has them).
-    paths: Option<Arc<Paths<'static>>>,
-    /// The fingerprints of the keys of the objects open, innermost last.
-    fingerprints: Vec<u64>,
-    /// Which fields of the structs open arrived, innermost last.
-    seen: Vec<bool>,
-    /// Per path (at its id plus one: the top level, [`ROOT`], at 0), the struct last opened
-    /// there: opening it again at that path looks nothing up.
-    opened: Vec<Option<Opened>>,
-    /// The counts of the call going on (its room kept between calls).
-    tally: Vec<Tally>,
-    /// The unknown keys of the call going on, not yet named in its record: where each was
-    /// met, and where its text is in the payload.
-    unknown: Vec<(u32, usize, usize)>,
-    /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
-    pub(crate) frames: Vec<crate::runtime::write::fast::Frame>,
-}
-
-/// A struct opened at a path: what the value there was (the address of its type, or of the
-/// struct of a struct variant), the struct, where the ids of its fields start in the path
-/// index, and what the plan says of its fields.
-#[derive(Clone, Copy)]
-pub(crate) struct Opened {
-    node: usize,
-    pub(crate) def: &'static StructDef,
-    pub(crate) base: u32,
-    pub(crate) facts: &'static StructFacts,
-}
-
-/// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
-/// starts again.
-const MAX_REMEMBERED_PATHS: usize = 4096;
-
-impl Memo {
-    /// The record a call starts from: every path remembered, none arrived.
-    pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
-        let address = std::ptr::from_ref(schema) as usize;
-        let paths = match self.paths.take() {
-            Some(paths)
-                if (self.schema, self.view) == (address, Some(view))
-                    && paths.len() <= MAX_REMEMBERED_PATHS =>
-            {
-                paths
-            }
-            _ => {
-                self.schema = address;
-                self.view = Some(view);
-                self.index.clear();
-                self.opened.clear();
-                Arc::default()
-            }
-        };
-        // The counts are kept in the memo's buffer during the call, and copied out at its
-        // end: the call's own allocations come after the value's, as `serde_json`'s would.
-        let mut tally = std::mem::take(&mut self.tally);
-        tally.clear();
-        tally.resize(paths.len(), Tally::default());
-        let record = Record::with_tally(schema, view, paths, tally);
-        self.fingerprints.clear();
-        self.seen.clear();
-        self.unknown.clear();
-        record
-    }
-
-    /// The struct opened at path `here` before, if the value there was `node` (an address).
-    #[inline]
-    pub(crate) fn opened(&self, here: u32, node: usize) -> Option<Opened> {
-        match self.opened.get(here.wrapping_add(1) as usize) {
-            Some(Some(opened)) if opened.node == node => Some(*opened),
-            _ => None,
-        }
-    }
-
-    /// Opens `def` at path `here`, where the value is `node`, and remembers it.
-    pub(crate) fn open(
-        &mut self,
-        plan: &'static Plan,
-        record: &mut Record<'static>,
-        here: u32,
-        node: usize,
-        def: &'static StructDef,
-    ) -> Opened {
-        let opened = Opened {
-            node,
-            def,
-            base: self.index.struct_ids(record, here, def, record.view),
-            facts: plan.struct_facts(def),
-        };
-        let at = here.wrapping_add(1) as usize;
-        if self.opened.len() <= at {
-            self.opened.resize(at + 1, None);
-        }
-        self.opened[at] = Some(opened);
-        opened
-    }
-
-    /// Remembers the paths a call added.
-    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
-        self.paths = Some(Arc::clone(&record.paths));
-        let buffer = std::mem::take(&mut record.tally);
-        record.tally = buffer.as_slice().to_vec();
-        self.tally = buffer;
-    }
-
-    /// Remembers the paths a call added, whose record is dropped (the full path decides).
-    pub(crate) fn abandon(&mut self, record: &mut Record<'static>) {
-        self.paths = Some(Arc::clone(&record.paths));
-        self.tally = std::mem::take(&mut record.tally);
-    }
-}
 
 /// Reads `T` from `bytes` in one pass and records its presence; where the full path must
 /// decide (serde refused, or a stricter point was met), the bytes as text if they are UTF-8.
@@ -1058,53 +936,6 @@ enum Mode {
 enum Seen {
     Bits(u64),
     Spilled(usize),
-}
-
-/// Beyond this many keys, an object's fingerprints move to a hash set.
-const INLINE_KEYS: usize = 16;
-
-/// The keys of one object seen so far, by fingerprint: a run of `Memo::fingerprints` (the
-/// objects open share that stack), moved to a hash set past [`INLINE_KEYS`].
-pub(crate) struct KeySet {
-    start: usize,
-    /// Boxed: most objects never spill, and the set would triple the size of the wrappers
-    /// that hold it.
-    spilled: Option<Box<FxHashSet<u64>>>,
-}
-
-impl KeySet {
-    /// An object's keys, from the top of `memo`'s stack.
-    pub(crate) fn open(memo: &Memo) -> Self {
-        KeySet {
-            start: memo.fingerprints.len(),
-            spilled: None,
-        }
-    }
-
-    /// Adds `fp`: whether it is new in this object.
-    pub(crate) fn insert(&mut self, memo: &mut Memo, fp: u64) -> bool {
-        if let Some(set) = &mut self.spilled {
-            return set.insert(fp);
-        }
-        let mine = &memo.fingerprints[self.start..];
-        if mine.contains(&fp) {
-            return false;
-        }
-        if mine.len() >= INLINE_KEYS {
-            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
-            set.insert(fp);
-            memo.fingerprints.truncate(self.start);
-            self.spilled = Some(Box::new(set));
-        } else {
-            memo.fingerprints.push(fp);
-        }
-        true
-    }
-
-    /// Closes the object: its keys leave the stack.
-    pub(crate) fn close(&self, memo: &mut Memo) {
-        memo.fingerprints.truncate(self.start);
-    }
 }
 
 struct Map<'f, 'de, 'i> {
