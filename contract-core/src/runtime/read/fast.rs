@@ -42,13 +42,15 @@ use contract_schema::constraint::IntValue;
 use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
 use contract_schema::Schema;
 
-use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{
     constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
 };
 use crate::runtime::presence::{Label, Record, ROOT};
 use crate::runtime::scratch::{KeySet, Memo, Opened};
+use crate::runtime::tape::number::{
+    f32_number, i128_of, key_number, number, number_end, u128_of, Number,
+};
 use crate::runtime::tape::scan::{escape_at, plain_run, NodeKind};
 
 /// Reads `T` from `bytes` in one pass and records its presence; where the full path must

@@ -424,7 +424,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 let text = self.text(&node);
                 let fits = match kind {
                     FloatKind::F32 => serde_json::from_slice::<f32>(text).is_ok(),
-                    FloatKind::F64 => crate::runtime::read::de::float(text).is_some(),
+                    FloatKind::F64 => super::number::float(text).is_some(),
                 };
                 if !fits {
                     self.problem(ProblemKind::OutOfRange {
