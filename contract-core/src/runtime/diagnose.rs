@@ -292,7 +292,7 @@ impl<'a> WhyMissing<'a> {
         let limits = Limits::default();
         self.all_versions()
             .filter(|v| v.contract != self.schema.contract)
-            .filter(|v| super::fits_receiver(v, bytes, &limits))
+            .filter(|v| super::full::fits_receiver(v, bytes, &limits))
             .filter_map(|v| v.contract.as_ref().map(ToString::to_string))
             .collect()
     }

@@ -67,16 +67,15 @@
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
 
 mod diagnose;
+mod full;
 pub(crate) mod options;
 mod plan;
-mod presence;
-mod problem;
+pub(crate) mod presence;
+pub(crate) mod problem;
 mod read;
 mod scratch;
 mod tape;
 mod write;
-
-use std::borrow::Cow;
 
 use contract_schema::{Schema, View};
 use serde::de::DeserializeOwned;
@@ -89,13 +88,14 @@ pub use options::{Journey, Limits, ReceiveOptions, SendOptions};
 pub use presence::{FieldPath, Presence};
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
+use full::{check, walk, Payload};
 use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
 use plan::{fast_plan, schema_of, Plan};
-use read::{de, fast};
-use scratch::{with_scratch, Scratch};
-use tape::check::{self, Checker};
-use tape::scan::{self, Tape};
-use write::{fast as fast_send, ser};
+use read::refused::refused;
+use scratch::with_scratch;
+#[cfg(feature = "__check-fast-path")]
+use scratch::Scratch;
+use tape::scan;
 
 /// A payload `receive` accepted: the typed value and its presence record.
 #[derive(Debug, Clone)]
@@ -155,99 +155,6 @@ impl Sent {
     pub fn presence(&self) -> &Presence {
         &self.presence
     }
-}
-
-/// Scans and checks a payload against a view of `schema`: every problem, what arrived, and
-/// the payload as text when it is text.
-fn check<'b>(
-    schema: &'static Schema,
-    view: View,
-    payload: Payload<'b>,
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'static>, Option<&'b str>) {
-    match scan(payload, limits, scratch) {
-        Ok(text) => {
-            let (problems, record) = walk(schema, view, text, limits, scratch);
-            (problems, record, Some(text))
-        }
-        Err(problem) => (vec![problem], presence::Record::new(schema, view), None),
-    }
-}
-
-/// A payload, and whether it is known to be UTF-8.
-#[derive(Clone, Copy)]
-enum Payload<'b> {
-    Bytes(&'b [u8]),
-    /// Bytes checked as UTF-8 already (by `receive`'s fast path).
-    Text(&'b str),
-}
-
-/// Scans a payload into the scratch's tape: the payload as text, or the problem that stopped
-/// the scan.
-fn scan<'b>(
-    payload: Payload<'b>,
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> Result<&'b str, Problem> {
-    match payload {
-        Payload::Bytes(bytes) => scan::text(bytes, limits),
-        Payload::Text(text) => scan::known_text(text, limits),
-    }
-    .and_then(|text| {
-        scratch.tape.scan(text, limits)?;
-        Ok(text)
-    })
-    .map_err(|kind| Problem {
-        pointer: String::new(),
-        kind,
-    })
-}
-
-/// Whether the receiver view of `schema` (any schema, such as another version passed in by a
-/// caller) finds no problem in `bytes`.
-pub(crate) fn fits_receiver(schema: &Schema, bytes: &[u8], limits: &Limits) -> bool {
-    with_scratch(|scratch| {
-        let Ok(text) = scan(Payload::Bytes(bytes), limits, scratch) else {
-            return false;
-        };
-        let mut index = check::PathIndex::default();
-        let record = presence::Record::new(schema, View::Receiver);
-        let outcome = Checker::new(
-            record,
-            text,
-            &scratch.tape,
-            &mut index,
-            limits.max_unknown_names,
-            &mut check::WalkBuffers::default(),
-            |name| Cow::Owned(name.to_owned()),
-        )
-        .run();
-        outcome.problems.is_empty()
-    })
-}
-
-/// Checks the scratch's tape of `text` against a view of `schema`.
-fn walk(
-    schema: &'static Schema,
-    view: View,
-    text: &str,
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'static>) {
-    let record = scratch.full.start(schema, view);
-    let mut outcome = Checker::new(
-        record,
-        text,
-        &scratch.tape,
-        &mut scratch.full.index,
-        limits.max_unknown_names,
-        &mut scratch.walk,
-        Cow::Borrowed,
-    )
-    .run();
-    scratch.full.finish(&mut outcome.record);
-    (outcome.problems, outcome.record)
 }
 
 /// Checks a payload where it arrives: every problem at once, or the typed value with the
@@ -311,7 +218,14 @@ where
         if plan.eligible {
             let limits = &options.limits;
             let mut record = scratch.fast.start(schema, View::Receiver);
-            match fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast, &mut record) {
+            match read::fast::receive::<T>(
+                schema,
+                plan,
+                bytes,
+                limits,
+                &mut scratch.fast,
+                &mut record,
+            ) {
                 Ok(value) => {
                     let presence = Presence::recorded(record);
                     #[cfg(feature = "__check-fast-path")]
@@ -327,7 +241,7 @@ where
         let presence = Presence::recorded(record);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
-            if let Ok(value) = de::from_tape::<T>(text, &scratch.tape.nodes) {
+            if let Ok(value) = read::de::from_tape::<T>(text, &scratch.tape.nodes) {
                 return Ok(Received { value, presence });
             }
             match serde_json::from_slice::<T>(bytes) {
@@ -355,7 +269,7 @@ where
         && with_scratch(|scratch| {
             let limits = Limits::default();
             let mut out = Vec::new();
-            fast_send::send(
+            write::fast::send(
                 schema,
                 plan,
                 value,
@@ -380,7 +294,7 @@ fn full_send_agrees<T: Serialize + ?Sized>(
 ) {
     let mut again = Vec::new();
     assert!(
-        ser::to_tape(value, &mut again, &mut scratch.tape, limits).is_ok(),
+        write::ser::to_tape(value, &mut again, &mut scratch.tape, limits).is_ok(),
         "the fast path of send wrote what the full path cannot"
     );
     assert_eq!(again, bytes, "the two paths of send wrote different bytes");
@@ -412,7 +326,8 @@ where
         && with_scratch(|scratch| {
             let mut record = scratch.fast.start(schema, View::Receiver);
             let limits = Limits::default();
-            fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record).is_ok()
+            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
+                .is_ok()
         })
 }
 
@@ -445,75 +360,6 @@ fn full_path_agrees(
         full,
         "the fast path of receive recorded another presence than the full path"
     );
-}
-
-/// serde's verdict on a payload the walk found no problem in, located, without its message.
-fn refused(e: &serde_json::Error, schema: &Schema, bytes: &[u8], tape: &Tape) -> Problem {
-    let offset = byte_offset(bytes, e.line(), e.column());
-    let category = match e.classify() {
-        serde_json::error::Category::Io => "io",
-        serde_json::error::Category::Syntax => "syntax",
-        serde_json::error::Category::Data => "data",
-        serde_json::error::Category::Eof => "eof",
-    };
-    let names = field_names(schema);
-    Problem {
-        pointer: tape.pointer_at(bytes, offset, &|key| {
-            std::str::from_utf8(key).is_ok_and(|k| names.contains(k))
-        }),
-        kind: ProblemKind::Refused { offset, category },
-    }
-}
-
-/// Every field, tag and content name of the schema, in both views: structure, never data.
-fn field_names(schema: &Schema) -> std::collections::HashSet<&str> {
-    use contract_schema::model::{Body, Repr, StructDef, VariantDefKind};
-    fn add_struct<'a>(s: &'a StructDef, names: &mut std::collections::HashSet<&'a str>) {
-        for f in &s.fields {
-            names.extend(f.sender.iter().map(|s| s.name.as_str()));
-            if let Some(r) = &f.receiver {
-                names.insert(r.name.as_str());
-                names.extend(r.aliases.iter().map(String::as_str));
-            }
-        }
-    }
-    let mut names = std::collections::HashSet::new();
-    for def in schema.types.values() {
-        match &def.body {
-            Body::Struct(s) => add_struct(s, &mut names),
-            Body::Enum(e) => {
-                match &e.repr {
-                    Repr::Internal { tag } => {
-                        names.insert(tag.as_str());
-                    }
-                    Repr::Adjacent { tag, content } => {
-                        names.insert(tag.as_str());
-                        names.insert(content.as_str());
-                    }
-                    Repr::External | Repr::Untagged => {}
-                }
-                for v in &e.variants {
-                    if let VariantDefKind::Struct(s) = &v.kind {
-                        add_struct(s, &mut names);
-                    }
-                }
-            }
-            Body::Newtype(_) | Body::Views { .. } => {}
-        }
-    }
-    names
-}
-
-/// The byte offset of serde_json's 1-based line and column (the column counts bytes).
-fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
-    let mut start = 0;
-    for _ in 1..line {
-        match bytes[start..].iter().position(|b| *b == b'\n') {
-            Some(n) => start += n + 1,
-            None => break,
-        }
-    }
-    (start + column.saturating_sub(1)).min(bytes.len())
 }
 
 /// Serializes `value` with `serde_json` and checks what was written against the sender view
@@ -633,7 +479,7 @@ fn send_against<T: Serialize + ?Sized>(
         let mut bytes = Vec::with_capacity(scratch.written);
         if let Some(plan) = plan.filter(|plan| plan.eligible) {
             let memo = &mut scratch.fast_send;
-            if let Some(record) = fast_send::send(schema, plan, value, limits, memo, &mut bytes) {
+            if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
                 scratch.written = bytes.len();
                 let presence = Presence::recorded(record);
                 #[cfg(feature = "__check-fast-path")]
@@ -649,10 +495,10 @@ fn send_against<T: Serialize + ?Sized>(
             let presence = Presence::recorded(presence::Record::new(schema, view));
             Err(Rejection::new(Side::Send, vec![problem], presence))
         };
-        match ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
+        match write::ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
             Ok(()) => {}
-            Err(ser::SerError::Limit(e)) => return problem(e),
-            Err(ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
+            Err(write::ser::SerError::Limit(e)) => return problem(e),
+            Err(write::ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
         }
         scratch.written = bytes.len();
         #[cfg(debug_assertions)]
