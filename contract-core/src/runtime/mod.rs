@@ -66,6 +66,21 @@
 //! `Deserialize`) is reported by serde's verdict, without serde's message, which quotes
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
 
+// The rooms, bottom up, as a payload's path takes them. Each takes only from the rooms before
+// it in this list, never from one after it, and never from this file:
+// - `options`: limits, journey, the options of a call;
+// - `presence`, `problem`: what a call returns besides the value;
+// - `plan/`: what is compiled once per type (the resolved schema, the fast paths' plan, the
+//   per-type caches) and the rules both directions apply to keys and scalars;
+// - `tape/`: the full path both directions share: the scan into a tape, numbers as serde_json
+//   reads them, the walk of a tape against a view;
+// - `scratch`: what a call works in, per thread (the tape, the walk's buffers, each path's memo);
+// - `full`: the full path run (scan and walk) for either direction;
+// - `read/` (`receive`'s one-pass reader, the value from a tape, serde's located verdict) and
+//   `write/` (`send`'s one-pass writer, serde_json's writing recorded as a tape): neither takes
+//   from the other;
+// - `diagnose`: why a field is missing, by asking the receiver views of other versions;
+// - this file: the public functions, which run the rooms above, and the re-exports.
 mod diagnose;
 mod full;
 pub(crate) mod options;
