@@ -17,7 +17,9 @@
 
 use contract_schema::Schema;
 
-use crate::runtime::{Journey, Presence, Rejection, Side};
+use crate::runtime::options::Journey;
+use crate::runtime::presence::Presence;
+use crate::runtime::problem::{Rejection, Side};
 
 /// The span of one call (nothing without the `tracing` feature).
 #[cfg(feature = "tracing")]
@@ -81,8 +83,9 @@ pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
         Ok(p) => (p, "accepted", 0),
         Err(r) => (r.presence(), "rejected", r.problems().len()),
     };
-    let json =
-        |items: &[crate::runtime::FieldPath]| serde_json::to_string(items).unwrap_or_default();
+    let json = |items: &[crate::runtime::presence::FieldPath]| {
+        serde_json::to_string(items).unwrap_or_default()
+    };
     span.record(
         "handoff.received_fields",
         json(presence.received()).as_str(),

@@ -16,8 +16,8 @@ use contract_schema::suggest::did_you_mean;
 use contract_schema::Schema;
 use serde::Serialize;
 
+use super::options::Limits;
 use super::presence::Presence;
-use super::Limits;
 use crate::traits::HandoffContract;
 
 /// How sure a cause is.
@@ -184,7 +184,7 @@ pub struct WhyMissing<'a> {
 /// The other published versions of contract `T` (its embedded snapshots that parse), once
 /// per type.
 fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
-    static CACHE: super::PerType<[Schema]> = super::per_type!([Schema]);
+    static CACHE: super::plan::PerType<[Schema]> = super::plan::per_type!([Schema]);
     CACHE.get(TypeId::of::<T>(), || {
         let own = T::CONTRACT.version;
         T::PUBLISHED
@@ -227,7 +227,7 @@ fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
 #[must_use]
 pub fn why_missing<T: HandoffContract + 'static>(received: &Presence) -> WhyMissing<'_> {
     WhyMissing {
-        schema: super::schema_of::<T>(),
+        schema: super::plan::schema_of::<T>(),
         received,
         sender: None,
         payload: None,
@@ -292,7 +292,7 @@ impl<'a> WhyMissing<'a> {
         let limits = Limits::default();
         self.all_versions()
             .filter(|v| v.contract != self.schema.contract)
-            .filter(|v| super::fits_receiver(v, bytes, &limits))
+            .filter(|v| super::full::fits_receiver(v, bytes, &limits))
             .filter_map(|v| v.contract.as_ref().map(ToString::to_string))
             .collect()
     }

@@ -66,20 +66,31 @@
 //! `Deserialize`) is reported by serde's verdict, without serde's message, which quotes
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
 
-mod check;
-mod de;
+// The rooms, bottom up, as a payload's path takes them. Each takes only from the rooms before
+// it in this list, never from one after it, and never from this file:
+// - `options`: limits, journey, the options of a call;
+// - `presence`, `problem`: what a call returns besides the value;
+// - `plan/`: what is compiled once per type (the resolved schema, the fast paths' plan, the
+//   per-type caches) and the rules both directions apply to keys and scalars;
+// - `tape/`: the full path both directions share: the scan into a tape, numbers as serde_json
+//   reads them, the walk of a tape against a view;
+// - `scratch`: what a call works in, per thread (the tape, the walk's buffers, each path's memo);
+// - `full`: the full path run (scan and walk) for either direction;
+// - `read/` (`receive`'s one-pass reader, the value from a tape, serde's located verdict) and
+//   `write/` (`send`'s one-pass writer, serde_json's writing recorded as a tape): neither takes
+//   from the other;
+// - `diagnose`: why a field is missing, by asking the receiver views of other versions;
+// - this file: the public functions, which run the rooms above, and the re-exports.
 mod diagnose;
-mod fast;
-mod fast_send;
-mod presence;
-mod problem;
-mod scan;
-mod ser;
-
-use std::any::TypeId;
-use std::borrow::Cow;
-use std::cell::RefCell;
-use std::sync::{OnceLock, PoisonError, RwLock};
+mod full;
+pub(crate) mod options;
+mod plan;
+pub(crate) mod presence;
+pub(crate) mod problem;
+mod read;
+mod scratch;
+mod tape;
+mod write;
 
 use contract_schema::{Schema, View};
 use serde::de::DeserializeOwned;
@@ -88,161 +99,18 @@ use serde::Serialize;
 use crate::traits::HandoffSchema;
 
 pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMissing};
+pub use options::{Journey, Limits, ReceiveOptions, SendOptions};
 pub use presence::{FieldPath, Presence};
 pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
 
-use check::Checker;
-use rustc_hash::FxHashMap;
-use scan::Tape;
-
-/// Size limits of one payload. Exceeding one is a rejection, never a crash: the scan is
-/// iterative, and what it allocates is bounded by `max_bytes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Limits {
-    /// The largest payload, in bytes (default 16 MiB).
-    pub max_bytes: usize,
-    /// The deepest nesting of arrays and objects (default 127, what `serde_json` reads).
-    pub max_depth: usize,
-    /// The longest string, in bytes of its JSON text (default 4 MiB).
-    pub max_string_bytes: usize,
-    /// The most keys in one object (default 10,000).
-    pub max_keys_per_object: usize,
-    /// How many unknown field names a presence record names; past that it counts them
-    /// (default 32).
-    pub max_unknown_names: usize,
-}
-
-impl Limits {
-    const DEFAULT: Limits = Limits {
-        max_bytes: 16 << 20,
-        max_depth: 127,
-        max_string_bytes: 4 << 20,
-        max_keys_per_object: 10_000,
-        max_unknown_names: 32,
-    };
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits::DEFAULT
-    }
-}
-
-/// The options of [`receive`], [`send`] and [`send_to`]: kept, not built per call.
-static DEFAULT_RECEIVE: ReceiveOptions = ReceiveOptions {
-    limits: Limits::DEFAULT,
-    journey: Journey::NONE,
-};
-static DEFAULT_SEND: SendOptions = SendOptions {
-    limits: Limits::DEFAULT,
-    journey: Journey::NONE,
-};
-
-/// The identity of the journey a payload is on, for traces (the tracing seed's
-/// `sessionId`, `workflowName`, `handoffFrom`, `handoffTo`, `attempt`, `retryOf`). None of it
-/// is checked; all of it is recorded on the span of a call when the `tracing` feature is on.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Journey {
-    /// The session (for A2A, the `contextId`); recorded as `gen_ai.conversation.id`.
-    pub session_id: Option<String>,
-    /// The workflow's name (`support-refund`).
-    pub workflow_name: Option<String>,
-    /// The agent or service handing off.
-    pub handoff_from: Option<String>,
-    /// The agent or service taking over.
-    pub handoff_to: Option<String>,
-    /// Which attempt this is, from 1.
-    pub attempt: Option<u32>,
-    /// The run this one retries.
-    pub retry_of: Option<String>,
-}
-
-impl Journey {
-    const NONE: Journey = Journey {
-        session_id: None,
-        workflow_name: None,
-        handoff_from: None,
-        handoff_to: None,
-        attempt: None,
-        retry_of: None,
-    };
-
-    /// A journey from one agent to another.
-    #[must_use]
-    pub fn new(handoff_from: impl Into<String>, handoff_to: impl Into<String>) -> Self {
-        Journey {
-            handoff_from: Some(handoff_from.into()),
-            handoff_to: Some(handoff_to.into()),
-            ..Journey::default()
-        }
-    }
-
-    /// With the session id.
-    #[must_use]
-    pub fn session(mut self, session_id: impl Into<String>) -> Self {
-        self.session_id = Some(session_id.into());
-        self
-    }
-
-    /// With the workflow's name.
-    #[must_use]
-    pub fn workflow(mut self, workflow_name: impl Into<String>) -> Self {
-        self.workflow_name = Some(workflow_name.into());
-        self
-    }
-
-    /// With the attempt number and the run it retries.
-    #[must_use]
-    pub fn retry(mut self, attempt: u32, retry_of: impl Into<String>) -> Self {
-        self.attempt = Some(attempt);
-        self.retry_of = Some(retry_of.into());
-        self
-    }
-}
-
-/// The options of [`receive_with`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ReceiveOptions {
-    /// Size limits.
-    pub limits: Limits,
-    /// Where the payload comes from and goes, for traces.
-    pub journey: Journey,
-}
-
-impl ReceiveOptions {
-    /// Default limits with this journey.
-    #[must_use]
-    pub fn journey(journey: Journey) -> Self {
-        ReceiveOptions {
-            journey,
-            ..ReceiveOptions::default()
-        }
-    }
-}
-
-/// The options of [`send_with`] and [`send_to_with`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct SendOptions {
-    /// Size limits the written payload must keep (a receiver with the same limits reads it).
-    pub limits: Limits,
-    /// Where the payload comes from and goes, for traces.
-    pub journey: Journey,
-}
-
-impl SendOptions {
-    /// Default limits with this journey.
-    #[must_use]
-    pub fn journey(journey: Journey) -> Self {
-        SendOptions {
-            journey,
-            ..SendOptions::default()
-        }
-    }
-}
+use full::{check, walk, Payload};
+use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
+use plan::{fast_plan, schema_of, Plan};
+use read::refused::refused;
+use scratch::with_scratch;
+#[cfg(feature = "__check-fast-path")]
+use scratch::Scratch;
+use tape::scan;
 
 /// A payload `receive` accepted: the typed value and its presence record.
 #[derive(Debug, Clone)]
@@ -302,199 +170,6 @@ impl Sent {
     pub fn presence(&self) -> &Presence {
         &self.presence
     }
-}
-
-/// A cache of what is built once per type: for the process, and the last type asked for on
-/// each thread (found without a lock).
-pub(crate) struct PerType<V: ?Sized + 'static> {
-    process: OnceLock<RwLock<FxHashMap<TypeId, &'static V>>>,
-    thread: &'static std::thread::LocalKey<std::cell::Cell<Option<(TypeId, &'static V)>>>,
-}
-
-/// A [`PerType`] cache of `&'static $v`, as a `static` item.
-macro_rules! per_type {
-    ($v:ty) => {{
-        thread_local! {
-            static LAST: std::cell::Cell<Option<(TypeId, &'static $v)>> =
-                const { std::cell::Cell::new(None) };
-        }
-        $crate::runtime::PerType::<$v>::new(&LAST)
-    }};
-}
-pub(crate) use per_type;
-
-impl<V: ?Sized + Send + Sync + 'static> PerType<V> {
-    pub(crate) const fn new(
-        thread: &'static std::thread::LocalKey<std::cell::Cell<Option<(TypeId, &'static V)>>>,
-    ) -> Self {
-        PerType {
-            process: OnceLock::new(),
-            thread,
-        }
-    }
-
-    /// What `make` builds for type `id`, built once and kept for the life of the process.
-    pub(crate) fn get(&'static self, id: TypeId, make: impl FnOnce() -> Box<V>) -> &'static V {
-        self.thread.with(|last| match last.get() {
-            Some((seen, value)) if seen == id => value,
-            _ => {
-                let value = self.process_wide(id, make);
-                last.set(Some((id, value)));
-                value
-            }
-        })
-    }
-
-    fn process_wide(&'static self, id: TypeId, make: impl FnOnce() -> Box<V>) -> &'static V {
-        let cache = self.process.get_or_init(RwLock::default);
-        if let Some(value) = cache
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&id)
-        {
-            return value;
-        }
-        let value: &'static V = Box::leak(make());
-        cache
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(id)
-            .or_insert(value)
-    }
-}
-
-/// Whether `name` (of a struct, a newtype or a key) is one of serde_json's private forms
-/// (`RawValue`, arbitrary-precision numbers), which only serde_json itself may write or read.
-#[inline]
-pub(crate) fn serde_json_private(name: &str) -> bool {
-    name.starts_with("$serde_json::")
-}
-
-/// The resolved schema of `T`, computed once per type.
-pub(crate) fn schema_of<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
-    static CACHE: PerType<Schema> = per_type!(Schema);
-    CACHE.get(TypeId::of::<T>(), || Box::new(T::schema()))
-}
-
-/// What a call needs beside its payload, kept per thread and reused: no large allocation
-/// per call.
-#[derive(Default)]
-struct Scratch {
-    tape: Tape,
-    /// The paths of the last schema and view each path worked on, and buffers: the walk of
-    /// the full path, and the fast paths of `receive` and `send`.
-    full: fast::Memo,
-    fast: fast::Memo,
-    fast_send: fast::Memo,
-    /// The walk's buffers.
-    walk: check::WalkBuffers<'static>,
-    /// How long the last payload `send` wrote: the next call reserves as much.
-    written: usize,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Runs `f` with this thread's scratch (or a fresh one, when a call is nested in another).
-fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => f(&mut scratch),
-        Err(_) => f(&mut Scratch::default()),
-    })
-}
-
-/// Scans and checks a payload against a view of `schema`: every problem, what arrived, and
-/// the payload as text when it is text.
-fn check<'b>(
-    schema: &'static Schema,
-    view: View,
-    payload: Payload<'b>,
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'static>, Option<&'b str>) {
-    match scan(payload, limits, scratch) {
-        Ok(text) => {
-            let (problems, record) = walk(schema, view, text, limits, scratch);
-            (problems, record, Some(text))
-        }
-        Err(problem) => (vec![problem], presence::Record::new(schema, view), None),
-    }
-}
-
-/// A payload, and whether it is known to be UTF-8.
-#[derive(Clone, Copy)]
-enum Payload<'b> {
-    Bytes(&'b [u8]),
-    /// Bytes checked as UTF-8 already (by `receive`'s fast path).
-    Text(&'b str),
-}
-
-/// Scans a payload into the scratch's tape: the payload as text, or the problem that stopped
-/// the scan.
-fn scan<'b>(
-    payload: Payload<'b>,
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> Result<&'b str, Problem> {
-    match payload {
-        Payload::Bytes(bytes) => scan::text(bytes, limits),
-        Payload::Text(text) => scan::known_text(text, limits),
-    }
-    .and_then(|text| {
-        scratch.tape.scan(text, limits)?;
-        Ok(text)
-    })
-    .map_err(|kind| Problem {
-        pointer: String::new(),
-        kind,
-    })
-}
-
-/// Whether the receiver view of `schema` (any schema, such as another version passed in by a
-/// caller) finds no problem in `bytes`.
-pub(crate) fn fits_receiver(schema: &Schema, bytes: &[u8], limits: &Limits) -> bool {
-    with_scratch(|scratch| {
-        let Ok(text) = scan(Payload::Bytes(bytes), limits, scratch) else {
-            return false;
-        };
-        let mut index = check::PathIndex::default();
-        let record = presence::Record::new(schema, View::Receiver);
-        let outcome = Checker::new(
-            record,
-            text,
-            &scratch.tape,
-            &mut index,
-            limits.max_unknown_names,
-            &mut check::WalkBuffers::default(),
-            |name| Cow::Owned(name.to_owned()),
-        )
-        .run();
-        outcome.problems.is_empty()
-    })
-}
-
-/// Checks the scratch's tape of `text` against a view of `schema`.
-fn walk(
-    schema: &'static Schema,
-    view: View,
-    text: &str,
-    limits: &Limits,
-    scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'static>) {
-    let record = scratch.full.start(schema, view);
-    let mut outcome = Checker::new(
-        record,
-        text,
-        &scratch.tape,
-        &mut scratch.full.index,
-        limits.max_unknown_names,
-        &mut scratch.walk,
-        Cow::Borrowed,
-    )
-    .run();
-    scratch.full.finish(&mut outcome.record);
-    (outcome.problems, outcome.record)
 }
 
 /// Checks a payload where it arrives: every problem at once, or the typed value with the
@@ -558,7 +233,14 @@ where
         if plan.eligible {
             let limits = &options.limits;
             let mut record = scratch.fast.start(schema, View::Receiver);
-            match fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast, &mut record) {
+            match read::fast::receive::<T>(
+                schema,
+                plan,
+                bytes,
+                limits,
+                &mut scratch.fast,
+                &mut record,
+            ) {
                 Ok(value) => {
                     let presence = Presence::recorded(record);
                     #[cfg(feature = "__check-fast-path")]
@@ -574,7 +256,7 @@ where
         let presence = Presence::recorded(record);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
-            if let Ok(value) = de::from_tape::<T>(text, &scratch.tape.nodes) {
+            if let Ok(value) = read::de::from_tape::<T>(text, &scratch.tape.nodes) {
                 return Ok(Received { value, presence });
             }
             match serde_json::from_slice::<T>(bytes) {
@@ -586,13 +268,6 @@ where
     });
     crate::trace::finish(&span, result.as_ref().map(Received::presence));
     result
-}
-
-/// What the one-pass fast path of `receive` knows of `T` ([`fast::Plan`]), built once per
-/// type.
-fn fast_plan<T: ?Sized + 'static>(schema: &'static Schema) -> &'static fast::Plan {
-    static CACHE: PerType<fast::Plan> = per_type!(fast::Plan);
-    CACHE.get(TypeId::of::<T>(), || Box::new(fast::Plan::new(schema)))
 }
 
 /// Whether `send` writes `value` on its one-pass fast path (with default limits), rather
@@ -609,7 +284,7 @@ where
         && with_scratch(|scratch| {
             let limits = Limits::default();
             let mut out = Vec::new();
-            fast_send::send(
+            write::fast::send(
                 schema,
                 plan,
                 value,
@@ -634,7 +309,7 @@ fn full_send_agrees<T: Serialize + ?Sized>(
 ) {
     let mut again = Vec::new();
     assert!(
-        ser::to_tape(value, &mut again, &mut scratch.tape, limits).is_ok(),
+        write::ser::to_tape(value, &mut again, &mut scratch.tape, limits).is_ok(),
         "the fast path of send wrote what the full path cannot"
     );
     assert_eq!(again, bytes, "the two paths of send wrote different bytes");
@@ -666,7 +341,8 @@ where
         && with_scratch(|scratch| {
             let mut record = scratch.fast.start(schema, View::Receiver);
             let limits = Limits::default();
-            fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record).is_ok()
+            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
+                .is_ok()
         })
 }
 
@@ -699,75 +375,6 @@ fn full_path_agrees(
         full,
         "the fast path of receive recorded another presence than the full path"
     );
-}
-
-/// serde's verdict on a payload the walk found no problem in, located, without its message.
-fn refused(e: &serde_json::Error, schema: &Schema, bytes: &[u8], tape: &Tape) -> Problem {
-    let offset = byte_offset(bytes, e.line(), e.column());
-    let category = match e.classify() {
-        serde_json::error::Category::Io => "io",
-        serde_json::error::Category::Syntax => "syntax",
-        serde_json::error::Category::Data => "data",
-        serde_json::error::Category::Eof => "eof",
-    };
-    let names = field_names(schema);
-    Problem {
-        pointer: tape.pointer_at(bytes, offset, &|key| {
-            std::str::from_utf8(key).is_ok_and(|k| names.contains(k))
-        }),
-        kind: ProblemKind::Refused { offset, category },
-    }
-}
-
-/// Every field, tag and content name of the schema, in both views: structure, never data.
-fn field_names(schema: &Schema) -> std::collections::HashSet<&str> {
-    use contract_schema::model::{Body, Repr, StructDef, VariantDefKind};
-    fn add_struct<'a>(s: &'a StructDef, names: &mut std::collections::HashSet<&'a str>) {
-        for f in &s.fields {
-            names.extend(f.sender.iter().map(|s| s.name.as_str()));
-            if let Some(r) = &f.receiver {
-                names.insert(r.name.as_str());
-                names.extend(r.aliases.iter().map(String::as_str));
-            }
-        }
-    }
-    let mut names = std::collections::HashSet::new();
-    for def in schema.types.values() {
-        match &def.body {
-            Body::Struct(s) => add_struct(s, &mut names),
-            Body::Enum(e) => {
-                match &e.repr {
-                    Repr::Internal { tag } => {
-                        names.insert(tag.as_str());
-                    }
-                    Repr::Adjacent { tag, content } => {
-                        names.insert(tag.as_str());
-                        names.insert(content.as_str());
-                    }
-                    Repr::External | Repr::Untagged => {}
-                }
-                for v in &e.variants {
-                    if let VariantDefKind::Struct(s) = &v.kind {
-                        add_struct(s, &mut names);
-                    }
-                }
-            }
-            Body::Newtype(_) | Body::Views { .. } => {}
-        }
-    }
-    names
-}
-
-/// The byte offset of serde_json's 1-based line and column (the column counts bytes).
-fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
-    let mut start = 0;
-    for _ in 1..line {
-        match bytes[start..].iter().position(|b| *b == b'\n') {
-            Some(n) => start += n + 1,
-            None => break,
-        }
-    }
-    (start + column.saturating_sub(1)).min(bytes.len())
 }
 
 /// Serializes `value` with `serde_json` and checks what was written against the sender view
@@ -878,7 +485,7 @@ fn send_against<T: Serialize + ?Sized>(
     value: &T,
     schema: &'static Schema,
     view: View,
-    plan: Option<&'static fast::Plan>,
+    plan: Option<&'static Plan>,
     options: &SendOptions,
 ) -> Result<Sent, Rejection> {
     let span = crate::trace::start(Side::Send, schema, &options.journey);
@@ -887,7 +494,7 @@ fn send_against<T: Serialize + ?Sized>(
         let mut bytes = Vec::with_capacity(scratch.written);
         if let Some(plan) = plan.filter(|plan| plan.eligible) {
             let memo = &mut scratch.fast_send;
-            if let Some(record) = fast_send::send(schema, plan, value, limits, memo, &mut bytes) {
+            if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
                 scratch.written = bytes.len();
                 let presence = Presence::recorded(record);
                 #[cfg(feature = "__check-fast-path")]
@@ -903,10 +510,10 @@ fn send_against<T: Serialize + ?Sized>(
             let presence = Presence::recorded(presence::Record::new(schema, view));
             Err(Rejection::new(Side::Send, vec![problem], presence))
         };
-        match ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
+        match write::ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
             Ok(()) => {}
-            Err(ser::SerError::Limit(e)) => return problem(e),
-            Err(ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
+            Err(write::ser::SerError::Limit(e)) => return problem(e),
+            Err(write::ser::SerError::Failed) => return problem(ProblemKind::SerializeFailed),
         }
         scratch.written = bytes.len();
         #[cfg(debug_assertions)]

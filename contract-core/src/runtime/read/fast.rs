@@ -33,331 +33,25 @@
 //! the fast path accepts goes through the full path too, which must accept it with the same
 //! presence.
 
-use std::hash::Hasher;
-use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
-
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use contract_schema::constraint::{Constraint, IntValue};
-use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
-use contract_schema::{Schema, View};
+use contract_schema::constraint::IntValue;
+use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::Schema;
 
-use super::check::PathIndex;
-use super::de::{f32_number, i128_of, key_number, number, number_end, u128_of, Number};
-use super::presence::{Label, Paths, Record, Tally, ROOT};
-use super::scan::{escape_at, plain_run, NodeKind};
-use super::Limits;
-
-/// What the fast path knows of a type before reading any payload: whether it can take the
-/// fast path at all (no set, and every enum externally tagged), and the wire form of every
-/// type of its schema, by address.
-pub(crate) struct Plan {
-    pub(crate) eligible: bool,
-    /// Whether a constrained integer or string occurs: values are then checked against
-    /// their constraint on the way (serde checks only the kind's range).
-    pub(crate) constrained: bool,
-    shapes: FxHashMap<usize, Shape>,
-    /// What `send` checks of each struct (by address) up to 64 fields.
-    structs: FxHashMap<usize, StructFacts>,
-}
-
-/// What the fast path of `send` checks of a struct's fields, known before any payload.
-pub(crate) struct StructFacts {
-    /// Whether two fields are written under one name.
-    pub(crate) clashing: bool,
-    /// The fields the sender view always writes, by bit.
-    pub(crate) always: u64,
-    /// Per field, what `send` needs of it, side by side (not spread over the schema's field
-    /// definitions). Built once per type and kept with the plan.
-    pub(crate) slots: &'static [Slot],
-}
-
-/// What `send` needs of one field of a struct.
-pub(crate) struct Slot {
-    /// The name the sender view writes it under; `None` for a field it never writes.
-    pub(crate) name: Option<&'static str>,
-    /// What `send` writes before its value: `,"name":` (serde_json's escape of the name;
-    /// empty for a field never written).
-    pub(crate) key: Box<[u8]>,
-    /// The field's type, and its shape.
-    pub(crate) ty: &'static Type,
-    pub(crate) shape: Shape,
-    /// The address of the `&'static str` key a `Serialize` last wrote the field under (0
-    /// until one is matched), so that the same key is known again without comparing it: a
-    /// hint any thread may set, since static text never changes.
-    pub(crate) key_addr: AtomicUsize,
-}
-
-impl Plan {
-    pub(crate) fn new(schema: &'static Schema) -> Plan {
-        let mut plan = Plan {
-            eligible: true,
-            constrained: false,
-            shapes: FxHashMap::default(),
-            structs: FxHashMap::default(),
-        };
-        plan.ty(schema, &schema.root);
-        for def in schema.types.values() {
-            match &def.body {
-                Body::Newtype(inner) => plan.ty(schema, inner),
-                // A type with two views: the full paths follow the view they check.
-                Body::Views { .. } => plan.eligible = false,
-                Body::Struct(s) => plan.structure(schema, s),
-                Body::Enum(e) => {
-                    // An enum with untagged variants is buffered by serde and tried twice:
-                    // the full walk follows it.
-                    plan.eligible &= e.repr == Repr::External && !e.has_untagged_variants();
-                    for v in &e.variants {
-                        match &v.kind {
-                            VariantDefKind::Unit => {}
-                            VariantDefKind::Newtype(ty) => plan.ty(schema, ty),
-                            VariantDefKind::Tuple(items) => {
-                                items.iter().for_each(|ty| plan.ty(schema, ty));
-                            }
-                            VariantDefKind::Struct(s) => plan.structure(schema, s),
-                        }
-                    }
-                }
-            }
-        }
-        plan
-    }
-
-    fn structure(&mut self, schema: &'static Schema, s: &'static StructDef) {
-        let mut names = FxHashSet::default();
-        let clashing = !s
-            .fields
-            .iter()
-            .filter_map(|f| f.sender.as_ref())
-            .all(|sender| names.insert(sender.name.as_str()));
-        let always = s
-            .fields
-            .iter()
-            .take(64)
-            .enumerate()
-            .filter(|(_, f)| f.sender.as_ref().is_some_and(|s| s.emit == Emit::Always))
-            .fold(0, |mask, (i, _)| mask | 1 << i);
-        let slots = s
-            .fields
-            .iter()
-            .map(|f| {
-                let name = f.sender.as_ref().map(|sender| sender.name.as_str());
-                let key = name.map_or_else(Box::default, |name| {
-                    let mut key = vec![b','];
-                    // Writing a string into a `Vec` cannot fail.
-                    let _ = serde_json::to_writer(&mut key, name);
-                    key.push(b':');
-                    key.into_boxed_slice()
-                });
-                Slot {
-                    name,
-                    key,
-                    ty: &f.ty,
-                    shape: resolve(schema, &f.ty),
-                    key_addr: AtomicUsize::new(0),
-                }
-            })
-            .collect::<Vec<_>>();
-        let slots: &'static [Slot] = Box::leak(slots.into_boxed_slice());
-        self.structs.insert(
-            std::ptr::from_ref(s) as usize,
-            StructFacts {
-                clashing,
-                always,
-                slots,
-            },
-        );
-        for field in &s.fields {
-            self.ty(schema, &field.ty);
-        }
-        if let Some(extra) = &s.extra {
-            self.ty(schema, extra);
-        }
-    }
-
-    fn ty(&mut self, schema: &'static Schema, ty: &'static Type) {
-        self.shapes
-            .insert(std::ptr::from_ref(ty) as usize, resolve(schema, ty));
-        match ty {
-            Type::Set(_) => self.eligible = false,
-            Type::Constrained(_) => self.constrained = true,
-            Type::Option(inner) | Type::List(inner) | Type::Array(inner, _) => {
-                self.ty(schema, inner);
-            }
-            Type::Map(key, value) => {
-                self.ty(schema, key);
-                self.ty(schema, value);
-            }
-            Type::Tuple(items) => items.iter().for_each(|ty| self.ty(schema, ty)),
-            _ => {}
-        }
-    }
-
-    /// What `send` checks of `def`'s fields.
-    pub(crate) fn struct_facts(&self, def: &StructDef) -> &StructFacts {
-        static NONE: StructFacts = StructFacts {
-            clashing: false,
-            always: 0,
-            slots: &[],
-        };
-        self.structs
-            .get(&(std::ptr::from_ref(def) as usize))
-            .unwrap_or(&NONE)
-    }
-
-    pub(crate) fn shape(&self, schema: &'static Schema, ty: &'static Type) -> Shape {
-        match self.shapes.get(&(std::ptr::from_ref(ty) as usize)) {
-            Some(shape) => *shape,
-            None => resolve(schema, ty),
-        }
-    }
-}
-
-/// The wire form of `ty`: through options and newtypes to what serde reads.
-fn resolve(schema: &'static Schema, mut ty: &'static Type) -> Shape {
-    for _ in 0..=schema.types.len() {
-        match ty {
-            Type::Option(inner) => ty = inner,
-            Type::Named(name) => match schema.def(name).map(|d| &d.body) {
-                Some(Body::Newtype(inner)) => ty = inner,
-                Some(Body::Struct(s)) => return Shape::Struct(s),
-                Some(Body::Enum(e)) => return Shape::Enum(e),
-                // Never reached: a plan with such a type is not eligible.
-                Some(Body::Views { .. }) | None => return Shape::Scalar(ty),
-            },
-            Type::List(item) | Type::Array(item, _) | Type::Set(item) => return Shape::Seq(item),
-            Type::Tuple(items) => return Shape::Tuple(items),
-            Type::Map(key, value) => return Shape::Map(key, value),
-            Type::Any => return Shape::Any,
-            _ => return Shape::Scalar(ty),
-        }
-    }
-    Shape::Scalar(ty)
-}
-
-/// What a path keeps per thread between calls: the path ids of the last schema and view it
-/// worked on (so a call mostly finds its paths instead of adding them) and buffers.
-#[derive(Default)]
-pub(crate) struct Memo {
-    /// The address of the schema and the view the paths belong to.
-    schema: usize,
-    view: Option<View>,
-    pub(crate) index: PathIndex<'static>,
-    /// Every path met so far under this schema, by id (`None` while a call has them).
-    paths: Option<Arc<Paths<'static>>>,
-    /// The fingerprints of the keys of the objects open, innermost last.
-    fingerprints: Vec<u64>,
-    /// Which fields of the structs open arrived, innermost last.
-    seen: Vec<bool>,
-    /// Per path (at its id plus one: the top level, [`ROOT`], at 0), the struct last opened
-    /// there: opening it again at that path looks nothing up.
-    opened: Vec<Option<Opened>>,
-    /// The counts of the call going on (its room kept between calls).
-    tally: Vec<Tally>,
-    /// The unknown keys of the call going on, not yet named in its record: where each was
-    /// met, and where its text is in the payload.
-    unknown: Vec<(u32, usize, usize)>,
-    /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
-    pub(crate) frames: Vec<super::fast_send::Frame>,
-}
-
-/// A struct opened at a path: what the value there was (the address of its type, or of the
-/// struct of a struct variant), the struct, where the ids of its fields start in the path
-/// index, and what the plan says of its fields.
-#[derive(Clone, Copy)]
-pub(crate) struct Opened {
-    node: usize,
-    pub(crate) def: &'static StructDef,
-    pub(crate) base: u32,
-    pub(crate) facts: &'static StructFacts,
-}
-
-/// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
-/// starts again.
-const MAX_REMEMBERED_PATHS: usize = 4096;
-
-impl Memo {
-    /// The record a call starts from: every path remembered, none arrived.
-    pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
-        let address = std::ptr::from_ref(schema) as usize;
-        let paths = match self.paths.take() {
-            Some(paths)
-                if (self.schema, self.view) == (address, Some(view))
-                    && paths.len() <= MAX_REMEMBERED_PATHS =>
-            {
-                paths
-            }
-            _ => {
-                self.schema = address;
-                self.view = Some(view);
-                self.index.clear();
-                self.opened.clear();
-                Arc::default()
-            }
-        };
-        // The counts are kept in the memo's buffer during the call, and copied out at its
-        // end: the call's own allocations come after the value's, as `serde_json`'s would.
-        let mut tally = std::mem::take(&mut self.tally);
-        tally.clear();
-        tally.resize(paths.len(), Tally::default());
-        let record = Record::with_tally(schema, view, paths, tally);
-        self.fingerprints.clear();
-        self.seen.clear();
-        self.unknown.clear();
-        record
-    }
-
-    /// The struct opened at path `here` before, if the value there was `node` (an address).
-    #[inline]
-    pub(crate) fn opened(&self, here: u32, node: usize) -> Option<Opened> {
-        match self.opened.get(here.wrapping_add(1) as usize) {
-            Some(Some(opened)) if opened.node == node => Some(*opened),
-            _ => None,
-        }
-    }
-
-    /// Opens `def` at path `here`, where the value is `node`, and remembers it.
-    pub(crate) fn open(
-        &mut self,
-        plan: &'static Plan,
-        record: &mut Record<'static>,
-        here: u32,
-        node: usize,
-        def: &'static StructDef,
-    ) -> Opened {
-        let opened = Opened {
-            node,
-            def,
-            base: self.index.struct_ids(record, here, def, record.view),
-            facts: plan.struct_facts(def),
-        };
-        let at = here.wrapping_add(1) as usize;
-        if self.opened.len() <= at {
-            self.opened.resize(at + 1, None);
-        }
-        self.opened[at] = Some(opened);
-        opened
-    }
-
-    /// Remembers the paths a call added.
-    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
-        self.paths = Some(Arc::clone(&record.paths));
-        let buffer = std::mem::take(&mut record.tally);
-        record.tally = buffer.as_slice().to_vec();
-        self.tally = buffer;
-    }
-
-    /// Remembers the paths a call added, whose record is dropped (the full path decides).
-    pub(crate) fn abandon(&mut self, record: &mut Record<'static>) {
-        self.paths = Some(Arc::clone(&record.paths));
-        self.tally = std::mem::take(&mut record.tally);
-    }
-}
+use crate::runtime::options::{serde_json_private, Limits};
+use crate::runtime::plan::{
+    constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
+};
+use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::scratch::{KeySet, Memo, Opened};
+use crate::runtime::tape::number::{
+    f32_number, i128_of, key_number, number, number_end, u128_of, Number,
+};
+use crate::runtime::tape::scan::{escape_at, plain_run, NodeKind};
 
 /// Reads `T` from `bytes` in one pass and records its presence; where the full path must
 /// decide (serde refused, or a stricter point was met), the bytes as text if they are UTF-8.
@@ -497,20 +191,6 @@ enum Node {
     Ignore,
 }
 
-/// The form a type takes on the wire.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Shape {
-    Struct(&'static StructDef),
-    Enum(&'static EnumDef),
-    Seq(&'static Type),
-    Tuple(&'static [Type]),
-    /// A map's key and value types.
-    Map(&'static Type, &'static Type),
-    Any,
-    /// A scalar (or a type the schema does not know), as resolved.
-    Scalar(&'static Type),
-}
-
 impl Node {
     #[inline]
     fn shape(self, fast: &Fast<'_, '_>) -> Shape {
@@ -528,23 +208,6 @@ impl Node {
             Node::Ty(Type::Option(inner)) => Node::Ty(inner),
             other => other,
         }
-    }
-}
-
-/// A scalar as a constraint sees it.
-#[derive(Clone, Copy)]
-pub(crate) enum Value<'a> {
-    Int(IntValue),
-    Str(&'a str),
-}
-
-/// Whether `value` is within `constraint` (a value of another kind is for serde to refuse). A
-/// string's pattern is not checked at run time (see the checker's documentation).
-pub(crate) fn constraint_admits(constraint: &Constraint, value: Value<'_>) -> bool {
-    match (constraint, value) {
-        (Constraint::Int { values, .. }, Value::Int(v)) => values.contains(v),
-        (Constraint::String(s), Value::Str(text)) => s.length.contains(text.chars().count() as u64),
-        _ => true,
     }
 }
 
@@ -571,38 +234,6 @@ fn reads(field: &contract_schema::model::FieldDef, key: &[u8]) -> bool {
     field.receiver.as_ref().is_some_and(|r| {
         same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
     })
-}
-
-/// `a == b`, compared in line for the short names fields mostly have: two overlapping
-/// loads cover every length from 4 to 16 bytes, three single bytes every length below 4.
-#[inline]
-pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=8 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
-        9..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// The `N` bytes of `s` from `at` (in bounds by the callers' match).
-#[inline(always)]
-fn word<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
-    let mut w = [0; N];
-    w.copy_from_slice(&s[at..at + N]);
-    w
-}
-
-pub(crate) fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
-    let mut h = FxHasher::default();
-    h.write_u8(kind);
-    h.write(bytes);
-    h.finish()
 }
 
 // ---- the parser ------------------------------------------------------------------------
@@ -1160,7 +791,7 @@ impl<'de> Deserializer<'de> for &mut Fast<'de, '_> {
         name: &'static str,
         v: V,
     ) -> Res<V::Value> {
-        if super::serde_json_private(name) {
+        if serde_json_private(name) {
             // `RawValue` and its kin: serde_json's private protocol.
             return self.stop();
         }
@@ -1309,79 +940,6 @@ enum Seen {
     Spilled(usize),
 }
 
-/// Beyond this many keys, an object's fingerprints move to a hash set.
-const INLINE_KEYS: usize = 16;
-
-/// The keys of one object seen so far, by fingerprint: a run of `Memo::fingerprints` (the
-/// objects open share that stack), moved to a hash set past [`INLINE_KEYS`].
-pub(crate) struct KeySet {
-    start: usize,
-    /// Boxed: most objects never spill, and the set would triple the size of the wrappers
-    /// that hold it.
-    spilled: Option<Box<FxHashSet<u64>>>,
-}
-
-impl KeySet {
-    /// An object's keys, from the top of `memo`'s stack.
-    pub(crate) fn open(memo: &Memo) -> Self {
-        KeySet {
-            start: memo.fingerprints.len(),
-            spilled: None,
-        }
-    }
-
-    /// Adds `fp`: whether it is new in this object.
-    pub(crate) fn insert(&mut self, memo: &mut Memo, fp: u64) -> bool {
-        if let Some(set) = &mut self.spilled {
-            return set.insert(fp);
-        }
-        let mine = &memo.fingerprints[self.start..];
-        if mine.contains(&fp) {
-            return false;
-        }
-        if mine.len() >= INLINE_KEYS {
-            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
-            set.insert(fp);
-            memo.fingerprints.truncate(self.start);
-            self.spilled = Some(Box::new(set));
-        } else {
-            memo.fingerprints.push(fp);
-        }
-        true
-    }
-
-    /// Closes the object: its keys leave the stack.
-    pub(crate) fn close(&self, memo: &mut Memo) {
-        memo.fingerprints.truncate(self.start);
-    }
-}
-
-/// The shape of the last type asked for: the items of an array ask for the same type, one
-/// after the other.
-#[derive(Default)]
-pub(crate) struct LastShape(std::cell::Cell<Option<(&'static Type, Shape)>>);
-
-impl LastShape {
-    /// Knows `shape` as the shape of `ty` (a struct field's, from the plan): asking for it
-    /// next costs no lookup.
-    #[inline(always)]
-    pub(crate) fn set(&self, ty: &'static Type, shape: Shape) {
-        self.0.set(Some((ty, shape)));
-    }
-
-    /// The shape of `ty` in `schema`, through `plan`.
-    pub(crate) fn of(&self, plan: &Plan, schema: &'static Schema, ty: &'static Type) -> Shape {
-        match self.0.get() {
-            Some((last, shape)) if std::ptr::eq(last, ty) => shape,
-            _ => {
-                let shape = plan.shape(schema, ty);
-                self.0.set(Some((ty, shape)));
-                shape
-            }
-        }
-    }
-}
-
 struct Map<'f, 'de, 'i> {
     fast: &'f mut Fast<'de, 'i>,
     mode: Mode,
@@ -1433,7 +991,7 @@ impl<'de> Fast<'de, '_> {
 /// Whether the key `key` is new in the object of `keys`, and not one of serde_json's
 /// private names.
 fn fresh(memo: &mut Memo, keys: &mut KeySet, key: &str) -> bool {
-    !super::serde_json_private(key) && keys.insert(memo, fingerprint(0, key.as_bytes()))
+    !serde_json_private(key) && keys.insert(memo, fingerprint(0, key.as_bytes()))
 }
 
 impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
@@ -1610,7 +1168,7 @@ impl<'de> Deserializer<'de> for Key<'_, 'de> {
         name: &'static str,
         v: V,
     ) -> Res<V::Value> {
-        if super::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(Stop);
         }
         v.visit_newtype_struct(self)
@@ -1703,26 +1261,4 @@ fn variant_label(v: &'static contract_schema::model::VariantDef) -> Label<'stati
             .first()
             .map_or(v.rust_name.as_str(), String::as_str),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same;
-
-    /// `same` is `==` at every length its loads split differently, whichever byte differs.
-    #[test]
-    fn same_is_equality_at_every_length() {
-        for n in 0..40usize {
-            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
-            assert!(same(&a, &a.clone()), "{n}");
-            for at in 0..n {
-                let mut b = a.clone();
-                b[at] ^= 0x20;
-                assert!(!same(&a, &b), "length {n}, byte {at}");
-            }
-            let mut longer = a.clone();
-            longer.push(b'z');
-            assert!(!same(&a, &longer), "{n}");
-        }
-    }
 }

@@ -12,9 +12,9 @@ use std::io;
 
 use serde::ser::{self, Serialize, Serializer};
 
-use super::problem::ProblemKind;
-use super::scan::{NodeKind, Tape};
-use super::Limits;
+use crate::runtime::options::{serde_json_private, Limits};
+use crate::runtime::problem::ProblemKind;
+use crate::runtime::tape::scan::{NodeKind, Tape};
 
 /// Why a value could not be written.
 pub(crate) enum SerError {
@@ -63,7 +63,7 @@ pub(crate) fn to_tape<T: Serialize + ?Sized>(
         }));
     }
     if rescan {
-        let text = super::scan::text(out, limits).map_err(SerError::Limit)?;
+        let text = crate::runtime::tape::scan::text(out, limits).map_err(SerError::Limit)?;
         return tape.scan(text, limits).map_err(SerError::Limit);
     }
     tape.finish(out, limits).map_err(SerError::Limit)
@@ -400,7 +400,7 @@ impl<'b, 'a, S: Serializer> Serializer for Rec<'b, 'a, S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        if super::serde_json_private(name) {
+        if serde_json_private(name) {
             // serde_json's private protocols write the value in a form of their own.
             self.b.borrow_mut().rescan = true;
             let b = self.b;
@@ -763,7 +763,7 @@ mod tests {
         let mut tape = Tape::default();
         assert!(to_tape(&value, &mut out, &mut tape, &limits).is_ok());
         assert_eq!(out, serde_json::to_vec(&value).expect("serializes"));
-        super::super::scan::assert_same_as_scanned(&tape, &out, &limits);
+        crate::runtime::tape::scan::assert_same_as_scanned(&tape, &out, &limits);
         assert!(tape.nodes.len() > 40);
     }
 
@@ -816,7 +816,7 @@ mod tests {
         let (mut out, mut tape) = (Vec::new(), Tape::default());
         assert!(to_tape(&value, &mut out, &mut tape, &limits).is_ok());
         assert_eq!(out, serde_json::to_vec(&value).expect("serializes"));
-        super::super::scan::assert_same_as_scanned(&tape, &out, &limits);
+        crate::runtime::tape::scan::assert_same_as_scanned(&tape, &out, &limits);
     }
 
     #[test]

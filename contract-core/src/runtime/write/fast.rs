@@ -38,11 +38,10 @@ use contract_schema::model::{
 };
 use contract_schema::{Schema, View};
 
-use super::fast::{
-    constraint_admits, fingerprint, same, KeySet, LastShape, Memo, Plan, Shape, StructFacts, Value,
-};
-use super::presence::{Label, Record, ROOT};
-use super::Limits;
+use crate::runtime::options::{serde_json_private, Limits};
+use crate::runtime::plan::{constraint_admits, fingerprint, same, LastShape, Plan, Shape, Value};
+use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::scratch::{Frame, Items, KeySet, Memo, Mode};
 
 /// Writes `value` as `serde_json::to_vec` does into `out` and records its presence; `None`
 /// where the full path must decide.
@@ -680,7 +679,7 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Stop> {
-        if super::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(self.bail());
         }
         value.serialize(self)
@@ -755,7 +754,7 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
     }
 
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a, 'm>, Stop> {
-        if super::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(self.bail());
         }
         let mode = self.open_struct()?;
@@ -791,56 +790,12 @@ enum VariantKind {
     Struct(&'static StructDef),
 }
 
-#[derive(Clone, Copy)]
-enum Items {
-    One(&'static Type),
-    Each(&'static [Type]),
-}
-
-/// What a compound writes.
-#[derive(Clone, Copy)]
-enum Mode {
-    Items {
-        items: Items,
-        here: u32,
-        n: usize,
-        expected: Option<usize>,
-    },
-    Map {
-        key: &'static Type,
-        value: &'static Type,
-        values: u32,
-    },
-    Struct {
-        /// The id of its first field's path.
-        base: u32,
-        /// Which fields were written, by bit.
-        seen: u64,
-        next_guess: usize,
-        facts: &'static StructFacts,
-    },
-    /// Inside `Any`: anything.
-    Free,
-}
-
 /// An array or object being written: its place on the writer's stack of frames. Two words,
 /// so that opening one hands it back in registers (a larger value returned through memory
 /// is copied, and read back before its stores have landed).
 struct Compound<'a, 'm> {
     w: &'a mut Writer<'m>,
     at: usize,
-}
-
-/// What is known of an array or object being written.
-pub(crate) struct Frame {
-    mode: Mode,
-    /// Whether it is a variant's content (whose enclosing object closes with it).
-    variant: bool,
-    /// Whether nothing was written in it yet (no comma before the next item).
-    first: bool,
-    /// The keys of a map written so far.
-    keys: usize,
-    seen_keys: KeySet,
 }
 
 impl<'a, 'm> Compound<'a, 'm> {
@@ -1200,7 +1155,7 @@ impl Serializer for KeyWriter<'_, '_> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Stop> {
-        if super::serde_json_private(name) {
+        if serde_json_private(name) {
             return Err(self.0.bail());
         }
         value.serialize(self)

@@ -44,8 +44,8 @@ pub(crate) struct Node {
     pub count: u32,
 }
 
-use super::problem::ProblemKind;
-use super::Limits;
+use crate::runtime::options::Limits;
+use crate::runtime::problem::ProblemKind;
 
 /// A duplicate key: the object and the second key node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -414,7 +414,7 @@ pub(crate) fn plain_run(input: &[u8], mut at: usize) -> usize {
 
 /// The high bit of the first quote, backslash or control byte of the eight bytes of `word`
 /// (little-endian) at the lowest set bit, and maybe bits above it; zero when there is none.
-/// Cheaper than [`to_escape`](super::fast_send::to_escape), which marks every such byte and only those: a borrow from a
+/// Cheaper than [`to_escape`](crate::runtime::write::fast::to_escape), which marks every such byte and only those: a borrow from a
 /// byte that matches may mark the bytes above it, never one below.
 #[inline(always)]
 fn first_special(word: u64) -> u64 {
@@ -916,8 +916,8 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fast_send::to_escape;
     use super::*;
+    use crate::runtime::write::fast::to_escape;
 
     const LIMITS: Limits = Limits {
         max_bytes: 1 << 20,

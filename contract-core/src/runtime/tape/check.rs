@@ -25,10 +25,10 @@ use contract_schema::model::{
 };
 use contract_schema::{Schema, View};
 
-use super::fast::same;
-use super::presence::{Label, Record, ROOT};
-use super::problem::{JsonKind, Problem, ProblemKind};
 use super::scan::{key_str, key_text, str_text, Node, NodeKind, Tape};
+use crate::runtime::plan::same;
+use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
 
 /// One step of the pointer into the instance.
 #[derive(Debug, Clone, Copy)]
@@ -428,7 +428,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 let text = self.text(&node);
                 let fits = match kind {
                     FloatKind::F32 => serde_json::from_slice::<f32>(text).is_ok(),
-                    FloatKind::F64 => super::de::float(text).is_some(),
+                    FloatKind::F64 => super::number::float(text).is_some(),
                 };
                 if !fits {
                     self.problem(ProblemKind::OutOfRange {

@@ -1,0 +1,160 @@
+//! What a call is given beside its payload: the size [`Limits`], the [`Journey`] for traces,
+//! the options that carry both; and the one naming rule every layer of the runtime asks
+//! (`serde_json`'s private forms). The bottom of the runtime: it takes nothing from it.
+
+/// Size limits of one payload. Exceeding one is a rejection, never a crash: the scan is
+/// iterative, and what it allocates is bounded by `max_bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The largest payload, in bytes (default 16 MiB).
+    pub max_bytes: usize,
+    /// The deepest nesting of arrays and objects (default 127, what `serde_json` reads).
+    pub max_depth: usize,
+    /// The longest string, in bytes of its JSON text (default 4 MiB).
+    pub max_string_bytes: usize,
+    /// The most keys in one object (default 10,000).
+    pub max_keys_per_object: usize,
+    /// How many unknown field names a presence record names; past that it counts them
+    /// (default 32).
+    pub max_unknown_names: usize,
+}
+
+impl Limits {
+    pub(crate) const DEFAULT: Limits = Limits {
+        max_bytes: 16 << 20,
+        max_depth: 127,
+        max_string_bytes: 4 << 20,
+        max_keys_per_object: 10_000,
+        max_unknown_names: 32,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// The options of [`receive`](crate::receive), [`send`](crate::send) and
+/// [`send_to`](crate::send_to): kept, not built per call.
+pub(crate) static DEFAULT_RECEIVE: ReceiveOptions = ReceiveOptions {
+    limits: Limits::DEFAULT,
+    journey: Journey::NONE,
+};
+pub(crate) static DEFAULT_SEND: SendOptions = SendOptions {
+    limits: Limits::DEFAULT,
+    journey: Journey::NONE,
+};
+
+/// The identity of the journey a payload is on, for traces (the tracing seed's
+/// `sessionId`, `workflowName`, `handoffFrom`, `handoffTo`, `attempt`, `retryOf`). None of it
+/// is checked; all of it is recorded on the span of a call when the `tracing` feature is on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Journey {
+    /// The session (for A2A, the `contextId`); recorded as `gen_ai.conversation.id`.
+    pub session_id: Option<String>,
+    /// The workflow's name (`support-refund`).
+    pub workflow_name: Option<String>,
+    /// The agent or service handing off.
+    pub handoff_from: Option<String>,
+    /// The agent or service taking over.
+    pub handoff_to: Option<String>,
+    /// Which attempt this is, from 1.
+    pub attempt: Option<u32>,
+    /// The run this one retries.
+    pub retry_of: Option<String>,
+}
+
+impl Journey {
+    pub(crate) const NONE: Journey = Journey {
+        session_id: None,
+        workflow_name: None,
+        handoff_from: None,
+        handoff_to: None,
+        attempt: None,
+        retry_of: None,
+    };
+
+    /// A journey from one agent to another.
+    #[must_use]
+    pub fn new(handoff_from: impl Into<String>, handoff_to: impl Into<String>) -> Self {
+        Journey {
+            handoff_from: Some(handoff_from.into()),
+            handoff_to: Some(handoff_to.into()),
+            ..Journey::default()
+        }
+    }
+
+    /// With the session id.
+    #[must_use]
+    pub fn session(mut self, session_id: impl Into<String>) -> Self {
+        self.session_id = Some(session_id.into());
+        self
+    }
+
+    /// With the workflow's name.
+    #[must_use]
+    pub fn workflow(mut self, workflow_name: impl Into<String>) -> Self {
+        self.workflow_name = Some(workflow_name.into());
+        self
+    }
+
+    /// With the attempt number and the run it retries.
+    #[must_use]
+    pub fn retry(mut self, attempt: u32, retry_of: impl Into<String>) -> Self {
+        self.attempt = Some(attempt);
+        self.retry_of = Some(retry_of.into());
+        self
+    }
+}
+
+/// The options of [`receive_with`](crate::receive_with).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReceiveOptions {
+    /// Size limits.
+    pub limits: Limits,
+    /// Where the payload comes from and goes, for traces.
+    pub journey: Journey,
+}
+
+impl ReceiveOptions {
+    /// Default limits with this journey.
+    #[must_use]
+    pub fn journey(journey: Journey) -> Self {
+        ReceiveOptions {
+            journey,
+            ..ReceiveOptions::default()
+        }
+    }
+}
+
+/// The options of [`send_with`](crate::send_with) and [`send_to_with`](crate::send_to_with).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SendOptions {
+    /// Size limits the written payload must keep (a receiver with the same limits reads it).
+    pub limits: Limits,
+    /// Where the payload comes from and goes, for traces.
+    pub journey: Journey,
+}
+
+impl SendOptions {
+    /// Default limits with this journey.
+    #[must_use]
+    pub fn journey(journey: Journey) -> Self {
+        SendOptions {
+            journey,
+            ..SendOptions::default()
+        }
+    }
+}
+
+/// Whether `name` (of a struct, a newtype or a key) is one of serde_json's private forms
+/// (`RawValue`, arbitrary-precision numbers), which only serde_json itself may write or read.
+#[inline]
+pub(crate) fn serde_json_private(name: &str) -> bool {
+    name.starts_with("$serde_json::")
+}

@@ -1,0 +1,260 @@
+//! What a call works in beside its payload, kept per thread and reused from call to call: the
+//! tape, the buffers of the walk, and the [`Memo`] of each path (the path ids of the last
+//! schema and view, and the stacks of the objects open, the writer's among them).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use contract_schema::model::{StructDef, Type};
+use contract_schema::{Schema, View};
+
+use crate::runtime::plan::{Plan, StructFacts};
+use crate::runtime::presence::{Paths, Record, Tally};
+use crate::runtime::tape::check::{PathIndex, WalkBuffers};
+use crate::runtime::tape::scan::Tape;
+
+/// What a call needs beside its payload, kept per thread and reused: no large allocation
+/// per call.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub(crate) tape: Tape,
+    /// The paths of the last schema and view each path worked on, and buffers: the walk of
+    /// the full path, and the fast paths of `receive` and `send`.
+    pub(crate) full: Memo,
+    pub(crate) fast: Memo,
+    pub(crate) fast_send: Memo,
+    /// The walk's buffers.
+    pub(crate) walk: WalkBuffers<'static>,
+    /// How long the last payload `send` wrote: the next call reserves as much.
+    pub(crate) written: usize,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch (or a fresh one, when a call is nested in another).
+pub(crate) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+/// What a path keeps per thread between calls: the path ids of the last schema and view it
+/// worked on (so a call mostly finds its paths instead of adding them) and buffers.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// The address of the schema and the view the paths belong to.
+    schema: usize,
+    view: Option<View>,
+    pub(crate) index: PathIndex<'static>,
+    /// Every path met so far under this schema, by id (`None` while a call has them).
+    paths: Option<Arc<Paths<'static>>>,
+    /// The fingerprints of the keys of the objects open, innermost last.
+    pub(crate) fingerprints: Vec<u64>,
+    /// Which fields of the structs open arrived, innermost last.
+    pub(crate) seen: Vec<bool>,
+    /// Per path (at its id plus one: the top level,
+    /// [`ROOT`](crate::runtime::presence::ROOT), at 0), the struct last opened
+    /// there: opening it again at that path looks nothing up.
+    opened: Vec<Option<Opened>>,
+    /// The counts of the call going on (its room kept between calls).
+    tally: Vec<Tally>,
+    /// The unknown keys of the call going on, not yet named in its record: where each was
+    /// met, and where its text is in the payload.
+    pub(crate) unknown: Vec<(u32, usize, usize)>,
+    /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
+    pub(crate) frames: Vec<Frame>,
+}
+
+/// A struct opened at a path: what the value there was (the address of its type, or of the
+/// struct of a struct variant), the struct, where the ids of its fields start in the path
+/// index, and what the plan says of its fields.
+#[derive(Clone, Copy)]
+pub(crate) struct Opened {
+    node: usize,
+    pub(crate) def: &'static StructDef,
+    pub(crate) base: u32,
+    pub(crate) facts: &'static StructFacts,
+}
+
+/// Beyond this many remembered paths (a recursive type read at ever new depths), the memo
+/// starts again.
+const MAX_REMEMBERED_PATHS: usize = 4096;
+
+impl Memo {
+    /// The record a call starts from: every path remembered, none arrived.
+    pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
+        let address = std::ptr::from_ref(schema) as usize;
+        let paths = match self.paths.take() {
+            Some(paths)
+                if (self.schema, self.view) == (address, Some(view))
+                    && paths.len() <= MAX_REMEMBERED_PATHS =>
+            {
+                paths
+            }
+            _ => {
+                self.schema = address;
+                self.view = Some(view);
+                self.index.clear();
+                self.opened.clear();
+                Arc::default()
+            }
+        };
+        // The counts are kept in the memo's buffer during the call, and copied out at its
+        // end: the call's own allocations come after the value's, as `serde_json`'s would.
+        let mut tally = std::mem::take(&mut self.tally);
+        tally.clear();
+        tally.resize(paths.len(), Tally::default());
+        let record = Record::with_tally(schema, view, paths, tally);
+        self.fingerprints.clear();
+        self.seen.clear();
+        self.unknown.clear();
+        record
+    }
+
+    /// The struct opened at path `here` before, if the value there was `node` (an address).
+    #[inline]
+    pub(crate) fn opened(&self, here: u32, node: usize) -> Option<Opened> {
+        match self.opened.get(here.wrapping_add(1) as usize) {
+            Some(Some(opened)) if opened.node == node => Some(*opened),
+            _ => None,
+        }
+    }
+
+    /// Opens `def` at path `here`, where the value is `node`, and remembers it.
+    pub(crate) fn open(
+        &mut self,
+        plan: &'static Plan,
+        record: &mut Record<'static>,
+        here: u32,
+        node: usize,
+        def: &'static StructDef,
+    ) -> Opened {
+        let opened = Opened {
+            node,
+            def,
+            base: self.index.struct_ids(record, here, def, record.view),
+            facts: plan.struct_facts(def),
+        };
+        let at = here.wrapping_add(1) as usize;
+        if self.opened.len() <= at {
+            self.opened.resize(at + 1, None);
+        }
+        self.opened[at] = Some(opened);
+        opened
+    }
+
+    /// Remembers the paths a call added.
+    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
+        self.paths = Some(Arc::clone(&record.paths));
+        let buffer = std::mem::take(&mut record.tally);
+        record.tally = buffer.as_slice().to_vec();
+        self.tally = buffer;
+    }
+
+    /// Remembers the paths a call added, whose record is dropped (the full path decides).
+    pub(crate) fn abandon(&mut self, record: &mut Record<'static>) {
+        self.paths = Some(Arc::clone(&record.paths));
+        self.tally = std::mem::take(&mut record.tally);
+    }
+}
+
+/// Beyond this many keys, an object's fingerprints move to a hash set.
+const INLINE_KEYS: usize = 16;
+
+/// The keys of one object seen so far, by fingerprint: a run of `Memo::fingerprints` (the
+/// objects open share that stack), moved to a hash set past [`INLINE_KEYS`].
+pub(crate) struct KeySet {
+    start: usize,
+    /// Boxed: most objects never spill, and the set would triple the size of the wrappers
+    /// that hold it.
+    spilled: Option<Box<FxHashSet<u64>>>,
+}
+
+impl KeySet {
+    /// An object's keys, from the top of `memo`'s stack.
+    pub(crate) fn open(memo: &Memo) -> Self {
+        KeySet {
+            start: memo.fingerprints.len(),
+            spilled: None,
+        }
+    }
+
+    /// Adds `fp`: whether it is new in this object.
+    pub(crate) fn insert(&mut self, memo: &mut Memo, fp: u64) -> bool {
+        if let Some(set) = &mut self.spilled {
+            return set.insert(fp);
+        }
+        let mine = &memo.fingerprints[self.start..];
+        if mine.contains(&fp) {
+            return false;
+        }
+        if mine.len() >= INLINE_KEYS {
+            let mut set: FxHashSet<u64> = mine.iter().copied().collect();
+            set.insert(fp);
+            memo.fingerprints.truncate(self.start);
+            self.spilled = Some(Box::new(set));
+        } else {
+            memo.fingerprints.push(fp);
+        }
+        true
+    }
+
+    /// Closes the object: its keys leave the stack.
+    pub(crate) fn close(&self, memo: &mut Memo) {
+        memo.fingerprints.truncate(self.start);
+    }
+}
+
+// ---- the writer's stack ----------------------------------------------------------------
+// `send`'s frames live in the memo between calls (their room is kept), so what a frame is
+// lives here, below the writer, and the reader that shares the memo never reaches up for it.
+
+/// The items of an array being written: all of one type, or each of its own (a tuple).
+#[derive(Clone, Copy)]
+pub(crate) enum Items {
+    One(&'static Type),
+    Each(&'static [Type]),
+}
+
+/// What a compound writes.
+#[derive(Clone, Copy)]
+pub(crate) enum Mode {
+    Items {
+        items: Items,
+        here: u32,
+        n: usize,
+        expected: Option<usize>,
+    },
+    Map {
+        key: &'static Type,
+        value: &'static Type,
+        values: u32,
+    },
+    Struct {
+        /// The id of its first field's path.
+        base: u32,
+        /// Which fields were written, by bit.
+        seen: u64,
+        next_guess: usize,
+        facts: &'static StructFacts,
+    },
+    /// Inside `Any`: anything.
+    Free,
+}
+
+/// What is known of an array or object being written.
+pub(crate) struct Frame {
+    pub(crate) mode: Mode,
+    /// Whether it is a variant's content (whose enclosing object closes with it).
+    pub(crate) variant: bool,
+    /// Whether nothing was written in it yet (no comma before the next item).
+    pub(crate) first: bool,
+    /// The keys of a map written so far.
+    pub(crate) keys: usize,
+    pub(crate) seen_keys: KeySet,
+}
