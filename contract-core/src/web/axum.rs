@@ -1,6 +1,6 @@
 //! axum (feature `axum`): [`Checked`] reads a request's body through
-//! [`receive_with`](crate::receive_with), [`CheckedJson`] writes a response's body through
-//! [`send`](crate::send).
+//! [`receive_with`], [`CheckedJson`] writes a response's body through
+//! [`send`].
 //!
 //! | the request | status | body |
 //! |---|---|---|
@@ -49,7 +49,7 @@ use crate::{
 };
 
 /// An extractor that reads the request's body through
-/// [`receive_with`](crate::receive_with) against `T`'s contract, with the journey of the
+/// [`receive_with`] against `T`'s contract, with the journey of the
 /// request's [headers](crate::web) and the [`Limits`] of the request's extensions. A body it
 /// refuses never reaches the handler: the response is a [`CheckedRejection`] (`400`, `413`,
 /// `415` or `422`, see [the module](self)).
@@ -119,11 +119,15 @@ where
         if !is_json(req.headers()) {
             return Err(CheckedRejection::new(Refusal::ContentType));
         }
-        let mut options = ReceiveOptions::default();
-        options.journey = super::journey_from(req.headers());
-        if let Some(limits) = req.extensions().get::<Limits>() {
-            options.limits = *limits;
-        }
+        let options = ReceiveOptions {
+            limits: req
+                .extensions()
+                .get::<Limits>()
+                .copied()
+                .unwrap_or_default(),
+            journey: super::journey_from(req.headers()),
+            ..ReceiveOptions::default()
+        };
         let bytes = read_body(req.into_limited_body(), options.limits.max_bytes).await?;
         match receive_with::<T>(&bytes, &options) {
             Ok(received) => {
@@ -333,7 +337,7 @@ impl IntoResponse for CheckedRejection {
     }
 }
 
-/// A response whose body [`send`](crate::send) checked against `T`'s contract before it is
+/// A response whose body [`send`] checked against `T`'s contract before it is
 /// written, as `application/json`.
 ///
 /// A value its own contract refuses (a `NaN` where a number is due, a map key that does not

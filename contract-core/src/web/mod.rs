@@ -49,14 +49,15 @@ pub const RETRY_OF_HEADER: &str = "x-handoff-retry-of";
 #[cfg(feature = "axum")]
 pub(crate) fn journey_from(headers: &HeaderMap) -> Journey {
     let text = |name: &str| headers.get(name).and_then(|value| decode(value.as_bytes()));
-    let mut journey = Journey::default();
-    journey.session_id = text(SESSION_HEADER);
-    journey.workflow_name = text(WORKFLOW_HEADER);
-    journey.handoff_from = text(FROM_HEADER);
-    journey.handoff_to = text(TO_HEADER);
-    journey.attempt = text(ATTEMPT_HEADER).and_then(|attempt| attempt.parse().ok());
-    journey.retry_of = text(RETRY_OF_HEADER);
-    journey
+    Journey {
+        session_id: text(SESSION_HEADER),
+        workflow_name: text(WORKFLOW_HEADER),
+        handoff_from: text(FROM_HEADER),
+        handoff_to: text(TO_HEADER),
+        attempt: text(ATTEMPT_HEADER).and_then(|attempt| attempt.parse().ok()),
+        retry_of: text(RETRY_OF_HEADER),
+        ..Journey::default()
+    }
 }
 
 /// The headers that carry a journey, one per field it has.

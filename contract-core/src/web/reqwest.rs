@@ -48,7 +48,7 @@ use crate::{
     SendOptions,
 };
 
-/// Extensions of [`reqwest::RequestBuilder`](::reqwest::RequestBuilder): a body checked
+/// Extensions of [`reqwest::RequestBuilder`]: a body checked
 /// against the consumer's contract, and the journey's headers.
 pub trait HandoffRequestExt: Sized {
     /// Sets the body to `value` as JSON, checked by [`send_to::<C, _>`](crate::send_to)
@@ -65,7 +65,7 @@ pub trait HandoffRequestExt: Sized {
         self.handoff_body_with::<C, T>(value, &SendOptions::default())
     }
 
-    /// [`handoff_body`](Self::handoff_body) with [`send_to_with`](crate::send_to_with)'s
+    /// [`handoff_body`](Self::handoff_body) with [`send_to_with`]'s
     /// options: limits, and the journey recorded on the trace (the headers are
     /// [`handoff_journey`](Self::handoff_journey)'s).
     ///
@@ -101,7 +101,7 @@ impl HandoffRequestExt for RequestBuilder {
     }
 }
 
-/// Extensions of [`reqwest::Response`](::reqwest::Response): its body read through
+/// Extensions of [`reqwest::Response`]: its body read through
 /// [`receive`](crate::receive).
 pub trait HandoffResponseExt {
     /// Reads the body and checks it against `T`'s contract with [`receive`](crate::receive).
@@ -115,7 +115,7 @@ pub trait HandoffResponseExt {
     where
         T: DeserializeOwned + HandoffSchema + 'static;
 
-    /// [`receive`](Self::receive) with [`receive_with`](crate::receive_with)'s options. At
+    /// [`receive`](Self::receive) with [`receive_with`]'s options. At
     /// most one byte past [`Limits::max_bytes`](crate::Limits::max_bytes) is read: a larger
     /// body is refused without reading the rest.
     ///
@@ -130,11 +130,11 @@ pub trait HandoffResponseExt {
 }
 
 impl HandoffResponseExt for Response {
-    fn receive<T>(self) -> impl Future<Output = Result<Received<T>, ReceiveError>> + Send
+    async fn receive<T>(self) -> Result<Received<T>, ReceiveError>
     where
         T: DeserializeOwned + HandoffSchema + 'static,
     {
-        async move { self.receive_with(&ReceiveOptions::default()).await }
+        self.receive_with(&ReceiveOptions::default()).await
     }
 
     async fn receive_with<T>(
