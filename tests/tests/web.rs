@@ -3,9 +3,11 @@
 //! limits, the journey's headers, the response wrapper's `500`, and both reqwest extensions.
 #![cfg(all(feature = "axum", feature = "reqwest"))]
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
@@ -17,6 +19,10 @@ use contract_core::web::{ATTEMPT_HEADER, FROM_HEADER};
 use contract_core::{HandoffContract, Journey, Limits, ProblemKind, ReceiveOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Subscriber};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::Layer;
 
 // Plain comments on the contracts: a doc comment would be part of their snapshots.
 
@@ -386,8 +392,38 @@ async fn the_journey_travels_in_the_headers_both_ways() {
     .await;
 }
 
+/// The fields of every error event, as text.
+#[derive(Clone, Default)]
+struct Errors(Arc<Mutex<Vec<BTreeMap<String, String>>>>);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+}
+
+impl<S: Subscriber> Layer<S> for Errors {
+    fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
+        if *event.metadata().level() == Level::ERROR {
+            let mut fields = BTreeMap::new();
+            event.record(&mut Fields(&mut fields));
+            self.0.lock().unwrap().push(fields);
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_response_its_contract_refuses_is_a_500_naming_the_contract() {
+    // The runtime of `#[tokio::test]` runs the server on this thread, under this subscriber.
+    let errors = Errors::default();
+    let _subscriber =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(errors.clone()));
     bounded(async {
         let addr = serve().await;
         let response = reqwest::get(format!("http://{addr}/reading"))
@@ -401,6 +437,15 @@ async fn a_response_its_contract_refuses_is_a_500_naming_the_contract() {
         assert!(!text.contains("SECRET"), "{text}");
     })
     .await;
+    // The log says why, with the problem's pointer and no value.
+    let errors = errors.0.lock().unwrap();
+    let refused = errors
+        .iter()
+        .find(|fields| fields.contains_key("handoff.contract"))
+        .expect("an error event of the refused response");
+    assert_eq!(refused["handoff.contract"], "web-reading/v1");
+    assert!(refused["rejection"].contains("/celsius"), "{refused:?}");
+    assert!(!format!("{refused:?}").contains("SECRET"), "{refused:?}");
 }
 
 #[tokio::test]
