@@ -50,7 +50,9 @@ use crate::{
 
 /// Extensions of [`reqwest::RequestBuilder`]: a body checked
 /// against the consumer's contract, and the journey's headers.
-pub trait HandoffRequestExt: Sized {
+///
+/// Sealed: implemented for `RequestBuilder` only, so that methods can be added.
+pub trait HandoffRequestExt: Sized + sealed::Sealed {
     /// Sets the body to `value` as JSON, checked by [`send_to::<C, _>`](crate::send_to)
     /// against the receiver view of the consumer's contract `C`, and the content type
     /// `application/json`.
@@ -103,7 +105,9 @@ impl HandoffRequestExt for RequestBuilder {
 
 /// Extensions of [`reqwest::Response`]: its body read through
 /// [`receive`](crate::receive).
-pub trait HandoffResponseExt {
+///
+/// Sealed: implemented for `Response` only, so that methods can be added.
+pub trait HandoffResponseExt: sealed::Sealed {
     /// Reads the body and checks it against `T`'s contract with [`receive`](crate::receive).
     ///
     /// # Errors
@@ -160,6 +164,13 @@ impl HandoffResponseExt for Response {
         }
         receive_with::<T>(&bytes, options).map_err(ReceiveError::Rejected)
     }
+}
+
+mod sealed {
+    /// Implemented by the types the extensions extend, and by nothing outside this crate.
+    pub trait Sealed {}
+    impl Sealed for reqwest::RequestBuilder {}
+    impl Sealed for reqwest::Response {}
 }
 
 /// Why [`HandoffResponseExt::receive`] returned no value. Its `Display` holds no value of the
