@@ -1,6 +1,5 @@
-//! axum (feature `axum`): [`Checked`] reads a request's body through
-//! [`receive_with`], [`CheckedJson`] writes a response's body through
-//! [`send`].
+//! axum (feature `axum`): [`Checked`] reads a request's body through [`receive_with`],
+//! [`CheckedJson`] writes a response's body through [`send`].
 //!
 //! | the request | status | body |
 //! |---|---|---|
@@ -48,10 +47,9 @@ use crate::{
     Rejection,
 };
 
-/// An extractor that reads the request's body through
-/// [`receive_with`] against `T`'s contract, with the journey of the
-/// request's [headers](crate::web) and the [`Limits`] of the request's extensions. A body it
-/// refuses never reaches the handler: the response is a [`CheckedRejection`] (`400`, `413`,
+/// An extractor that reads the request's body through [`receive_with`] against `T`'s
+/// contract, with the journey of the request's [headers](crate::web) and the [`Limits`] of
+/// the request's extensions. A body it refuses never reaches the handler: the response is a [`CheckedRejection`] (`400`, `413`,
 /// `415` or `422`, see [the module](self)).
 ///
 /// Like axum's `Json`, it reads the body, so it is the handler's last argument.

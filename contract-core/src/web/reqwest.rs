@@ -48,8 +48,8 @@ use crate::{
     SendOptions,
 };
 
-/// Extensions of [`reqwest::RequestBuilder`]: a body checked
-/// against the consumer's contract, and the journey's headers.
+/// Extensions of [`reqwest::RequestBuilder`]: a body checked against the consumer's contract,
+/// and the journey's headers.
 ///
 /// Sealed: implemented for `RequestBuilder` only, so that methods can be added.
 pub trait HandoffRequestExt: Sized + sealed::Sealed {
@@ -103,8 +103,7 @@ impl HandoffRequestExt for RequestBuilder {
     }
 }
 
-/// Extensions of [`reqwest::Response`]: its body read through
-/// [`receive`](crate::receive).
+/// Extensions of [`reqwest::Response`]: its body read through [`receive`](crate::receive).
 ///
 /// Sealed: implemented for `Response` only, so that methods can be added.
 pub trait HandoffResponseExt: sealed::Sealed {
