@@ -52,6 +52,8 @@ pub mod runtime;
 mod snapshot;
 mod trace;
 mod traits;
+#[cfg(any(feature = "axum", feature = "reqwest"))]
+pub mod web;
 
 pub use contract_schema as schema;
 pub use contract_schema::compat;
