@@ -64,7 +64,7 @@ pub use published::check_published;
 pub use runtime::{
     receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis,
     FieldPath, Journey, Limits, Presence, Problem, ProblemKind, ReceiveOptions, Received,
-    Rejection, SendOptions, Sent,
+    Rejection, SendOptions, Sent, Side,
 };
 pub use traits::{shape_of, HandoffContract, HandoffSchema, PublishedSnapshot};
 

@@ -8,10 +8,17 @@
 //! | `handoff.direction` | `send` or `receive` |
 //! | `gen_ai.conversation.id` | the journey's session id |
 //! | `handoff.workflow`, `handoff.from`, `handoff.to`, `handoff.attempt`, `handoff.retry_of` | the journey |
-//! | `handoff.received_fields`, `handoff.missing_fields`, `handoff.unknown_fields` | JSON arrays of paths (unambiguous when a name holds a comma) |
-//! | `handoff.received_count`, `handoff.missing_count`, `handoff.unknown_count` | their lengths (unknown: with those past the cap) |
+//! | `handoff.received_fields` (receive) or `handoff.written_fields` (send), `handoff.missing_fields`, `handoff.unknown_fields` | JSON arrays of paths (unambiguous when a name holds a comma) |
+//! | `handoff.received_count` or `handoff.written_count`, `handoff.missing_count`, `handoff.unknown_count` | their lengths (unknown: with those past the cap) |
 //! | `handoff.outcome` | `accepted` or `rejected` |
 //! | `handoff.problem_count` | how many problems a rejection listed |
+//!
+//! The span is `INFO` and is entered around the call's work, so its time is the call's and
+//! whatever the work logs is inside it. A rejection also emits one `WARN` event inside the
+//! span (a span's level is fixed when it is created, and a refused handoff is worth a
+//! warning whatever the outcome is), with `handoff.problems`: the first
+//! 32 problems (`MAX_TRACED_PROBLEMS`) as one JSON array of their pointers and kinds, and
+//! `handoff.problem_count`, all of them.
 //!
 //! No field holds a value of the payload.
 
@@ -19,7 +26,8 @@ use contract_schema::Schema;
 
 use crate::runtime::options::Journey;
 use crate::runtime::presence::Presence;
-use crate::runtime::problem::{Rejection, Side};
+use crate::runtime::presence::Side;
+use crate::runtime::problem::Rejection;
 
 /// The span of one call (nothing without the `tracing` feature).
 #[cfg(feature = "tracing")]
@@ -28,33 +36,51 @@ pub(crate) type CallSpan = tracing::Span;
 #[cfg(not(feature = "tracing"))]
 pub(crate) struct CallSpan;
 
-/// Opens the span of a call.
+/// How many problems a rejection's `WARN` event lists (the count says how many there were).
+#[cfg(feature = "tracing")]
+pub(crate) const MAX_TRACED_PROBLEMS: usize = 32;
+
+/// Opens the span of a call. Its field names depend on the side: what a send wrote is not
+/// what arrived.
 #[cfg(feature = "tracing")]
 pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan {
     use tracing::field::Empty;
     // Written only if a subscriber records the span: nothing is built for a disabled one.
     let contract = ContractName(schema);
-    let span = tracing::info_span!(
-        "handoff",
-        otel.name = %format_args!("{} {contract}", side.as_str()),
-        handoff.contract = %contract,
-        handoff.direction = side.as_str(),
-        gen_ai.conversation.id = journey.session_id.as_deref(),
-        handoff.workflow = journey.workflow_name.as_deref(),
-        handoff.from = journey.handoff_from.as_deref(),
-        handoff.to = journey.handoff_to.as_deref(),
-        handoff.attempt = journey.attempt,
-        handoff.retry_of = journey.retry_of.as_deref(),
-        handoff.received_fields = Empty,
-        handoff.missing_fields = Empty,
-        handoff.unknown_fields = Empty,
-        handoff.received_count = Empty,
-        handoff.missing_count = Empty,
-        handoff.unknown_count = Empty,
-        handoff.outcome = Empty,
-        handoff.problem_count = Empty,
-    );
-    span
+    macro_rules! call_span {
+        ($fields:ident, $count:ident) => {
+            tracing::info_span!(
+                "handoff",
+                otel.name = %format_args!("{} {contract}", side.as_str()),
+                handoff.contract = %contract,
+                handoff.direction = side.as_str(),
+                gen_ai.conversation.id = journey.session_id.as_deref(),
+                handoff.workflow = journey.workflow_name.as_deref(),
+                handoff.from = journey.handoff_from.as_deref(),
+                handoff.to = journey.handoff_to.as_deref(),
+                handoff.attempt = journey.attempt,
+                handoff.retry_of = journey.retry_of.as_deref(),
+                handoff.$fields = Empty,
+                handoff.missing_fields = Empty,
+                handoff.unknown_fields = Empty,
+                handoff.$count = Empty,
+                handoff.missing_count = Empty,
+                handoff.unknown_count = Empty,
+                handoff.outcome = Empty,
+                handoff.problem_count = Empty,
+            )
+        };
+    }
+    match side {
+        Side::Send => call_span!(written_fields, written_count),
+        _ => call_span!(received_fields, received_count),
+    }
+}
+
+/// The span entered: the call's work runs inside it (nothing without the feature).
+#[cfg(feature = "tracing")]
+pub(crate) fn enter(span: &CallSpan) -> tracing::span::Entered<'_> {
+    span.enter()
 }
 
 /// The contract id of a schema as a span shows it (`payload` for a schema of no contract).
@@ -72,7 +98,8 @@ impl std::fmt::Display for ContractName<'_> {
     }
 }
 
-/// Records the outcome of a call on its span.
+/// Records the outcome of a call on its span, and a rejection's problems in a `WARN` event
+/// inside it.
 #[cfg(feature = "tracing")]
 pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
     if span.is_disabled() {
@@ -86,13 +113,14 @@ pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
     let json = |items: &[crate::runtime::presence::FieldPath]| {
         serde_json::to_string(items).unwrap_or_default()
     };
-    span.record(
-        "handoff.received_fields",
-        json(presence.received()).as_str(),
-    );
+    let (fields, count) = match presence.side() {
+        Side::Send => ("handoff.written_fields", "handoff.written_count"),
+        _ => ("handoff.received_fields", "handoff.received_count"),
+    };
+    span.record(fields, json(presence.received()).as_str());
     span.record("handoff.missing_fields", json(presence.missing()).as_str());
     span.record("handoff.unknown_fields", json(presence.unknown()).as_str());
-    span.record("handoff.received_count", presence.received().len() as u64);
+    span.record(count, presence.received().len() as u64);
     span.record("handoff.missing_count", presence.missing().len() as u64);
     span.record(
         "handoff.unknown_count",
@@ -100,12 +128,36 @@ pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
     );
     span.record("handoff.outcome", outcome);
     span.record("handoff.problem_count", problems as u64);
+    if let Err(rejection) = result {
+        let listed = &rejection.problems()[..problems.min(MAX_TRACED_PROBLEMS)];
+        // Pointers and kinds: structure, never a value (a map key is `*`).
+        let listed = serde_json::to_string(listed).unwrap_or_default();
+        tracing::warn!(
+            parent: span,
+            handoff.problems = listed.as_str(),
+            handoff.problem_count = problems as u64,
+            "{} refused: {} problem{}",
+            rejection.side().as_str(),
+            problems,
+            if problems == 1 { "" } else { "s" },
+        );
+    }
 }
 
 #[cfg(not(feature = "tracing"))]
 #[inline]
 pub(crate) fn start(_: Side, _: &Schema, _: &Journey) -> CallSpan {
     CallSpan
+}
+
+/// Without the `tracing` feature there is no span to enter.
+#[cfg(not(feature = "tracing"))]
+pub(crate) struct NotEntered;
+
+#[cfg(not(feature = "tracing"))]
+#[inline]
+pub(crate) fn enter(_: &CallSpan) -> NotEntered {
+    NotEntered
 }
 
 #[cfg(not(feature = "tracing"))]

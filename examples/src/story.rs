@@ -62,7 +62,7 @@ pub fn dropped_order_ref() -> Result<String, Box<dyn Error>> {
     let journey = Journey::new("triage-agent", "refund-specialist")
         .session("sess-7f3a")
         .workflow("support-refund");
-    let rejection = refused(sent.bytes(), &ReceiveOptions::journey(journey))?;
+    let rejection = refused(sent.bytes(), &ReceiveOptions::default().journey(journey))?;
     writeln!(out, "{rejection}")?;
     writeln!(out, "presence: {}", rejection.presence())?;
     let trace: &Presence = rejection.presence();

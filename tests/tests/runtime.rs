@@ -215,6 +215,81 @@ fn what_the_runtime_returns_is_send_and_sync() {
     send_sync::<contract_core::FieldPath>();
 }
 
+/// Options and limits chain on values, as a Rust user writes them; what they set is what a
+/// call applies.
+#[test]
+fn options_and_limits_are_chainable_builders() {
+    let journey = contract_core::Journey::default()
+        .from("triage-agent")
+        .to("refund-specialist")
+        .attempt(1);
+    assert_eq!(journey.handoff_from.as_deref(), Some("triage-agent"));
+    assert_eq!(journey.handoff_to.as_deref(), Some("refund-specialist"));
+    assert_eq!(journey.attempt, Some(1));
+    assert_eq!(journey.retry_of, None, "an attempt alone retries nothing");
+    let retried = journey.clone().retry(2, "run-41");
+    assert_eq!(
+        (retried.attempt, retried.retry_of.as_deref()),
+        (Some(2), Some("run-41"))
+    );
+
+    let payload = bytes(&envelope());
+    let small = Limits::default().max_bytes(64).max_depth(8);
+    let options = ReceiveOptions::default()
+        .journey(journey.clone())
+        .limits(small);
+    assert_eq!(options.journey, journey);
+    let r = receive_with::<Envelope>(&payload, &options).unwrap_err();
+    assert_eq!(
+        kinds(&r),
+        [(String::new(), ProblemKind::TooLarge { limit: 64 })]
+    );
+
+    let value: Envelope = serde_json::from_slice(&payload).expect("valid");
+    let options = contract_core::SendOptions::default()
+        .journey(journey)
+        .limits(Limits::default().max_bytes(64));
+    let r = contract_core::send_with(&value, &options).unwrap_err();
+    assert_eq!(
+        kinds(&r),
+        [(String::new(), ProblemKind::TooLarge { limit: 64 })]
+    );
+    assert!(contract_core::send_with(&value, &contract_core::SendOptions::default()).is_ok());
+
+    let all = Limits::default()
+        .max_string_bytes(5)
+        .max_keys_per_object(6)
+        .max_unknown_names(7);
+    assert_eq!(
+        (
+            all.max_string_bytes,
+            all.max_keys_per_object,
+            all.max_unknown_names
+        ),
+        (5, 6, 7)
+    );
+}
+
+/// `Sent` gives its bytes as `AsRef<[u8]>` and `Into<Vec<u8>>`; `Received` its value as
+/// `AsRef<T>`.
+#[test]
+fn sent_and_received_convert_as_rust_users_take_them() {
+    fn body(bytes: impl AsRef<[u8]>) -> usize {
+        bytes.as_ref().len()
+    }
+    let value: Envelope = serde_json::from_slice(&bytes(&envelope())).expect("valid");
+    let sent = send(&value).expect("valid");
+    let expected = serde_json::to_vec(&value).expect("serializes");
+    assert_eq!(body(&sent), expected.len());
+    let owned: Vec<u8> = sent.clone().into();
+    assert_eq!(owned, expected);
+    assert_eq!(Vec::from(sent), expected);
+
+    let received = receive::<Envelope>(&expected).expect("valid");
+    let borrowed: &Envelope = received.as_ref();
+    assert_eq!(borrowed.artifacts.len(), value.artifacts.len());
+}
+
 #[test]
 fn every_problem_is_listed_with_its_pointer() {
     let mut payload = envelope();
@@ -314,14 +389,54 @@ fn presence_serializes_with_the_seed_names_and_reads_back() {
     );
 }
 
+/// A send's presence reads as a send: `written [...]` and `writtenFields`, and reads back as
+/// one; the receiving side keeps the seed's `receivedFields`.
+#[test]
+fn a_sent_presence_names_what_was_written() {
+    let value: Envelope = serde_json::from_slice(&bytes(&envelope())).expect("valid");
+    let sent = send(&value).expect("valid");
+    let presence = sent.presence();
+    assert_eq!(presence.side(), contract_core::Side::Send);
+    assert!(
+        presence
+            .to_string()
+            .starts_with("runtime-envelope/v1: written [contextId, handoffId, status, artifacts"),
+        "{presence}"
+    );
+    let json = serde_json::to_value(presence).expect("serializes");
+    assert!(json.get("receivedFields").is_none(), "{json}");
+    assert_eq!(json["writtenFields"][0], "contextId");
+    assert_eq!(json["contextIdPresent"], true);
+    let back: Presence = serde_json::from_value(json).expect("reads back");
+    assert_eq!(back.side(), contract_core::Side::Send);
+    assert_eq!(&back, presence);
+    // The record describes itself on either side.
+    let again = receive::<Presence>(&serde_json::to_vec(presence).expect("serializes"))
+        .expect("a sent presence record is a valid payload of its own schema");
+    assert_eq!(again.value(), presence);
+
+    let received = receive::<Envelope>(sent.bytes()).expect("valid");
+    assert_eq!(received.presence().side(), contract_core::Side::Receive);
+    assert!(received
+        .presence()
+        .to_string()
+        .contains(": received [contextId"));
+
+    // A record names one side, not both and not neither.
+    let both = json!({"receivedFields": [], "writtenFields": [], "missingFields": [], "unknownFields": []});
+    assert!(serde_json::from_value::<Presence>(both).is_err());
+    let neither = json!({"missingFields": [], "unknownFields": []});
+    let error = serde_json::from_value::<Presence>(neither).unwrap_err();
+    assert!(error.to_string().contains("receivedFields"), "{error}");
+}
+
 #[test]
 fn unknown_names_are_capped() {
     let mut object = serde_json::Map::new();
     for i in 0..100 {
         object.insert(format!("extra{i}"), json!(i));
     }
-    let mut options = ReceiveOptions::default();
-    options.limits.max_unknown_names = 3;
+    let options = ReceiveOptions::default().limits(Limits::default().max_unknown_names(3));
     let r = receive_with::<Envelope>(&bytes(&object.into()), &options).unwrap_err();
     assert_eq!(r.presence().unknown().len(), 3);
     assert_eq!(r.presence().unknown_omitted(), 97);
@@ -361,8 +476,7 @@ fn a_huge_string_is_refused_by_the_size_limit() {
         kinds(&r),
         [(String::new(), ProblemKind::TooLarge { limit: 16 << 20 })]
     );
-    let mut options = ReceiveOptions::default();
-    options.limits.max_bytes = 256 << 20;
+    let options = ReceiveOptions::default().limits(Limits::default().max_bytes(256 << 20));
     assert_eq!(Limits::default().max_bytes, 16 << 20);
     let r = receive_with::<Envelope>(&huge, &options).unwrap_err();
     assert!(matches!(

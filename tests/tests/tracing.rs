@@ -79,7 +79,7 @@ fn journey() -> Journey {
 fn a_rejected_receive_is_one_span_with_the_journey_and_the_presence() {
     let spans = capture(|| {
         let payload = br#"{"category":"damaged","orderRef":"VALUE-1","x,y":1}"#;
-        let _ = receive_with::<Refund>(payload, &ReceiveOptions::journey(journey()));
+        let _ = receive_with::<Refund>(payload, &ReceiveOptions::default().journey(journey()));
     });
     assert_eq!(spans.len(), 1);
     let (name, fields) = &spans[0];
@@ -121,7 +121,7 @@ fn an_accepted_send_is_one_span_too() {
             order_id: "VALUE-2".into(),
             note: None,
         };
-        send_with(&refund, &SendOptions::journey(journey())).expect("valid");
+        send_with(&refund, &SendOptions::default().journey(journey())).expect("valid");
     });
     assert_eq!(spans.len(), 1);
     let fields = &spans[0].1;
@@ -129,10 +129,127 @@ fn an_accepted_send_is_one_span_too() {
     assert_eq!(field("otel.name"), Some("send traced-refund/v2"));
     assert_eq!(field("handoff.direction"), Some("send"));
     assert_eq!(field("handoff.outcome"), Some("accepted"));
+    // A send's span names what was written, not what arrived.
     assert_eq!(
-        field("handoff.received_fields"),
+        field("handoff.written_fields"),
         Some(r#"["category","orderId"]"#)
     );
+    assert_eq!(field("handoff.written_count"), Some("2"));
+    assert_eq!(field("handoff.received_fields"), None);
     assert_eq!(field("handoff.problem_count"), Some("0"));
     assert!(!format!("{fields:?}").contains("VALUE-2"));
+}
+
+/// What a JSON-formatting subscriber writes, line by line.
+#[derive(Clone, Default)]
+struct Output(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The JSON lines a `tracing_subscriber::fmt().json()` subscriber writes while `f` runs, with
+/// an event when each span closes (which carries the span's busy time).
+fn json_lines(f: impl FnOnce()) -> Vec<serde_json::Value> {
+    let out = Output::default();
+    let writer = out.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .json()
+        .with_max_level(tracing::Level::TRACE)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_current_span(true)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::with_default(subscriber, f);
+    let bytes = out.0.lock().expect("not poisoned").clone();
+    String::from_utf8(bytes)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn a_rejection_warns_inside_its_entered_span_with_pointers_and_kinds() {
+    let lines = json_lines(|| {
+        let payload = br#"{"category":7,"orderRef":"VALUE-3"}"#;
+        let _ = receive_with::<Refund>(payload, &ReceiveOptions::default().journey(journey()));
+    });
+    let text = serde_json::to_string(&lines).expect("serializes");
+    assert!(!text.contains("VALUE-3"), "{text}");
+    let warn = lines
+        .iter()
+        .find(|line| line["level"] == "WARN")
+        .unwrap_or_else(|| panic!("a WARN event: {text}"));
+    assert_eq!(warn["span"]["name"], "handoff", "inside the span: {text}");
+    assert_eq!(warn["fields"]["handoff.problem_count"], 2);
+    let problems: serde_json::Value =
+        serde_json::from_str(warn["fields"]["handoff.problems"].as_str().expect("text"))
+            .expect("a JSON array");
+    let listed: Vec<(&str, &str)> = problems
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|p| {
+            (
+                p["pointer"].as_str().expect("pointer"),
+                p["kind"].as_str().expect("kind"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [("/category", "wrong_type"), ("/orderId", "missing_field")]
+    );
+    // The span was entered around the work: its busy time is not zero.
+    let close = lines
+        .iter()
+        .find(|line| line["fields"]["message"] == "close")
+        .unwrap_or_else(|| panic!("the span's close event: {text}"));
+    assert_eq!(close["level"], "INFO");
+    assert_ne!(close["fields"]["time.busy"], "0.00ns", "{text}");
+}
+
+#[test]
+fn a_rejection_lists_its_first_32_problems_and_counts_them_all() {
+    #[derive(Debug, Deserialize, HandoffContract)]
+    #[handoff(name = "traced-many", version = 1)]
+    struct Many {
+        items: Vec<u32>,
+    }
+    let lines = json_lines(|| {
+        let items = vec!["\"x\""; 40].join(",");
+        let payload = format!(r#"{{"items":[{items}]}}"#);
+        let _ = receive_with::<Many>(payload.as_bytes(), &ReceiveOptions::default());
+    });
+    let warn = lines
+        .iter()
+        .find(|line| line["level"] == "WARN")
+        .expect("a WARN event");
+    assert_eq!(warn["fields"]["handoff.problem_count"], 40);
+    let problems: serde_json::Value =
+        serde_json::from_str(warn["fields"]["handoff.problems"].as_str().expect("text"))
+            .expect("a JSON array");
+    let problems = problems.as_array().expect("an array");
+    assert_eq!(problems.len(), 32);
+    assert_eq!(problems[31]["pointer"], "/items/31");
+}
+
+#[test]
+fn an_accepted_call_warns_nothing() {
+    let lines = json_lines(|| {
+        let payload = br#"{"category":"damaged","orderId":"A-1"}"#;
+        receive_with::<Refund>(payload, &ReceiveOptions::default()).expect("valid");
+    });
+    assert!(lines.iter().all(|line| line["level"] != "WARN"));
+    assert!(lines
+        .iter()
+        .any(|line| line["span"]["name"] == "handoff" || line["fields"]["message"] == "close"));
 }

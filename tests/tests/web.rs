@@ -88,9 +88,7 @@ async fn seen(checked: Checked<RefundRequest>) -> CheckedJson<Seen> {
 }
 
 fn limits(max_bytes: usize) -> Limits {
-    let mut limits = Limits::default();
-    limits.max_bytes = max_bytes;
-    limits
+    Limits::default().max_bytes(max_bytes)
 }
 
 fn app() -> Router {

@@ -100,8 +100,9 @@ use crate::traits::HandoffSchema;
 
 pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMissing};
 pub use options::{Journey, Limits, ReceiveOptions, SendOptions};
+pub use presence::Side;
 pub use presence::{FieldPath, Presence};
-pub use problem::{JsonKind, Problem, ProblemKind, Rejection, Side};
+pub use problem::{JsonKind, Problem, ProblemKind, Rejection};
 
 use full::{check, walk, Payload};
 use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
@@ -145,7 +146,34 @@ impl<T> Received<T> {
     }
 }
 
+/// The value, borrowed, for code generic over `AsRef<T>`.
+///
+/// `Received<T>` does not implement `Deref<Target = T>` on purpose: its own methods
+/// (`presence`, `value`, `into_inner`, `into_parts`) would then shadow any method of `T` of
+/// the same name, silently (a payload type with a `presence` field and accessor is likely in
+/// this domain). `value()`, `as_ref()` and `into_inner()` say which one is meant.
+impl<T> AsRef<T> for Received<T> {
+    fn as_ref(&self) -> &T {
+        &self.value
+    }
+}
+
 /// A payload `send` accepted: the bytes to put on the wire and their presence record.
+///
+/// It gives its bytes as Rust users take them: `sent.bytes()` or `sent.as_ref()` borrowed,
+/// `sent.into_bytes()` or `Vec::from(sent)` owned (an HTTP client's body takes either).
+///
+/// ```
+/// # use contract_core::HandoffSchema;
+/// # #[derive(serde::Serialize, HandoffSchema)]
+/// # struct Ping { seq: u64 }
+/// let sent = contract_core::send(&Ping { seq: 1 })?;
+/// let borrowed: &[u8] = sent.as_ref();
+/// assert_eq!(borrowed, br#"{"seq":1}"#);
+/// let owned: Vec<u8> = sent.into();
+/// assert_eq!(owned, br#"{"seq":1}"#);
+/// # Ok::<(), contract_core::Rejection>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Sent {
     bytes: Vec<u8>,
@@ -169,6 +197,18 @@ impl Sent {
     #[must_use]
     pub fn presence(&self) -> &Presence {
         &self.presence
+    }
+}
+
+impl AsRef<[u8]> for Sent {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl From<Sent> for Vec<u8> {
+    fn from(sent: Sent) -> Vec<u8> {
+        sent.bytes
     }
 }
 
@@ -227,6 +267,8 @@ where
 {
     let schema = schema_of::<T>();
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
+    // Entered for the call's work and its outcome; left when the call returns.
+    let _entered = crate::trace::enter(&span);
     let result = with_scratch(|scratch| {
         let plan = fast_plan::<T>(schema);
         let mut payload = Payload::Bytes(bytes);
@@ -242,7 +284,7 @@ where
                 &mut record,
             ) {
                 Ok(value) => {
-                    let presence = Presence::recorded(record);
+                    let presence = Presence::recorded(record, Side::Receive);
                     #[cfg(feature = "__check-fast-path")]
                     full_path_agrees(schema, bytes, limits, scratch, &presence);
                     return Ok(Received { value, presence });
@@ -253,7 +295,7 @@ where
         }
         let (mut problems, record, text) =
             check(schema, View::Receiver, payload, &options.limits, scratch);
-        let presence = Presence::recorded(record);
+        let presence = Presence::recorded(record, Side::Receive);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
             if let Ok(value) = read::de::from_tape::<T>(text, &scratch.tape.nodes) {
@@ -322,7 +364,7 @@ fn full_send_agrees<T: Serialize + ?Sized>(
     // A copy is rendered, as in `full_path_agrees`.
     assert_eq!(
         serde_json::to_value(presence.clone()).ok(),
-        serde_json::to_value(Presence::recorded(record)).ok(),
+        serde_json::to_value(Presence::recorded(record, Side::Send)).ok(),
         "the fast path of send recorded another presence than the full path"
     );
 }
@@ -367,7 +409,7 @@ fn full_path_agrees(
         problems.is_empty(),
         "the fast path of receive accepted what the full path rejects: {problems:?}"
     );
-    let full = serde_json::to_value(Presence::recorded(record)).ok();
+    let full = serde_json::to_value(Presence::recorded(record, Side::Receive)).ok();
     // A copy is rendered: the caller's record stays unrendered, as it would be without
     // this check.
     assert_eq!(
@@ -489,6 +531,8 @@ fn send_against<T: Serialize + ?Sized>(
     options: &SendOptions,
 ) -> Result<Sent, Rejection> {
     let span = crate::trace::start(Side::Send, schema, &options.journey);
+    // Entered for the call's work and its outcome; left when the call returns.
+    let _entered = crate::trace::enter(&span);
     let limits = &options.limits;
     let result = with_scratch(|scratch| {
         let mut bytes = Vec::with_capacity(scratch.written);
@@ -496,7 +540,7 @@ fn send_against<T: Serialize + ?Sized>(
             let memo = &mut scratch.fast_send;
             if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
                 scratch.written = bytes.len();
-                let presence = Presence::recorded(record);
+                let presence = Presence::recorded(record, Side::Send);
                 #[cfg(feature = "__check-fast-path")]
                 full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
                 return Ok(Sent { bytes, presence });
@@ -507,7 +551,7 @@ fn send_against<T: Serialize + ?Sized>(
                 pointer: String::new(),
                 kind,
             };
-            let presence = Presence::recorded(presence::Record::new(schema, view));
+            let presence = Presence::recorded(presence::Record::new(schema, view), Side::Send);
             Err(Rejection::new(Side::Send, vec![problem], presence))
         };
         match write::ser::to_tape(value, &mut bytes, &mut scratch.tape, limits) {
@@ -523,7 +567,7 @@ fn send_against<T: Serialize + ?Sized>(
             return problem(ProblemKind::SerializeFailed);
         };
         let (problems, record) = walk(schema, view, text, limits, scratch);
-        let presence = Presence::recorded(record);
+        let presence = Presence::recorded(record, Side::Send);
         if problems.is_empty() {
             Ok(Sent { bytes, presence })
         } else {

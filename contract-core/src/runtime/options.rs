@@ -36,6 +36,56 @@ impl Default for Limits {
     }
 }
 
+/// Chainable setters, one per limit, in the style of [`Journey`]'s: `Limits` is
+/// `#[non_exhaustive]` (a limit may be added without a breaking release), so a struct literal
+/// cannot build one outside this crate, and these do.
+///
+/// ```
+/// use contract_core::Limits;
+///
+/// let limits = Limits::default().max_bytes(1 << 20).max_depth(32);
+/// assert_eq!(limits.max_bytes, 1 << 20);
+/// assert_eq!(limits.max_depth, 32);
+/// assert_eq!(limits.max_keys_per_object, Limits::default().max_keys_per_object);
+/// ```
+impl Limits {
+    /// With the largest payload, in bytes.
+    #[must_use]
+    pub const fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// With the deepest nesting of arrays and objects. `receive` reads at most 127 levels
+    /// whatever this says (what `serde_json` reads), so a larger value only raises `send`'s.
+    #[must_use]
+    pub const fn max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// With the longest string, in bytes of its JSON text.
+    #[must_use]
+    pub const fn max_string_bytes(mut self, max_string_bytes: usize) -> Self {
+        self.max_string_bytes = max_string_bytes;
+        self
+    }
+
+    /// With the most keys in one object.
+    #[must_use]
+    pub const fn max_keys_per_object(mut self, max_keys_per_object: usize) -> Self {
+        self.max_keys_per_object = max_keys_per_object;
+        self
+    }
+
+    /// With how many unknown field names a presence record names before it counts them.
+    #[must_use]
+    pub const fn max_unknown_names(mut self, max_unknown_names: usize) -> Self {
+        self.max_unknown_names = max_unknown_names;
+        self
+    }
+}
+
 /// The options of [`receive`](crate::receive), [`send`](crate::send) and
 /// [`send_to`](crate::send_to): kept, not built per call.
 pub(crate) static DEFAULT_RECEIVE: ReceiveOptions = ReceiveOptions {
@@ -101,12 +151,38 @@ impl Journey {
         self
     }
 
-    /// With the attempt number and the run it retries.
+    /// With the agent or service handing off (for a journey begun with `Journey::default()`).
     #[must_use]
-    pub fn retry(mut self, attempt: u32, retry_of: impl Into<String>) -> Self {
+    pub fn from(mut self, handoff_from: impl Into<String>) -> Self {
+        self.handoff_from = Some(handoff_from.into());
+        self
+    }
+
+    /// With the agent or service taking over.
+    #[must_use]
+    pub fn to(mut self, handoff_to: impl Into<String>) -> Self {
+        self.handoff_to = Some(handoff_to.into());
+        self
+    }
+
+    /// With the attempt number alone (a first attempt retries nothing).
+    #[must_use]
+    pub fn attempt(mut self, attempt: u32) -> Self {
         self.attempt = Some(attempt);
+        self
+    }
+
+    /// With the run this one retries.
+    #[must_use]
+    pub fn retry_of(mut self, retry_of: impl Into<String>) -> Self {
         self.retry_of = Some(retry_of.into());
         self
+    }
+
+    /// With the attempt number and the run it retries.
+    #[must_use]
+    pub fn retry(self, attempt: u32, retry_of: impl Into<String>) -> Self {
+        self.attempt(attempt).retry_of(retry_of)
     }
 }
 
@@ -120,14 +196,21 @@ pub struct ReceiveOptions {
     pub journey: Journey,
 }
 
+/// Chainable on a value, like [`Journey`]:
+/// `ReceiveOptions::default().journey(journey).limits(Limits::default().max_bytes(1 << 20))`.
 impl ReceiveOptions {
-    /// Default limits with this journey.
+    /// With this journey, for traces.
     #[must_use]
-    pub fn journey(journey: Journey) -> Self {
-        ReceiveOptions {
-            journey,
-            ..ReceiveOptions::default()
-        }
+    pub fn journey(mut self, journey: Journey) -> Self {
+        self.journey = journey;
+        self
+    }
+
+    /// With these size limits for the payload.
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
 }
 
@@ -141,14 +224,21 @@ pub struct SendOptions {
     pub journey: Journey,
 }
 
+/// Chainable on a value, like [`Journey`]:
+/// `SendOptions::default().journey(journey).limits(Limits::default().max_bytes(1 << 20))`.
 impl SendOptions {
-    /// Default limits with this journey.
+    /// With this journey, for traces.
     #[must_use]
-    pub fn journey(journey: Journey) -> Self {
-        SendOptions {
-            journey,
-            ..SendOptions::default()
-        }
+    pub fn journey(mut self, journey: Journey) -> Self {
+        self.journey = journey;
+        self
+    }
+
+    /// With these size limits for the written payload.
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
 }
 

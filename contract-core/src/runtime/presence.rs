@@ -15,6 +15,31 @@ use serde::{Deserialize, Serialize};
 
 use crate::traits::{shape_of, HandoffSchema};
 
+/// Which side of a handoff a call ran on: the producer (`send`) or the consumer (`receive`).
+///
+/// A [`Rejection`](crate::Rejection) says which side refused the payload, and a [`Presence`]
+/// which side recorded it (what was written, or what arrived).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Side {
+    /// `send` or `send_to`: the producer, before the bytes left.
+    Send,
+    /// `receive`: the consumer, where the bytes arrived.
+    Receive,
+}
+
+impl Side {
+    /// `send` or `receive`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Side::Send => "send",
+            Side::Receive => "receive",
+        }
+    }
+}
+
 /// Field-presence metadata of one payload: trace metadata that never carries a value.
 ///
 /// It holds the contract id and, per schema path (`artifacts[].version`: one entry per path,
@@ -27,7 +52,11 @@ use crate::traits::{shape_of, HandoffSchema};
 ///
 /// It serializes with the key names of the tracing seed: `handoffContract`,
 /// `receivedFields`, `missingFields`, `unknownFields`, and `<field>Present` for every field
-/// of the contract's top level.
+/// of the contract's top level. A record has a [`Side`]: one that `send` made lists what it
+/// wrote under `writtenFields` instead of `receivedFields` (its other keys are the same:
+/// `missingFields` are required fields it did not write, `unknownFields` names it wrote that
+/// the contract does not have, `<field>Present` whether it wrote the field), and its
+/// `Display` says `written [...]`; reading JSON back keeps the side, told by that key.
 ///
 /// ```
 /// use contract_core::Presence;
@@ -46,6 +75,8 @@ use crate::traits::{shape_of, HandoffSchema};
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub struct Presence {
+    /// Which side recorded it: what `send` wrote, or what `receive` read.
+    side: Side,
     /// What a walk recorded (`None` for a record read from JSON).
     record: Option<Record<'static>>,
     /// The record rendered on first use; boxed, so that a presence nobody reads is small to
@@ -53,21 +84,39 @@ pub struct Presence {
     rendered: OnceLock<Box<Rendered>>,
 }
 
-/// The record as it is read and written.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The record as it is read and written (the key of `received_fields` depends on the side:
+/// [`Presence`]'s `Serialize` writes it, [`ReadRecord`] reads it).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 struct Rendered {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     handoff_contract: Option<Cow<'static, str>>,
-    /// Shared with the records of the thread whose fields arrived in the same order.
+    /// What arrived (receive) or was written (send). Shared with the records of the thread
+    /// whose fields arrived in the same order.
     received_fields: Arc<[FieldPath]>,
     missing_fields: Vec<FieldPath>,
     unknown_fields: Vec<FieldPath>,
-    #[serde(default, skip_serializing_if = "is_zero")]
     unknown_fields_omitted: u64,
-    #[serde(default, skip_serializing_if = "Sorted::is_empty")]
     field_counts: Sorted<Vec<(FieldPath, u64)>>,
     /// The `<field>Present` flags, shared like `received_fields`.
+    present: Sorted<Arc<[Flag]>>,
+}
+
+/// A record as JSON holds it: `receivedFields` for one a receiver recorded, `writtenFields`
+/// for one a sender did (exactly one of the two).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadRecord {
+    #[serde(default)]
+    handoff_contract: Option<Cow<'static, str>>,
+    #[serde(default)]
+    received_fields: Option<Arc<[FieldPath]>>,
+    #[serde(default)]
+    written_fields: Option<Arc<[FieldPath]>>,
+    missing_fields: Vec<FieldPath>,
+    unknown_fields: Vec<FieldPath>,
+    #[serde(default)]
+    unknown_fields_omitted: u64,
+    #[serde(default)]
+    field_counts: Sorted<Vec<(FieldPath, u64)>>,
     #[serde(flatten)]
     present: Sorted<Arc<[Flag]>>,
 }
@@ -687,8 +736,9 @@ fn push_label(out: &mut Vec<u8>, label: Label<'_>, first: bool) {
 
 impl Presence {
     /// The presence a walk recorded against a schema kept for the life of the process.
-    pub(crate) fn recorded(record: Record<'static>) -> Self {
+    pub(crate) fn recorded(record: Record<'static>, side: Side) -> Self {
         Presence {
+            side,
             record: Some(record),
             rendered: OnceLock::new(),
         }
@@ -699,13 +749,21 @@ impl Presence {
             .get_or_init(|| Box::new(self.record.as_ref().map(Record::render).unwrap_or_default()))
     }
 
+    /// Which side recorded it: [`Side::Send`] for what `send` wrote, [`Side::Receive`] for
+    /// what `receive` read (and for a record read from JSON with `receivedFields`).
+    #[must_use]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
     /// The contract id (`refund-request/v2`), when the payload was checked against a contract.
     #[must_use]
     pub fn contract(&self) -> Option<&str> {
         self.rendered().handoff_contract.as_deref()
     }
 
-    /// The paths of the fields that arrived, in the order they first arrived.
+    /// The paths of the fields that arrived (for a send: that were written), in the order
+    /// they first did.
     #[must_use]
     pub fn received(&self) -> &[FieldPath] {
         &self.rendered().received_fields
@@ -752,6 +810,7 @@ impl Presence {
 impl Default for Presence {
     fn default() -> Self {
         Presence {
+            side: Side::Receive,
             record: None,
             rendered: OnceLock::from(Box::default()),
         }
@@ -761,6 +820,7 @@ impl Default for Presence {
 impl Clone for Presence {
     fn clone(&self) -> Self {
         Presence {
+            side: self.side,
             record: self.record.clone(),
             rendered: self.rendered.clone(),
         }
@@ -769,7 +829,7 @@ impl Clone for Presence {
 
 impl PartialEq for Presence {
     fn eq(&self, other: &Self) -> bool {
-        self.rendered() == other.rendered()
+        self.side == other.side && self.rendered() == other.rendered()
     }
 }
 
@@ -779,6 +839,7 @@ impl fmt::Debug for Presence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.rendered();
         f.debug_struct("Presence")
+            .field("side", &self.side)
             .field("handoff_contract", &r.handoff_contract)
             .field("received_fields", &r.received_fields)
             .field("missing_fields", &r.missing_fields)
@@ -790,15 +851,74 @@ impl fmt::Debug for Presence {
     }
 }
 
+impl Side {
+    /// The key of the record's list of the fields a side saw: `receivedFields` (the tracing
+    /// seed's) for what arrived, `writtenFields` for what a sender wrote.
+    const fn fields_key(self) -> &'static str {
+        match self {
+            Side::Send => "writtenFields",
+            Side::Receive => "receivedFields",
+        }
+    }
+
+    /// How `Display` names that list.
+    const fn fields_label(self) -> &'static str {
+        match self {
+            Side::Send => "written",
+            Side::Receive => "received",
+        }
+    }
+}
+
 impl Serialize for Presence {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.rendered().serialize(serializer)
+        use serde::ser::SerializeMap;
+        let r = self.rendered();
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(contract) = &r.handoff_contract {
+            map.serialize_entry("handoffContract", contract)?;
+        }
+        map.serialize_entry(self.side.fields_key(), &r.received_fields)?;
+        map.serialize_entry("missingFields", &r.missing_fields)?;
+        map.serialize_entry("unknownFields", &r.unknown_fields)?;
+        if !is_zero(&r.unknown_fields_omitted) {
+            map.serialize_entry("unknownFieldsOmitted", &r.unknown_fields_omitted)?;
+        }
+        if !r.field_counts.is_empty() {
+            map.serialize_entry("fieldCounts", &r.field_counts)?;
+        }
+        for (key, present) in r.present.0.iter() {
+            map.serialize_entry(key, present)?;
+        }
+        map.end()
     }
 }
 
 impl<'de> Deserialize<'de> for Presence {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Rendered::deserialize(deserializer).map(|rendered| Presence {
+        use serde::de::Error;
+        let read = ReadRecord::deserialize(deserializer)?;
+        let (side, fields) = match (read.received_fields, read.written_fields) {
+            (Some(fields), None) => (Side::Receive, fields),
+            (None, Some(fields)) => (Side::Send, fields),
+            (None, None) => return Err(D::Error::missing_field("receivedFields")),
+            (Some(_), Some(_)) => {
+                return Err(D::Error::custom(
+                    "a presence record holds `receivedFields` or `writtenFields`, not both",
+                ))
+            }
+        };
+        let rendered = Rendered {
+            handoff_contract: read.handoff_contract,
+            received_fields: fields,
+            missing_fields: read.missing_fields,
+            unknown_fields: read.unknown_fields,
+            unknown_fields_omitted: read.unknown_fields_omitted,
+            field_counts: read.field_counts,
+            present: read.present,
+        };
+        Ok(Presence {
+            side,
             record: None,
             rendered: OnceLock::from(Box::new(rendered)),
         })
@@ -820,7 +940,7 @@ impl fmt::Display for Presence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.rendered();
         write!(f, "{}: ", self.contract().unwrap_or("payload"))?;
-        list(f, "received", &r.received_fields)?;
+        list(f, self.side.fields_label(), &r.received_fields)?;
         f.write_str("; ")?;
         list(f, "missing", &r.missing_fields)?;
         f.write_str("; ")?;
@@ -856,7 +976,7 @@ const fn field(
     }
 }
 
-static PRESENCE_FIELDS: [Field; 7] = [
+static PRESENCE_FIELDS: [Field; 8] = [
     field(
         "handoff_contract",
         "handoffContract",
@@ -868,10 +988,18 @@ static PRESENCE_FIELDS: [Field; 7] = [
     field(
         "received_fields",
         "receivedFields",
-        false,
+        true,
         false,
         shape_of::<Vec<String>>,
-        "The paths of the fields that arrived.",
+        "The paths of the fields that arrived (a receiver's record).",
+    ),
+    field(
+        "written_fields",
+        "writtenFields",
+        true,
+        false,
+        shape_of::<Vec<String>>,
+        "The paths of the fields that were written (a sender's record).",
     ),
     field(
         "missing_fields",

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::presence::Presence;
+use super::presence::{Presence, Side};
 
 /// The kind of JSON value found where another was expected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -318,28 +318,6 @@ impl fmt::Display for Problem {
             &self.pointer
         };
         write!(f, "{at}: {}", self.kind)
-    }
-}
-
-/// Which side of a handoff rejected a payload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Side {
-    /// `send` or `send_to`: the producer, before the bytes left.
-    Send,
-    /// `receive`: the consumer, where the bytes arrived.
-    Receive,
-}
-
-impl Side {
-    /// `send` or `receive`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Side::Send => "send",
-            Side::Receive => "receive",
-        }
     }
 }
 

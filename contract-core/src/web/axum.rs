@@ -80,8 +80,7 @@ use crate::{
 ///     CheckedJson(RefundDecision { approved: value.amount_cents < 10_000 })
 /// }
 ///
-/// let mut limits = Limits::default();
-/// limits.max_bytes = 64 << 10;
+/// let limits = Limits::default().max_bytes(64 << 10);
 /// let app: Router = Router::new()
 ///     .route("/refunds", post(refund))
 ///     .layer(Extension(limits));
