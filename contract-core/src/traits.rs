@@ -17,7 +17,7 @@ use contract_schema::{ContractInfo, Schema, Shape};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no handoff description: it does not implement `HandoffSchema`",
     label = "no `HandoffSchema` for `{Self}`",
-    note = "derive it with `#[derive(HandoffSchema)]`, or describe this field's wire form with `#[handoff(schema_as = WireType)]`"
+    note = "`{Self}` needs a description of what serde writes for it: when the type is yours, derive it with `#[derive(HandoffSchema)]` beside its `Serialize`/`Deserialize`; when it is another crate's and a field of yours holds it, describe that field's wire form with `#[handoff(schema_as = WireType)]`"
 )]
 pub trait HandoffSchema {
     /// The static description of the type.

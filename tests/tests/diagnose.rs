@@ -190,6 +190,48 @@ fn another_version_that_the_payload_fits() {
     );
 }
 
+/// A version passed by hand without a contract id cannot be "the version the producer
+/// follows": the diagnosis says it used it for renames only, rather than dropping it silently.
+#[test]
+fn a_version_without_a_contract_id_is_named_in_a_note() {
+    #[derive(serde::Serialize, HandoffSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Old {
+        category: &'static str,
+        order_ref: &'static str,
+    }
+    let bytes = serde_json::to_vec(&Old {
+        category: "damaged",
+        order_ref: "A-1",
+    })
+    .expect("serializes");
+    let rejection = rejected(&bytes);
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .payload(&bytes)
+        .version(Old::schema())
+        .explain();
+    assert_eq!(diagnosis.notes().len(), 1, "{diagnosis}");
+    let text = diagnosis.to_string();
+    assert!(
+        text.ends_with(
+            "note: 1 version passed with .version() has no contract id: used to explain renames \
+             only, never as another version the producer may follow (pass a contract's schema, \
+             or a snapshot, to have it considered)"
+        ),
+        "{text}"
+    );
+    let json = serde_json::to_value(&diagnosis).expect("serializes");
+    assert_eq!(json["notes"].as_array().map(Vec::len), Some(1));
+
+    // With a contract's schema, no note.
+    let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
+        .payload(&bytes)
+        .version(v1::RefundRequest::schema())
+        .explain();
+    assert!(diagnosis.notes().is_empty());
+    assert!(!diagnosis.to_string().contains("note:"));
+}
+
 #[test]
 fn the_derive_embeds_every_published_version() {
     use contract_core::HandoffContract;

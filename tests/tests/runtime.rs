@@ -330,6 +330,8 @@ fn every_problem_is_listed_with_its_pointer() {
             "/status".into(),
             ProblemKind::UnknownVariant {
                 expected: "Status".into(),
+                known: vec!["ready".into(), "blocked".into()],
+                known_count: 2,
             },
         ),
         (
@@ -799,6 +801,67 @@ pub struct Secrets {
     pub pair: (char, bool),
 }
 
+/// An unknown enum value names the values the contract knows (structure, never the value
+/// that arrived), a long list shortened with its count.
+#[test]
+fn an_unknown_variant_names_the_known_ones() {
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(dead_code)] // read by serde only
+    enum Reason {
+        Damaged,
+        NotDelivered,
+        #[serde(alias = "mind")]
+        ChangedMind,
+    }
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
+    struct Refund {
+        reason: Reason,
+    }
+    let r = rejection::<Refund>(br#"{"reason":"SECRET-REASON"}"#);
+    assert_eq!(
+        r.problems()[0].to_string(),
+        "/reason: unknown variant: expected one of damaged, not-delivered, changed-mind, mind"
+    );
+    assert!(!format!("{r} {r:?}").contains("SECRET"));
+
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
+    enum Many {
+        A0,
+        A1,
+        A2,
+        A3,
+        A4,
+        A5,
+        A6,
+        A7,
+        A8,
+        A9,
+        B0,
+        B1,
+        B2,
+        B3,
+        B4,
+        B5,
+        B6,
+        B7,
+        B8,
+        B9,
+    }
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
+    struct Holder {
+        many: Many,
+    }
+    let r = rejection::<Holder>(br#"{"many":"C0"}"#);
+    assert_eq!(
+        r.problems()[0].to_string(),
+        "/many: unknown variant: expected one of A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, B0, B1, and 8 more of Many (20 in all)"
+    );
+}
+
 /// Found by the fuzz target: the key of an externally tagged enum's object is the variant's
 /// name, a value the sender chose; an unknown one is not shown.
 #[test]
@@ -819,7 +882,9 @@ fn an_unknown_external_variant_is_not_echoed() {
         [(
             "/external".into(),
             ProblemKind::UnknownVariant {
-                expected: "External".into()
+                expected: "External".into(),
+                known: vec!["Newtype".into()],
+                known_count: 1,
             }
         )]
     );

@@ -131,6 +131,9 @@ pub struct MissingField {
 pub struct Diagnosis {
     contract: String,
     fields: Vec<MissingField>,
+    /// What the diagnosis could not use, and why (a version without a contract id).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
 }
 
 impl Diagnosis {
@@ -138,6 +141,14 @@ impl Diagnosis {
     #[must_use]
     pub fn fields(&self) -> &[MissingField] {
         &self.fields
+    }
+
+    /// What the diagnosis could not use of the evidence it was given, and why: a schema
+    /// passed with [`WhyMissing::version`] that has no contract id is used to explain renames
+    /// only, since "the producer follows another version" needs a version to name.
+    #[must_use]
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The causes of the field at `path`.
@@ -153,6 +164,7 @@ impl Diagnosis {
 impl fmt::Display for Diagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.fields.is_empty() {
+            // Notes explain causes: with no field missing there is nothing they qualify.
             return write!(f, "{}: no field is missing", self.contract);
         }
         write!(f, "{}: why fields are missing", self.contract)?;
@@ -162,6 +174,9 @@ impl fmt::Display for Diagnosis {
                 let sep = if i == 0 { " " } else { "; or " };
                 write!(f, "{sep}{cause}")?;
             }
+        }
+        for note in &self.notes {
+            write!(f, "\n  note: {note}")?;
         }
         Ok(())
     }
@@ -276,7 +291,27 @@ impl<'a> WhyMissing<'a> {
                 causes: self.causes(path, &contract, &fitting),
             })
             .collect();
-        Diagnosis { contract, fields }
+        let unnamed = self
+            .versions
+            .iter()
+            .filter(|v| v.contract.is_none())
+            .count();
+        let notes = match unnamed {
+            0 => Vec::new(),
+            n => vec![format!(
+                "{n} version{s} passed with .version() {have} no contract id: used to explain \
+                 renames only, never as another version the producer may follow (pass a \
+                 contract's schema, or a snapshot, to have {it} considered)",
+                s = if n == 1 { "" } else { "s" },
+                have = if n == 1 { "has" } else { "have" },
+                it = if n == 1 { "it" } else { "them" },
+            )],
+        };
+        Diagnosis {
+            contract,
+            fields,
+            notes,
+        }
     }
 
     /// The embedded versions, then those passed in.

@@ -178,10 +178,16 @@ pub enum ProblemKind {
         /// The field's wire name.
         field: Cow<'static, str>,
     },
-    /// A tag or string-enum value outside the set (the value is not shown).
+    /// A tag or string-enum value outside the set (the value is not shown; the tags the
+    /// contract knows are, since they are structure).
     UnknownVariant {
         /// The type it should name a variant of.
         expected: Cow<'static, str>,
+        /// The tags the contract's view knows, in declaration order (the receiver's aliases
+        /// included), at most the first 12.
+        known: Vec<Cow<'static, str>>,
+        /// How many tags the view knows in all.
+        known_count: usize,
     },
     /// A map key that its key type does not read (the key is not shown).
     InvalidKey {
@@ -288,8 +294,29 @@ impl fmt::Display for ProblemKind {
                 f,
                 "duplicate field `{field}`: it arrived under two of its names"
             ),
-            ProblemKind::UnknownVariant { expected } => {
-                write!(f, "unknown variant: expected a variant of {expected}")
+            ProblemKind::UnknownVariant {
+                expected,
+                known,
+                known_count,
+            } => {
+                if known.is_empty() {
+                    return write!(f, "unknown variant: {expected} reads no tag");
+                }
+                f.write_str("unknown variant: expected one of ")?;
+                for (i, tag) in known.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(tag)?;
+                }
+                if *known_count > known.len() {
+                    write!(
+                        f,
+                        ", and {} more of {expected} ({known_count} in all)",
+                        known_count - known.len()
+                    )?;
+                }
+                Ok(())
             }
             ProblemKind::InvalidKey { expected } => {
                 write!(f, "invalid map key: expected a key of type {expected}")

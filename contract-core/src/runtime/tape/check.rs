@@ -619,6 +619,25 @@ impl<'s, 'd> Checker<'s, 'd> {
         sender.into_iter().chain(receiver)
     }
 
+    /// The problem of a tag `e` does not know: the tags this view knows, by name (structure,
+    /// not payload), the first [`MAX_KNOWN_TAGS`] of them kept.
+    #[cold]
+    fn unknown_variant(&self, ty: &'s Type, e: &'s EnumDef) -> ProblemKind {
+        let mut known = Vec::new();
+        let mut known_count = 0;
+        for tag in e.tagged_variants().flat_map(|v| self.tags(v)) {
+            if known.len() < MAX_KNOWN_TAGS {
+                known.push((self.keep)(tag.as_str()));
+            }
+            known_count += 1;
+        }
+        ProblemKind::UnknownVariant {
+            expected: type_text(ty, self.keep),
+            known,
+            known_count,
+        }
+    }
+
     fn primary_name(&self, field: &'s FieldDef) -> Option<&'s str> {
         view_name(self.view, field)
     }
@@ -1023,9 +1042,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                 Some(v) => Some(v),
                 None => {
                     if self.catch_all(e).is_none() {
-                        self.problem(ProblemKind::UnknownVariant {
-                            expected: type_text(ty, self.keep),
-                        });
+                        self.problem(self.unknown_variant(ty, e));
                     }
                     self.catch_all(e)
                 }
@@ -1287,9 +1304,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     }
                     Some(_) => self.mismatch(i, ty),
                     None if self.catch_all(e).is_some() => {}
-                    None => self.problem(ProblemKind::UnknownVariant {
-                        expected: type_text(ty, self.keep),
-                    }),
+                    None => self.problem(self.unknown_variant(ty, e)),
                 }
             }
             NodeKind::Object if !e.is_string_enum() => {
@@ -1310,9 +1325,7 @@ impl<'s, 'd> Checker<'s, 'd> {
                     Some(_) => self.mismatch(i, ty),
                     // The key is the variant's name: a value the sender chose, not shown.
                     None => {
-                        self.problem(ProblemKind::UnknownVariant {
-                            expected: type_text(ty, self.keep),
-                        });
+                        self.problem(self.unknown_variant(ty, e));
                         self.skip(i);
                     }
                 }
@@ -1365,12 +1378,7 @@ impl<'s, 'd> Checker<'s, 'd> {
             Some(variant) => Ok(Some(variant)),
             None if self.catch_all(e).is_some() => Ok(None),
             None => {
-                self.problem_at(
-                    Seg::Key(k),
-                    ProblemKind::UnknownVariant {
-                        expected: type_text(ty, self.keep),
-                    },
-                );
+                self.problem_at(Seg::Key(k), self.unknown_variant(ty, e));
                 Err(())
             }
         }
@@ -1585,6 +1593,9 @@ fn type_text<'s>(ty: &'s Type, keep: fn(&'s str) -> Cow<'static, str>) -> Cow<'s
         ty => return Cow::Owned(ty.to_string()),
     })
 }
+
+/// How many of an enum's tags an unknown-variant problem names; past that it counts them.
+pub(crate) const MAX_KNOWN_TAGS: usize = 12;
 
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
 fn escape_token(text: &str, out: &mut String) {
