@@ -8,7 +8,10 @@
 //!   `jsonschema` + `from_value::<T>` (what a user would build);
 //! - `reject/*`: `receive::<T>` on a payload with problems in every artifact, beside the same
 //!   `from_slice::<T>` failing at its first;
-//! - `send/*`: `send` beside `serde_json::to_vec`.
+//! - `send/*`: `send` beside `serde_json::to_vec`;
+//! - in `ratios`, two acceptance shapes beside the envelope, with their targets printed: a
+//!   flat struct of 8 scalars (`flat8`) and an envelope-like struct of about 0.5 KB with a
+//!   nested struct, an enum and lists of strings (`task`).
 //!
 //! Absolute times on a shared 2-core machine swing ±30 %, so the figures to quote are the
 //! ratios printed by `ratios`: per size, 101 rounds in which every method runs one batch (about
@@ -94,6 +97,137 @@ fn envelope(artifacts: usize) -> Envelope {
         status: Status::Ready,
         note: None,
     }
+}
+
+/// An acceptance shape: a flat struct of 8 scalars (the smallest contract a service hands on).
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "bench-flat", version = 1)]
+#[serde(rename_all = "camelCase")]
+struct Flat {
+    id: u64,
+    attempt: u32,
+    score: f64,
+    ready: bool,
+    owner: String,
+    priority: u8,
+    delta: i64,
+    region: String,
+}
+
+fn flat() -> Flat {
+    Flat {
+        id: 9_007_199_254,
+        attempt: 3,
+        score: 0.875,
+        ready: true,
+        owner: "refund-specialist".into(),
+        priority: 2,
+        delta: -1250,
+        region: "eu-west-1".into(),
+    }
+}
+
+/// An acceptance shape: an envelope-like struct of about 0.5 KB with a nested struct, an
+/// enum and lists of strings (the form that measured 1.35x `to_vec` for `send`).
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "bench-task", version = 1)]
+#[serde(rename_all = "camelCase")]
+struct Task {
+    task_id: String,
+    goal: String,
+    owner: Owner,
+    status: Status,
+    required_fields: Vec<String>,
+    excluded_actions: Vec<String>,
+    acceptance: Vec<String>,
+    task_revision: u32,
+}
+
+#[derive(Debug, Serialize, Deserialize, HandoffSchema)]
+#[serde(rename_all = "camelCase")]
+struct Owner {
+    agent: String,
+    team: String,
+    on_call: bool,
+}
+
+fn task() -> Task {
+    let words = |list: &[&str]| list.iter().map(|w| (*w).to_owned()).collect();
+    Task {
+        task_id: "task-0192-refund".into(),
+        goal: "Decide the refund of order A-1 and tell the customer what happens next".into(),
+        owner: Owner {
+            agent: "refund-specialist".into(),
+            team: "billing".into(),
+            on_call: true,
+        },
+        status: Status::Ready,
+        required_fields: words(&[
+            "orderRef",
+            "category",
+            "amountCents",
+            "currency",
+            "customerId",
+        ]),
+        excluded_actions: words(&["refund above 500 EUR", "close the account", "email legal"]),
+        acceptance: words(&[
+            "the decision names the policy it follows",
+            "the customer message is under 80 words",
+            "every amount is in cents",
+            "open questions are listed, not guessed",
+        ]),
+        task_revision: 4,
+    }
+}
+
+/// Sends, receives and rejects one value of an acceptance shape, with the targets beside the
+/// ratios (receive with its presence read <= 1.0x `from_slice`, send <= 1.0x `to_vec`, a
+/// rejection <= 1.5x a success).
+fn acceptance<T>(label: &str, value: &T, bad: &[u8])
+where
+    T: Serialize + serde::de::DeserializeOwned + HandoffSchema + 'static,
+{
+    let bytes = serde_json::to_vec(value).expect("serializes");
+    assert!(receive::<T>(&bytes).is_ok());
+    assert!(receive::<T>(bad).is_err());
+    let batch = (2_000_000 / bytes.len().max(1)).clamp(4, 20_000) as u32;
+    let rounds = 101;
+    println!("payload {label}: {} bytes, batch {batch}", bytes.len());
+    println!(
+        "targets {label}: receive_presence_read <= 1.00x, send <= 1.00x, receive_rejected <= 1.50x"
+    );
+    ratios_of(
+        &format!("receive {label}"),
+        rounds,
+        batch,
+        &mut [
+            ("from_slice", &mut || {
+                serde_json::from_slice::<T>(&bytes).is_ok()
+            }),
+            ("receive", &mut || receive::<T>(&bytes).is_ok()),
+            ("receive_presence_read", &mut || {
+                receive::<T>(&bytes).is_ok_and(|r| !r.presence().received().is_empty())
+            }),
+        ],
+    );
+    ratios_of(
+        &format!("reject {label}"),
+        rounds,
+        batch,
+        &mut [
+            ("receive_ok", &mut || receive::<T>(&bytes).is_ok()),
+            ("receive_rejected", &mut || receive::<T>(bad).is_err()),
+        ],
+    );
+    ratios_of(
+        &format!("send {label}"),
+        rounds,
+        batch,
+        &mut [
+            ("to_vec", &mut || serde_json::to_vec(value).is_ok()),
+            ("send", &mut || send(value).is_ok()),
+        ],
+    );
 }
 
 const SIZES: [(&str, usize); 3] = [("small", 2), ("medium", 115), ("large", 11_500)];
@@ -231,6 +365,17 @@ fn ratios_of(
 fn ratios(c: &mut Criterion) {
     // The ratios are printed, not measured by criterion; a filter naming them runs them.
     let _ = c;
+    // The two acceptance shapes, each with a payload that breaks two of its fields.
+    let flat_bad = br#"{"id":-1,"attempt":3,"score":"high","ready":true,"owner":"o","priority":2,"delta":0,"region":"r"}"#;
+    acceptance("flat8", &flat(), flat_bad);
+    let task_bad = serde_json::to_vec(&task())
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .replace("\"onCall\":true", "\"onCall\":1")
+                .replace("\"taskRevision\":4", "\"taskRevision\":-4")
+        })
+        .expect("serializes");
+    acceptance("task", &task(), task_bad.as_bytes());
     let validator = Validator::new();
     for (size, n) in SIZES {
         let value = envelope(n);

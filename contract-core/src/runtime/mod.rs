@@ -111,6 +111,7 @@ use read::refused::refused;
 use scratch::with_scratch;
 #[cfg(feature = "__check-fast-path")]
 use scratch::Scratch;
+#[cfg(debug_assertions)]
 use tape::scan;
 
 /// A payload `receive` accepted: the typed value and its presence record.
