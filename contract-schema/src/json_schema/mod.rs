@@ -452,11 +452,11 @@ impl Exporter<'_> {
     /// tagged enums it is a variant of.
     fn struct_schema(&self, def: &StructDef, tags: &[Tag]) -> Map<String, Value> {
         let mut properties = Map::new();
-        let mut required: Vec<Value> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
         let mut constraints: Vec<Value> = Vec::new();
         for (name, schema) in tags {
             properties.insert(name.clone(), Value::Object(schema.clone()));
-            required.push(name.clone().into());
+            required.push(name.clone());
         }
         for field in &def.fields {
             match self.view {
@@ -474,7 +474,7 @@ impl Exporter<'_> {
                     let schema = self.field_schema(field, &sender.name);
                     properties.insert(sender.name.clone(), Value::Object(schema));
                     if sender.emit == Emit::Always {
-                        required.push(sender.name.clone().into());
+                        required.push(sender.name.clone());
                     }
                 }
                 View::Receiver => {
@@ -503,7 +503,7 @@ impl Exporter<'_> {
                     }
                     if names.len() == 1 {
                         if receiver.required {
-                            required.push(primary.clone().into());
+                            required.push(primary.clone());
                         }
                     } else if receiver.required {
                         // Exactly one of the keys: serde rejects two as a duplicate field.
