@@ -216,34 +216,17 @@ use serde_json::{json, Map, Value};
 use crate::model::{Body, Emit, FieldDef, Schema, StructDef, Type, TypeDef, Unknown};
 
 mod enums;
+mod exporter;
 mod keys;
 mod keywords;
 
+pub use crate::model::View;
 use enums::Tag;
+use exporter::Exporter;
 use keywords::{at_most_one, constrained_schema, int_schema, nullable, obj, string_schema, unique};
 
 /// The JSON Schema dialect of every exported document.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-
-/// Which side of a handoff a JSON Schema describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum View {
-    /// What the producer's `Serialize` writes.
-    Sender,
-    /// What the consumer's `Deserialize` accepts.
-    Receiver,
-}
-
-impl View {
-    /// The canonical spelling, also the value of `x-handoff-view`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            View::Sender => "sender",
-            View::Receiver => "receiver",
-        }
-    }
-}
 
 /// The JSON Schema (draft 2020-12) of `schema` in the given view.
 ///
@@ -334,14 +317,6 @@ fn def_key_base(name: &str) -> String {
         out.push_str("type");
     }
     out
-}
-struct Exporter<'a> {
-    schema: &'a Schema,
-    view: View,
-    keys: &'a BTreeMap<String, String>,
-    /// How many flattened enums are being inlined inside one another (a flattened enum
-    /// whose variant holds its own struct recurses).
-    flat_depth: core::cell::Cell<usize>,
 }
 
 impl Exporter<'_> {

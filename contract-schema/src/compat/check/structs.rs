@@ -4,14 +4,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::compat::rules::{Direction, Rule};
+use crate::compat::direction::Direction;
 use crate::model::{
     Emit, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     Unknown, VariantDefKind,
 };
+use crate::rules::Rule;
 use crate::shape::Provenance;
 
-use super::{Checker, Seg, MAX_DEPTH};
+use super::checker::{Checker, MAX_DEPTH};
+use super::paths::Seg;
 
 /// How many candidate fields a missing field is compared with to spot an undeclared rename.
 const MAX_RENAME_CANDIDATES: usize = 16;
