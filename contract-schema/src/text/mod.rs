@@ -155,19 +155,6 @@ pub fn parse(text: &str) -> Result<Schema, ParseError> {
     parse::schema(text, 0)
 }
 
-/// Reads a schema from the contents of an insta snapshot file: the canonical text after a
-/// header between two `---` lines.
-///
-/// # Errors
-///
-/// As [`snapshot::parse`](crate::snapshot::parse), which it calls.
-#[deprecated(
-    note = "snapshot files are read by `contract_schema::snapshot`: use `snapshot::parse`"
-)]
-pub fn parse_snapshot(contents: &str) -> Result<Schema, ParseError> {
-    crate::snapshot::parse(contents)
-}
-
 /// Reads a schema from text that follows `lines_before` lines of something else (a
 /// snapshot's header): line numbers in errors count those lines too.
 pub(crate) fn parse_after(text: &str, lines_before: usize) -> Result<Schema, ParseError> {
