@@ -5,9 +5,10 @@
 //! token. Named types referenced anywhere are collected with their position and checked
 //! against the definitions once the whole text is read.
 //!
-//! This module holds the entry points, the lines, the header and the loop over the
-//! top-level lines; [`cursor`] reads the tokens of one line, [`types`] the type grammar,
-//! [`blocks`] the lines of structs, enums and newtypes, and [`messages`] words the errors.
+//! This module holds the entry points; [`lines`] splits the text into lines, [`parser`]
+//! reads the header and the loop over the top-level lines, [`cursor`] the tokens of one
+//! line, [`types`] the type grammar, [`blocks`] the lines of structs, enums and newtypes,
+//! and [`messages`] words the errors.
 
 mod blocks;
 mod cursor;
@@ -16,8 +17,8 @@ mod messages;
 mod parser;
 mod types;
 
-use super::ParseError;
 use crate::model::{Schema, Type};
+use crate::text::ParseError;
 use cursor::Cursor;
 use lines::{split_lines, Line};
 use parser::Parser;
