@@ -1,9 +1,14 @@
-//! The cost of the compatibility engine, against a floor measured in the same run: the
-//! derived structural equality of two equal schemas (`==`), the cheapest thing a user could
-//! do instead, which says nothing about why.
+//! The cost of the compatibility engine and of the JSON Schema export, against a floor
+//! measured in the same run: the derived structural equality of two equal schemas (`==`),
+//! the cheapest thing a user could do instead, which says nothing about why.
 //!
-//! - `compat/fields`: one comparison of two wide schemas (1,000 and 10,000 fields) that
-//!   differ in one field. Throughput is per field: the cost per field should stay flat.
+//! - `compat/fields`: one comparison of two wide schemas (1,000, 10,000 and 20,000 fields)
+//!   that differ in one field, as `handoff diff --mode check` (`check`) and plain `handoff
+//!   diff` (`evolve_full`, both directions) make it. Throughput is per field: the cost per
+//!   field should stay flat as the fields grow (fields are matched by wire name through maps
+//!   built once per struct, never by scanning the other side's fields).
+//! - `json_schema/fields`: the export of the same wide schemas, each view. Throughput is per
+//!   field and should stay flat too.
 //! - `compat/history`, two transitive histories of 10 and 100 older versions of a
 //!   1,000-field schema, throughput per version:
 //!   - `full_transitive_1000_fields`: older version `v` of `n` lacks the widenings of
@@ -16,15 +21,21 @@
 //!     same schemas and reports one finding: this measures the engine's cost per version,
 //!     which should stay flat from 10 to 100 versions.
 //!
-//! Run: `cargo bench -p contract-schema --bench compat`.
+//! Run: `cargo bench -p contract-schema --bench compat` (a quick look:
+//! `-- --warm-up-time 1 --measurement-time 3`).
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use contract_schema::compat::{check, evolve, evolve_history, Mode};
+use contract_schema::json_schema::{to_json_schema, View};
 use contract_schema::model::{Body, FieldDef, Schema, StructDef, Type, TypeDef, Unknown};
 use contract_schema::shape::{IntKind, StringFormat};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+/// The widths of the wide schemas: at 20,000 fields a cost that grew with the square of the
+/// fields would show as twenty times the cost per field of 1,000.
+const FIELDS: [usize; 3] = [1_000, 10_000, 20_000];
 
 /// How many nested struct types the wide schemas use.
 const NESTED: usize = 50;
@@ -86,7 +97,8 @@ fn wide(n: usize, version: usize) -> Schema {
 
 fn wide_schemas(c: &mut Criterion) {
     let mut group = c.benchmark_group("compat/fields");
-    for n in [1_000, 10_000] {
+    group.sample_size(10);
+    for n in FIELDS {
         let old = wide(n, 0);
         let new = wide(n, 1);
         group.throughput(Throughput::Elements(n as u64));
@@ -101,6 +113,21 @@ fn wide_schemas(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("equality_floor", n), &n, |b, _| {
             b.iter(|| black_box(&old) == black_box(&same));
         });
+    }
+    group.finish();
+}
+
+fn export(c: &mut Criterion) {
+    let mut group = c.benchmark_group("json_schema/fields");
+    group.sample_size(10);
+    for n in FIELDS {
+        let schema = wide(n, 0);
+        group.throughput(Throughput::Elements(n as u64));
+        for (name, view) in [("sender", View::Sender), ("receiver", View::Receiver)] {
+            group.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
+                b.iter(|| to_json_schema(black_box(&schema), view));
+            });
+        }
     }
     group.finish();
 }
@@ -185,5 +212,5 @@ fn history_one_change(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, wide_schemas, history, history_one_change);
+criterion_group!(benches, wide_schemas, export, history, history_one_change);
 criterion_main!(benches);

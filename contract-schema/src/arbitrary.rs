@@ -44,13 +44,15 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 
-use crate::compat::{Allowance, Allowances, Rule};
+use crate::allowance::{Allowance, Allowances};
 use crate::contract::{ContractId, Mode};
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, FlatEnumDef, IntRange, IntValue, Length, ReceiverField, Repr,
     Schema, SenderField, StructDef, Type, TypeDef, Unknown, VariantDef, VariantDefKind,
 };
-use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
+use crate::rules::Rule;
+use crate::scalar::{FloatKind, IntKind, StringFormat};
+use crate::shape::Provenance;
 
 /// Display names the generated named types are drawn from: plain names, module-qualified
 /// names, generic instances (whose arguments are canonical type text) and a non-ASCII one.

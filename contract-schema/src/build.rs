@@ -20,9 +20,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::contract::ContractInfo;
+use crate::model::RESERVED;
 use crate::model::{Body, EnumDef, Repr, Schema, StructDef, Type, TypeDef};
 use crate::shape::{self, Kind, Send, Shape, VariantKind};
-use crate::text::RESERVED;
 use crate::views::{self, Content, EnumSpec, FieldSpec, Flattened, VariantContent, VariantSpec};
 
 /// How deep flattened structs may nest before the builder stops inlining.

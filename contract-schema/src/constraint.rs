@@ -22,7 +22,7 @@
 
 use core::fmt;
 
-use crate::shape::{IntKind, StringFormat};
+use crate::scalar::{IntKind, StringFormat};
 
 /// An integer anywhere serde's integer types reach, `i128::MIN ..= u128::MAX`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -301,43 +301,6 @@ impl IntSet {
     }
 }
 
-/// The set without its kind, every bound written: `0..=3, 5..=255`, a single value as
-/// itself. ([`Constraint`]'s `Display` leaves a bound of the kind's range open.)
-impl fmt::Display for IntSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_ranges(f, &self.ranges, None)
-    }
-}
-
-/// The ranges; when `kind` is given, an upper bound that is the kind's largest value and a
-/// lower bound that is a signed kind's smallest are left open (`1..`, `..=-1`; an unsigned
-/// kind's 0 is written: `0..=2`).
-fn write_ranges(
-    f: &mut fmt::Formatter<'_>,
-    ranges: &[IntRange],
-    kind: Option<IntKind>,
-) -> fmt::Result {
-    let lo = kind.filter(|k| IntKind::min(*k) < 0).map(IntValue::min_of);
-    let hi = kind.map(IntValue::max_of);
-    for (i, r) in ranges.iter().enumerate() {
-        if i > 0 {
-            f.write_str(", ")?;
-        }
-        if r.min == r.max {
-            write!(f, "{}", r.min)?;
-            continue;
-        }
-        if Some(r.min) != lo {
-            write!(f, "{}", r.min)?;
-        }
-        f.write_str("..")?;
-        if Some(r.max) != hi {
-            write!(f, "={}", r.max)?;
-        }
-    }
-    Ok(())
-}
-
 /// A length range in characters: `min ..= max`, no upper bound when `max` is `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Length {
@@ -367,18 +330,6 @@ impl Length {
                 (None, Some(_)) => false,
             }
             || self.max.is_some_and(|max| max < self.min)
-    }
-}
-
-/// `N` (exactly), `A..=B`, `A..` or `..=B`.
-impl fmt::Display for Length {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.max {
-            Some(max) if max == self.min => write!(f, "{max}"),
-            Some(max) if self.min == 0 => write!(f, "..={max}"),
-            Some(max) => write!(f, "{}..={max}", self.min),
-            None => write!(f, "{}..", self.min),
-        }
     }
 }
 
@@ -420,48 +371,6 @@ pub enum Constraint {
     String(StringConstraint),
 }
 
-impl Constraint {
-    /// The unconstrained type underneath: `Type::Int(kind)` or `Type::String(format)`.
-    #[must_use]
-    pub fn base(&self) -> crate::Type {
-        match self {
-            Constraint::Int { kind, .. } => crate::Type::Int(*kind),
-            Constraint::String(s) => crate::Type::String(s.format),
-        }
-    }
-}
-
-/// The canonical text: `u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`, `u8()` for no value;
-/// `string(uuid, len ..=36, pattern "^[0-9a-f-]+$")` with the format, `len` and `pattern`
-/// each written only when it restricts.
-impl fmt::Display for Constraint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Constraint::Int { kind, values } => {
-                write!(f, "{}(", kind.as_str())?;
-                write_ranges(f, values.ranges(), Some(*kind))?;
-                f.write_str(")")
-            }
-            Constraint::String(s) => {
-                f.write_str("string(")?;
-                let mut sep = "";
-                if let Some(name) = s.format.as_str() {
-                    f.write_str(name)?;
-                    sep = ", ";
-                }
-                if s.length != Length::ANY {
-                    write!(f, "{sep}len {}", s.length)?;
-                    sep = ", ";
-                }
-                if let Some(pattern) = &s.pattern {
-                    write!(f, "{sep}pattern {}", crate::text::Quoted(pattern))?;
-                }
-                f.write_str(")")
-            }
-        }
-    }
-}
-
 /// The static form of a [`Constraint`], for the description a type emits
 /// ([`Kind::Constrained`](crate::shape::Kind::Constrained)).
 #[derive(Debug, Clone, Copy)]
@@ -484,31 +393,6 @@ pub enum ConstraintShape {
         /// An ECMA-262 pattern.
         pattern: Option<&'static str>,
     },
-}
-
-impl ConstraintShape {
-    /// The model type this shape describes.
-    #[must_use]
-    pub fn to_type(&self) -> crate::Type {
-        match *self {
-            ConstraintShape::Int { kind, ranges } => {
-                crate::Type::int_in(kind, ranges.iter().copied())
-            }
-            ConstraintShape::String {
-                format,
-                min_len,
-                max_len,
-                pattern,
-            } => crate::Type::string_with(
-                format,
-                Length {
-                    min: min_len,
-                    max: max_len,
-                },
-                pattern.map(str::to_owned),
-            ),
-        }
-    }
 }
 
 #[cfg(test)]

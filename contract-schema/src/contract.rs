@@ -7,7 +7,7 @@
 //! line. The static description of the type itself lives in [`shape`](crate::shape), which
 //! knows nothing of contracts.
 
-use crate::compat::{Allowance, Allowances};
+use crate::allowance::{Allowance, Allowances};
 
 /// A contract's identity: `name/vN`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

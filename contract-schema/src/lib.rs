@@ -44,6 +44,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod allowance;
 #[cfg(feature = "proptest")]
 pub mod arbitrary;
 mod build;
@@ -52,6 +53,8 @@ pub mod constraint;
 pub mod contract;
 pub mod json_schema;
 pub mod model;
+mod rules;
+mod scalar;
 pub mod shape;
 pub mod snapshot;
 #[doc(hidden)]
@@ -61,7 +64,7 @@ pub mod text;
 pub mod views;
 
 pub use contract::{ContractId, ContractInfo, Mode};
-pub use json_schema::{to_json_schema, View};
-pub use model::{Body, FieldDef, Schema, Type, TypeDef};
+pub use json_schema::to_json_schema;
+pub use model::RESERVED;
+pub use model::{Body, FieldDef, Schema, Type, TypeDef, View};
 pub use shape::{Provenance, Shape};
-pub use text::RESERVED;

@@ -8,10 +8,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::compat::Allowances;
+use crate::allowance::Allowances;
+use crate::constraint::ConstraintShape;
 pub use crate::constraint::{Constraint, IntRange, IntSet, IntValue, Length, StringConstraint};
 pub use crate::contract::{ContractId, Mode};
-pub use crate::shape::{FloatKind, IntKind, Provenance, StringFormat};
+pub use crate::scalar::{FloatKind, IntKind, StringFormat};
+pub use crate::shape::Provenance;
 
 /// A resolved schema: a root type and the named types it reaches.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +30,73 @@ pub struct Schema {
     pub root: Type,
     /// The named types, by display name.
     pub types: BTreeMap<String, TypeDef>,
+}
+
+/// A constraint's type, beside the types it restricts.
+impl Constraint {
+    /// The unconstrained type underneath: `Type::Int(kind)` or `Type::String(format)`.
+    #[must_use]
+    pub fn base(&self) -> Type {
+        match self {
+            Constraint::Int { kind, .. } => Type::Int(*kind),
+            Constraint::String(s) => Type::String(s.format),
+        }
+    }
+}
+
+/// The static form turned into a model type, built as [`Type::int_in`] and
+/// [`Type::string_with`] build one.
+impl ConstraintShape {
+    /// The model type this shape describes.
+    #[must_use]
+    pub fn to_type(&self) -> Type {
+        match *self {
+            ConstraintShape::Int { kind, ranges } => Type::int_in(kind, ranges.iter().copied()),
+            ConstraintShape::String {
+                format,
+                min_len,
+                max_len,
+                pattern,
+            } => Type::string_with(
+                format,
+                Length {
+                    min: min_len,
+                    max: max_len,
+                },
+                pattern.map(str::to_owned),
+            ),
+        }
+    }
+}
+
+/// The built-in type keywords of the canonical text (`u32`, `string`, `option`, …): the
+/// one table of them. A named type is never displayed as one of these words (the builder
+/// qualifies it by its module path instead), and the parser offers them as "did you mean"
+/// for an undefined name spelt like one (`String` → `string`).
+pub const RESERVED: &[&str] = &[
+    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
+    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
+];
+
+/// Which side of a handoff: what the producer writes (a type's sender view) or what the
+/// consumer reads (its receiver view). A JSON Schema is exported for one of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    /// What the producer's `Serialize` writes.
+    Sender,
+    /// What the consumer's `Deserialize` accepts.
+    Receiver,
+}
+
+impl View {
+    /// The canonical spelling, also the value of `x-handoff-view`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            View::Sender => "sender",
+            View::Receiver => "receiver",
+        }
+    }
 }
 
 /// A type on the wire. Named types are references into [`Schema::types`].
@@ -180,11 +249,11 @@ impl Body {
     /// The type on the wire in `view` of a body that is a type on the wire (a newtype, or a
     /// type with two views); `None` for a struct or an enum.
     #[must_use]
-    pub fn wire_type(&self, view: crate::View) -> Option<&Type> {
+    pub fn wire_type(&self, view: View) -> Option<&Type> {
         match (self, view) {
             (Body::Newtype(inner), _) => Some(inner),
-            (Body::Views { sender, .. }, crate::View::Sender) => Some(sender),
-            (Body::Views { receiver, .. }, crate::View::Receiver) => Some(receiver),
+            (Body::Views { sender, .. }, View::Sender) => Some(sender),
+            (Body::Views { receiver, .. }, View::Receiver) => Some(receiver),
             (Body::Struct(_) | Body::Enum(_), _) => None,
         }
     }

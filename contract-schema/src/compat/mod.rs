@@ -126,12 +126,14 @@
 //! either under its tag or as its content alone, and reads it only the way it declares.
 
 mod check;
+mod direction;
 mod report;
-mod rules;
 
+pub use crate::allowance::{Allowance, Allowances};
 pub use crate::contract::Mode;
-pub use report::{Allowance, Allowances, CompatReport, Finding};
-pub use rules::{Concern, Direction, Rule};
+pub use crate::rules::{Concern, Rule};
+pub use direction::Direction;
+pub use report::{CompatReport, Finding};
 
 use crate::model::Schema;
 use check::Checker;

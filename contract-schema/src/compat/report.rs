@@ -1,10 +1,12 @@
-//! What the checker found: findings, the report that holds them, and the allowances that
+//! What the checker found: findings, the report that holds them, and which allowances
 //! accept some of them on purpose.
 
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-use super::rules::{Direction, Rule};
+use super::direction::Direction;
+use crate::allowance::{Allowance, Allowances};
+use crate::rules::Rule;
 
 /// One incompatibility, located and explained. It never holds a payload value: only field
 /// names, type names and rule ids.
@@ -200,18 +202,8 @@ impl Serialize for CompatReport {
     }
 }
 
-/// One finding accepted on purpose: a rule at a field, with the reason kept in the report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Allowance {
-    /// The rule id (`"FIELD_REMOVED"`).
-    pub rule: String,
-    /// The finding's whole path (`artifacts[].version`) or the wire name of its innermost
-    /// field (`version`).
-    pub field: String,
-    /// Why it is accepted.
-    pub reason: String,
-}
-
+/// Whether an allowance covers a finding: the engine's side of an allowance, beside the
+/// findings it is matched with.
 impl Allowance {
     /// Whether this allowance covers the finding.
     #[must_use]
@@ -221,59 +213,12 @@ impl Allowance {
     }
 }
 
-/// The findings accepted on purpose (the derive fills this from
-/// `#[handoff(allow(RULE_ID, reason = "…"))]`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Allowances {
-    list: Vec<Allowance>,
-}
-
+/// The allowances matched with the findings of a report.
 impl Allowances {
-    /// No allowance.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds an allowance of `rule` (its id) at `field` (a path or a wire name), for `reason`.
-    #[must_use]
-    pub fn allow(
-        mut self,
-        rule: impl Into<String>,
-        field: impl Into<String>,
-        reason: impl Into<String>,
-    ) -> Self {
-        self.push(Allowance {
-            rule: rule.into(),
-            field: field.into(),
-            reason: reason.into(),
-        });
-        self
-    }
-
-    /// Adds an allowance.
-    pub fn push(&mut self, allowance: Allowance) {
-        self.list.push(allowance);
-    }
-
-    /// The allowances, in the order added.
-    #[must_use]
-    pub fn as_slice(&self) -> &[Allowance] {
-        &self.list
-    }
-
-    /// The allowances whose rule id is not in the catalogue (a typo would silently allow
-    /// nothing).
-    pub fn unknown_rules(&self) -> impl Iterator<Item = &Allowance> {
-        self.list
-            .iter()
-            .filter(|a| Rule::from_id(&a.rule).is_none())
-    }
-
     /// The allowances that cover no finding of the report: stale ones, left behind after
     /// the change they accepted was published (or typos in a field name).
     pub fn unused<'a>(&'a self, report: &'a CompatReport) -> impl Iterator<Item = &'a Allowance> {
-        self.list
+        self.as_slice()
             .iter()
             .filter(move |a| !report.findings().iter().any(|f| a.covers(f)))
     }
@@ -281,14 +226,6 @@ impl Allowances {
     /// The first allowance that covers the finding.
     #[must_use]
     pub fn covering(&self, finding: &Finding) -> Option<&Allowance> {
-        self.list.iter().find(|a| a.covers(finding))
-    }
-}
-
-impl FromIterator<Allowance> for Allowances {
-    fn from_iter<I: IntoIterator<Item = Allowance>>(iter: I) -> Self {
-        Self {
-            list: iter.into_iter().collect(),
-        }
+        self.as_slice().iter().find(|a| a.covers(finding))
     }
 }

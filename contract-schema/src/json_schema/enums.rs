@@ -6,8 +6,9 @@ use serde_json::{json, Map, Value};
 
 use crate::model::{Body, EnumDef, FlatEnumDef, Repr, Type, VariantDef, VariantDefKind};
 
+use super::exporter::Exporter;
 use super::keywords::{at_most_one, either, obj, one_of, unique};
-use super::{Exporter, View};
+use crate::model::View;
 
 impl Exporter<'_> {
     /// The keys a flattened enum adds beside a struct's fields, as an open subschema (the

@@ -9,8 +9,8 @@ use serde_json::{json, Map, Value};
 
 use crate::model::{Body, Constraint, EnumDef, IntKind, Repr, StringFormat, Type, VariantDefKind};
 
+use super::exporter::Exporter;
 use super::keywords::{constrained_schema, either, obj, string_schema};
-use super::Exporter;
 
 /// How deep a key type's schema follows untagged enums before it takes any string.
 const MAX_KEY_DEPTH: usize = 8;

@@ -3,6 +3,9 @@
 //! of a scalar: integer bounds, string formats, and the values, lengths and patterns of a
 //! constrained integer or string.
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use serde_json::{json, Map, Number, Value};
 
 use crate::model::{Constraint, IntKind, IntValue, StringFormat};
@@ -17,15 +20,16 @@ pub(super) fn obj(value: Value) -> Map<String, Value> {
 
 /// The names without repeats, first occurrence kept. A key can be required twice when an
 /// enclosing internally tagged enum uses the same tag as an inner one, or a field's name (serde
-/// then writes the key twice); `required` must not repeat an item.
-pub(super) fn unique<T: PartialEq>(names: Vec<T>) -> Vec<T> {
-    let mut out: Vec<T> = Vec::with_capacity(names.len());
-    for name in names {
-        if !out.contains(&name) {
-            out.push(name);
-        }
-    }
-    out
+/// then writes the key twice); `required` must not repeat an item. One pass with a set, so a
+/// struct of many fields costs no more per field than a small one.
+pub(super) fn unique<T: Eq + Hash>(names: Vec<T>) -> Vec<T> {
+    let mut seen = HashSet::with_capacity(names.len());
+    let first: Vec<bool> = names.iter().map(|name| seen.insert(name)).collect();
+    names
+        .into_iter()
+        .zip(first)
+        .filter_map(|(name, first)| first.then_some(name))
+        .collect()
 }
 
 /// A value of `a` or of `b` (the two parts of an enum with untagged variants): an `anyOf`

@@ -226,34 +226,17 @@ use serde_json::{json, Map, Value};
 use crate::model::{Body, Emit, FieldDef, Schema, StructDef, Type, TypeDef, Unknown};
 
 mod enums;
+mod exporter;
 mod keys;
 mod keywords;
 
+pub use crate::model::View;
 use enums::Tag;
+use exporter::Exporter;
 use keywords::{at_most_one, constrained_schema, int_schema, nullable, obj, string_schema, unique};
 
 /// The JSON Schema dialect of every exported document.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-
-/// Which side of a handoff a JSON Schema describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum View {
-    /// What the producer's `Serialize` writes.
-    Sender,
-    /// What the consumer's `Deserialize` accepts.
-    Receiver,
-}
-
-impl View {
-    /// The canonical spelling, also the value of `x-handoff-view`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            View::Sender => "sender",
-            View::Receiver => "receiver",
-        }
-    }
-}
 
 /// The JSON Schema (draft 2020-12) of `schema` in the given view.
 ///
@@ -344,14 +327,6 @@ fn def_key_base(name: &str) -> String {
         out.push_str("type");
     }
     out
-}
-struct Exporter<'a> {
-    schema: &'a Schema,
-    view: View,
-    keys: &'a BTreeMap<String, String>,
-    /// How many flattened enums are being inlined inside one another (a flattened enum
-    /// whose variant holds its own struct recurses).
-    flat_depth: core::cell::Cell<usize>,
 }
 
 impl Exporter<'_> {
@@ -462,11 +437,11 @@ impl Exporter<'_> {
     /// tagged enums it is a variant of.
     fn struct_schema(&self, def: &StructDef, tags: &[Tag]) -> Map<String, Value> {
         let mut properties = Map::new();
-        let mut required: Vec<Value> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
         let mut constraints: Vec<Value> = Vec::new();
         for (name, schema) in tags {
             properties.insert(name.clone(), Value::Object(schema.clone()));
-            required.push(name.clone().into());
+            required.push(name.clone());
         }
         for field in &def.fields {
             match self.view {
@@ -484,7 +459,7 @@ impl Exporter<'_> {
                     let schema = self.field_schema(field, &sender.name);
                     properties.insert(sender.name.clone(), Value::Object(schema));
                     if sender.emit == Emit::Always {
-                        required.push(sender.name.clone().into());
+                        required.push(sender.name.clone());
                     }
                 }
                 View::Receiver => {
@@ -513,7 +488,7 @@ impl Exporter<'_> {
                     }
                     if names.len() == 1 {
                         if receiver.required {
-                            required.push(primary.clone().into());
+                            required.push(primary.clone());
                         }
                     } else if receiver.required {
                         // Exactly one of the keys: serde rejects two as a duplicate field.

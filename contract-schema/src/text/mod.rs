@@ -95,19 +95,14 @@ use core::fmt;
 
 use crate::model::{Schema, Type};
 
+mod constraint;
+mod error;
 mod parse;
+mod words;
 mod write;
 
-pub(crate) use write::Quoted;
-
-/// The built-in type keywords of the canonical text (`u32`, `string`, `option`, …): the
-/// one table of them. A named type is never displayed as one of these words (the builder
-/// qualifies it by its module path instead), and the parser offers them as "did you mean"
-/// for an undefined name spelt like one (`String` → `string`).
-pub const RESERVED: &[&str] = &[
-    "unit", "bool", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32",
-    "f64", "char", "string", "any", "option", "list", "set", "array", "map", "tuple",
-];
+pub use crate::model::RESERVED;
+pub use error::ParseError;
 
 /// The canonical text of a schema.
 ///
@@ -160,19 +155,6 @@ pub fn parse(text: &str) -> Result<Schema, ParseError> {
     parse::schema(text, 0)
 }
 
-/// Reads a schema from the contents of an insta snapshot file: the canonical text after a
-/// header between two `---` lines.
-///
-/// # Errors
-///
-/// As [`snapshot::parse`](crate::snapshot::parse), which it calls.
-#[deprecated(
-    note = "snapshot files are read by `contract_schema::snapshot`: use `snapshot::parse`"
-)]
-pub fn parse_snapshot(contents: &str) -> Result<Schema, ParseError> {
-    crate::snapshot::parse(contents)
-}
-
 /// Reads a schema from text that follows `lines_before` lines of something else (a
 /// snapshot's header): line numbers in errors count those lines too.
 pub(crate) fn parse_after(text: &str, lines_before: usize) -> Result<Schema, ParseError> {
@@ -204,54 +186,3 @@ impl core::str::FromStr for Schema {
 pub fn parse_type(text: &str) -> Result<Type, ParseError> {
     parse::standalone_type(text)
 }
-
-/// Why a schema text could not be read, and where.
-///
-/// Displayed as `line 12, column 9: expected a type after ':'`. The message quotes at most
-/// the offending token, shortened when long.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    line: usize,
-    column: usize,
-    message: String,
-}
-
-impl ParseError {
-    pub(crate) fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
-        Self {
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-
-    /// The line of the problem, from 1.
-    #[must_use]
-    pub fn line(&self) -> usize {
-        self.line
-    }
-
-    /// The column of the problem, in characters from 1.
-    #[must_use]
-    pub fn column(&self) -> usize {
-        self.column
-    }
-
-    /// What is wrong, without the location.
-    #[must_use]
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for ParseError {}

@@ -3,13 +3,15 @@
 
 use std::collections::HashMap;
 
-use crate::compat::rules::{Direction, Rule};
+use crate::compat::direction::Direction;
 use crate::model::{
     Body, EnumDef, Repr, Schema, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
-use crate::shape::StringFormat;
+use crate::rules::Rule;
+use crate::scalar::StringFormat;
 
-use super::{repr_text, variant_kind_text, Checker, Seg};
+use super::checker::Checker;
+use super::paths::{repr_text, variant_kind_text, Seg};
 
 impl<'a> Checker<'a> {
     // ----- enums -----------------------------------------------------------------------

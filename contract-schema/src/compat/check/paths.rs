@@ -10,8 +10,6 @@ use std::fmt::Write as _;
 
 use crate::model::{Body, Repr, VariantDefKind};
 
-use super::Checker;
-
 /// One segment of a finding's path.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Seg<'a> {
@@ -28,20 +26,6 @@ pub(super) enum Seg<'a> {
     /// A flattened enum (`#[serde(flatten)]`), by Rust field name: it has no key of its own,
     /// its variant's keys sit beside the struct's fields. Rendered `(flatten kind)`.
     Flatten(&'a str),
-}
-
-impl<'a> Checker<'a> {
-    /// Runs `f` with `seg` appended to the path of the findings it reports.
-    pub(super) fn at(&mut self, seg: Seg<'a>, f: impl FnOnce(&mut Self)) {
-        self.path.push(seg);
-        f(self);
-        self.path.pop();
-    }
-
-    /// The path segment of a field: its key on the new side in an evolution.
-    pub(super) fn field_seg(&self, sent: &'a str, read: &'a str) -> Seg<'a> {
-        Seg::Field(self.forward_or(sent, read))
-    }
 }
 
 pub(super) fn body_kind(body: &Body) -> &'static str {

@@ -17,13 +17,14 @@
 //! Keys are data and never appear in a finding; the field names and string-enum tags they are
 //! compared with are structure and do.
 
-use crate::compat::rules::Rule;
 use crate::model::{
     Body, Constraint, IntKind, IntValue, ReceiverField, Schema, StructDef, Type, Unknown,
 };
-use crate::shape::StringFormat;
+use crate::rules::Rule;
+use crate::scalar::StringFormat;
 
-use super::{Checker, Seg};
+use super::checker::Checker;
+use super::paths::Seg;
 
 /// How many `Option`s and newtypes a key type is looked through.
 const MAX_KEY_UNWRAP: usize = 64;

@@ -2,16 +2,18 @@
 //! fields and undeclared renames), the keys a reader does not know, and flattened enums
 //! (matched by Rust field name, their keys beside the struct's fields).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::compat::rules::{Direction, Rule};
+use crate::compat::direction::Direction;
 use crate::model::{
     Emit, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     Unknown, VariantDefKind,
 };
+use crate::rules::Rule;
 use crate::shape::Provenance;
 
-use super::{Checker, Seg, MAX_DEPTH};
+use super::checker::{Checker, MAX_DEPTH};
+use super::paths::Seg;
 
 /// How many candidate fields a missing field is compared with to spot an undeclared rename.
 const MAX_RENAME_CANDIDATES: usize = 16;
@@ -20,16 +22,7 @@ impl<'a> Checker<'a> {
     // ----- structs ---------------------------------------------------------------------
 
     pub(super) fn structs(&mut self, w: &'a StructDef, r: &'a StructDef) {
-        // Every key the reader reads, to the field that reads it.
-        let mut index: HashMap<&'a str, usize> = HashMap::with_capacity(r.fields.len());
-        for (i, field) in r.fields.iter().enumerate() {
-            if let Some(recv) = &field.receiver {
-                index.entry(recv.name.as_str()).or_insert(i);
-                for alias in &recv.aliases {
-                    index.entry(alias.as_str()).or_insert(i);
-                }
-            }
-        }
+        let index = reader_keys(r);
         let mut matched = vec![false; r.fields.len()];
         // Writer fields sent under a key the reader does not read.
         let mut unknown: Vec<(&'a FieldDef, &'a SenderField)> = Vec::new();
@@ -54,13 +47,13 @@ impl<'a> Checker<'a> {
                 None => unknown.push((wf, sent)),
             }
         }
-        let mut consumed = vec![false; unknown.len()];
+        let mut unsent = Unsent::new(unknown);
         for (rf, was_matched) in r.fields.iter().zip(&matched) {
             if self.stopped() {
                 return;
             }
             if let (false, Some(recv)) = (*was_matched, &rf.receiver) {
-                self.field_missing(rf, recv, &unknown, &mut consumed);
+                self.field_missing(rf, recv, &mut unsent);
             }
         }
         if w.unknown == Unknown::Capture {
@@ -70,8 +63,8 @@ impl<'a> Checker<'a> {
                 _ => {}
             });
         }
-        for ((wf, sent), used) in unknown.iter().zip(consumed) {
-            if used {
+        for ((wf, sent), used) in unsent.unknown.iter().zip(&unsent.consumed) {
+            if *used {
                 continue;
             }
             self.at(Seg::Field(sent.name.as_str()), |c| {
@@ -82,7 +75,7 @@ impl<'a> Checker<'a> {
                 }
             });
         }
-        self.flattened(w, r);
+        self.flattened(w, r, &index);
     }
 
     // ----- flattened enums -------------------------------------------------------------
@@ -98,15 +91,23 @@ impl<'a> Checker<'a> {
     /// A reader's optional flattened enum never rejects a payload (serde reads `None` when
     /// the variant does not fit), but it then silently loses the writer's variant: a
     /// mismatch inside it is still reported.
-    fn flattened(&mut self, w: &'a StructDef, r: &'a StructDef) {
+    fn flattened(&mut self, w: &'a StructDef, r: &'a StructDef, index: &ReaderKeys<'a>) {
+        // The first of each name, as a search in declaration order would find it.
+        let mut sent: HashMap<&'a str, &'a FlatEnumDef> = HashMap::new();
+        for f in w.flattened.iter().filter(|f| f.sent) {
+            sent.entry(f.rust_name.as_str()).or_insert(f);
+        }
+        let read: HashSet<&'a str> = r
+            .flattened
+            .iter()
+            .filter(|f| f.read)
+            .map(|f| f.rust_name.as_str())
+            .collect();
         for rf in r.flattened.iter().filter(|f| f.read) {
             if self.stopped() {
                 return;
             }
-            let wf = w
-                .flattened
-                .iter()
-                .find(|f| f.sent && f.rust_name == rf.rust_name);
+            let wf = sent.get(rf.rust_name.as_str()).copied();
             self.at(Seg::Flatten(&rf.rust_name), |c| match wf {
                 Some(wf) => {
                     c.flat_pair(wf, rf);
@@ -119,38 +120,40 @@ impl<'a> Checker<'a> {
             if self.stopped() {
                 return;
             }
-            if r.flattened
-                .iter()
-                .any(|f| f.read && f.rust_name == wf.rust_name)
-            {
+            if read.contains(wf.rust_name.as_str()) {
                 continue;
             }
             self.at(Seg::Flatten(&wf.rust_name), |c| c.flat_unknown(wf, r));
         }
-        self.flat_key_clashes(w, r);
+        self.flat_key_clashes(w, r, index);
     }
 
     /// Keys one side writes as a field and the other reads as part of a flattened enum (or
     /// the reverse): serde hands the key to whichever reads it first, so what a writer's
     /// field or enum sends is read by something else. Reported conservatively, without
     /// comparing what is sent with what reads it.
-    fn flat_key_clashes(&mut self, w: &'a StructDef, r: &'a StructDef) {
-        let reads_field = |key: &str| {
-            r.fields
-                .iter()
-                .any(|f| f.receiver.as_ref().is_some_and(|recv| recv.accepts(key)))
-        };
+    fn flat_key_clashes(&mut self, w: &'a StructDef, r: &'a StructDef, index: &ReaderKeys<'a>) {
+        let reads_field = |key: &str| index.contains_key(key);
+        // The keys of each flattened enum the reader reads, gathered once for every field.
+        let reader_flat: Vec<(&'a FlatEnumDef, HashSet<&'a str>)> = r
+            .flattened
+            .iter()
+            .filter(|f| f.read)
+            .filter_map(|f| {
+                let (e, _) = self.reader.flat_enum(&f.ty)?;
+                Some((f, e.flat_keys().into_iter().collect()))
+            })
+            .collect();
         // A writer's field the reader does not read as a field, but its flattened enum may.
         for wf in &w.fields {
             let Some(sent) = &wf.sender else { continue };
             if reads_field(&sent.name) {
                 continue;
             }
-            let clash = r.flattened.iter().filter(|f| f.read).find(|f| {
-                self.reader
-                    .flat_enum(&f.ty)
-                    .is_some_and(|(e, _)| e.flat_keys().contains(&sent.name.as_str()))
-            });
+            let clash = reader_flat
+                .iter()
+                .find(|(_, keys)| keys.contains(sent.name.as_str()))
+                .map(|&(f, _)| f);
             if let Some(rf) = clash {
                 if self.stopped() {
                     return;
@@ -476,24 +479,16 @@ impl<'a> Checker<'a> {
         &mut self,
         rf: &'a FieldDef,
         recv: &'a ReceiverField,
-        unknown: &[(&'a FieldDef, &'a SenderField)],
-        consumed: &mut [bool],
+        unsent: &mut Unsent<'a>,
     ) {
-        let free = |consumed: &[bool], j: usize| !consumed.get(j).copied().unwrap_or(true);
-        let consume = |consumed: &mut [bool], j: usize| {
-            if let Some(c) = consumed.get_mut(j) {
-                *c = true;
-            }
-        };
         let (writer, reader) = self.sides();
         // Declared by the reader: `renamed_from` names a key the writer sends.
         for old in &rf.renamed_from {
-            let found = unknown
-                .iter()
-                .enumerate()
-                .find(|(j, (_, s))| free(consumed, *j) && s.name == *old);
-            if let Some((j, (wf, sent))) = found {
-                consume(consumed, j);
+            if let Some(j) = unsent.first_sent_as(old) {
+                let Some(&(wf, sent)) = unsent.unknown.get(j) else {
+                    continue;
+                };
+                unsent.consume(j);
                 let why = format!(
                     "`{}` was renamed from `{old}` but {reader} do not read `{old}`, which {writer} send",
                     recv.name
@@ -511,14 +506,14 @@ impl<'a> Checker<'a> {
         }
         // Declared by the writer: it sends under a new name what the reader reads under an
         // old one.
-        let found = unknown.iter().enumerate().find(|(j, (wf, _))| {
-            free(consumed, *j) && wf.renamed_from.iter().any(|old| recv.accepts(old))
-        });
-        if let Some((j, (_, sent))) = found {
+        let found = unsent
+            .first_renamed_from(recv)
+            .and_then(|j| Some((j, unsent.unknown.get(j)?.1)));
+        if let Some((j, sent)) = found {
             if !recv.required {
                 return;
             }
-            consume(consumed, j);
+            unsent.consume(j);
             let why = format!(
                 "`{}` was renamed to `{}`, but {reader} require it as `{}`",
                 recv.name, sent.name, recv.name
@@ -536,23 +531,21 @@ impl<'a> Checker<'a> {
             return;
         }
         // Undeclared: a field of the same type is sent under a key the reader does not read.
-        let mut tried = 0;
         let mut likely = None;
-        for (j, (wf, sent)) in unknown.iter().enumerate() {
-            if tried >= MAX_RENAME_CANDIDATES {
+        let mut next = unsent.candidate_from(0);
+        for _ in 0..MAX_RENAME_CANDIDATES {
+            let Some((j, &(wf, sent))) = next.and_then(|j| Some((j, unsent.unknown.get(j)?)))
+            else {
                 break;
-            }
-            if !free(consumed, j) || sent.emit != Emit::Always {
-                continue;
-            }
-            tried += 1;
+            };
             if self.fits(|c| c.ty(&wf.ty, &rf.ty)) {
                 likely = Some((j, sent));
                 break;
             }
+            next = unsent.candidate_from(j + 1);
         }
         if let Some((j, sent)) = likely {
-            consume(consumed, j);
+            unsent.consume(j);
             let (old, new) = self.forward_or(
                 (recv.name.as_str(), sent.name.as_str()),
                 (sent.name.as_str(), recv.name.as_str()),
@@ -606,4 +599,117 @@ fn flat_inner<'s>(schema: &'s Schema, ty: &'s Type) -> &'s Type {
         }
     }
     ty
+}
+
+/// Every key a reader's field reads (its name and its aliases), to the first field that
+/// reads it: built once per pair of structs, so that matching a writer's field, or asking
+/// whether a key is read as a field, is one lookup whatever the number of fields.
+type ReaderKeys<'a> = HashMap<&'a str, usize>;
+
+fn reader_keys(r: &StructDef) -> ReaderKeys<'_> {
+    let mut index: ReaderKeys<'_> = HashMap::with_capacity(r.fields.len());
+    for (i, field) in r.fields.iter().enumerate() {
+        if let Some(recv) = &field.receiver {
+            index.entry(recv.name.as_str()).or_insert(i);
+            for alias in &recv.aliases {
+                index.entry(alias.as_str()).or_insert(i);
+            }
+        }
+    }
+    index
+}
+
+/// The writer's fields sent under a key the reader does not read, in declaration order,
+/// with what a missing reader field may take from them: each is taken (`consumed`) at most
+/// once, as a rename, and the lookups a missing field makes are by name, so that a struct
+/// whose fields all changed is still checked in time linear in its fields.
+struct Unsent<'a> {
+    unknown: Vec<(&'a FieldDef, &'a SenderField)>,
+    consumed: Vec<bool>,
+    /// Sent name to the positions sent under it, ascending.
+    by_name: HashMap<&'a str, Vec<usize>>,
+    /// A writer's `renamed_from` name to the positions that declare it, ascending.
+    by_old_name: HashMap<&'a str, Vec<usize>>,
+    /// The next position at or after each one that may be an undeclared rename (always
+    /// sent, not taken), or `unknown.len()`: a chain that skips what was taken, shortened as
+    /// it is followed.
+    next: Vec<usize>,
+}
+
+impl<'a> Unsent<'a> {
+    fn new(unknown: Vec<(&'a FieldDef, &'a SenderField)>) -> Self {
+        let mut by_name: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        let mut by_old_name: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        let mut next = Vec::with_capacity(unknown.len() + 1);
+        for (j, (wf, sent)) in unknown.iter().enumerate() {
+            by_name.entry(sent.name.as_str()).or_default().push(j);
+            for old in &wf.renamed_from {
+                by_old_name.entry(old.as_str()).or_default().push(j);
+            }
+            next.push(if sent.emit == Emit::Always { j } else { j + 1 });
+        }
+        next.push(unknown.len());
+        Self {
+            consumed: vec![false; unknown.len()],
+            unknown,
+            by_name,
+            by_old_name,
+            next,
+        }
+    }
+
+    fn is_free(&self, j: usize) -> bool {
+        !self.consumed.get(j).copied().unwrap_or(true)
+    }
+
+    fn consume(&mut self, j: usize) {
+        if let Some(c) = self.consumed.get_mut(j) {
+            *c = true;
+        }
+        if let Some(n) = self.next.get_mut(j) {
+            *n = j + 1;
+        }
+    }
+
+    /// The first free position among `positions` (ascending).
+    fn first_free(&self, positions: Option<&Vec<usize>>) -> Option<usize> {
+        positions?.iter().copied().find(|&j| self.is_free(j))
+    }
+
+    /// The first free writer field sent under `name`.
+    fn first_sent_as(&self, name: &str) -> Option<usize> {
+        self.first_free(self.by_name.get(name))
+    }
+
+    /// The first free writer field that declares it was renamed from a key `recv` reads.
+    fn first_renamed_from(&self, recv: &ReceiverField) -> Option<usize> {
+        std::iter::once(&recv.name)
+            .chain(&recv.aliases)
+            .filter_map(|key| self.first_free(self.by_old_name.get(key.as_str())))
+            .min()
+    }
+
+    /// The first free, always sent writer field at or after `from`.
+    fn candidate_from(&mut self, from: usize) -> Option<usize> {
+        let mut last = from;
+        while let Some(&n) = self.next.get(last) {
+            if n == last {
+                break;
+            }
+            last = n;
+        }
+        // Every position passed on the way now points at the end of the chain.
+        let mut j = from;
+        while j < last {
+            match self.next.get_mut(j) {
+                Some(n) => {
+                    let after = *n;
+                    *n = last;
+                    j = after;
+                }
+                None => break,
+            }
+        }
+        (last < self.unknown.len()).then_some(last)
+    }
 }

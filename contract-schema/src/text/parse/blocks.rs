@@ -4,11 +4,13 @@
 
 use std::collections::HashMap;
 
+use super::cursor::{unknown_keyword, Cursor};
+use super::lines::{set_once, Line, Once, Reference};
 use super::messages::{
-    choice_message, shorten, unknown_keyword, ENUM_KEYWORDS, FIELD_KEYWORDS, FLATTEN_KEYWORDS,
-    NEWTYPE_KEYWORDS, STRUCT_KEYWORDS, STRUCT_VARIANT_KEYWORDS, VARIANT_KEYWORDS, VIEWS_KEYWORDS,
+    choice_message, shorten, ENUM_KEYWORDS, FIELD_KEYWORDS, FLATTEN_KEYWORDS, NEWTYPE_KEYWORDS,
+    STRUCT_KEYWORDS, STRUCT_VARIANT_KEYWORDS, VARIANT_KEYWORDS, VIEWS_KEYWORDS,
 };
-use super::{set_once, Cursor, Line, Once, Parser, Reference};
+use super::parser::Parser;
 use crate::model::{
     Body, Emit, EnumDef, FieldDef, FlatEnumDef, ReceiverField, Repr, SenderField, StructDef, Type,
     TypeDef, Unknown, VariantDef, VariantDefKind,

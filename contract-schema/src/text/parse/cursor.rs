@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use super::messages::shorten;
-use super::{set_once, Line, Once};
-use crate::text::write::is_word_char;
+use super::lines::{set_once, Line, Once};
+use super::messages::{shorten, LINE_KEYWORDS};
+use crate::suggest::did_you_mean;
+use crate::text::words::is_word_char;
 use crate::text::ParseError;
 
 /// A position within one line.
@@ -305,5 +306,47 @@ impl<'l, 'a> Cursor<'l, 'a> {
                 format!("expected `{c}` {what}, found {}", self.token_at(self.pos)),
             ))
         }
+    }
+}
+
+/// The error for a word that is not one of the keywords `allowed` in `context`: a line
+/// keyword out of place, a likely misspelling, or a list of what is expected.
+pub(super) fn unknown_keyword(
+    c: &Cursor<'_, '_>,
+    at: usize,
+    word: &str,
+    allowed: &[&str],
+    context: &str,
+) -> ParseError {
+    let expected = allowed
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if word.is_empty() {
+        return c.error_at(
+            at,
+            format!(
+                "expected a keyword in {context}, found {}; expected one of {expected}",
+                c.token_at(at)
+            ),
+        );
+    }
+    let word = shorten(word);
+    if LINE_KEYWORDS.contains(&word.as_str()) {
+        return c.error_at(
+            at,
+            format!("`{word}` does not belong in {context}; expected one of {expected}"),
+        );
+    }
+    match did_you_mean(&word, allowed.iter().copied()) {
+        Some(s) => c.error_at(
+            at,
+            format!("unknown keyword `{word}` in {context}; did you mean `{s}`?"),
+        ),
+        None => c.error_at(
+            at,
+            format!("unknown keyword `{word}` in {context}; expected one of {expected}"),
+        ),
     }
 }

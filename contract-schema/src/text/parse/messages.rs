@@ -4,17 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use super::Cursor;
-use crate::compat::Rule;
 use crate::model::TypeDef;
+use crate::model::RESERVED;
+use crate::rules::Rule;
 use crate::suggest::did_you_mean;
-use crate::text::{ParseError, RESERVED};
 
 /// How many characters of an offending token an error quotes.
 const MAX_QUOTE: usize = 32;
 
 /// Every keyword that starts a line, to tell a misplaced line from a misspelt one.
-const LINE_KEYWORDS: &[&str] = &[
+pub(super) const LINE_KEYWORDS: &[&str] = &[
     "contract",
     "mode",
     "allow",
@@ -62,46 +61,6 @@ pub(super) const STRUCT_VARIANT_KEYWORDS: &[&str] = &[
     "field",
     "flatten",
 ];
-
-pub(super) fn unknown_keyword(
-    c: &Cursor<'_, '_>,
-    at: usize,
-    word: &str,
-    allowed: &[&str],
-    context: &str,
-) -> ParseError {
-    let expected = allowed
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if word.is_empty() {
-        return c.error_at(
-            at,
-            format!(
-                "expected a keyword in {context}, found {}; expected one of {expected}",
-                c.token_at(at)
-            ),
-        );
-    }
-    let word = shorten(word);
-    if LINE_KEYWORDS.contains(&word.as_str()) {
-        return c.error_at(
-            at,
-            format!("`{word}` does not belong in {context}; expected one of {expected}"),
-        );
-    }
-    match did_you_mean(&word, allowed.iter().copied()) {
-        Some(s) => c.error_at(
-            at,
-            format!("unknown keyword `{word}` in {context}; did you mean `{s}`?"),
-        ),
-        None => c.error_at(
-            at,
-            format!("unknown keyword `{word}` in {context}; expected one of {expected}"),
-        ),
-    }
-}
 
 /// The message for a word that is not one of a few choices.
 pub(super) fn choice_message(word: &str, choices: &[&str], place: &str) -> String {

@@ -2,10 +2,11 @@
 //! and lengths), generic arguments and named types, which are recorded as references to
 //! check once the whole text is read.
 
+use super::cursor::Cursor;
+use super::lines::Reference;
 use super::messages::{choice_message, shorten};
-use super::{Cursor, Reference};
 use crate::model::{IntRange, IntValue, Length, Type};
-use crate::shape::{FloatKind, IntKind, StringFormat};
+use crate::scalar::{FloatKind, IntKind, StringFormat};
 use crate::text::ParseError;
 
 /// How deeply types may nest (`option<list<…>>`) before the parser refuses: bounds the
