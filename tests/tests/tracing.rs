@@ -219,8 +219,8 @@ fn a_rejection_warns_inside_its_entered_span_with_pointers_and_kinds() {
 
 #[test]
 fn a_rejection_lists_its_first_32_problems_and_counts_them_all() {
-    #[derive(Debug, Deserialize, HandoffContract)]
-    #[handoff(name = "traced-many", version = 1)]
+    #[derive(Debug, Deserialize, contract_core::HandoffSchema)]
+    #[allow(dead_code)] // read by serde only
     struct Many {
         items: Vec<u32>,
     }
