@@ -164,8 +164,8 @@ pub struct ContainerAttrs {
     pub repr: Option<Setting<()>>,
     /// `by_name`: the enum with a `#[repr(int)]` is written by variant name (serde's derive).
     pub by_name: Option<Setting<()>>,
-    /// `bound = "T: Trait, …"`: the impl's `where` predicates, instead of a `HandoffSchema`
-    /// bound on every type parameter.
+    /// `bound = "T: Trait, …"`: the impl's `where` predicates, instead of the `HandoffSchema`
+    /// bounds inferred from the fields.
     pub bound: Option<Setting<Vec<syn::WherePredicate>>>,
     /// The first `#[handoff(...)]` attribute, to point at when a key is missing.
     pub first_attr: Option<TokenStream>,

@@ -13,6 +13,7 @@ use syn::{DeriveInput, Error};
 use contract_schema::model::Repr as WireRepr;
 use contract_schema::Mode;
 
+use crate::bound;
 use crate::ast::{self, Data, DeriveKind, Field, Input, Style, Variant};
 use crate::published;
 use crate::symbol::DEFAULT_SNAPSHOTS;
@@ -46,23 +47,27 @@ pub fn derive(item: &DeriveInput, kind: DeriveKind) -> TokenStream {
     expand(&input, &krate, contract)
 }
 
-/// The generics of the impl: every type parameter gets a `HandoffSchema` bound, unless
-/// `#[handoff(bound = "…")]` gives the `where` predicates instead (like serde's `bound`).
+/// The generics of the impl: `HandoffSchema` on the type parameters and associated types the
+/// description uses (see [`crate::bound`]), unless `#[handoff(bound = "…")]` gives the `where`
+/// predicates instead (like serde's `bound`).
 fn bounded_generics(
     generics: &syn::Generics,
     krate: &syn::Path,
     bound: Option<&[syn::WherePredicate]>,
+    inferred: &bound::Inferred,
 ) -> syn::Generics {
     let mut generics = generics.clone();
+    let predicates = &mut generics.make_where_clause().predicates;
     match bound {
-        Some(predicates) => generics
-            .make_where_clause()
-            .predicates
-            .extend(predicates.iter().cloned()),
+        Some(given) => predicates.extend(given.iter().cloned()),
         None => {
-            for param in generics.type_params_mut() {
-                param.bounds.push(syn::parse_quote!(#krate::HandoffSchema));
-            }
+            let params = inferred.params.iter().map(|ident| -> syn::WherePredicate {
+                syn::parse_quote!(#ident: #krate::HandoffSchema)
+            });
+            let associated = inferred.associated.iter().map(|ty| -> syn::WherePredicate {
+                syn::parse_quote!(#ty: #krate::HandoffSchema)
+            });
+            predicates.extend(params.chain(associated));
         }
     }
     generics
@@ -91,15 +96,20 @@ fn expand(
     let ident = &item.ident;
     let p = quote!(#krate::__private);
     let bound = input.attrs.bound.as_ref().map(|b| b.value.as_slice());
-    let generics = bounded_generics(&item.generics, krate, bound);
+    let inferred = bound::infer(input);
+    let generics = bounded_generics(&item.generics, krate, bound, &inferred);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    // A type's identity holds the shapes of its type arguments; with `bound`, only of those
-    // the bound says describe themselves (`T: HandoffSchema`).
+    // A type's identity holds the shapes of its type arguments that describe themselves:
+    // those its description uses, or with `bound`, those the bound says do
+    // (`T: HandoffSchema`).
     let generic_shapes = item
         .generics
         .type_params()
-        .filter(|param| bound.is_none_or(|b| bounds_schema(b, &param.ident)))
+        .filter(|param| match bound {
+            Some(b) => bounds_schema(b, &param.ident),
+            None => inferred.params.contains(&param.ident),
+        })
         .map(|param| {
             let id = &param.ident;
             quote!(#p::shape_of::<#id>)
@@ -601,7 +611,9 @@ fn fallback(
     let p = quote!(#krate::__private);
     let ident = &item.ident;
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    let generics = bounded_generics(&item.generics, krate, None);
+    // The fallback describes nothing of its parameters, so it asks nothing of them: a use of
+    // the type elsewhere adds no error of its own.
+    let generics = item.generics.clone();
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let contract = match kind {
         DeriveKind::Contract => quote! {

@@ -21,6 +21,9 @@ mod ast;
 #[path = "../../../contract-derive/src/attr.rs"]
 mod attr;
 #[allow(dead_code, missing_docs)]
+#[path = "../../../contract-derive/src/bound.rs"]
+mod bound;
+#[allow(dead_code, missing_docs)]
 #[path = "../../../contract-derive/src/case.rs"]
 mod case;
 #[allow(dead_code, missing_docs)]
