@@ -5,7 +5,7 @@
 //! edges are spanned at the field's type, so a missing `HandoffSchema` implementation is
 //! reported at the field.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Error};
@@ -13,8 +13,8 @@ use syn::{DeriveInput, Error};
 use contract_schema::model::Repr as WireRepr;
 use contract_schema::Mode;
 
-use crate::bound;
 use crate::ast::{self, Data, DeriveKind, Field, Input, Style, Variant};
+use crate::bound;
 use crate::published;
 use crate::symbol::DEFAULT_SNAPSHOTS;
 use crate::valid;
@@ -64,9 +64,10 @@ fn bounded_generics(
             let params = inferred.params.iter().map(|ident| -> syn::WherePredicate {
                 syn::parse_quote!(#ident: #krate::HandoffSchema)
             });
-            let associated = inferred.associated.iter().map(|ty| -> syn::WherePredicate {
-                syn::parse_quote!(#ty: #krate::HandoffSchema)
-            });
+            let associated = inferred
+                .associated
+                .iter()
+                .map(|ty| -> syn::WherePredicate { syn::parse_quote!(#ty: #krate::HandoffSchema) });
             predicates.extend(params.chain(associated));
         }
     }
@@ -429,18 +430,18 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
         let span = ty.span();
         let message = format!(
             "`#[serde(flatten)]` needs a struct, an enum or a map (or an `Option` of one), and `{}` is none of them",
-            crate::attr::written(&ty.to_token_stream())
+            crate::syntax::written(&ty.to_token_stream())
         );
         let mixed = format!(
             "`#[serde(flatten)]` of `{}`, an enum with `#[serde(untagged)]` variants, is not \
              supported by handoff-contract: serde reads such an enum from all the keys left \
              beside the fields, which the description does not follow; give it a field of its own \
              instead of flattening it",
-            crate::attr::written(&ty.to_token_stream())
+            crate::syntax::written(&ty.to_token_stream())
         );
         // Under `deny_unknown_fields`, the types that only borrow the keys come first.
         let borrowing = if deny {
-            let written = crate::attr::written(&ty.to_token_stream());
+            let written = crate::syntax::written(&ty.to_token_stream());
             let borrowed = |what: &str| {
                 format!(
                     "`#[serde(flatten)]` of `{written}` ({what}) cannot be combined with \
@@ -647,19 +648,6 @@ fn fallback(
             }
             #contract
         };
-    }
-}
-
-/// The default path of the runtime crate.
-pub fn default_krate() -> syn::Path {
-    syn::Path {
-        leading_colon: Some(syn::Token![::](Span::call_site())),
-        segments: [syn::PathSegment::from(syn::Ident::new(
-            "contract_core",
-            Span::call_site(),
-        ))]
-        .into_iter()
-        .collect(),
     }
 }
 

@@ -135,6 +135,7 @@ mod option;
 mod published;
 mod repr;
 mod symbol;
+mod syntax;
 mod valid;
 mod wire;
 

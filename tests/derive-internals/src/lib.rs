@@ -42,6 +42,9 @@ mod repr;
 #[path = "../../../contract-derive/src/symbol.rs"]
 mod symbol;
 #[allow(dead_code, missing_docs)]
+#[path = "../../../contract-derive/src/syntax.rs"]
+mod syntax;
+#[allow(dead_code, missing_docs)]
 #[path = "../../../contract-derive/src/valid.rs"]
 mod valid;
 #[allow(dead_code, missing_docs)]
