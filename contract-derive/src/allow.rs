@@ -15,8 +15,8 @@ use syn::{Error, Ident, LitStr, Token};
 use contract_schema::compat::Rule;
 use contract_schema::suggest::did_you_mean;
 
-use crate::attr::{skip_to_comma, string_literal, value_tokens, written, Position};
 use crate::symbol::{ALLOW_FIELD, ALLOW_KEYS, ALLOW_REASON};
+use crate::syntax::{skip_to_comma, string_literal, value_tokens, written, Position};
 
 /// One valid `allow(...)`, as written.
 pub struct Allow {

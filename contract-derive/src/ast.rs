@@ -218,7 +218,7 @@ pub fn parse(input: &DeriveInput, derive: DeriveKind) -> Parsed<'_> {
     let krate = attrs
         .krate
         .as_ref()
-        .map_or_else(crate::expand::default_krate, |s| s.value.clone());
+        .map_or_else(default_krate, |s| s.value.clone());
     if let syn::Data::Union(data) = &input.data {
         errors.push(Error::new_spanned(
             data.union_token,
@@ -302,6 +302,19 @@ pub fn parse(input: &DeriveInput, derive: DeriveKind) -> Parsed<'_> {
         input: Some(input),
         errors,
         krate,
+    }
+}
+
+/// The default path of the runtime crate.
+fn default_krate() -> syn::Path {
+    syn::Path {
+        leading_colon: Some(syn::Token![::](Span::call_site())),
+        segments: [syn::PathSegment::from(syn::Ident::new(
+            "contract_core",
+            Span::call_site(),
+        ))]
+        .into_iter()
+        .collect(),
     }
 }
 

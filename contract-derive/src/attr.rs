@@ -7,14 +7,14 @@
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::meta::ParseNestedMeta;
-use syn::parse::ParseStream;
 use syn::{Attribute, Error, Ident, Lit, LitInt, LitStr, Token};
 
 use crate::allow::{self, Allow};
 use crate::symbol::{
-    ALLOW, ASSUMPTION, BOUND, BY_NAME, CONFIRMED, CONTAINER_KEYS, CRATE, FIELD_KEYS, HANDOFF, MODE,
-    NAME, RENAMED_FROM, REPR, SCHEMA_AS, SNAPSHOTS, VARIANT_KEYS, VERSION,
+    ALLOW, ASSUMPTION, BOUND, BY_NAME, CONFIRMED, CONTAINER_KEYS, CRATE, HANDOFF, MODE, NAME,
+    RENAMED_FROM, REPR, SCHEMA_AS, SNAPSHOTS, VERSION,
 };
+use crate::syntax::{skip_to_comma, string_literal, value_tokens, written, Position};
 use contract_schema::suggest::did_you_mean;
 use contract_schema::Mode;
 
@@ -102,47 +102,6 @@ impl<T> Setting<T> {
     }
 }
 
-/// Tokens as a user would write them (`version = 0`, `schema_as = Vec<u8>`).
-pub fn written(tokens: &TokenStream) -> String {
-    let text = tokens.to_string();
-    // `to_string` spaces every token; close up the common punctuation.
-    text.replace(" < ", "<")
-        .replace("< ", "<")
-        .replace(" >", ">")
-        .replace(" :: ", "::")
-        .replace(":: ", "::")
-        .replace(" ,", ",")
-}
-
-/// Where an attribute sits; decides which keys it accepts.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Position {
-    /// On the struct or enum.
-    Container,
-    /// On a field.
-    Field,
-    /// On an enum variant.
-    Variant,
-}
-
-impl Position {
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Position::Container => CONTAINER_KEYS,
-            Position::Field => FIELD_KEYS,
-            Position::Variant => VARIANT_KEYS,
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Position::Container => "a struct or enum",
-            Position::Field => "a field",
-            Position::Variant => "an enum variant",
-        }
-    }
-}
-
 /// The `#[handoff(...)]` settings of a struct or enum.
 #[derive(Default)]
 pub struct ContainerAttrs {
@@ -164,8 +123,8 @@ pub struct ContainerAttrs {
     pub repr: Option<Setting<()>>,
     /// `by_name`: the enum with a `#[repr(int)]` is written by variant name (serde's derive).
     pub by_name: Option<Setting<()>>,
-    /// `bound = "T: Trait, …"`: the impl's `where` predicates, instead of a `HandoffSchema`
-    /// bound on every type parameter.
+    /// `bound = "T: Trait, …"`: the impl's `where` predicates, instead of the `HandoffSchema`
+    /// bounds inferred from the fields.
     pub bound: Option<Setting<Vec<syn::WherePredicate>>>,
     /// The first `#[handoff(...)]` attribute, to point at when a key is missing.
     pub first_attr: Option<TokenStream>,
@@ -249,28 +208,6 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
-/// Consumes the tokens up to the next comma (or the end): what is left of a setting whose
-/// value failed to parse, so that parsing goes on with the next one.
-pub fn skip_to_comma(input: ParseStream) -> syn::Result<()> {
-    while !input.is_empty() && !input.peek(Token![,]) {
-        input.parse::<TokenTree>()?;
-    }
-    Ok(())
-}
-
-/// The tokens up to the next comma (or the end), without consuming them.
-pub fn value_tokens(input: ParseStream) -> TokenStream {
-    let fork = input.fork();
-    let mut tokens = TokenStream::new();
-    while !fork.is_empty() && !fork.peek(Token![,]) {
-        match fork.parse::<TokenTree>() {
-            Ok(tt) => tokens.extend([tt]),
-            Err(_) => break,
-        }
-    }
-    tokens
-}
-
 /// Parses the value of `key` with `parse`, recording the setting (or the error).
 fn setting<T>(
     key: &Ident,
@@ -312,20 +249,6 @@ fn setting<T>(
 /// `key = "string"`.
 fn string_value(key: &Ident, meta: &ParseNestedMeta, example: &str) -> syn::Result<LitStr> {
     string_literal(expect_value(key, meta, example)?, key, example)
-}
-
-/// The string literal that is the value of `key`; the error shows the form `key = example`.
-pub fn string_literal(
-    input: ParseStream,
-    key: &dyn std::fmt::Display,
-    example: &str,
-) -> syn::Result<LitStr> {
-    let message = || format!("`{key}` takes a string literal: `{key} = {example}`");
-    match input.parse::<Lit>() {
-        Ok(Lit::Str(lit)) => Ok(lit),
-        Ok(other) => Err(Error::new_spanned(&other, message())),
-        Err(err) => Err(Error::new(err.span(), message())),
-    }
 }
 
 /// The `=` after `key`, with an error that shows the expected form.

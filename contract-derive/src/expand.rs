@@ -5,7 +5,7 @@
 //! edges are spanned at the field's type, so a missing `HandoffSchema` implementation is
 //! reported at the field.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Error};
@@ -14,6 +14,7 @@ use contract_schema::model::Repr as WireRepr;
 use contract_schema::Mode;
 
 use crate::ast::{self, Data, DeriveKind, Field, Input, Style, Variant};
+use crate::bound;
 use crate::published;
 use crate::symbol::DEFAULT_SNAPSHOTS;
 use crate::valid;
@@ -46,23 +47,28 @@ pub fn derive(item: &DeriveInput, kind: DeriveKind) -> TokenStream {
     expand(&input, &krate, contract)
 }
 
-/// The generics of the impl: every type parameter gets a `HandoffSchema` bound, unless
-/// `#[handoff(bound = "…")]` gives the `where` predicates instead (like serde's `bound`).
+/// The generics of the impl: `HandoffSchema` on the type parameters and associated types the
+/// description uses (see [`crate::bound`]), unless `#[handoff(bound = "…")]` gives the `where`
+/// predicates instead (like serde's `bound`).
 fn bounded_generics(
     generics: &syn::Generics,
     krate: &syn::Path,
     bound: Option<&[syn::WherePredicate]>,
+    inferred: &bound::Inferred,
 ) -> syn::Generics {
     let mut generics = generics.clone();
+    let predicates = &mut generics.make_where_clause().predicates;
     match bound {
-        Some(predicates) => generics
-            .make_where_clause()
-            .predicates
-            .extend(predicates.iter().cloned()),
+        Some(given) => predicates.extend(given.iter().cloned()),
         None => {
-            for param in generics.type_params_mut() {
-                param.bounds.push(syn::parse_quote!(#krate::HandoffSchema));
-            }
+            let params = inferred.params.iter().map(|ident| -> syn::WherePredicate {
+                syn::parse_quote!(#ident: #krate::HandoffSchema)
+            });
+            let associated = inferred
+                .associated
+                .iter()
+                .map(|ty| -> syn::WherePredicate { syn::parse_quote!(#ty: #krate::HandoffSchema) });
+            predicates.extend(params.chain(associated));
         }
     }
     generics
@@ -91,15 +97,20 @@ fn expand(
     let ident = &item.ident;
     let p = quote!(#krate::__private);
     let bound = input.attrs.bound.as_ref().map(|b| b.value.as_slice());
-    let generics = bounded_generics(&item.generics, krate, bound);
+    let inferred = bound::infer(input);
+    let generics = bounded_generics(&item.generics, krate, bound, &inferred);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    // A type's identity holds the shapes of its type arguments; with `bound`, only of those
-    // the bound says describe themselves (`T: HandoffSchema`).
+    // A type's identity holds the shapes of its type arguments that describe themselves:
+    // those its description uses, or with `bound`, those the bound says do
+    // (`T: HandoffSchema`).
     let generic_shapes = item
         .generics
         .type_params()
-        .filter(|param| bound.is_none_or(|b| bounds_schema(b, &param.ident)))
+        .filter(|param| match bound {
+            Some(b) => bounds_schema(b, &param.ident),
+            None => inferred.params.contains(&param.ident),
+        })
         .map(|param| {
             let id = &param.ident;
             quote!(#p::shape_of::<#id>)
@@ -419,18 +430,18 @@ fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Ve
         let span = ty.span();
         let message = format!(
             "`#[serde(flatten)]` needs a struct, an enum or a map (or an `Option` of one), and `{}` is none of them",
-            crate::attr::written(&ty.to_token_stream())
+            crate::syntax::written(&ty.to_token_stream())
         );
         let mixed = format!(
             "`#[serde(flatten)]` of `{}`, an enum with `#[serde(untagged)]` variants, is not \
              supported by handoff-contract: serde reads such an enum from all the keys left \
              beside the fields, which the description does not follow; give it a field of its own \
              instead of flattening it",
-            crate::attr::written(&ty.to_token_stream())
+            crate::syntax::written(&ty.to_token_stream())
         );
         // Under `deny_unknown_fields`, the types that only borrow the keys come first.
         let borrowing = if deny {
-            let written = crate::attr::written(&ty.to_token_stream());
+            let written = crate::syntax::written(&ty.to_token_stream());
             let borrowed = |what: &str| {
                 format!(
                     "`#[serde(flatten)]` of `{written}` ({what}) cannot be combined with \
@@ -601,7 +612,9 @@ fn fallback(
     let p = quote!(#krate::__private);
     let ident = &item.ident;
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    let generics = bounded_generics(&item.generics, krate, None);
+    // The fallback describes nothing of its parameters, so it asks nothing of them: a use of
+    // the type elsewhere adds no error of its own.
+    let generics = item.generics.clone();
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let contract = match kind {
         DeriveKind::Contract => quote! {
@@ -635,19 +648,6 @@ fn fallback(
             }
             #contract
         };
-    }
-}
-
-/// The default path of the runtime crate.
-pub fn default_krate() -> syn::Path {
-    syn::Path {
-        leading_colon: Some(syn::Token![::](Span::call_site())),
-        segments: [syn::PathSegment::from(syn::Ident::new(
-            "contract_core",
-            Span::call_site(),
-        ))]
-        .into_iter()
-        .collect(),
     }
 }
 

@@ -116,8 +116,11 @@
 //! from `CARGO_MANIFEST_DIR` at expansion time, and the `allow`s), plus, for a published
 //! contract checked at compile time, the `include_bytes!` of its snapshot. Beside it, for a
 //! non-generic contract, a
-//! snapshot test when `contract-core`'s `snapshots` feature is on. Generic type parameters get
-//! a `HandoffSchema` bound. When an attribute is wrong, every error is reported together,
+//! snapshot test when `contract-core`'s `snapshots` feature is on. A type parameter gets a
+//! `HandoffSchema` bound where a field on the wire uses it (not in fields skipped both
+//! ways, skipped variants or `PhantomData`; through a `schema_as` type when there is one),
+//! and an associated type such as `T::Item` gets one of its own, as serde infers its bounds;
+//! `#[handoff(bound = "…")]` gives the `where` predicates instead. When an attribute is wrong, every error is reported together,
 //! with an implementation describing the type as `any`, so one mistake does not cascade.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -125,12 +128,14 @@
 mod allow;
 mod ast;
 mod attr;
+mod bound;
 mod case;
 mod expand;
 mod option;
 mod published;
 mod repr;
 mod symbol;
+mod syntax;
 mod valid;
 mod wire;
 

@@ -21,8 +21,8 @@ pub const REPR: &str = "repr";
 /// Container (an enum with `#[repr(int)]`): written by variant name, the way serde's own
 /// derive writes it (the explicit statement that the `#[repr]` is not the wire form).
 pub const BY_NAME: &str = "by_name";
-/// Container: the `where` predicates of the impl, replacing the `HandoffSchema` bound the
-/// derive puts on every type parameter (like serde's `bound`).
+/// Container: the `where` predicates of the impl, replacing the `HandoffSchema` bounds the
+/// derive infers from the fields (like serde's `bound`).
 pub const BOUND: &str = "bound";
 /// Field: a name the field had in an earlier version (repeatable).
 pub const RENAMED_FROM: &str = "renamed_from";

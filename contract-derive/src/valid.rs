@@ -5,10 +5,11 @@ use contract_schema::contract::is_contract_name;
 use syn::Error;
 
 use crate::ast::{Data, DeriveKind, Field, Input, Style, Variant};
-use crate::attr::{conflict, find_serde_key, was_seen, written, SerdeKey};
+use crate::attr::{conflict, find_serde_key, was_seen, SerdeKey};
 use crate::case::to_kebab_case;
 use crate::symbol::{ASSUMPTION, CONFIRMED, SCHEMA_AS};
 use crate::symbol::{NAME, VERSION};
+use crate::syntax::written;
 
 /// The serde keys on a field or variant that change its wire form invisibly.
 const FIELD_CODEC_KEYS: &[&str] = &["with", "serialize_with", "deserialize_with", "getter"];

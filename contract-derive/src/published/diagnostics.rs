@@ -11,82 +11,10 @@ use contract_schema::compat::{Concern, Direction, Finding, Rule};
 use contract_schema::model::Schema;
 use contract_schema::Mode;
 
-use super::rebuild::published_enum;
-use super::{enums, Contract, Target};
-use crate::ast::{Field, Input, Variant};
+use super::locate::{locate, locate_in, span_of, span_of_enum, span_of_variant, Spot};
+use super::target::{published_enum, Contract, Target};
+use crate::ast::Input;
 use crate::attr::find_serde_key;
-
-/// Where a finding is: a field (of the struct, or of an enum's variant), or a variant.
-pub(super) enum Spot<'f, 'a> {
-    /// A field.
-    Field(&'f Field<'a>),
-    /// A variant (or a place inside what it carries).
-    Variant(&'f Variant<'a>),
-}
-
-/// The field a finding's path starts with: the longest wire name that is the whole path or
-/// is followed by `.`, `[` or `(`.
-pub(super) fn locate<'f, 'a>(path: &str, fields: &'f [Field<'a>]) -> Option<&'f Field<'a>> {
-    let starts = |name: &str| {
-        path.strip_prefix(name)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[', '(']))
-    };
-    fields
-        .iter()
-        .filter(|f| !f.is_skipped())
-        .filter_map(|f| {
-            let names = [&f.ser_name, &f.de_name]
-                .into_iter()
-                .chain(f.aliases.iter());
-            names
-                .filter(|n| !n.is_empty() && starts(n))
-                .map(|n| n.len())
-                .max()
-                .map(|len| (len, f))
-        })
-        .max_by_key(|(len, _)| *len)
-        .map(|(_, f)| f)
-}
-
-/// Whether a rule is about the field's type (the error points at the type): the catalogue
-/// says what each rule concerns, and a variant lives inside the field's type.
-pub(super) fn about_type(rule: Rule) -> bool {
-    matches!(rule.concerns(), Concern::Type | Concern::Variant)
-}
-
-/// Where an error about `finding` at `field` points.
-pub(super) fn span_of(rule: Rule, field: &Field) -> TokenStream {
-    let ident = || match &field.original.ident {
-        Some(ident) => ident.to_token_stream(),
-        None => field.original.ty.to_token_stream(),
-    };
-    match rule {
-        Rule::FieldRenamedWithoutAlias | Rule::FieldRenamed => field
-            .attrs
-            .renamed_from
-            .first()
-            .map_or_else(ident, |r| r.tokens.clone()),
-        Rule::ProvenanceWeakened => field
-            .attrs
-            .assumption
-            .as_ref()
-            .map_or_else(ident, |a| a.tokens.clone()),
-        // The serde attribute that causes it, when the field has one.
-        Rule::FieldBecameOmittable => serde_key(field, &["skip_serializing_if"], ident),
-        Rule::FieldLikelyRenamed => serde_key(field, &["rename"], ident),
-        rule if about_type(rule) => field.wire_type().to_token_stream(),
-        _ => ident(),
-    }
-}
-
-/// The tokens of the field's first serde key among `keys`, else `otherwise()`.
-pub(super) fn serde_key(
-    field: &Field,
-    keys: &[&str],
-    otherwise: impl FnOnce() -> TokenStream,
-) -> TokenStream {
-    find_serde_key(&field.serde_keys, keys).map_or_else(otherwise, |k| k.tokens.clone())
-}
 
 /// One error per breaking finding; a finding reported in both directions under the same
 /// rule and path is one error.
@@ -122,7 +50,7 @@ pub(super) fn report_errors(
                 match target {
                     Target::Struct(fields) => locate(&finding.path, fields).map(Spot::Field),
                     Target::Enum(_, variants) => {
-                        enums::locate_in(&finding.path, variants, published_enum(input, published))
+                        locate_in(&finding.path, variants, published_enum(input, published))
                     }
                 }
             };
@@ -177,7 +105,7 @@ pub(super) fn report_errors(
                     |n| n.tokens.clone(),
                 ),
                 (_, Some(Spot::Field(field))) => span_of(finding.rule, field),
-                (_, Some(Spot::Variant(variant))) => enums::span_of_variant(finding.rule, variant),
+                (_, Some(Spot::Variant(variant))) => span_of_variant(finding.rule, variant),
                 // Old writers send a field the new struct denies: the cause is the denial.
                 (Rule::UnknownFieldDenied, None) => {
                     find_serde_key(&input.serde_keys, &["deny_unknown_fields"]).map_or_else(
@@ -187,7 +115,7 @@ pub(super) fn report_errors(
                 }
                 (_, None) => match target {
                     Target::Struct(_) => input.original.ident.to_token_stream(),
-                    Target::Enum(..) => enums::span_of_enum(finding.rule, input),
+                    Target::Enum(..) => span_of_enum(finding.rule, input),
                 },
             };
             let variant = match located {

@@ -1,5 +1,5 @@
-//! The compile-time check of an enum contract: its definition rebuilt from the syntax, and
-//! where an error about one of its variants points.
+//! The compile-time check of an enum contract: its definition rebuilt from the syntax (where
+//! an error about one of its variants points is [`super::locate`]'s).
 //!
 //! The rebuild translates the enum into the plain description of `contract_schema::views`,
 //! which gives the variants their views as the builder's do (skips, the tag each variant
@@ -14,22 +14,12 @@
 //!   variant's fields are described as a struct's are;
 //! - whether a newtype variant's content can be written beside an internal tag (see
 //!   [`writable_beside_tag`]).
-//!
-//! A finding's path starts with the variant's tag, `(Tag)`, or its Rust name for an untagged
-//! enum; what follows is a field of a struct variant (`(Tag).field`), an item of a tuple
-//! variant (`(Tag).0`), or a place inside the content's type.
 
-use proc_macro2::TokenStream;
-use quote::ToTokens;
-
-use contract_schema::compat::{Concern, Rule};
 use contract_schema::model::{EnumDef, Schema, Type, VariantDef, VariantDefKind};
 use contract_schema::views::{self, EnumSpec, VariantContent, VariantSpec};
 
-use super::diagnostics::{locate, Spot};
-use super::rebuild::field_spec;
+use super::field::field_spec;
 use crate::ast::{Input, Repr, Style, Variant};
-use crate::attr::find_serde_key;
 use crate::wire::Wire;
 
 /// The enum's definition rebuilt from the syntax; `old` is its published definition, if it
@@ -163,87 +153,5 @@ fn writable_beside_tag(ty: &Type, published: &Schema) -> bool {
         | Type::Set(_)
         | Type::Array(..)
         | Type::Tuple(_) => false,
-    }
-}
-
-/// The new variant a finding's path starts with, and the field of that variant it goes on
-/// to, if any. A tag no new variant has is looked up in the published enum: a variant whose
-/// Rust name kept it (a renamed tag) is where the error points.
-pub(super) fn locate_in<'f, 'a>(
-    path: &str,
-    variants: &'f [Variant<'a>],
-    old: Option<&EnumDef>,
-) -> Option<Spot<'f, 'a>> {
-    let rest = path.strip_prefix('(')?;
-    let close = rest.find(')')?;
-    let (tag, after) = (&rest[..close], &rest[close + 1..]);
-    let reads =
-        |v: &Variant| v.ser_name == tag || v.de_name == tag || v.aliases.iter().any(|a| a == tag);
-    let live = variants.iter().filter(|v| !v.is_skipped());
-    let variant = live
-        .clone()
-        .find(|v| reads(v))
-        .or_else(|| live.clone().find(|v| v.name == tag))
-        .or_else(|| {
-            let published = old?.variants.iter().find(|o| {
-                o.sender.as_deref() == Some(tag) || o.receiver.iter().any(|r| r == tag)
-            })?;
-            live.clone().find(|v| v.name == published.rust_name)
-        })?;
-    let Some(inner) = after.strip_prefix('.') else {
-        return Some(Spot::Variant(variant));
-    };
-    let field = match variant.style {
-        Style::Struct => locate(inner, &variant.fields),
-        Style::Tuple => {
-            let index: String = inner.chars().take_while(char::is_ascii_digit).collect();
-            let rest = &inner[index.len()..];
-            let at_item = rest.is_empty() || rest.starts_with(['.', '[', '(']);
-            index
-                .parse::<usize>()
-                .ok()
-                .filter(|_| at_item)
-                .and_then(|i| variant.fields.iter().filter(|f| !f.is_skipped()).nth(i))
-        }
-        Style::Unit | Style::Newtype => None,
-    };
-    Some(field.map_or(Spot::Variant(variant), Spot::Field))
-}
-
-/// The tokens an error about `rule` at `variant` (or inside what it carries) points at.
-pub(super) fn span_of_variant(rule: Rule, variant: &Variant) -> TokenStream {
-    let ident = || variant.original.ident.to_token_stream();
-    match rule.concerns() {
-        // What the variant carries: its content's type, or all its fields.
-        Concern::Type => match (&variant.attrs.schema_as, variant.style) {
-            (Some(setting), _) => setting.value.to_token_stream(),
-            (None, Style::Newtype) => variant
-                .fields
-                .first()
-                .map_or_else(ident, |f| f.wire_type().to_token_stream()),
-            (None, Style::Tuple | Style::Struct) => variant.original.fields.to_token_stream(),
-            (None, Style::Unit) => ident(),
-        },
-        // Its tagging: the `untagged` key when it has one, else its name.
-        _ if rule == Rule::VariantTaggingChanged => {
-            find_serde_key(&variant.serde_keys, &["untagged"])
-                .map_or_else(ident, |k| k.tokens.clone())
-        }
-        // A tag: the serde attribute that sets it, when the variant has one.
-        _ => find_serde_key(&variant.serde_keys, &["rename"])
-            .map_or_else(ident, |k| k.tokens.clone()),
-    }
-}
-
-/// Where an error about the enum as a whole points (no variant on its path): the serde key
-/// that sets its representation for a representation change, else its name.
-pub(super) fn span_of_enum(rule: Rule, input: &Input) -> TokenStream {
-    let ident = || input.original.ident.to_token_stream();
-    match rule {
-        Rule::EnumReprChanged | Rule::EnumTagChanged => {
-            find_serde_key(&input.serde_keys, &["tag", "content", "untagged"])
-                .map_or_else(ident, |k| k.tokens.clone())
-        }
-        _ => ident(),
     }
 }

@@ -21,6 +21,9 @@ mod ast;
 #[path = "../../../contract-derive/src/attr.rs"]
 mod attr;
 #[allow(dead_code, missing_docs)]
+#[path = "../../../contract-derive/src/bound.rs"]
+mod bound;
+#[allow(dead_code, missing_docs)]
 #[path = "../../../contract-derive/src/case.rs"]
 mod case;
 #[allow(dead_code, missing_docs)]
@@ -38,6 +41,9 @@ mod repr;
 #[allow(dead_code, missing_docs)]
 #[path = "../../../contract-derive/src/symbol.rs"]
 mod symbol;
+#[allow(dead_code, missing_docs)]
+#[path = "../../../contract-derive/src/syntax.rs"]
+mod syntax;
 #[allow(dead_code, missing_docs)]
 #[path = "../../../contract-derive/src/valid.rs"]
 mod valid;

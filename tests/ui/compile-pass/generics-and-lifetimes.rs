@@ -1,4 +1,4 @@
-//! Generic parameters get a `HandoffSchema` bound; lifetimes and const parameters pass through.
+//! Generic parameters the fields use get a `HandoffSchema` bound; lifetimes and const parameters pass through.
 use std::borrow::Cow;
 
 use contract_core::{HandoffContract, HandoffSchema};
