@@ -94,7 +94,6 @@ impl Analysed {
 }
 
 #[test]
-#[ignore = "enabled when the restructure lands"]
 fn the_workspace_crates_have_no_module_loops_and_keep_their_layers() {
     let tests_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = fs::read_to_string(tests_dir.join("README.md")).expect("tests/README.md");
