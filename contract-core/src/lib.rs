@@ -74,7 +74,7 @@ pub use contract_derive::{HandoffContract, HandoffSchema};
 /// Items the derives expand to. Not public API: no stability guarantee.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::traits::shape_of;
+    pub use crate::traits::{shape_of, Hole};
     pub use contract_schema::shape::{
         AllowInfo, ConstraintShape, ContractInfo, EnumShape, Field, IntKind, IntRange, IntValue,
         Kind, Mode, Provenance, Repr, Send, Shape, ShapeFn, StructShape, Variant, VariantKind,

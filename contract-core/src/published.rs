@@ -18,7 +18,8 @@ use crate::HandoffContract;
 /// `assert_contract_snapshot!` (feature `snapshots`) runs it before comparing texts; it
 /// needs no feature, so a test or a tool can run it alone. It is
 /// [`snapshot::check_published`] over `T`'s [`CONTRACT`](HandoffContract::CONTRACT) and
-/// [`schema`](crate::HandoffSchema::schema).
+/// [`published_schema`](HandoffContract::published_schema) (a generic contract's type
+/// parameters as holes).
 ///
 /// ```
 /// use contract_core::HandoffContract;
@@ -39,5 +40,5 @@ use crate::HandoffContract;
 /// version; [`PublishedError::Unreadable`], naming the file, line and column, when the
 /// snapshot exists but cannot be read or does not parse. Both display the whole message.
 pub fn check_published<T: HandoffContract + ?Sized>() -> Result<(), PublishedError> {
-    snapshot::check_published(&T::CONTRACT, &T::schema())
+    snapshot::check_published(&T::CONTRACT, &T::published_schema())
 }

@@ -34,7 +34,7 @@ pub fn contract_snapshot<T: HandoffContract + ?Sized>() -> ContractSnapshot {
     ContractSnapshot {
         dir: info.snapshots_dir,
         name: snapshot::stem(info.name, info.version),
-        text: to_text(&T::schema()),
+        text: to_text(&T::published_schema()),
         description: format!("handoff contract {}: both views, canonical text", info.id),
     }
 }
@@ -45,7 +45,8 @@ pub fn contract_snapshot<T: HandoffContract + ?Sized>() -> ContractSnapshot {
 /// The contract derive already emits this test for every non-generic contract when the
 /// `snapshots` feature of `contract-core` is on (put it in your `[dev-dependencies]`), so
 /// `cargo test` checks every contract of the crate; call the macro yourself for a generic
-/// contract at a concrete type.
+/// contract, at any concrete type: a generic contract publishes one snapshot per contract id,
+/// with each type parameter as a hole (`any`), so every instantiation writes the same file.
 ///
 /// Before comparing texts it checks the contract against the published snapshot with the
 /// compatibility engine under the contract's mode ([`check_published`](crate::check_published)),

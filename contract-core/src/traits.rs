@@ -53,6 +53,36 @@ pub trait HandoffContract: HandoffSchema {
     ///
     /// [`why_missing`]: crate::why_missing
     const PUBLISHED: &'static [PublishedSnapshot] = &[];
+
+    /// For a generic contract, the shape it publishes: each type parameter a hole (`any`)
+    /// and the root named without arguments, so that `Envelope<RefundRequest>` and
+    /// `Envelope<RefundDecision>` publish the same snapshot. `None` for a contract that is
+    /// not generic, which publishes [`SHAPE`](HandoffSchema::SHAPE). Emitted by the derive.
+    #[doc(hidden)]
+    const PUBLISHED_SHAPE: Option<&'static Shape> = None;
+
+    /// The schema this contract publishes in its snapshot and is checked against it with:
+    /// its [`schema`](HandoffSchema::schema), or for a generic contract the same with each
+    /// type parameter as a hole (`any`) and the root named without arguments. An argument's
+    /// own shape is checked by its own contract: a payload that matters should be a
+    /// `HandoffContract` with its own snapshot.
+    #[must_use]
+    fn published_schema() -> Schema {
+        match Self::PUBLISHED_SHAPE {
+            Some(shape) => Schema::from_contract(shape, &Self::CONTRACT),
+            None => Self::schema(),
+        }
+    }
+}
+
+/// The hole a generic contract publishes for each of its type parameters: any JSON value.
+/// Not public API: the derive names it in a generic contract's published shape.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Hole {}
+
+impl HandoffSchema for Hole {
+    const SHAPE: &'static Shape = &Shape::builtin(contract_schema::shape::Kind::Any);
 }
 
 /// One published snapshot file of a contract, as the derive embeds it.

@@ -117,6 +117,30 @@ fn expand(
         });
     let doc = &input.doc;
     let kind = kind(input, krate);
+    let params: Vec<String> = item
+        .generics
+        .type_params()
+        .map(|param| param.ident.to_string())
+        .collect();
+    // A generic contract publishes its description with each type parameter as a hole and
+    // its name without arguments: one snapshot for every instantiation.
+    let published_shape = match contract {
+        Some(_) if !params.is_empty() => {
+            holes(kind.clone(), &params, &quote!(#p::Hole)).map(|hole_kind| {
+                quote! {
+                    const PUBLISHED_SHAPE: ::core::option::Option<&'static #p::Shape> =
+                        ::core::option::Option::Some(&#p::Shape {
+                            name: #name,
+                            module: ::core::module_path!(),
+                            generics: &[],
+                            doc: #doc,
+                            kind: #hole_kind,
+                        });
+                }
+            })
+        }
+        _ => None,
+    };
     let (assertions, generic_assertions) = flatten_assertions(input, krate);
     let shape = quote! {
         #p::Shape {
@@ -150,6 +174,7 @@ fn expand(
                 impl #impl_generics #krate::HandoffContract for #ident #ty_generics #where_clause {
                     const CONTRACT: #p::ContractInfo = #info;
                     #embedded
+                    #published_shape
                 }
             };
             let is_generic = item.generics.params.iter().next().is_some();
@@ -182,6 +207,42 @@ fn expand(
         };
         #snapshot_test
     }
+}
+
+/// `kind`'s tokens with every type parameter of `params` replaced by `hole`, or `None` when a
+/// parameter is used through one of its associated types (`T::Item`, `<T as Trait>::Item`),
+/// which a hole does not have: such a contract publishes the instantiation it is called with.
+/// A parameter's name is replaced only where it starts a path (not after `::`), so that a
+/// parameter named like an item of the expansion (`Kind`) leaves `__private::Kind` alone.
+fn holes(tokens: TokenStream, params: &[String], hole: &TokenStream) -> Option<TokenStream> {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    for (i, tt) in tokens.iter().enumerate() {
+        let after_path_sep =
+            i >= 1 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == ':');
+        match tt {
+            TokenTree::Ident(ident) if !after_path_sep && params.iter().any(|p| ident == p) => {
+                let next = tokens.get(i + 1);
+                let associated = match next {
+                    Some(TokenTree::Punct(p)) => p.as_char() == ':',
+                    Some(TokenTree::Ident(word)) => word == "as",
+                    _ => false,
+                };
+                if associated {
+                    return None;
+                }
+                out.extend(hole.clone());
+            }
+            TokenTree::Group(group) => {
+                let inner = holes(group.stream(), params, hole)?;
+                let mut replaced = proc_macro2::Group::new(group.delimiter(), inner);
+                replaced.set_span(group.span());
+                out.extend([TokenTree::Group(replaced)]);
+            }
+            other => out.extend([other.clone()]),
+        }
+    }
+    Some(out)
 }
 
 /// The edge to a field's type, spanned at that type so that rustc reports a missing

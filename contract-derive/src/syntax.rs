@@ -87,3 +87,13 @@ pub fn string_literal(
         Err(err) => Err(Error::new(err.span(), message())),
     }
 }
+
+/// Whether `tokens` name the identifier `name` anywhere, inside groups too (a type parameter
+/// in a field's type).
+pub fn mentions_ident(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|tt| match tt {
+        TokenTree::Ident(ident) => ident == name,
+        TokenTree::Group(group) => mentions_ident(&group.stream(), name),
+        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
+    })
+}

@@ -48,6 +48,7 @@ fn check_codec_keys(
 /// Checks `input`, appending every problem to `errors`.
 pub fn check(input: &Input, errors: &mut Vec<Error>) {
     check_identity(input, errors);
+    check_generic_flatten(input, errors);
     check_allows_on_schema(input, errors);
     check_container_serde(input, errors);
     crate::repr::check(input, errors);
@@ -77,6 +78,55 @@ pub fn check(input: &Input, errors: &mut Vec<Error>) {
                 check_variant(variant, container_schema_as, errors);
             }
         }
+    }
+}
+
+/// A generic contract publishes one snapshot for all its arguments, each type parameter a
+/// hole (`any`): a flattened field of a parameter's type makes the argument's fields the
+/// contract's own top-level fields, which a hole cannot say, so it cannot be published.
+fn check_generic_flatten(input: &Input, errors: &mut Vec<Error>) {
+    if input.derive != DeriveKind::Contract {
+        return;
+    }
+    let params: Vec<String> = input
+        .original
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
+    if params.is_empty() {
+        return;
+    }
+    let fields: Vec<&Field> = match &input.data {
+        Data::Struct(fields) => fields.iter().collect(),
+        Data::Enum(_, variants) => variants
+            .iter()
+            .filter(|v| !v.is_skipped())
+            .flat_map(|v| v.fields.iter())
+            .collect(),
+        _ => Vec::new(),
+    };
+    for field in fields {
+        if !field.flatten || field.is_skipped() {
+            continue;
+        }
+        let ty = field.wire_type();
+        let Some(param) = params
+            .iter()
+            .find(|p| crate::syntax::mentions_ident(&quote::quote!(#ty), p))
+        else {
+            continue;
+        };
+        errors.push(Error::new_spanned(
+            ty,
+            format!(
+                "`#[serde(flatten)]` of a type that holds the parameter `{param}` cannot be \
+                 published: a generic contract publishes one snapshot for every argument, each \
+                 type parameter as a hole (`any`), and a flattened argument's fields are the \
+                 contract's own fields, which a hole cannot say; nest it in a field instead of \
+                 flattening it, or make a non-generic contract per argument"
+            ),
+        ));
     }
 }
 
