@@ -11,7 +11,8 @@
 //!
 //! Every [`Finding`] has a stable [`Rule`] id, a path in wire names (`artifacts[].version`,
 //! `*` for a map key, `(Ready)` for a variant), the [`Direction`] it breaks, a one-line why and
-//! a fix hint. No payload value ever appears: the engine sees only schemas. A finding can be
+//! a fix hint written from a structured [`Fix`], chosen for the contract's mode (under `full`,
+//! one that holds in both directions at once). No payload value ever appears: the engine sees only schemas. A finding can be
 //! accepted on purpose with an [`Allowance`] ([`check_with`], [`evolve_with`]): it stays in
 //! the report, marked allowed with its reason, and no longer makes the report incompatible.
 //!
@@ -127,12 +128,14 @@
 
 mod check;
 mod direction;
+mod fix;
 mod report;
 
 pub use crate::allowance::{Allowance, Allowances};
 pub use crate::contract::Mode;
 pub use crate::rules::{Concern, Rule};
 pub use direction::Direction;
+pub use fix::{AttributeEdit, Fix, FixTarget};
 pub use report::{CompatReport, Finding};
 
 use crate::model::Schema;
@@ -148,7 +151,7 @@ pub fn check(writer: &Schema, reader: &Schema) -> CompatReport {
 /// [`check`], with some findings accepted on purpose.
 #[must_use]
 pub fn check_with(writer: &Schema, reader: &Schema, allowances: &Allowances) -> CompatReport {
-    let mut report = CompatReport::new(Checker::run(writer, reader, Direction::Check, None));
+    let mut report = CompatReport::new(Checker::run(writer, reader, Direction::Check, None, false));
     report.apply(allowances);
     report
 }
@@ -231,12 +234,14 @@ fn evolve_findings(
     against: Option<usize>,
 ) -> Vec<report::Finding> {
     let mut out = Vec::new();
+    // Under a full mode, a fix must hold both ways: the checker of each direction knows it.
+    let both = directions(mode).len() == 2;
     for &direction in directions(mode) {
         let (writer, reader) = match direction {
             Direction::Forward => (new, old),
             Direction::Check | Direction::Backward => (old, new),
         };
-        out.extend(Checker::run(writer, reader, direction, against));
+        out.extend(Checker::run(writer, reader, direction, against, both));
     }
     out
 }

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use super::paths::{render, Seg};
 use crate::compat::direction::Direction;
+use crate::compat::fix::Fix;
 use crate::compat::report::Finding;
 use crate::model::Schema;
 use crate::rules::Rule;
@@ -30,6 +31,9 @@ pub(crate) struct Checker<'a> {
     pub(super) reader: &'a Schema,
     pub(super) direction: Direction,
     pub(super) against: Option<usize>,
+    /// Whether the contract's mode checks both directions (`full`): a fix offered must then
+    /// hold both ways, not only in this direction.
+    pub(super) both: bool,
     pub(super) path: Vec<Seg<'a>>,
     /// Pairs (writer's, reader's) with at least one named side already compared or being
     /// compared.
@@ -51,12 +55,14 @@ impl<'a> Checker<'a> {
         reader: &'a Schema,
         direction: Direction,
         against: Option<usize>,
+        both: bool,
     ) -> Vec<Finding> {
         let mut checker = Checker {
             writer,
             reader,
             direction,
             against,
+            both,
             path: Vec::new(),
             visited: HashSet::new(),
             findings: Vec::new(),
@@ -78,10 +84,11 @@ impl<'a> Checker<'a> {
                     "{writer} write contract `{}` but {reader} read contract `{}`",
                     w.name, r.name
                 );
-                self.report(
+                self.report_fix(
                     Rule::ContractNameChanged,
                     why,
                     "keep the contract's name; a different name is a different contract".to_owned(),
+                    Fix::Described,
                 );
             }
         }
@@ -93,7 +100,13 @@ impl<'a> Checker<'a> {
         self.trial && !self.findings.is_empty()
     }
 
+    /// Reports a finding whose fix is in its hint only ([`Fix::Described`]).
     pub(super) fn report(&mut self, rule: Rule, why: String, hint: String) {
+        self.report_fix(rule, why, hint, Fix::Described);
+    }
+
+    /// Reports a finding with its hint and the structured fix the hint describes.
+    pub(super) fn report_fix(&mut self, rule: Rule, why: String, hint: String, fix: Fix) {
         let (path, field) = render(&self.path);
         self.findings.push(Finding {
             rule,
@@ -103,6 +116,7 @@ impl<'a> Checker<'a> {
             against: self.against,
             why,
             hint,
+            fix,
             allowed: None,
         });
     }
@@ -111,7 +125,13 @@ impl<'a> Checker<'a> {
     /// [`Checker::revert_hint`]).
     pub(super) fn report_revert(&mut self, rule: Rule, why: String, what: &str) {
         let hint = self.revert_hint(what);
-        self.report(rule, why, hint);
+        let fix = match self.direction {
+            Direction::Check => Fix::Described,
+            Direction::Backward | Direction::Forward => Fix::RestoreOrNewMajor {
+                what: what.to_owned(),
+            },
+        };
+        self.report_fix(rule, why, hint, fix);
     }
 
     /// The writers and the readers of this comparison, as sentence subjects ("old
