@@ -57,7 +57,20 @@ impl<'a> Checker<'a> {
         against: Option<usize>,
         both: bool,
     ) -> Vec<Finding> {
-        let mut checker = Checker {
+        let mut checker = Checker::new(writer, reader, direction, against, both);
+        checker.contract_names();
+        checker.ty(&writer.root, &reader.root);
+        checker.findings
+    }
+
+    fn new(
+        writer: &'a Schema,
+        reader: &'a Schema,
+        direction: Direction,
+        against: Option<usize>,
+        both: bool,
+    ) -> Self {
+        Checker {
             writer,
             reader,
             direction,
@@ -70,10 +83,21 @@ impl<'a> Checker<'a> {
             trial_log: Vec::new(),
             in_progress: HashSet::new(),
             depth: 0,
-        };
-        checker.contract_names();
-        checker.ty(&writer.root, &reader.root);
-        checker.findings
+        }
+    }
+
+    /// Whether `w`, a type of `writer`, fits `r`, a type of `reader`, compared on their
+    /// own: the other way round from this comparison, for a fix that must hold both ways.
+    pub(super) fn fits_alone(
+        writer: &'a Schema,
+        reader: &'a Schema,
+        w: &'a crate::model::Type,
+        r: &'a crate::model::Type,
+    ) -> bool {
+        let mut checker = Checker::new(writer, reader, Direction::Check, None, false);
+        checker.trial = true;
+        checker.ty(w, r);
+        checker.findings.is_empty()
     }
 
     pub(super) fn contract_names(&mut self) {

@@ -580,7 +580,12 @@ impl<'a> Checker<'a> {
             else {
                 break;
             };
-            if self.fits(|c| c.ty(&wf.ty, &rf.ty)) {
+            // Under a full mode the rename's fix keeps one key for both sides, so the
+            // types must fit both ways: a `u64` that fits an `f32` reader is no rename of
+            // it when old `f32` data would then be read as a `u64`.
+            if self.fits(|c| c.ty(&wf.ty, &rf.ty))
+                && (!self.both || Checker::fits_alone(self.reader, self.writer, &rf.ty, &wf.ty))
+            {
                 likely = Some((j, sent));
                 break;
             }
