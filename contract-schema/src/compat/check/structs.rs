@@ -553,17 +553,26 @@ impl<'a> Checker<'a> {
                 "`{}` was renamed to `{}`, but {reader} require it as `{}`",
                 recv.name, sent.name, recv.name
             );
-            let hint = format!(
-                "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
-                recv.name, recv.name, sent.name
-            );
-            let fix = Fix::on_field(
-                &sent.name,
-                AttributeEdit::KeepOldName {
-                    old: recv.name.clone(),
-                    new: sent.name.clone(),
-                },
-            );
+            // In an evolution, the text of the one fix both directions of a full mode share,
+            // so that a rename without alias and its other direction offer the same help.
+            let (hint, fix) = match self.direction {
+                Direction::Check => (
+                    format!(
+                        "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
+                        recv.name, recv.name, sent.name
+                    ),
+                    Fix::on_field(
+                        &sent.name,
+                        AttributeEdit::KeepOldName {
+                            old: recv.name.clone(),
+                            new: sent.name.clone(),
+                        },
+                    ),
+                ),
+                Direction::Backward | Direction::Forward => {
+                    self.rename_fix(&recv.name, &sent.name, true)
+                }
+            };
             self.at(self.field_seg(&sent.name, &recv.name), |c| {
                 c.report_fix(Rule::FieldRenamed, why, hint, fix);
             });
