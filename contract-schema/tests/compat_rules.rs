@@ -2857,6 +2857,24 @@ fn the_fixes_of_the_issue_hold_under_mode_full() {
     assert!(!why.contains("same type"), "{why}");
     assert!(why.contains("of a type `confidence` can read"), "{why}");
 
+    // A field that became required: under full, an `Option` would send `null` to old
+    // readers, so only the default is offered.
+    let omittable = fields(vec![with_default(if_present(f("note", string())))]);
+    let required = fields(vec![f("note", string())]);
+    let became_required = evolve(&omittable, &required, Mode::Full);
+    let finding = &became_required.findings()[0];
+    assert_eq!(finding.rule, Rule::FieldBecameRequired);
+    assert!(
+        !finding.hint.contains("or make it an `Option`"),
+        "{}",
+        finding.hint
+    );
+    let as_option = fields(vec![f("note", opt(string()))]);
+    assert_eq!(
+        ids(&evolve(&omittable, &as_option, Mode::Full)),
+        ["NON_NULLABLE_BECAME_NULLABLE"]
+    );
+
     // The fix is serialized beside the hint.
     let json = serde_json::to_value(&one_way).unwrap();
     assert_eq!(

@@ -467,10 +467,19 @@ impl<'a> Checker<'a> {
             "`{}` is required by {reader} but sent by {writer} only when present (`skip_serializing_if`)",
             recv.name
         );
-        let hint = self.forward_or(
-            "remove `skip_serializing_if` so the field is always sent, or publish a new major version",
-            "give the reader's field `#[serde(default)]` or make it an `Option`",
-        );
+        let hint = match self.direction {
+            Direction::Forward => {
+                "remove `skip_serializing_if` so the field is always sent, or publish a new major version"
+            }
+            // An `Option` would let new writers send `null` to old readers, which require
+            // a value: under a full mode only a default holds both ways.
+            Direction::Backward if self.both => {
+                "give the reader's field `#[serde(default)]` (not an `Option`: new writers would send `null` to old readers)"
+            }
+            Direction::Check | Direction::Backward => {
+                "give the reader's field `#[serde(default)]` or make it an `Option`"
+            }
+        };
         let fix = self.forward_or(
             Fix::on_field(&sent.name, AttributeEdit::RemoveSkipSerializingIf),
             Fix::on_field(&recv.name, AttributeEdit::AddDefault),
