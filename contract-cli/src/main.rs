@@ -25,7 +25,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use contract_schema::compat::{self, CompatReport, Direction, Finding, Rule};
+use contract_schema::compat::{self, CompatReport, Direction, Finding, Fix, Rule};
 use contract_schema::json_schema::{to_json_schema, View};
 use contract_schema::snapshot;
 use serde::Serialize;
@@ -190,6 +190,7 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
                 Direction::Forward,
                 why,
                 hint,
+                Fix::Described,
             );
             contracts.push(ContractOutcome {
                 contract: id,

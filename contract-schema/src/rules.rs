@@ -144,8 +144,9 @@ catalogue! {
     /// The writer renamed a field (declared `renamed_from`) the reader still requires under
     /// its old name.
     FieldRenamed = "FIELD_RENAMED", Field;
-    /// A field the reader requires is missing and the writer sends an unknown field of the
-    /// same type: most likely an undeclared rename.
+    /// A field the reader requires is missing and the writer sends an unknown field of a
+    /// type the reader's field reads (both ways under a full mode): most likely an
+    /// undeclared rename.
     FieldLikelyRenamed = "FIELD_LIKELY_RENAMED", Field;
     /// The reader denies unknown fields and the writer sends one.
     UnknownFieldDenied = "UNKNOWN_FIELD_DENIED", Field;

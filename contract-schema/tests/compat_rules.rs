@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use contract_schema::compat::{
-    self, check, check_with, evolve, evolve_history, evolve_with, Allowances, CompatReport,
-    Direction, Mode, Rule,
+    self, check, check_with, evolve, evolve_history, evolve_with, Allowances, AttributeEdit,
+    CompatReport, Direction, Fix, FixTarget, Mode, Rule,
 };
 use contract_schema::contract::ContractId;
 use contract_schema::model::{
@@ -1263,6 +1263,31 @@ fn declared_rename_without_alias_is_explained_with_the_alias_hint() {
             ("FIELD_RENAMED", "orderId".to_owned(), Direction::Forward),
         ]
     );
+    // Under full, an alias alone would leave old readers without `orderRef`: the fix
+    // offered keeps writing it, which holds both ways at once.
+    for finding in report.findings() {
+        assert!(
+            finding
+                .hint
+                .contains("#[serde(rename = \"orderRef\", alias = \"orderId\")]"),
+            "{}",
+            finding.hint
+        );
+        assert_eq!(
+            finding.fix,
+            Fix::Attribute {
+                on: FixTarget::Field {
+                    name: "orderId".to_owned()
+                },
+                edit: AttributeEdit::KeepOldName {
+                    old: "orderRef".to_owned(),
+                    new: "orderId".to_owned()
+                },
+            }
+        );
+    }
+    // Backward alone: new readers only need to read the old key.
+    let report = evolve(&old, &new, Mode::Backward);
     assert!(report.findings()[0]
         .hint
         .contains("add `#[serde(alias = \"orderRef\")]`"));
@@ -1304,16 +1329,27 @@ fn undeclared_rename_is_reported_as_a_likely_rename_both_ways() {
         ids(&report),
         ["FIELD_LIKELY_RENAMED", "FIELD_LIKELY_RENAMED"]
     );
+    // Under full, both directions are told the one fix that holds both ways.
     for finding in report.findings() {
         assert!(
             finding
                 .hint
-                .contains("#[handoff(renamed_from = \"orderRef\")]"),
+                .contains("#[serde(rename = \"orderRef\", alias = \"orderId\")]"),
             "{}",
             finding.hint
         );
-        assert!(finding.hint.contains("#[serde(alias = \"orderRef\")]"));
     }
+    // Backward alone: declaring the rename and reading the old key through an alias does.
+    let report = evolve(&old, &new, Mode::Backward);
+    let finding = &report.findings()[0];
+    assert!(
+        finding
+            .hint
+            .contains("#[handoff(renamed_from = \"orderRef\")]"),
+        "{}",
+        finding.hint
+    );
+    assert!(finding.hint.contains("#[serde(alias = \"orderRef\")]"));
     // A different type is no rename: a removal and an addition.
     let retyped = fields(vec![f("orderId", int(IntKind::U64))]);
     assert_eq!(
@@ -1502,6 +1538,7 @@ fn json_output_has_rule_ids_paths_and_directions() {
                 "against": null,
                 "why": "`orderRef` is required by old readers but never sent by new writers",
                 "hint": "restore the field (old readers require it), or publish the removal as a new major version",
+                "fix": {"kind": "keep_field", "name": "orderRef"},
                 "allowed": "v1 readers retired",
             }]
         })
@@ -2421,4 +2458,431 @@ fn every_rule_of_the_catalogue_has_a_rule_test() {
     );
     assert!(mentions_id("a AB_C b", "AB_C"));
     assert!(!mentions_id("AB_C_D", "AB_C"));
+}
+
+// ----- fixes that hold under the contract's mode --------------------------------------------
+
+/// The named type under a field's type (through `Option` and lists).
+fn named_under(ty: &Type) -> Option<&str> {
+    match ty {
+        Type::Named(n) => Some(n),
+        Type::Option(t) | Type::List(t) => named_under(t),
+        _ => None,
+    }
+}
+
+/// Whether a field is written or read under this wire key.
+fn has_key(field: &FieldDef, key: &str) -> bool {
+    field.sender.as_ref().is_some_and(|s| s.name == key)
+        || field.receiver.as_ref().is_some_and(|r| r.accepts(key))
+}
+
+/// A finding's path split into the named type that holds its last segment and that
+/// segment (`status(Paused)`: the type of `status` and the tag `Paused`), walked from the
+/// root through fields. The cases below keep paths to fields and variants of named types.
+fn holder(schema: &Schema, path: &str) -> (String, String) {
+    let mut current = named_under(&schema.root).expect("a named root").to_owned();
+    let (fields_part, tag) = match path.find('(') {
+        Some(i) => (&path[..i], Some(path[i + 1..].trim_end_matches(')'))),
+        None => (path, None),
+    };
+    let mut segs: Vec<&str> = fields_part.split('.').filter(|s| !s.is_empty()).collect();
+    let last = match tag {
+        Some(tag) => tag.to_owned(),
+        None => segs.pop().expect("a path to a field").to_owned(),
+    };
+    for seg in segs {
+        let key = seg.trim_end_matches("[]");
+        let Body::Struct(s) = &schema.types[&current].body else {
+            panic!("`{path}` walks through a non-struct");
+        };
+        let field = s.fields.iter().find(|f| has_key(f, key)).expect("a field");
+        current = named_under(&field.ty).expect("a named type").to_owned();
+    }
+    (current, last)
+}
+
+fn struct_mut<'s>(schema: &'s mut Schema, name: &str) -> &'s mut StructDef {
+    match &mut schema.types.get_mut(name).expect("the type").body {
+        Body::Struct(s) => s,
+        _ => panic!("`{name}` is not a struct"),
+    }
+}
+
+fn field_mut<'s>(schema: &'s mut Schema, ty: &str, key: &str) -> &'s mut FieldDef {
+    struct_mut(schema, ty)
+        .fields
+        .iter_mut()
+        .find(|f| has_key(f, key))
+        .expect("the fix names a field of the new side")
+}
+
+/// Applies a fix to the new side (`after`) on the model, as the attribute or the kept
+/// field or variant would; `None` for a fix that is no such edit (a new major version, a
+/// restore, a fix in words).
+fn apply(fix: &Fix, path: &str, before: &Schema, after: &Schema) -> Option<Schema> {
+    let mut out = after.clone();
+    match fix {
+        Fix::Attribute { on, edit } => {
+            let (ty, last) = holder(after, path);
+            match (on, edit) {
+                (FixTarget::Container, AttributeEdit::RemoveDenyUnknownFields) => {
+                    struct_mut(&mut out, &ty).unknown = Unknown::Ignore;
+                }
+                (FixTarget::Field { name }, edit) => {
+                    assert_eq!(name, &last, "the fix names the field its path ends with");
+                    let field = field_mut(&mut out, &ty, name);
+                    match edit {
+                        AttributeEdit::AliasOldName { old } => {
+                            field.renamed_from.push(old.clone());
+                            field.receiver.as_mut().unwrap().aliases.push(old.clone());
+                        }
+                        AttributeEdit::KeepOldName { old, new } => {
+                            field.sender.as_mut().unwrap().name = old.clone();
+                            let r = field.receiver.as_mut().unwrap();
+                            r.name = old.clone();
+                            r.aliases.push(new.clone());
+                        }
+                        AttributeEdit::AddDefault => {
+                            field.receiver.as_mut().unwrap().required = false
+                        }
+                        AttributeEdit::RemoveSkipSerializingIf => {
+                            field.sender.as_mut().unwrap().emit = Emit::Always;
+                        }
+                        AttributeEdit::MarkAssumption => field.provenance = Provenance::Assumption,
+                        AttributeEdit::UnmarkAssumption => field.provenance = Provenance::Confirmed,
+                        other => panic!("no applier for {other:?}"),
+                    }
+                }
+                other => panic!("no applier for {other:?}"),
+            }
+        }
+        Fix::KeepField { name } => {
+            let (ty, _) = holder(after, path);
+            let (old_ty, _) = holder(before, path);
+            let Body::Struct(s) = &before.types[&old_ty].body else {
+                panic!("not a struct")
+            };
+            let kept = s
+                .fields
+                .iter()
+                .find(|f| has_key(f, name))
+                .expect("the old field");
+            struct_mut(&mut out, &ty).fields.push(kept.clone());
+        }
+        Fix::KeepVariant { name } => {
+            let (ty, _) = holder(after, path);
+            let (old_ty, _) = holder(before, path);
+            let Body::Enum(e) = &before.types[&old_ty].body else {
+                panic!("not an enum")
+            };
+            let kept = e
+                .variants
+                .iter()
+                .find(|v| v.sender.as_deref() == Some(name.as_str()))
+                .expect("the old variant");
+            let Body::Enum(e) = &mut out.types.get_mut(&ty).unwrap().body else {
+                panic!("not an enum")
+            };
+            e.variants.push(kept.clone());
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// One before/after pair per rule with a fix (named after the rule it shows).
+fn fix_cases() -> Vec<(&'static str, Schema, Schema)> {
+    let status = |values: &[&str]| {
+        schema(
+            strukt(vec![f("status", named("Status"))]),
+            vec![(
+                "Status",
+                enumm(Repr::External, values.iter().map(|v| unit(v)).collect()),
+            )],
+        )
+    };
+    let event = |with_refund: bool| {
+        let mut variants = vec![variant("Created", VariantDefKind::Newtype(string()))];
+        if with_refund {
+            variants.push(variant(
+                "Refunded",
+                VariantDefKind::Newtype(int(IntKind::U64)),
+            ));
+        }
+        schema(
+            strukt(vec![f("event", named("Event"))]),
+            vec![("Event", enumm(internal("type"), variants))],
+        )
+    };
+    let nested = |inner: Vec<FieldDef>| {
+        schema(
+            strukt(vec![f("order", named("Order"))]),
+            vec![("Order", strukt(inner))],
+        )
+    };
+    let denying = |fields: Vec<FieldDef>| schema(strukt_with(fields, Unknown::Deny, None), vec![]);
+    vec![
+        (
+            "FIELD_ADDED_REQUIRED",
+            fields(vec![f("a", string())]),
+            fields(vec![f("a", string()), f("reason", string())]),
+        ),
+        (
+            "FIELD_REMOVED",
+            fields(vec![f("a", string()), f("orderRef", string())]),
+            fields(vec![f("a", string())]),
+        ),
+        (
+            "FIELD_REMOVED nested",
+            nested(vec![f("a", string()), f("orderRef", string())]),
+            nested(vec![f("a", string())]),
+        ),
+        (
+            "FIELD_BECAME_REQUIRED",
+            fields(vec![with_default(if_present(f("note", string())))]),
+            fields(vec![f("note", string())]),
+        ),
+        (
+            "FIELD_BECAME_OMITTABLE",
+            fields(vec![f("note", string())]),
+            fields(vec![if_present(f("note", string()))]),
+        ),
+        (
+            "UNKNOWN_FIELD_DENIED backward",
+            fields(vec![f("a", string()), f("note", opt(string()))]),
+            denying(vec![f("a", string())]),
+        ),
+        (
+            "UNKNOWN_FIELD_DENIED forward",
+            denying(vec![f("a", string())]),
+            fields(vec![f("a", string()), f("note", opt(string()))]),
+        ),
+        (
+            "ENUM_VALUE_REMOVED",
+            status(&["Ready", "Paused"]),
+            status(&["Ready"]),
+        ),
+        (
+            "ENUM_VALUE_ADDED",
+            status(&["Ready"]),
+            status(&["Ready", "Paused"]),
+        ),
+        ("ENUM_VARIANT_REMOVED", event(true), event(false)),
+        ("ENUM_VARIANT_ADDED", event(false), event(true)),
+        (
+            "FIELD_RENAMED_WITHOUT_ALIAS",
+            fields(vec![f("orderRef", string())]),
+            fields(vec![renamed_from(f("orderId", string()), "orderRef")]),
+        ),
+        (
+            "FIELD_RENAMED",
+            fields(vec![f("orderRef", string())]),
+            fields(vec![alias(
+                renamed_from(f("orderId", string()), "orderRef"),
+                "orderRef",
+            )]),
+        ),
+        (
+            "FIELD_LIKELY_RENAMED",
+            fields(vec![f("orderRef", string())]),
+            fields(vec![f("orderId", string())]),
+        ),
+        (
+            "FIELD_LIKELY_RENAMED nested",
+            nested(vec![f("orderRef", string())]),
+            nested(vec![f("orderId", string())]),
+        ),
+        (
+            "FIELD_LIKELY_RENAMED one way",
+            fields(vec![f("confidence", Type::Float(FloatKind::F32))]),
+            fields(vec![f("amountCents", int(IntKind::U64))]),
+        ),
+        (
+            "PROVENANCE_WEAKENED backward",
+            fields(vec![assumption(f("useCase", string()))]),
+            fields(vec![f("useCase", string())]),
+        ),
+        (
+            "PROVENANCE_WEAKENED forward",
+            fields(vec![f("useCase", string())]),
+            fields(vec![assumption(f("useCase", string()))]),
+        ),
+        (
+            "TYPE_CHANGED",
+            fields(vec![f("amount", int(IntKind::U64))]),
+            fields(vec![f("amount", string())]),
+        ),
+        (
+            "INT_NARROWED",
+            fields(vec![f("n", int(IntKind::U64))]),
+            fields(vec![f("n", int(IntKind::U32))]),
+        ),
+    ]
+}
+
+/// The rule, path and direction of every finding of a report.
+fn keys(report: &CompatReport) -> Vec<(&'static str, String, Direction)> {
+    located(report)
+}
+
+#[test]
+fn every_structured_fix_holds_under_the_mode_it_was_offered_for() {
+    let (mut applied, mut exempt, mut described) = (0, 0, 0);
+    let mut rules_fixed = std::collections::BTreeSet::new();
+    for (case, before, after) in fix_cases() {
+        let mut found_any = false;
+        for mode in [Mode::Backward, Mode::Forward, Mode::Full] {
+            let report = evolve(&before, &after, mode);
+            let findings = keys(&report);
+            for finding in report.findings() {
+                found_any = true;
+                if finding.fix.needs_new_major() {
+                    // Exempt: old readers already deployed reject it; the hint says so.
+                    assert!(
+                        finding.hint.contains("new major version"),
+                        "{case} ({mode:?}): {}",
+                        finding.hint
+                    );
+                    exempt += 1;
+                    continue;
+                }
+                let Some(fixed) = apply(&finding.fix, &finding.path, &before, &after) else {
+                    assert_eq!(finding.fix, Fix::Described, "{case}");
+                    described += 1;
+                    continue;
+                };
+                applied += 1;
+                rules_fixed.insert(finding.rule.id());
+                let again = evolve(&before, &fixed, mode);
+                let left = keys(&again);
+                // Nothing more at the finding's path, and nothing new anywhere: a fix that
+                // trades one finding for another (a catch-all that new writers send to
+                // old readers) is no fix.
+                assert!(
+                    !left.iter().any(|(_, path, _)| *path == finding.path),
+                    "{case} ({mode:?}): the fix {:?} for {} left\n{again}",
+                    finding.fix,
+                    finding.rule
+                );
+                for key in &left {
+                    assert!(
+                        findings.contains(key),
+                        "{case} ({mode:?}): the fix {:?} for {} brought {key:?}\n{again}",
+                        finding.fix,
+                        finding.rule
+                    );
+                }
+            }
+        }
+        assert!(found_any, "{case} finds nothing to fix");
+    }
+    // Every rule whose fix is an edit was applied in at least one mode.
+    for rule in [
+        "FIELD_ADDED_REQUIRED",
+        "FIELD_REMOVED",
+        "FIELD_BECAME_REQUIRED",
+        "FIELD_BECAME_OMITTABLE",
+        "UNKNOWN_FIELD_DENIED",
+        "ENUM_VALUE_REMOVED",
+        "ENUM_VARIANT_REMOVED",
+        "FIELD_RENAMED_WITHOUT_ALIAS",
+        "FIELD_RENAMED",
+        "FIELD_LIKELY_RENAMED",
+        "PROVENANCE_WEAKENED",
+    ] {
+        assert!(rules_fixed.contains(rule), "no fix of {rule} was applied");
+    }
+    eprintln!("fixes applied: {applied}, exempt (new major version): {exempt}, described only: {described}");
+    assert!(
+        applied >= 20 && exempt >= 6,
+        "{applied} applied, {exempt} exempt"
+    );
+}
+
+#[test]
+fn the_fixes_of_the_issue_hold_under_mode_full() {
+    // A removed value: keep it (a catch-all would be written to old readers).
+    let with_paused = schema(
+        strukt(vec![f("status", named("Status"))]),
+        vec![(
+            "Status",
+            enumm(Repr::External, vec![unit("Ready"), unit("Paused")]),
+        )],
+    );
+    let with_catch_all = schema(
+        strukt(vec![f("status", named("Status"))]),
+        vec![(
+            "Status",
+            enumm(Repr::External, vec![unit("Ready"), catch_all("Other")]),
+        )],
+    );
+    let full = evolve(&with_paused, &with_catch_all, Mode::Full);
+    assert_eq!(ids(&full), ["ENUM_VALUE_ADDED"], "{full}");
+    let ready_only = schema(
+        strukt(vec![f("status", named("Status"))]),
+        vec![("Status", enumm(Repr::External, vec![unit("Ready")]))],
+    );
+    let removed = evolve(&with_paused, &ready_only, Mode::Full);
+    let finding = &removed.findings()[0];
+    assert_eq!(finding.rule, Rule::EnumValueRemoved);
+    assert_eq!(
+        finding.fix,
+        Fix::KeepVariant {
+            name: "Paused".to_owned()
+        }
+    );
+    assert!(
+        !finding.hint.contains("or add a catch-all"),
+        "{}",
+        finding.hint
+    );
+    // Backward alone, a catch-all is still offered beside keeping the value.
+    let backward_only = evolve(&with_paused, &ready_only, Mode::Backward);
+    assert!(backward_only.findings()[0]
+        .hint
+        .contains("or add a catch-all"));
+
+    // An `f32` replaced by a `u64`: under full no rename is claimed (the types fit one way
+    // only); forward alone, the rename's why no longer says "of the same type".
+    let old = fields(vec![f("confidence", Type::Float(FloatKind::F32))]);
+    let new = fields(vec![f("amountCents", int(IntKind::U64))]);
+    assert_eq!(
+        ids(&evolve(&old, &new, Mode::Full)),
+        ["FIELD_ADDED_REQUIRED", "FIELD_REMOVED"]
+    );
+    let one_way = evolve(&old, &new, Mode::Forward);
+    assert_eq!(ids(&one_way), ["FIELD_LIKELY_RENAMED"]);
+    let why = &one_way.findings()[0].why;
+    assert!(!why.contains("same type"), "{why}");
+    assert!(why.contains("of a type `confidence` can read"), "{why}");
+
+    // A field that became required: under full, an `Option` would send `null` to old
+    // readers, so only the default is offered.
+    let omittable = fields(vec![with_default(if_present(f("note", string())))]);
+    let required = fields(vec![f("note", string())]);
+    let became_required = evolve(&omittable, &required, Mode::Full);
+    let finding = &became_required.findings()[0];
+    assert_eq!(finding.rule, Rule::FieldBecameRequired);
+    assert!(
+        !finding.hint.contains("or make it an `Option`"),
+        "{}",
+        finding.hint
+    );
+    let as_option = fields(vec![f("note", opt(string()))]);
+    assert_eq!(
+        ids(&evolve(&omittable, &as_option, Mode::Full)),
+        ["NON_NULLABLE_BECAME_NULLABLE"]
+    );
+
+    // The fix is serialized beside the hint.
+    let json = serde_json::to_value(&one_way).unwrap();
+    assert_eq!(
+        json["findings"][0]["fix"],
+        serde_json::json!({
+            "kind": "attribute",
+            "on": {"kind": "field", "name": "amountCents"},
+            "edit": {"kind": "keep_old_name", "old": "confidence", "new": "amountCents"},
+        })
+    );
 }

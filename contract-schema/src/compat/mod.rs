@@ -11,7 +11,8 @@
 //!
 //! Every [`Finding`] has a stable [`Rule`] id, a path in wire names (`artifacts[].version`,
 //! `*` for a map key, `(Ready)` for a variant), the [`Direction`] it breaks, a one-line why and
-//! a fix hint. No payload value ever appears: the engine sees only schemas. A finding can be
+//! a fix hint written from a structured [`Fix`], chosen for the contract's mode (under `full`,
+//! one that holds in both directions at once). No payload value ever appears: the engine sees only schemas. A finding can be
 //! accepted on purpose with an [`Allowance`] ([`check_with`], [`evolve_with`]): it stays in
 //! the report, marked allowed with its reason, and no longer makes the report incompatible.
 //!
@@ -43,7 +44,7 @@
 //! | `VARIANT_UNREADABLE` | the writer may send a variant of an internally tagged enum whose content, in the reader, is an enum tagged under the same key (internally, or adjacently with that tag): serde takes the key for the outer enum, so the reader never reads the variant (and serde writes the key twice) | `#[serde(tag = "t")] enum Outer { B(Inner) }` with `#[serde(tag = "t")] enum Inner` |
 //! | `FIELD_RENAMED_WITHOUT_ALIAS` | the reader declares `renamed_from = "orderRef"` but has no `#[serde(alias = "orderRef")]`, and the writer sends `orderRef` | `order_ref` renamed `order_id` with `renamed_from` only |
 //! | `FIELD_RENAMED` | the writer declares `renamed_from` a name the reader still requires (an alias on the new side does not help old readers) | `orderRef` renamed `orderId`, read by a v1 reader |
-//! | `FIELD_LIKELY_RENAMED` | a required field is missing and the writer sends an unknown field of a fitting type: an undeclared rename | `orderRef: String` gone, `orderId: String` appeared |
+//! | `FIELD_LIKELY_RENAMED` | a required field is missing and the writer sends an unknown field of a fitting type (under a full mode, fitting both ways): an undeclared rename | `orderRef: String` gone, `orderId: String` appeared |
 //! | `UNKNOWN_FIELD_DENIED` | the reader has `deny_unknown_fields` and the writer sends a field it does not know (`*`: a writer's flattened map) | a field added to writers of a `deny_unknown_fields` reader |
 //! | `FIELD_READ_TWICE` | the writer may send two keys that the reader reads into one field (its name and an alias): serde rejects the second as a duplicate field | a writer sends both `orderRef` and `orderId`, the reader reads `orderId` with alias `orderRef` |
 //! | `PROVENANCE_WEAKENED` | the writer marks a field `#[handoff(assumption)]` that the reader requires `confirmed` | `use_case` becomes an assumption |
@@ -127,12 +128,14 @@
 
 mod check;
 mod direction;
+mod fix;
 mod report;
 
 pub use crate::allowance::{Allowance, Allowances};
 pub use crate::contract::Mode;
 pub use crate::rules::{Concern, Rule};
 pub use direction::Direction;
+pub use fix::{AttributeEdit, Fix, FixTarget};
 pub use report::{CompatReport, Finding};
 
 use crate::model::Schema;
@@ -148,7 +151,7 @@ pub fn check(writer: &Schema, reader: &Schema) -> CompatReport {
 /// [`check`], with some findings accepted on purpose.
 #[must_use]
 pub fn check_with(writer: &Schema, reader: &Schema, allowances: &Allowances) -> CompatReport {
-    let mut report = CompatReport::new(Checker::run(writer, reader, Direction::Check, None));
+    let mut report = CompatReport::new(Checker::run(writer, reader, Direction::Check, None, false));
     report.apply(allowances);
     report
 }
@@ -231,12 +234,14 @@ fn evolve_findings(
     against: Option<usize>,
 ) -> Vec<report::Finding> {
     let mut out = Vec::new();
+    // Under a full mode, a fix must hold both ways: the checker of each direction knows it.
+    let both = directions(mode).len() == 2;
     for &direction in directions(mode) {
         let (writer, reader) = match direction {
             Direction::Forward => (new, old),
             Direction::Check | Direction::Backward => (old, new),
         };
-        out.extend(Checker::run(writer, reader, direction, against));
+        out.extend(Checker::run(writer, reader, direction, against, both));
     }
     out
 }

@@ -5,6 +5,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use super::direction::Direction;
+use super::fix::Fix;
 use crate::allowance::{Allowance, Allowances};
 use crate::rules::Rule;
 
@@ -30,8 +31,10 @@ pub struct Finding {
     pub against: Option<usize>,
     /// Why it breaks, in one line.
     pub why: String,
-    /// How to fix it.
+    /// How to fix it, in words: the text of `fix`, for the contract's mode.
     pub hint: String,
+    /// How to fix it, as data (under mode `full`, a fix that holds both ways).
+    pub fix: Fix,
     /// The reason it was accepted on purpose, when an [`Allowance`] covers it.
     pub allowed: Option<String>,
 }
@@ -48,6 +51,7 @@ impl Finding {
         direction: Direction,
         why: impl Into<String>,
         hint: impl Into<String>,
+        fix: Fix,
     ) -> Self {
         Self {
             rule,
@@ -57,6 +61,7 @@ impl Finding {
             against: None,
             why: why.into(),
             hint: hint.into(),
+            fix,
             allowed: None,
         }
     }

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use super::paths::{render, Seg};
 use crate::compat::direction::Direction;
+use crate::compat::fix::Fix;
 use crate::compat::report::Finding;
 use crate::model::Schema;
 use crate::rules::Rule;
@@ -30,6 +31,9 @@ pub(crate) struct Checker<'a> {
     pub(super) reader: &'a Schema,
     pub(super) direction: Direction,
     pub(super) against: Option<usize>,
+    /// Whether the contract's mode checks both directions (`full`): a fix offered must then
+    /// hold both ways, not only in this direction.
+    pub(super) both: bool,
     pub(super) path: Vec<Seg<'a>>,
     /// Pairs (writer's, reader's) with at least one named side already compared or being
     /// compared.
@@ -51,12 +55,27 @@ impl<'a> Checker<'a> {
         reader: &'a Schema,
         direction: Direction,
         against: Option<usize>,
+        both: bool,
     ) -> Vec<Finding> {
-        let mut checker = Checker {
+        let mut checker = Checker::new(writer, reader, direction, against, both);
+        checker.contract_names();
+        checker.ty(&writer.root, &reader.root);
+        checker.findings
+    }
+
+    fn new(
+        writer: &'a Schema,
+        reader: &'a Schema,
+        direction: Direction,
+        against: Option<usize>,
+        both: bool,
+    ) -> Self {
+        Checker {
             writer,
             reader,
             direction,
             against,
+            both,
             path: Vec::new(),
             visited: HashSet::new(),
             findings: Vec::new(),
@@ -64,10 +83,21 @@ impl<'a> Checker<'a> {
             trial_log: Vec::new(),
             in_progress: HashSet::new(),
             depth: 0,
-        };
-        checker.contract_names();
-        checker.ty(&writer.root, &reader.root);
-        checker.findings
+        }
+    }
+
+    /// Whether `w`, a type of `writer`, fits `r`, a type of `reader`, compared on their
+    /// own: the other way round from this comparison, for a fix that must hold both ways.
+    pub(super) fn fits_alone(
+        writer: &'a Schema,
+        reader: &'a Schema,
+        w: &'a crate::model::Type,
+        r: &'a crate::model::Type,
+    ) -> bool {
+        let mut checker = Checker::new(writer, reader, Direction::Check, None, false);
+        checker.trial = true;
+        checker.ty(w, r);
+        checker.findings.is_empty()
     }
 
     pub(super) fn contract_names(&mut self) {
@@ -78,10 +108,11 @@ impl<'a> Checker<'a> {
                     "{writer} write contract `{}` but {reader} read contract `{}`",
                     w.name, r.name
                 );
-                self.report(
+                self.report_fix(
                     Rule::ContractNameChanged,
                     why,
                     "keep the contract's name; a different name is a different contract".to_owned(),
+                    Fix::Described,
                 );
             }
         }
@@ -93,7 +124,13 @@ impl<'a> Checker<'a> {
         self.trial && !self.findings.is_empty()
     }
 
+    /// Reports a finding whose fix is in its hint only ([`Fix::Described`]).
     pub(super) fn report(&mut self, rule: Rule, why: String, hint: String) {
+        self.report_fix(rule, why, hint, Fix::Described);
+    }
+
+    /// Reports a finding with its hint and the structured fix the hint describes.
+    pub(super) fn report_fix(&mut self, rule: Rule, why: String, hint: String, fix: Fix) {
         let (path, field) = render(&self.path);
         self.findings.push(Finding {
             rule,
@@ -103,6 +140,7 @@ impl<'a> Checker<'a> {
             against: self.against,
             why,
             hint,
+            fix,
             allowed: None,
         });
     }
@@ -111,7 +149,13 @@ impl<'a> Checker<'a> {
     /// [`Checker::revert_hint`]).
     pub(super) fn report_revert(&mut self, rule: Rule, why: String, what: &str) {
         let hint = self.revert_hint(what);
-        self.report(rule, why, hint);
+        let fix = match self.direction {
+            Direction::Check => Fix::Described,
+            Direction::Backward | Direction::Forward => Fix::RestoreOrNewMajor {
+                what: what.to_owned(),
+            },
+        };
+        self.report_fix(rule, why, hint, fix);
     }
 
     /// The writers and the readers of this comparison, as sentence subjects ("old

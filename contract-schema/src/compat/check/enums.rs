@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::compat::direction::Direction;
+use crate::compat::fix::Fix;
 use crate::model::{
     Body, EnumDef, Repr, Schema, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
@@ -250,18 +251,39 @@ impl<'a> Checker<'a> {
         let what = if string_enum { "value" } else { "variant" };
         let (writer, reader) = self.sides();
         let why = format!("{writer} may send the {what} `{tag}`, which {reader} do not know");
-        let hint = match self.direction {
-            Direction::Check => format!(
-                "add `{tag}` to the consumer's enum, or give it a catch-all `#[serde(other)]` unit variant"
+        let (hint, fix) = match self.direction {
+            Direction::Check => (
+                format!(
+                    "add `{tag}` to the consumer's enum, or give it a catch-all `#[serde(other)]` unit variant"
+                ),
+                Fix::Described,
             ),
-            Direction::Backward => format!(
-                "keep the {what} `{tag}` (old data holds it), or add a catch-all `#[serde(other)]` unit variant"
+            // A catch-all is written under its own name: under a full mode new writers could
+            // send it to old readers, which do not know it. Only keeping the value holds both ways.
+            Direction::Backward if self.both => (
+                format!(
+                    "keep the {what} `{tag}` (old data holds it); a catch-all `#[serde(other)]` variant is no fix under mode full, as new writers may send it to old readers"
+                ),
+                Fix::KeepVariant {
+                    name: tag.to_owned(),
+                },
             ),
-            Direction::Forward => format!(
-                "old readers reject `{tag}`: publish it in a new major version; give future enums a catch-all `#[serde(other)]` variant"
+            Direction::Backward => (
+                format!(
+                    "keep the {what} `{tag}` (old data holds it), or add a catch-all `#[serde(other)]` unit variant"
+                ),
+                Fix::KeepVariant {
+                    name: tag.to_owned(),
+                },
+            ),
+            Direction::Forward => (
+                format!(
+                    "old readers reject `{tag}`: publish it in a new major version; give future enums a catch-all `#[serde(other)]` variant"
+                ),
+                Fix::NewMajorVersion,
             ),
         };
-        self.report(rule, why, hint);
+        self.report_fix(rule, why, hint, fix);
     }
 
     fn variant_pair(&mut self, wv: &'a VariantDef, rv: &'a VariantDef) {

@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::compat::direction::Direction;
+use crate::compat::fix::{AttributeEdit, Fix, FixTarget};
 use crate::model::{
     Emit, FieldDef, FlatEnumDef, ReceiverField, Repr, Schema, SenderField, StructDef, Type,
     Unknown, VariantDefKind,
@@ -257,14 +258,22 @@ impl<'a> Checker<'a> {
                     "{writer} may send `{tag}` in the flattened enum `{}`, which {reader} do not know: a catch-all `#[serde(other)]` takes no key of a flattened enum",
                     rf.rust_name
                 );
-                let hint = match c.direction {
-                    Direction::Check => format!("add `{tag}` to the consumer's enum"),
-                    Direction::Backward => format!("keep the variant `{tag}` (old data holds it)"),
-                    Direction::Forward => format!(
-                        "old readers reject `{tag}`: publish it in a new major version"
+                let (hint, fix) = match c.direction {
+                    Direction::Check => {
+                        (format!("add `{tag}` to the consumer's enum"), Fix::Described)
+                    }
+                    Direction::Backward => (
+                        format!("keep the variant `{tag}` (old data holds it)"),
+                        Fix::KeepVariant {
+                            name: tag.clone(),
+                        },
+                    ),
+                    Direction::Forward => (
+                        format!("old readers reject `{tag}`: publish it in a new major version"),
+                        Fix::NewMajorVersion,
                     ),
                 };
-                c.report(rule, why, hint);
+                c.report_fix(rule, why, hint, fix);
             });
         }
     }
@@ -416,7 +425,16 @@ impl<'a> Checker<'a> {
             "old readers deny unknown fields: do not send new fields to them; publish a new major version",
             "remove `#[serde(deny_unknown_fields)]` from the reader, or declare the field there",
         );
-        self.report(Rule::UnknownFieldDenied, why, hint.to_owned());
+        let fix = match self.direction {
+            Direction::Forward => Fix::NewMajorVersion,
+            // Removing the denial on the new reader holds both ways: old readers never see
+            // what new writers do not send.
+            Direction::Check | Direction::Backward => Fix::Attribute {
+                on: FixTarget::Container,
+                edit: AttributeEdit::RemoveDenyUnknownFields,
+            },
+        };
+        self.report_fix(Rule::UnknownFieldDenied, why, hint.to_owned(), fix);
     }
 
     /// A field both sides have under one wire key.
@@ -429,7 +447,7 @@ impl<'a> Checker<'a> {
     ) {
         self.at(self.field_seg(&sent.name, &recv.name), |c| {
             c.presence(sent, recv);
-            c.provenance(wf, rf, sent);
+            c.provenance(wf, rf, sent, recv);
             c.ty(&wf.ty, &rf.ty);
         });
     }
@@ -449,15 +467,34 @@ impl<'a> Checker<'a> {
             "`{}` is required by {reader} but sent by {writer} only when present (`skip_serializing_if`)",
             recv.name
         );
-        let hint = self.forward_or(
-            "remove `skip_serializing_if` so the field is always sent, or publish a new major version",
-            "give the reader's field `#[serde(default)]` or make it an `Option`",
+        let hint = match self.direction {
+            Direction::Forward => {
+                "remove `skip_serializing_if` so the field is always sent, or publish a new major version"
+            }
+            // An `Option` would let new writers send `null` to old readers, which require
+            // a value: under a full mode only a default holds both ways.
+            Direction::Backward if self.both => {
+                "give the reader's field `#[serde(default)]` (not an `Option`: new writers would send `null` to old readers)"
+            }
+            Direction::Check | Direction::Backward => {
+                "give the reader's field `#[serde(default)]` or make it an `Option`"
+            }
+        };
+        let fix = self.forward_or(
+            Fix::on_field(&sent.name, AttributeEdit::RemoveSkipSerializingIf),
+            Fix::on_field(&recv.name, AttributeEdit::AddDefault),
         );
-        self.report(rule, why, hint.to_owned());
+        self.report_fix(rule, why, hint.to_owned(), fix);
     }
 
     /// A field the writer marks as an assumption and the reader relies on as confirmed.
-    fn provenance(&mut self, wf: &FieldDef, rf: &FieldDef, sent: &SenderField) {
+    fn provenance(
+        &mut self,
+        wf: &FieldDef,
+        rf: &FieldDef,
+        sent: &SenderField,
+        recv: &ReceiverField,
+    ) {
         if wf.provenance != Provenance::Assumption || rf.provenance != Provenance::Confirmed {
             return;
         }
@@ -466,12 +503,21 @@ impl<'a> Checker<'a> {
             "`{}` is an unconfirmed assumption for {writer} but {reader} rely on it as confirmed",
             sent.name
         );
-        self.report(
-            Rule::ProvenanceWeakened,
-            why,
-            "mark the reader's field `#[handoff(assumption)]`, or confirm the value before sending it"
-                .to_owned(),
-        );
+        let (hint, fix) = match self.direction {
+            Direction::Check => (
+                "mark the reader's field `#[handoff(assumption)]`, or confirm the value before sending it",
+                Fix::Described,
+            ),
+            Direction::Backward => (
+                "mark the new reader's field `#[handoff(assumption)]`: old data holds assumptions",
+                Fix::on_field(&recv.name, AttributeEdit::MarkAssumption),
+            ),
+            Direction::Forward => (
+                "confirm the value before sending it and drop `#[handoff(assumption)]`: old readers rely on it as confirmed",
+                Fix::on_field(&sent.name, AttributeEdit::UnmarkAssumption),
+            ),
+        };
+        self.report_fix(Rule::ProvenanceWeakened, why, hint.to_owned(), fix);
     }
 
     /// A reader field no writer field is sent under: a rename, or a field missing.
@@ -493,11 +539,9 @@ impl<'a> Checker<'a> {
                     "`{}` was renamed from `{old}` but {reader} do not read `{old}`, which {writer} send",
                     recv.name
                 );
-                let hint = format!(
-                    "add `#[serde(alias = \"{old}\")]` to the field so `{old}` is still read"
-                );
+                let (hint, fix) = self.rename_fix(old, &recv.name, true);
                 self.at(self.field_seg(&sent.name, &recv.name), |c| {
-                    c.report(Rule::FieldRenamedWithoutAlias, why, hint);
+                    c.report_fix(Rule::FieldRenamedWithoutAlias, why, hint, fix);
                     // What the alias would make the reader read must still fit.
                     c.ty(&wf.ty, &rf.ty);
                 });
@@ -518,12 +562,28 @@ impl<'a> Checker<'a> {
                 "`{}` was renamed to `{}`, but {reader} require it as `{}`",
                 recv.name, sent.name, recv.name
             );
-            let hint = format!(
-                "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
-                recv.name, recv.name, sent.name
-            );
+            // In an evolution, the text of the one fix both directions of a full mode share,
+            // so that a rename without alias and its other direction offer the same help.
+            let (hint, fix) = match self.direction {
+                Direction::Check => (
+                    format!(
+                        "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
+                        recv.name, recv.name, sent.name
+                    ),
+                    Fix::on_field(
+                        &sent.name,
+                        AttributeEdit::KeepOldName {
+                            old: recv.name.clone(),
+                            new: sent.name.clone(),
+                        },
+                    ),
+                ),
+                Direction::Backward | Direction::Forward => {
+                    self.rename_fix(&recv.name, &sent.name, true)
+                }
+            };
             self.at(self.field_seg(&sent.name, &recv.name), |c| {
-                c.report(Rule::FieldRenamed, why, hint);
+                c.report_fix(Rule::FieldRenamed, why, hint, fix);
             });
             return;
         }
@@ -538,7 +598,12 @@ impl<'a> Checker<'a> {
             else {
                 break;
             };
-            if self.fits(|c| c.ty(&wf.ty, &rf.ty)) {
+            // Under a full mode the rename's fix keeps one key for both sides, so the
+            // types must fit both ways: a `u64` that fits an `f32` reader is no rename of
+            // it when old `f32` data would then be read as a `u64`.
+            if self.fits(|c| c.ty(&wf.ty, &rf.ty))
+                && (!self.both || Checker::fits_alone(self.reader, self.writer, &rf.ty, &wf.ty))
+            {
                 likely = Some((j, sent));
                 break;
             }
@@ -550,15 +615,15 @@ impl<'a> Checker<'a> {
                 (recv.name.as_str(), sent.name.as_str()),
                 (sent.name.as_str(), recv.name.as_str()),
             );
+            // The candidate's type fits the reader's, which is not "the same type" (a `u64`
+            // fits an `f32`): say what was checked.
             let why = format!(
-                "`{}` is required by {reader} but not sent by {writer}, which send `{}` of the same type: likely a rename",
-                recv.name, sent.name
+                "`{}` is required by {reader} but not sent by {writer}, which send `{}`, of a type `{}` can read: likely a rename",
+                recv.name, sent.name, recv.name
             );
-            let hint = format!(
-                "if `{new}` was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]`"
-            );
+            let (hint, fix) = self.rename_fix(old, new, false);
             self.at(self.field_seg(&sent.name, &recv.name), |c| {
-                c.report(Rule::FieldLikelyRenamed, why, hint);
+                c.report_fix(Rule::FieldLikelyRenamed, why, hint, fix);
             });
             return;
         }
@@ -571,20 +636,59 @@ impl<'a> Checker<'a> {
             "`{}` is required by {reader} but never sent by {writer}",
             recv.name
         );
-        let hint = match self.direction {
-            Direction::Check => {
-                "send the field from the producer, or give the consumer's field `#[serde(default)]` or an `Option` type"
-            }
-            Direction::Backward => {
-                "give the new field `#[serde(default)]` or an `Option` type, so data without it is still read"
-            }
-            Direction::Forward => {
-                "restore the field (old readers require it), or publish the removal as a new major version"
-            }
+        let (hint, fix) = match self.direction {
+            Direction::Check => (
+                "send the field from the producer, or give the consumer's field `#[serde(default)]` or an `Option` type",
+                Fix::Described,
+            ),
+            Direction::Backward => (
+                "give the new field `#[serde(default)]` or an `Option` type, so data without it is still read",
+                Fix::on_field(&recv.name, AttributeEdit::AddDefault),
+            ),
+            Direction::Forward => (
+                "restore the field (old readers require it), or publish the removal as a new major version",
+                Fix::KeepField {
+                    name: recv.name.clone(),
+                },
+            ),
         };
         self.at(Seg::Field(recv.name.as_str()), |c| {
-            c.report(rule, why, hint.to_owned());
+            c.report_fix(rule, why, hint.to_owned(), fix);
         });
+    }
+}
+
+impl Checker<'_> {
+    /// The fix for a field whose key changed from `old` to `new`, and its text. An alias
+    /// on the new field lets new readers read old data (enough for a producer/consumer
+    /// check, or backward alone), but old readers still require `old`: when they are
+    /// checked too (forward, or a full mode), the field keeps writing `old` and reads
+    /// `new` as well. `declared`: the new field already says `renamed_from`.
+    fn rename_fix(&self, old: &str, new: &str, declared: bool) -> (String, Fix) {
+        let old_readers = self.both || self.direction == Direction::Forward;
+        if old_readers {
+            let edit = AttributeEdit::KeepOldName {
+                old: old.to_owned(),
+                new: new.to_owned(),
+            };
+            let hint = format!(
+                "old readers still require `{old}` (an alias only helps new readers): keep writing it with `{}` on `{new}`, or publish a new major version",
+                edit.attribute()
+            );
+            (hint, Fix::on_field(new, edit))
+        } else {
+            let edit = AttributeEdit::AliasOldName {
+                old: old.to_owned(),
+            };
+            let hint = if declared {
+                format!("add `#[serde(alias = \"{old}\")]` to the field so `{old}` is still read")
+            } else {
+                format!(
+                    "if `{new}` was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]`"
+                )
+            };
+            (hint, Fix::on_field(new, edit))
+        }
     }
 }
 
