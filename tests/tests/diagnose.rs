@@ -161,20 +161,26 @@ fn another_version_named_by_the_producers_record() {
     }));
 }
 
-#[test]
-fn another_version_that_the_payload_fits() {
-    // No producer record: the payload itself fits v1's receiver view.
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Old {
-        category: &'static str,
-        order_ref: &'static str,
-    }
-    let bytes = serde_json::to_vec(&Old {
+/// What a v1 producer writes (a plain schema: it names no contract).
+#[derive(serde::Serialize, HandoffSchema)]
+#[serde(rename_all = "camelCase")]
+struct OldWriter {
+    category: &'static str,
+    order_ref: &'static str,
+}
+
+fn old_payload() -> Vec<u8> {
+    serde_json::to_vec(&OldWriter {
         category: "damaged",
         order_ref: "A-1",
     })
-    .expect("serializes");
+    .expect("serializes")
+}
+
+#[test]
+fn another_version_that_the_payload_fits() {
+    // No producer record: the payload itself fits v1's receiver view.
+    let bytes = old_payload();
     let rejection = rejected(&bytes);
     let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
         .payload(&bytes)
@@ -194,21 +200,11 @@ fn another_version_that_the_payload_fits() {
 /// follows": the diagnosis says it used it for renames only, rather than dropping it silently.
 #[test]
 fn a_version_without_a_contract_id_is_named_in_a_note() {
-    #[derive(serde::Serialize, HandoffSchema)]
-    #[serde(rename_all = "camelCase")]
-    struct Old {
-        category: &'static str,
-        order_ref: &'static str,
-    }
-    let bytes = serde_json::to_vec(&Old {
-        category: "damaged",
-        order_ref: "A-1",
-    })
-    .expect("serializes");
+    let bytes = old_payload();
     let rejection = rejected(&bytes);
     let diagnosis = why_missing::<v2::RefundRequest>(rejection.presence())
         .payload(&bytes)
-        .version(Old::schema())
+        .version(OldWriter::schema())
         .explain();
     assert_eq!(diagnosis.notes().len(), 1, "{diagnosis}");
     let text = diagnosis.to_string();
