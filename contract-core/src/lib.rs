@@ -63,8 +63,8 @@ pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{
     receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis,
-    FieldPath, Journey, Limits, Presence, Problem, ProblemKind, ReceiveOptions, Received,
-    Rejection, SendOptions, Sent, Side,
+    FieldPath, Journey, Limits, Presence, Problem, ProblemClass, ProblemKind, ReceiveOptions,
+    Received, Rejection, SendOptions, Sent, Side,
 };
 pub use traits::{shape_of, HandoffContract, HandoffSchema, PublishedSnapshot};
 

@@ -244,6 +244,20 @@ fn options_and_limits_are_chainable_builders() {
         kinds(&r),
         [(String::new(), ProblemKind::TooLarge { limit: 64 })]
     );
+    assert_eq!(
+        r.problems()[0].kind.class(),
+        contract_core::ProblemClass::Limit
+    );
+    let malformed = receive::<Envelope>(b"{\"contextId\":").unwrap_err();
+    assert_eq!(
+        malformed.problems()[0].kind.class(),
+        contract_core::ProblemClass::NotJson
+    );
+    let missing = receive::<Envelope>(b"{}").unwrap_err();
+    assert!(missing
+        .problems()
+        .iter()
+        .all(|p| p.kind.class() == contract_core::ProblemClass::Contract));
 
     let value: Envelope = serde_json::from_slice(&payload).expect("valid");
     let options = contract_core::SendOptions::default()

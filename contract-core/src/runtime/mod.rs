@@ -102,7 +102,7 @@ pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMi
 pub use options::{Journey, Limits, ReceiveOptions, SendOptions};
 pub use presence::Side;
 pub use presence::{FieldPath, Presence};
-pub use problem::{JsonKind, Problem, ProblemKind, Rejection};
+pub use problem::{JsonKind, Problem, ProblemClass, ProblemKind, Rejection};
 
 use full::{check, walk, Payload};
 use options::{DEFAULT_RECEIVE, DEFAULT_SEND};

@@ -56,8 +56,7 @@ impl Limits {
         self
     }
 
-    /// With the deepest nesting of arrays and objects. `receive` reads at most 127 levels
-    /// whatever this says (what `serde_json` reads), so a larger value only raises `send`'s.
+    /// With the deepest nesting of arrays and objects.
     #[must_use]
     pub const fn max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;

@@ -218,6 +218,56 @@ pub enum ProblemKind {
     SerializeFailed,
 }
 
+/// What kind of fault a problem is, for a caller that answers each differently (an HTTP
+/// server: `400`, `413`, `422`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemClass {
+    /// The bytes are not one JSON document, whatever the contract.
+    NotJson,
+    /// The payload breaks one of the [`Limits`](crate::Limits).
+    Limit,
+    /// A JSON document that the contract (or the type's own serde code) does not accept.
+    Contract,
+}
+
+impl ProblemKind {
+    /// Which [`ProblemClass`] this problem belongs to. Every kind is classified here, so a
+    /// new kind is classified where it is added.
+    #[must_use]
+    pub fn class(&self) -> ProblemClass {
+        match self {
+            ProblemKind::Malformed { .. }
+            | ProblemKind::Empty
+            | ProblemKind::ByteOrderMark
+            | ProblemKind::InvalidUtf8 { .. }
+            | ProblemKind::LoneSurrogate { .. }
+            | ProblemKind::TrailingData { .. } => ProblemClass::NotJson,
+            ProblemKind::TooLarge { .. }
+            | ProblemKind::TooDeep { .. }
+            | ProblemKind::StringTooLong { .. }
+            | ProblemKind::TooManyKeys { .. } => ProblemClass::Limit,
+            ProblemKind::MissingField { .. }
+            | ProblemKind::WrongType { .. }
+            | ProblemKind::NullNotAllowed { .. }
+            | ProblemKind::OutOfRange { .. }
+            | ProblemKind::NotOneCharacter
+            | ProblemKind::WrongStringLength { .. }
+            | ProblemKind::WrongLength { .. }
+            | ProblemKind::DuplicateItem
+            | ProblemKind::UnknownField { .. }
+            | ProblemKind::DuplicateKey { .. }
+            | ProblemKind::DuplicateField { .. }
+            | ProblemKind::UnknownVariant { .. }
+            | ProblemKind::InvalidKey { .. }
+            | ProblemKind::NotOneKey { .. }
+            | ProblemKind::NoVariantMatches { .. }
+            | ProblemKind::Refused { .. }
+            | ProblemKind::SerializeFailed => ProblemClass::Contract,
+        }
+    }
+}
+
 impl fmt::Display for ProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -43,7 +43,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::{
-    receive_with, send, HandoffSchema, Journey, Limits, Presence, ProblemKind, ReceiveOptions,
+    receive_with, send, HandoffSchema, Journey, Limits, Presence, ProblemClass, ReceiveOptions,
     Rejection,
 };
 
@@ -242,38 +242,19 @@ impl CheckedRejection {
 /// `413` for a payload beyond a limit, `400` for one that is not JSON, `422` for one against
 /// the contract; the first that applies, since a scan that stops early finds nothing after.
 fn status_of(rejection: &Rejection) -> StatusCode {
-    let kinds = || rejection.problems().iter().map(|problem| &problem.kind);
-    if kinds().any(breaks_limit) {
+    let has = |class| {
+        rejection
+            .problems()
+            .iter()
+            .any(|problem| problem.kind.class() == class)
+    };
+    if has(ProblemClass::Limit) {
         StatusCode::PAYLOAD_TOO_LARGE
-    } else if kinds().any(is_not_json) {
+    } else if has(ProblemClass::NotJson) {
         StatusCode::BAD_REQUEST
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     }
-}
-
-/// A problem of one of the [`Limits`].
-fn breaks_limit(kind: &ProblemKind) -> bool {
-    matches!(
-        kind,
-        ProblemKind::TooLarge { .. }
-            | ProblemKind::TooDeep { .. }
-            | ProblemKind::StringTooLong { .. }
-            | ProblemKind::TooManyKeys { .. }
-    )
-}
-
-/// A problem of the JSON text itself, whatever the contract.
-fn is_not_json(kind: &ProblemKind) -> bool {
-    matches!(
-        kind,
-        ProblemKind::Malformed { .. }
-            | ProblemKind::Empty
-            | ProblemKind::ByteOrderMark
-            | ProblemKind::InvalidUtf8 { .. }
-            | ProblemKind::LoneSurrogate { .. }
-            | ProblemKind::TrailingData { .. }
-    )
 }
 
 impl fmt::Display for CheckedRejection {
