@@ -50,6 +50,8 @@ mod published;
 pub mod runtime;
 #[cfg(feature = "snapshots")]
 mod snapshot;
+#[cfg(feature = "derive")]
+pub mod task;
 mod trace;
 mod traits;
 #[cfg(any(feature = "axum", feature = "reqwest"))]

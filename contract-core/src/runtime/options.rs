@@ -99,20 +99,35 @@ pub(crate) static DEFAULT_SEND: SendOptions = SendOptions {
 /// The identity of the journey a payload is on, for traces (the tracing seed's
 /// `sessionId`, `workflowName`, `handoffFrom`, `handoffTo`, `attempt`, `retryOf`). None of it
 /// is checked; all of it is recorded on the span of a call when the `tracing` feature is on.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// It travels in the envelope (`Handoff::journey`) with camelCase keys, so it is serde and
+/// (feature `derive`) `HandoffSchema`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(
+    feature = "derive",
+    derive(crate::HandoffSchema),
+    handoff(crate = "crate")
+)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Journey {
     /// The session (for A2A, the `contextId`); recorded as `gen_ai.conversation.id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The workflow's name (`support-refund`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// The agent or service handing off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handoff_from: Option<String>,
     /// The agent or service taking over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handoff_to: Option<String>,
     /// Which attempt this is, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempt: Option<u32>,
     /// The run this one retries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_of: Option<String>,
 }
 
