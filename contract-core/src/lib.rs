@@ -47,6 +47,8 @@
 #[cfg(feature = "derive")]
 pub mod envelope;
 mod impls;
+#[cfg(feature = "derive")]
+pub mod inbox;
 mod json_schema;
 mod published;
 pub mod runtime;

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::runtime::presence::{Presence, Side};
 use crate::runtime::problem::Problem;
 
-pub use digest::{Digest, ParseDigestError};
+pub use digest::{Digest, DigestError, DigestErrorReason, ParseDigestError, MAX_DIGEST_DEPTH};
 pub use handoff::{ArtifactRef, Handoff, Status, ENVELOPE};
 
 /// An envelope [`receive_handoff`](crate::receive_handoff) accepted: the whole envelope, its
