@@ -15,9 +15,7 @@ mod memory;
 mod sqlite;
 
 pub use artifacts::{ArtifactStore, MemoryArtifacts, NoArtifacts};
-pub use ledger::{
-    Claim, Claimed, ContextState, Entry, Ledger, Record, StoreError, StoreErrorKind,
-};
+pub use ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record, StoreError, StoreErrorKind};
 pub use memory::{MemoryLedger, MemoryTx};
 #[cfg(feature = "sqlite")]
 pub use sqlite::{SqliteError, SqliteLedger, DEFAULT_BUSY_TIMEOUT, SQLITE_SCHEMA_VERSION};
