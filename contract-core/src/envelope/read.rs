@@ -4,46 +4,17 @@
 
 use core::ops::Range;
 
-use serde::de::{DeserializeOwned, IgnoredAny};
-use serde::{Deserialize, Serialize};
-
-use contract_schema::shape::{Kind, Shape};
+use serde::de::DeserializeOwned;
 
 use crate::runtime::options::{Journey, Limits};
-use crate::runtime::presence::{Presence, Side};
 use crate::runtime::problem::{Problem, ProblemKind};
 use crate::runtime::receive_unspanned;
 use crate::trace::CallSpan;
-use crate::traits::{HandoffContract, HandoffSchema};
+use crate::traits::HandoffContract;
 
-use super::handoff::Handoff;
-use super::{ids, top, Delivery, HandoffRejection};
-
-/// The payload's place when the envelope's own fields are read: any value, skipped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Skipped;
-
-impl<'de> Deserialize<'de> for Skipped {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        IgnoredAny::deserialize(deserializer).map(|_| Skipped)
-    }
-}
-
-/// Written as `null`: the place the payload's bytes take in an envelope written by
-/// [`send_handoff`](crate::send_handoff).
-impl Serialize for Skipped {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_unit()
-    }
-}
-
-/// Any value: the hole of the envelope's published shape.
-impl HandoffSchema for Skipped {
-    const SHAPE: &'static Shape = &Shape::builtin(Kind::Any);
-}
-
-/// The envelope without its payload: what its own fields are read as.
-pub(crate) type Head = Handoff<Skipped>;
+use super::delivery::{in_payload, shift, Delivery, HandoffRejection};
+use super::handoff::{Head, Skipped};
+use super::{ids, top};
 
 /// The text that takes a payload's place when the envelope's own fields are read.
 const PLACE: &[u8] = b"null";
@@ -69,42 +40,6 @@ fn original(offset: usize, placed: &[Placed]) -> usize {
     shifted
 }
 
-/// Applies `f` to the byte offset a problem names, if it names one.
-fn shift(kind: &mut ProblemKind, f: impl Fn(usize) -> usize) {
-    match kind {
-        ProblemKind::Malformed { offset, .. }
-        | ProblemKind::InvalidUtf8 { offset }
-        | ProblemKind::LoneSurrogate { offset }
-        | ProblemKind::TrailingData { offset }
-        | ProblemKind::TooDeep { offset, .. }
-        | ProblemKind::StringTooLong { offset, .. }
-        | ProblemKind::TooManyKeys { offset, .. }
-        | ProblemKind::Refused { offset, .. } => *offset = f(*offset),
-        ProblemKind::Empty
-        | ProblemKind::ByteOrderMark
-        | ProblemKind::TooLarge { .. }
-        | ProblemKind::MissingField { .. }
-        | ProblemKind::WrongType { .. }
-        | ProblemKind::NullNotAllowed { .. }
-        | ProblemKind::OutOfRange { .. }
-        | ProblemKind::NotOneCharacter
-        | ProblemKind::WrongStringLength { .. }
-        | ProblemKind::WrongLength { .. }
-        | ProblemKind::DuplicateItem
-        | ProblemKind::UnknownField { .. }
-        | ProblemKind::DuplicateKey { .. }
-        | ProblemKind::DuplicateField { .. }
-        | ProblemKind::UnknownVariant { .. }
-        | ProblemKind::InvalidKey { .. }
-        | ProblemKind::NotOneKey { .. }
-        | ProblemKind::NoVariantMatches { .. }
-        | ProblemKind::SerializeFailed
-        | ProblemKind::OtherContract { .. }
-        | ProblemKind::OtherVersion { .. }
-        | ProblemKind::UnreadableVersion { .. } => {}
-    }
-}
-
 /// The text of the JSON string at `span`, when it is one that reads (else the read of the
 /// envelope's fields reports what it is).
 fn string_at<'b>(bytes: &'b [u8], span: &Range<usize>) -> Option<std::borrow::Cow<'b, str>> {
@@ -114,22 +49,6 @@ fn string_at<'b>(bytes: &'b [u8], span: &Range<usize>) -> Option<std::borrow::Co
         serde_json::from_slice::<String>(raw).ok().map(Into::into)
     } else {
         std::str::from_utf8(inner).ok().map(Into::into)
-    }
-}
-
-impl HandoffRejection {
-    fn received<T: HandoffContract>(
-        problems: Vec<Problem>,
-        envelope_presence: Option<Presence>,
-        presence: Option<Presence>,
-    ) -> Self {
-        HandoffRejection {
-            side: Side::Receive,
-            payload_contract: T::CONTRACT.id,
-            problems,
-            envelope_presence: envelope_presence.map(Box::new),
-            presence: presence.map(Box::new),
-        }
     }
 }
 
@@ -260,14 +179,6 @@ where
             ))
         }
     }
-}
-
-/// A problem of the payload, located from the envelope's root: its pointer under
-/// `/payload`, its offset from the envelope's first byte (`start`: the payload's).
-pub(crate) fn in_payload(mut problem: Problem, start: usize) -> Problem {
-    problem.pointer.insert_str(0, "/payload");
-    shift(&mut problem.kind, |offset| start + offset);
-    problem
 }
 
 /// An envelope whose top level cannot be followed: read whole as the envelope's own

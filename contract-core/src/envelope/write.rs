@@ -4,25 +4,11 @@
 
 use core::mem;
 
-use crate::runtime::presence::{Presence, Side};
 use crate::runtime::problem::{Problem, ProblemKind, Rejection};
 use crate::runtime::Sent;
 
-use super::handoff::Handoff;
-use super::read::{in_payload, Head, Skipped};
-use super::HandoffRejection;
-
-impl HandoffRejection {
-    fn sent(payload_contract: &'static str, problems: Vec<Problem>, presence: Presence) -> Self {
-        HandoffRejection {
-            side: Side::Send,
-            payload_contract,
-            problems,
-            envelope_presence: None,
-            presence: Some(Box::new(presence)),
-        }
-    }
-}
+use super::delivery::{in_payload, HandoffRejection};
+use super::handoff::{Handoff, Head, Skipped};
 
 /// Checks the payload of `handoff` with `send` (which checks it against `contract`'s view),
 /// fills `contract` and `senderPresence`, and writes the envelope.
