@@ -19,6 +19,7 @@ mod inbox {
     pub mod suite;
 
     pub mod memory;
+    pub mod span;
     #[cfg(feature = "sqlite")]
     pub mod sqlite;
 }
