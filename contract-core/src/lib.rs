@@ -46,6 +46,8 @@
 
 mod impls;
 mod json_schema;
+#[cfg(feature = "otel")]
+mod otel;
 mod published;
 pub mod runtime;
 #[cfg(feature = "snapshots")]
