@@ -196,7 +196,7 @@ impl fmt::Display for Conclusion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Conclusion::Accepted => "accepted: completed, every required field confirmed",
-            Conclusion::Incomplete => "not claimed: the result does not claim completed",
+            Conclusion::Incomplete => "incomplete: the result does not claim completed",
             Conclusion::Overclaimed => {
                 "refused: the result claims completed, but not every required field is confirmed"
             }
