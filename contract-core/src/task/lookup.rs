@@ -1,33 +1,5 @@
-//! What a lookup found, where "not found" cannot pass for "none" (seed `001_…`: 不能把
-//! "未找到"写成"没有").
-//!
-//! A field a sub-agent was asked to find is not an `Option<T>`: `null` (or an absent key)
-//! says neither "looked and found nothing" nor "did not look", and a reader cannot tell
-//! which. [`Lookup`] says which, in a tag of its own (`state`), and has no `null`:
-//!
-//! | `state` | members | meaning |
-//! |---|---|---|
-//! | `confirmed` | `value` | read from a source |
-//! | `assumed` | `value`, `basis` | not read: taken on a stated basis |
-//! | `not_found` | `reason` | looked for and not found, and why |
-//!
-//! [`Verified`] is the reader that takes confirmed values only: `confirmed` or `not_found`.
-//! The existing compatibility rules see the difference with no rule of their own: a
-//! [`Lookup`] writer against a [`Verified`] reader is `ENUM_VARIANT_UNKNOWN` at
-//! `price(assumed)`, so `compat::check` (and `send_to`, which checks the reader's view) stops
-//! an assumed value before it reaches code that takes every value as confirmed. The presence
-//! record tells the states apart by path too: `price(confirmed).value`,
-//! `price(not_found).reason`, while `pricePresent` is true for all three.
-//!
-//! # No catch-all, on purpose
-//!
-//! Neither enum has a `#[serde(other)]` variant, although a compatibility finding on a new
-//! state hints at one. A catch-all reads every state it does not know as one state it does:
-//! a reader of a later `Lookup` with, say, an `estimated` state would read an estimate as
-//! "unknown state" and carry on, and a [`Verified`] reader would take an `assumed` value
-//! for something other than what it is. Both are what these types exist to prevent: a
-//! new state is a new major version of the contracts that carry it, and a reader refuses
-//! a state it does not know.
+//! [`Lookup`] and [`Verified`]: what a lookup found, where "not found" cannot pass for "none"
+//! (the `task` module's docs say why, and why neither has a catch-all).
 
 use serde::{Deserialize, Serialize};
 

@@ -4,15 +4,6 @@
 //! program checks what is left before each call, reserves it for calls running at the same
 //! time, and starts nothing new once the time is up. [`BudgetMeter`] does the counting; the
 //! caller asks it for a [`Permit`] before every call and makes the call only with one.
-//!
-//! # What the meter does not do
-//!
-//! It does not stop calls already running. When the deadline passes, calls holding a permit
-//! go on until they end: cancelling them is the caller's, with what its clients support (a
-//! request timeout set from [`BudgetMeter::remaining_time`], a cancellation token, dropping a
-//! future). Tokens are known only after a model call: the meter refuses new model calls once
-//! the recorded tokens reach `maxTokens`, and calls already running may go past it; give each
-//! call at most [`BudgetMeter::remaining_tokens`] as its own limit.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -161,6 +152,15 @@ impl Shared {
 /// the call at once, so calls running side by side never exceed a limit together. Once a
 /// limit is spent, or `timeoutSeconds` after the meter started, every new reservation is
 /// refused with [`BudgetExceeded`] naming the limit. An absent limit does not limit.
+///
+/// # What the meter does not do
+///
+/// It does not stop calls already running. When the deadline passes, calls holding a permit
+/// go on until they end: cancelling them is the caller's, with what its clients support (a
+/// request timeout set from [`BudgetMeter::remaining_time`], a cancellation token, dropping a
+/// future). Tokens are known only after a model call: the meter refuses new model calls once
+/// the recorded tokens reach `maxTokens`, and calls already running may go past it; give each
+/// call at most [`BudgetMeter::remaining_tokens`] as its own limit.
 ///
 /// ```
 /// use contract_core::task::{Budget, BudgetMeter, Call, Limit};

@@ -22,6 +22,45 @@
 //! // "Not found" is not "none": `null` is no lookup.
 //! assert!(serde_json::from_str::<Lookup<u32>>("null").is_err());
 //! ```
+//!
+//! # Unknown is not none
+//!
+//! Seed `001_…`: 不能把"未找到"写成"没有" (a value not found may not be written as none).
+//! A field a sub-agent was asked to find is not an `Option<T>`: `null` (or an absent key)
+//! says neither "looked and found nothing" nor "did not look", and a reader cannot tell
+//! which. [`Lookup`] says which, in a tag of its own (`state`), and has no `null`:
+//!
+//! | `state` | members | meaning |
+//! |---|---|---|
+//! | `confirmed` | `value` | read from a source |
+//! | `assumed` | `value`, `basis` | not read: taken on a stated basis |
+//! | `not_found` | `reason` | looked for and not found, and why |
+//!
+//! [`Verified`] is the reader that takes confirmed values only: `confirmed` or `not_found`.
+//! The existing compatibility rules see the difference with no rule of their own: a
+//! [`Lookup`] writer against a [`Verified`] reader (a field `price` of each) is
+//! `ENUM_VARIANT_UNKNOWN` at `price(assumed)`, so `compat::check` (and `send_to`, which checks the reader's view) stops
+//! an assumed value before it reaches code that takes every value as confirmed. The presence
+//! record tells the states apart by path too: `price(confirmed).value`,
+//! `price(not_found).reason`, while `pricePresent` is true for all three.
+//!
+//! ## No catch-all, on purpose
+//!
+//! Neither enum has a `#[serde(other)]` variant, although a compatibility finding on a new
+//! state hints at one. A catch-all reads every state it does not know as one state it does:
+//! a reader of a later `Lookup` with, say, an `estimated` state would read an estimate as
+//! "unknown state" and carry on, and a [`Verified`] reader would take an `assumed` value
+//! for something other than what it is. Both are what these types exist to prevent: a
+//! new state is a new major version of the contracts that carry it, and a reader refuses
+//! a state it does not know.
+//!
+//! # Budgets are enforced, not only carried
+//!
+//! A limit written in a prompt ("at most 8 tool calls") guarantees nothing (seed `001_…`).
+//! A [`BudgetMeter`] of the task's [`Budget`] hands out a [`Permit`] per call, counted before
+//! the call starts, so calls running side by side never exceed a limit together, and refuses
+//! every new call once a limit is spent or the time is up. Calls already running are the
+//! caller's to cancel (see [`BudgetMeter`]).
 
 mod budget;
 mod contract;
