@@ -3,13 +3,14 @@
 //! - [`refund`]: a support agent hands a refund request to billing (`refund-request`, v1 and
 //!   v2 side by side: v2 renamed `orderRef` to `orderId` and keeps reading old writers).
 //! - [`envelope`]: the versioned envelope every handoff travels in, generic over its payload.
-//! - [`task`]: a sub-task contract and the result that comes back.
 //! - [`story`]: seed `003_…`'s dropped `orderRef`, caught at send and at receive, and
 //!   explained (`cargo run -p examples --bin dropped-order-ref`).
+//!
+//! Seed `001_…`'s sub-task, `verify-c`, uses the library's own task contracts
+//! (`contract_core::task`): `cargo run -p examples --bin task-contract`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod envelope;
 pub mod refund;
 pub mod story;
-pub mod task;
