@@ -2,7 +2,6 @@
 //!
 //! - [`refund`]: a support agent hands a refund request to billing (`refund-request`, v1 and
 //!   v2 side by side: v2 renamed `orderRef` to `orderId` and keeps reading old writers).
-//! - [`envelope`]: the versioned envelope every handoff travels in, generic over its payload.
 //! - [`story`]: seed `003_…`'s dropped `orderRef`, caught at send and at receive, and
 //!   explained (`cargo run -p examples --bin dropped-order-ref`).
 //!
@@ -11,6 +10,5 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod envelope;
 pub mod refund;
 pub mod story;
