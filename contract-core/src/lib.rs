@@ -44,6 +44,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "derive")]
+pub mod envelope;
 mod impls;
 mod json_schema;
 mod published;
@@ -61,6 +63,11 @@ pub use contract_schema as schema;
 pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
+#[cfg(feature = "derive")]
+pub use envelope::{
+    receive_handoff, send_handoff, send_handoff_to, ArtifactRef, Delivery, Handoff,
+    HandoffRejection, Status,
+};
 pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{
