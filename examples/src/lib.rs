@@ -6,10 +6,14 @@
 //! - [`task`]: a sub-task contract and the result that comes back.
 //! - [`story`]: seed `003_…`'s dropped `orderRef`, caught at send and at receive, and
 //!   explained (`cargo run -p examples --bin dropped-order-ref`).
+//! - [`session`]: seed `003_…`'s workflow, triage → refund specialist → escalation, in
+//!   envelopes on one session: every way `orderRef` goes missing caught and explained, and
+//!   v1 against v2 (`cargo run -p examples --bin refund-handoff`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod envelope;
 pub mod refund;
+pub mod session;
 pub mod story;
 pub mod task;
