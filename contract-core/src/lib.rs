@@ -50,6 +50,8 @@ mod impls;
 #[cfg(feature = "derive")]
 pub mod inbox;
 mod json_schema;
+#[cfg(feature = "otel")]
+mod otel;
 mod published;
 pub mod runtime;
 #[cfg(feature = "snapshots")]

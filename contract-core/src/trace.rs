@@ -11,6 +11,7 @@
 //! | `handoff.received_fields` (receive) or `handoff.written_fields` (send), `handoff.missing_fields`, `handoff.unknown_fields` | JSON arrays of paths (unambiguous when a name holds a comma) |
 //! | `handoff.received_count` or `handoff.written_count`, `handoff.missing_count`, `handoff.unknown_count` | their lengths (unknown: with those past the cap) |
 //! | `handoff.outcome` | `accepted` or `rejected` |
+//! | `otel.kind` | `producer` (send) or `consumer` (receive), the span kind OpenTelemetry gets |
 //! | `handoff.problem_count` | how many problems a rejection listed |
 //!
 //! The span is `INFO` and is entered around the call's work, so its time is the call's and
@@ -35,6 +36,11 @@
 //! each pointer from the envelope's root (`/payload/orderRef`).
 //!
 //! No field holds a value of the payload.
+//!
+//! With the feature `otel` and an OpenTelemetry layer behind the span, the field lists are
+//! string arrays instead of JSON strings, and the GenAI agent names, `error.type` and the
+//! status are set too (the `otel` module's docs list them); an envelope's span takes its
+//! `contextId` as `gen_ai.conversation.id` when no journey names a session.
 
 use contract_schema::Schema;
 
@@ -68,6 +74,7 @@ pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan 
                 otel.name = %format_args!("{} {contract}", side.as_str()),
                 handoff.contract = %contract,
                 handoff.direction = side.as_str(),
+                otel.kind = if matches!(side, Side::Send) { "producer" } else { "consumer" },
                 gen_ai.conversation.id = journey.session_id.as_deref(),
                 handoff.workflow = journey.workflow_name.as_deref(),
                 handoff.from = journey.handoff_from.as_deref(),
@@ -85,10 +92,18 @@ pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan 
             )
         };
     }
-    match side {
+    let span = match side {
         Side::Send => call_span!(written_fields, written_count),
         _ => call_span!(received_fields, received_count),
-    }
+    };
+    #[cfg(feature = "otel")]
+    crate::otel::on_start(
+        &span,
+        matches!(side, Side::Send),
+        journey.handoff_from.as_deref(),
+        journey.handoff_to.as_deref(),
+    );
+    span
 }
 
 /// The span entered: the call's work runs inside it (nothing without the feature).
@@ -141,6 +156,7 @@ pub(crate) fn start_envelope(
                 otel.name = %format_args!("{} {contract}", $call),
                 handoff.contract = %contract,
                 handoff.direction = side.as_str(),
+                otel.kind = if matches!(side, Side::Send) { "producer" } else { "consumer" },
                 handoff.envelope = envelope,
                 handoff.context_id = Empty,
                 handoff.id = Empty,
@@ -203,6 +219,24 @@ pub(crate) fn envelope_read(
     if let (None, Some(attempt)) = (given.attempt, journey.attempt) {
         span.record("handoff.attempt", attempt);
     }
+    if given.session_id.is_none() && journey.session_id.is_none() {
+        // No session named: the envelope's context is the conversation.
+        span.record("gen_ai.conversation.id", context_id);
+    }
+    #[cfg(feature = "otel")]
+    crate::otel::on_start(
+        span,
+        span.metadata()
+            .is_some_and(|m| m.fields().field("handoff.written_fields").is_some()),
+        given
+            .handoff_from
+            .as_deref()
+            .or(journey.handoff_from.as_deref()),
+        given
+            .handoff_to
+            .as_deref()
+            .or(journey.handoff_to.as_deref()),
+    );
 }
 
 /// Records the outcome of an envelope's call: the payload's presence when it was read or
@@ -234,6 +268,19 @@ fn outcome(span: &CallSpan, presence: Option<&Presence>, refused: Option<(Side, 
         record_presence(span, presence);
     }
     if let Some((side, all)) = refused {
+        #[cfg(feature = "otel")]
+        if crate::otel::has_otel_span(span) {
+            let class = all.first().map_or("contract", |p| match p.kind.class() {
+                crate::runtime::problem::ProblemClass::NotJson => "not_json",
+                crate::runtime::problem::ProblemClass::Limit => "limit",
+                crate::runtime::problem::ProblemClass::Contract => "contract",
+            });
+            crate::otel::refused(
+                span,
+                class,
+                format!("{} refused: {problems} problems", side.as_str()),
+            );
+        }
         let listed = &all[..problems.min(MAX_TRACED_PROBLEMS)];
         // Pointers and kinds: structure, never a value (a map key is `*`).
         let listed = serde_json::to_string(listed).unwrap_or_default();
@@ -252,22 +299,38 @@ fn outcome(span: &CallSpan, presence: Option<&Presence>, refused: Option<(Side, 
 /// Records a presence's lists and counts on a span.
 #[cfg(feature = "tracing")]
 fn record_presence(span: &CallSpan, presence: &Presence) {
-    let json = |items: &[crate::runtime::presence::FieldPath]| {
-        serde_json::to_string(items).unwrap_or_default()
-    };
     let (fields, count) = match presence.side() {
         Side::Send => ("handoff.written_fields", "handoff.written_count"),
         _ => ("handoff.received_fields", "handoff.received_count"),
     };
-    span.record(fields, json(presence.received()).as_str());
-    span.record("handoff.missing_fields", json(presence.missing()).as_str());
-    span.record("handoff.unknown_fields", json(presence.unknown()).as_str());
+    record_lists(span, fields, presence);
     span.record(count, presence.received().len() as u64);
     span.record("handoff.missing_count", presence.missing().len() as u64);
     span.record(
         "handoff.unknown_count",
         presence.unknown().len() as u64 + presence.unknown_omitted(),
     );
+}
+
+/// Records the three field lists of a presence on the span: string arrays when an
+/// OpenTelemetry layer stands behind it (feature `otel`), else JSON strings, which say a path
+/// holding a comma unambiguously.
+#[cfg(feature = "tracing")]
+fn record_lists(span: &CallSpan, fields: &'static str, presence: &Presence) {
+    use crate::runtime::presence::FieldPath;
+    #[cfg(feature = "otel")]
+    if crate::otel::has_otel_span(span) {
+        let array =
+            |items: &[FieldPath]| crate::otel::string_array(items.iter().map(FieldPath::as_str));
+        crate::otel::set(span, fields, array(presence.received()));
+        crate::otel::set(span, "handoff.missing_fields", array(presence.missing()));
+        crate::otel::set(span, "handoff.unknown_fields", array(presence.unknown()));
+        return;
+    }
+    let json = |items: &[FieldPath]| serde_json::to_string(items).unwrap_or_default();
+    span.record(fields, json(presence.received()).as_str());
+    span.record("handoff.missing_fields", json(presence.missing()).as_str());
+    span.record("handoff.unknown_fields", json(presence.unknown()).as_str());
 }
 
 #[cfg(not(feature = "tracing"))]

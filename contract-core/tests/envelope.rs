@@ -603,12 +603,13 @@ fn why_missing_reads_the_payload_s_presence() {
         .sender(&sender)
         .explain();
     assert_eq!(diagnosis.fields().len(), 1);
-    // The payload's path, not `payload.orderRef`; the sender's record matched to it.
+    // The payload's path, not `payload.orderRef`; the sender's record (naming v1) matched to
+    // it, and v2's name for the field arrived: a mapper's rename.
     assert_eq!(diagnosis.fields()[0].path, "orderRef");
     assert_eq!(
         diagnosis.to_string(),
-        "env-refund/v1: why fields are missing\n  orderRef: dropped on the way: the producer \
-         wrote it, it did not arrive"
+        "env-refund/v1: why fields are missing\n  orderRef: renamed on the way: it arrived as \
+         `orderId` (its name in env-refund/v2)"
     );
 
     // A delivery's presence: nothing is missing, and the diagnosis says so of the payload's
