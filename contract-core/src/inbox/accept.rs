@@ -154,16 +154,17 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         R: Serialize + DeserializeOwned,
         F: FnOnce(&mut L::Tx<'_>, &Delivery<T>) -> Result<R, E>,
     {
-        let span = AcceptSpan::start(&T::CONTRACT);
+        let span = AcceptSpan::start(&T::CONTRACT, bytes.len());
+        let contract = &T::CONTRACT;
         #[allow(clippy::let_unit_value)]
         let _entered = span.enter();
         let result = self.accept_in_span(bytes, handler, &span);
         match &result {
             Ok(Acceptance::Applied { ack, warnings, .. }) => {
-                span.accepted("applied", ack.seq, warnings);
+                span.accepted(contract, "applied", ack.seq, warnings);
             }
-            Ok(Acceptance::Duplicate(ack)) => span.accepted("duplicate", ack.seq, &[]),
-            Err(error) => span.refused(error),
+            Ok(Acceptance::Duplicate(ack)) => span.accepted(contract, "duplicate", ack.seq, &[]),
+            Err(error) => span.refused(contract, error),
         }
         result
     }
@@ -186,6 +187,14 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
 
         // 2. The key and the digest: a key committed before is a duplicate or a conflict.
         let digest = Digest::of_envelope(bytes).map_err(AcceptError::Digest)?;
+        span.envelope(
+            &digest,
+            envelope
+                .journey
+                .session_id
+                .as_deref()
+                .unwrap_or(&envelope.context_id),
+        );
         let (context_id, handoff_id) = (envelope.context_id.as_str(), &*envelope.handoff_id);
         if let Some(entry) = self
             .ledger
