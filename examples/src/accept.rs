@@ -11,8 +11,10 @@
 //! 4. a `draft`: not ready;
 //! 5. a draft version the artifact store does not have: unavailable;
 //! 6. a digest that is not the stored content's: changed;
-//! 7. the writer hands off again though the reviewer owns the context now: applied, with an
-//!    owner-conflict warning (seed `000_…`'s runbook: two owners in one context);
+//! 7. the writer hands off again though the reviewer owns the context now: the first
+//!    attempt's handler fails after opening its review task, and all of it rolls back; the
+//!    retry is applied, with an owner-conflict warning (seed `000_…`'s runbook: two owners in
+//!    one context);
 //! 8. an older draft version than the context accepted: regressed;
 //! 9. the inbox dropped, the file reopened: the first handoff retried gets the same
 //!    acknowledgement;
@@ -422,8 +424,35 @@ pub fn envelope_accept() -> Result<String, Box<dyn Error>> {
     )?;
     artifacts.put(DRAFT, 4, DRAFT_V4);
     writeln!(out, "-- the store now has v4")?;
-    let mut second = seed_handoff("handoff_11", 4, DRAFT_V4);
     let before = rows(&inbox)?;
+    let mut second = seed_handoff("handoff_11", 4, DRAFT_V4);
+    // The reviewer's handler opens its review task, then fails: the transaction rolls back.
+    let closed = |tx: &mut Transaction<'_>, delivery: &Delivery<AnswerReview>| {
+        open_review(tx, delivery).map_err(|e| e.to_string())?;
+        Err::<ReviewOpened, _>("the review queue is closed for maintenance".to_owned())
+    };
+    match inbox.accept(&bytes_of(&mut second)?, closed) {
+        Err(error @ AcceptError::Handler(_)) => writeln!(out, "  attempt 1: {error}")?,
+        Err(error) => {
+            return Err(failed(&format!(
+                "the handler's failure came back as {error}"
+            )))
+        }
+        Ok(_) => return Err(failed("a handler that failed was accepted")),
+    }
+    let after = rows(&inbox)?;
+    write_rows(&mut out, after)?;
+    expect(
+        &mut out,
+        after == before,
+        "the handler's row rolled back with the claim: nothing written",
+    )?;
+    writeln!(out, "-- attempt 2, retryOf the first run")?;
+    let mut second = seed_handoff("handoff_11", 4, DRAFT_V4).journey(
+        Journey::new(WRITER, REVIEWER)
+            .workflow("answer")
+            .retry(2, "run-11-1"),
+    );
     let (second_ack, warnings) = match offer(&mut inbox, &bytes_of(&mut second)?)? {
         Acceptance::Applied { ack, warnings, .. } => (ack, warnings),
         Acceptance::Duplicate(_) => return Err(failed("a new handoff was a duplicate")),
@@ -520,6 +549,10 @@ mod tests {
             assert!(out.contains(refusal), "{out}");
         }
         assert_eq!(out.matches("caught: nothing written").count(), 5, "{out}");
+        assert!(
+            out.contains("rolled back with the claim: nothing written"),
+            "{out}"
+        );
         assert!(out.contains("warning (owner_conflict)"), "{out}");
         // No value of the envelope in a refusal.
         for line in out.lines().filter(|l| l.contains("handoff refused")) {

@@ -10,7 +10,8 @@
 //! - [`accept`]: seed `000_…`'s handoff accepted durably by an inbox over an SQLite ledger:
 //!   applied once, duplicates and retries answered with the first acknowledgement, a changed
 //!   retry, a draft and missing, changed or older artifact versions refused without writing
-//!   anything, two owners in one context, a restart, and the rollback target
+//!   anything, a failing handler rolled back, two owners in one context, a restart, and the
+//!   rollback target
 //!   (`cargo run -p examples --bin envelope-accept`).
 //!
 //! Seed `001_…`'s sub-task, `verify-c`, uses the library's own task contracts
