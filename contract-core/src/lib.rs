@@ -44,7 +44,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "derive")]
+pub mod envelope;
 mod impls;
+#[cfg(feature = "derive")]
+pub mod inbox;
 mod json_schema;
 mod published;
 pub mod runtime;
@@ -61,6 +65,8 @@ pub use contract_schema as schema;
 pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
+#[cfg(feature = "derive")]
+pub use envelope::{ArtifactRef, Delivery, Handoff, HandoffRejection, Status};
 pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{
