@@ -11,6 +11,8 @@
 mod artifacts;
 mod ledger;
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
@@ -19,5 +21,7 @@ pub use ledger::{
     Claim, Claimed, ContextState, Entry, Ledger, Record, StoreError, StoreErrorKind,
 };
 pub use memory::{MemoryLedger, MemoryTx};
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresError, PostgresLedger, PostgresStatements, POSTGRES_SCHEMA_VERSION};
 #[cfg(feature = "sqlite")]
 pub use sqlite::{SqliteError, SqliteLedger, DEFAULT_BUSY_TIMEOUT, SQLITE_SCHEMA_VERSION};
