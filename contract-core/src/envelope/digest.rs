@@ -669,3 +669,245 @@ mod jcs {
         out.push(b'"');
     }
 }
+
+#[cfg(test)]
+mod jcs_tests {
+    use super::*;
+
+    fn canonical(json: &str) -> String {
+        String::from_utf8(canonical_envelope(json.as_bytes()).expect("canonical")).expect("utf-8")
+    }
+
+    fn reason(json: &[u8]) -> DigestErrorReason {
+        canonical_envelope(json).expect_err("refused").reason()
+    }
+
+    /// RFC 8785 §3.2.2, the example of the whole transformation.
+    #[test]
+    fn rfc8785_example() {
+        let input = r#"{
+            "numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],
+            "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
+            "literals": [null, true, false]
+        }"#;
+        assert_eq!(
+            canonical(input),
+            r#"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}"#
+        );
+    }
+
+    /// RFC 8785 §3.2.3: names sorted by UTF-16 code units (U+1F600 is the surrogate pair
+    /// D83D DE00, so it sorts before U+FB33, which UTF-8 or code points would put after).
+    #[test]
+    fn rfc8785_sorting() {
+        let input = r#"{
+            "\u20ac": "Euro Sign",
+            "\r": "Carriage Return",
+            "\ufb33": "Hebrew Letter Dalet With Dagesh",
+            "1": "One",
+            "\ud83d\ude00": "Emoji: Grinning Face",
+            "\u0080": "Control",
+            "\u00f6": "Latin Small Letter O With Diaeresis"
+        }"#;
+        let names: Vec<String> = match jcs::parse(input.as_bytes()).expect("parsed") {
+            jcs::Value::Object(members) => {
+                members.into_iter().map(|(n, _)| n.into_owned()).collect()
+            }
+            _ => panic!("an object"),
+        };
+        assert_eq!(
+            names,
+            [
+                "\r",
+                "1",
+                "\u{80}",
+                "\u{f6}",
+                "\u{20ac}",
+                "\u{1f600}",
+                "\u{fb33}"
+            ]
+        );
+        assert_eq!(
+            canonical(input),
+            "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u{80}\":\"Control\",\
+             \"\u{f6}\":\"Latin Small Letter O With Diaeresis\",\"\u{20ac}\":\"Euro Sign\",\
+             \"\u{1f600}\":\"Emoji: Grinning Face\",\"\u{fb33}\":\"Hebrew Letter Dalet With Dagesh\"}"
+        );
+    }
+
+    /// RFC 8785 Appendix B: IEEE 754 doubles (as bits) and the text ECMAScript writes.
+    #[test]
+    fn rfc8785_numbers() {
+        let vectors: [(u64, &str); 24] = [
+            (0x0000000000000000, "0"),
+            (0x8000000000000000, "0"),
+            (0x0000000000000001, "5e-324"),
+            (0x8000000000000001, "-5e-324"),
+            (0x7fefffffffffffff, "1.7976931348623157e+308"),
+            (0xffefffffffffffff, "-1.7976931348623157e+308"),
+            (0x4340000000000000, "9007199254740992"),
+            (0xc340000000000000, "-9007199254740992"),
+            (0x4430000000000000, "295147905179352830000"),
+            (0x44b52d02c7e14af5, "9.999999999999997e+22"),
+            (0x44b52d02c7e14af6, "1e+23"),
+            (0x44b52d02c7e14af7, "1.0000000000000001e+23"),
+            (0x444b1ae4d6e2ef4e, "999999999999999700000"),
+            (0x444b1ae4d6e2ef4f, "999999999999999900000"),
+            (0x444b1ae4d6e2ef50, "1e+21"),
+            (0x3eb0c6f7a0b5ed8c, "9.999999999999997e-7"),
+            (0x3eb0c6f7a0b5ed8d, "0.000001"),
+            (0x41b3de4355555553, "333333333.3333332"),
+            (0x41b3de4355555554, "333333333.33333325"),
+            (0x41b3de4355555555, "333333333.3333333"),
+            (0x41b3de4355555556, "333333333.3333334"),
+            (0x41b3de4355555557, "333333333.33333343"),
+            (0xbecbf647612f3696, "-0.0000033333333333333333"),
+            (0x43143ff3c1cb0959, "1424953923781206.2"),
+        ];
+        for (bits, expected) in vectors {
+            let number = f64::from_bits(bits);
+            // Written with an exponent, so read as a double (an integer keeps its digits).
+            let json = format!("[{number:e}]");
+            assert_eq!(canonical(&json), format!("[{expected}]"), "{json}");
+        }
+        // NaN and the infinities have no JSON text; a number beyond the range is refused.
+        assert_eq!(reason(b"[1e309]"), DigestErrorReason::NumberOutOfRange);
+        assert_eq!(reason(b"[-1e400]"), DigestErrorReason::NumberOutOfRange);
+    }
+
+    /// Integers keep their digits, beyond ±2^53 too (where ECMAScript would round them to a
+    /// double); with a fraction or an exponent they are doubles.
+    #[test]
+    fn integers_keep_their_digits() {
+        assert_eq!(canonical("[9007199254740993]"), "[9007199254740993]");
+        assert_eq!(
+            canonical("[-123456789012345678901234567890, 18446744073709551616]"),
+            "[-123456789012345678901234567890,18446744073709551616]"
+        );
+        assert_eq!(canonical("[-0, 0, 7, -7]"), "[0,0,7,-7]");
+        assert_eq!(
+            canonical("[1.0, 1e2, 1E+2, -0.0, 0.5e1]"),
+            "[1,100,100,0,5]"
+        );
+        assert_ne!(
+            Digest::of_envelope(b"{\"n\":9007199254740993}"),
+            Digest::of_envelope(b"{\"n\":9007199254740992}")
+        );
+    }
+
+    /// RFC 8785 §3.2.2.2: the short escapes, `\u00xx` in lowercase for the other controls,
+    /// everything else (`/`, DEL, U+2028, non-ASCII) as UTF-8.
+    #[test]
+    fn strings_are_written_with_rfc8785_escapes() {
+        assert_eq!(
+            canonical(r#"["\b\f\n\r\t\u0000\u001F\u007f\/\u2028é\ud834\udd1e"]"#),
+            "[\"\\b\\f\\n\\r\\t\\u0000\\u001f\u{7f}/\u{2028}é\u{1d11e}\"]"
+        );
+    }
+
+    #[test]
+    fn spacing_and_order_do_not_change_the_digest() {
+        let a = br#"{"contextId":"c","payload":{"b":[1,2],"a":{"y":true,"x":null}}}"#;
+        let b = b"{ \"payload\" : {\n \"a\": {\"x\": null, \"y\": true}, \"b\": [ 1 , 2 ] },\r\n\t\"contextId\": \"c\" }";
+        assert_eq!(Digest::of_envelope(a), Digest::of_envelope(b));
+        // The same text is the SHA-256 of its canonical form.
+        assert_eq!(
+            Digest::of_envelope(a).expect("digest"),
+            Digest::of_bytes(br#"{"contextId":"c","payload":{"a":{"x":null,"y":true},"b":[1,2]}}"#)
+        );
+    }
+
+    #[test]
+    fn attempt_and_retry_of_are_left_out_of_the_envelope_journey_only() {
+        let first = br#"{"handoffId":"h","journey":{"sessionId":"s","attempt":1}}"#;
+        let retry =
+            br#"{"handoffId":"h","journey":{"retryOf":"run-1","sessionId":"s","attempt":2}}"#;
+        assert_eq!(Digest::of_envelope(first), Digest::of_envelope(retry));
+        assert_eq!(
+            canonical(std::str::from_utf8(retry).expect("utf-8")),
+            r#"{"handoffId":"h","journey":{"sessionId":"s"}}"#
+        );
+        // Another journey member changes it; a `journey` inside the payload keeps them.
+        let other = br#"{"handoffId":"h","journey":{"sessionId":"t","attempt":1}}"#;
+        assert_ne!(Digest::of_envelope(first), Digest::of_envelope(other));
+        let nested = r#"{"payload":{"journey":{"attempt":1,"retryOf":"r"}}}"#;
+        assert_eq!(canonical(nested), nested);
+    }
+
+    #[test]
+    fn unknown_members_are_kept() {
+        let known = br#"{"contextId":"c","handoffId":"h"}"#;
+        let unknown = br#"{"contextId":"c","handoffId":"h","priority":"high"}"#;
+        let changed = br#"{"contextId":"c","handoffId":"h","priority":"low"}"#;
+        assert_ne!(Digest::of_envelope(known), Digest::of_envelope(unknown));
+        assert_ne!(Digest::of_envelope(unknown), Digest::of_envelope(changed));
+    }
+
+    #[test]
+    fn what_has_no_canonical_form_is_refused_without_its_value() {
+        assert_eq!(
+            reason(br#"{"a":1,"a":2}"#),
+            DigestErrorReason::DuplicateName
+        );
+        // Two spellings of one name are one name.
+        assert_eq!(
+            reason(br#"{"a":1,"\u0061":2}"#),
+            DigestErrorReason::DuplicateName
+        );
+        assert_eq!(
+            reason(br#"["\ud800"]"#),
+            DigestErrorReason::UnpairedSurrogate
+        );
+        assert_eq!(
+            reason(br#"["\ud800\u0041"]"#),
+            DigestErrorReason::UnpairedSurrogate
+        );
+        assert_eq!(
+            reason(br#"["\udc00"]"#),
+            DigestErrorReason::UnpairedSurrogate
+        );
+        for not_json in [
+            &b""[..],
+            b"{",
+            b"[1,]",
+            b"{\"a\" 1}",
+            b"[01]",
+            b"[1.]",
+            b"[.5]",
+            b"[1e]",
+            b"[-]",
+            b"[+1]",
+            b"[\"\x01\"]",
+            b"[\"\\x\"]",
+            b"[\"\\u12\"]",
+            b"[nul]",
+            b"[true] x",
+            b"[\"\xff\"]",
+            b"\xef\xbb\xbf[]",
+        ] {
+            assert_eq!(reason(not_json), DigestErrorReason::NotJson, "{not_json:?}");
+        }
+        let error =
+            canonical_envelope(br#"{"secret":"hunter2","secret":"x"}"#).expect_err("refused");
+        assert_eq!(error.offset(), 0);
+        let message = error.to_string();
+        assert!(
+            !message.contains("hunter2") && !message.contains("secret"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(canonical_envelope(deep(MAX_DIGEST_DEPTH).as_bytes()).is_ok());
+        assert_eq!(
+            reason(deep(MAX_DIGEST_DEPTH + 1).as_bytes()),
+            DigestErrorReason::TooDeep
+        );
+        assert_eq!(
+            reason(deep(1_000_000).as_bytes()),
+            DigestErrorReason::TooDeep
+        );
+    }
+}

@@ -264,7 +264,10 @@ impl StoreError {
     }
 
     /// With the error that caused it.
-    pub(crate) fn with(mut self, source: impl Into<Box<dyn Error + Send + Sync + 'static>>) -> Self {
+    pub(crate) fn with(
+        mut self,
+        source: impl Into<Box<dyn Error + Send + Sync + 'static>>,
+    ) -> Self {
         self.source = Some(source.into());
         self
     }

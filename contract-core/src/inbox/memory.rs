@@ -223,9 +223,12 @@ impl Ledger for MemoryLedger {
         if let Some(entry) = tx.entry.as_mut().filter(|e| e.seq == record.seq) {
             entry.receipt = record.receipt.to_vec();
         }
-        tx.artifacts.extend(record.artifacts.iter().map(|(uri, version)| {
-            (record.context_id.to_owned(), (*uri).to_owned(), *version)
-        }));
+        tx.artifacts.extend(
+            record
+                .artifacts
+                .iter()
+                .map(|(uri, version)| (record.context_id.to_owned(), (*uri).to_owned(), *version)),
+        );
         Ok(())
     }
 

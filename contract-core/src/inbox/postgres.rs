@@ -141,8 +141,7 @@ impl PostgresLedger {
         let quoted = quote_identifier(schema);
         migrate(&mut client, schema, &quoted)?;
         let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
-        Ok(PostgresLedger { client, statements
-        })
+        Ok(PostgresLedger { client, statements })
     }
 
     /// The schema the ledger's tables are in.
@@ -255,10 +254,7 @@ fn migrate(client: &mut Client, schema: &str, quoted: &str) -> Result<(), Postgr
             tx.batch_execute(&migration.replace("{s}", quoted))?;
         }
     }
-    tx.execute(
-        &format!("DELETE FROM {quoted}.handoff_ledger_version"),
-        &[],
-    )?;
+    tx.execute(&format!("DELETE FROM {quoted}.handoff_ledger_version"), &[])?;
     tx.execute(
         &format!("INSERT INTO {quoted}.handoff_ledger_version (version) VALUES ($1)"),
         &[&POSTGRES_SCHEMA_VERSION],
@@ -553,9 +549,9 @@ impl fmt::Display for PostgresError {
             ),
             PostgresError::CorruptDigest => f.write_str("a stored digest is not 32 bytes"),
             PostgresError::CorruptSeq => f.write_str("a sequence number is out of range"),
-            PostgresError::ClaimLost => f.write_str(
-                "a key's claim found neither its committed entry nor room for its own",
-            ),
+            PostgresError::ClaimLost => {
+                f.write_str("a key's claim found neither its committed entry nor room for its own")
+            }
         }
     }
 }

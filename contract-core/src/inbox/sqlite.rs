@@ -305,11 +305,7 @@ impl Ledger for SqliteLedger {
         Ok(ContextState { owner, versions })
     }
 
-    fn claim(
-        _: &(),
-        tx: &mut Transaction<'_>,
-        claim: &Claim<'_>,
-    ) -> Result<Claimed, SqliteError> {
+    fn claim(_: &(), tx: &mut Transaction<'_>, claim: &Claim<'_>) -> Result<Claimed, SqliteError> {
         let seq: Option<i64> = tx
             .prepare_cached(
                 "INSERT INTO handoff_ledger \
@@ -336,7 +332,11 @@ impl Ledger for SqliteLedger {
         }
         // Committed by another connection since `entry` read: `BEGIN IMMEDIATE` serialized
         // the two, so the row read here is committed and whole.
-        let taken = one_entry(tx, SELECT_ENTRY, params![claim.context_id, claim.handoff_id])?;
+        let taken = one_entry(
+            tx,
+            SELECT_ENTRY,
+            params![claim.context_id, claim.handoff_id],
+        )?;
         match taken {
             Some(entry) => Ok(Claimed::Taken(entry)),
             None => Err(SqliteError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
