@@ -8,6 +8,17 @@
 //! connections' `search_path`. Every connection bounds its waits (`lock_timeout`,
 //! `statement_timeout`, `idle_in_transaction_session_timeout`): a test that would wait for
 //! a transaction that never ends fails instead of hanging.
+//!
+//! The killed-process tests: the child's connection is its own (opened after it started,
+//! never inherited), and the server ends its transaction as soon as the child dies, since
+//! the backend is idle in that transaction, reading from the socket the kernel closed
+//! ("unexpected EOF on client connection with an open transaction" in the server's log).
+//! The parent's retry waits for that, on the context's advisory lock and the key's row,
+//! within its `lock_timeout`; the suite waits for the child at most two minutes.
+//!
+//! Beside the suite, what only this store has: its migration (once, however many open a new
+//! schema at once; a newer schema refused), its lock per context, its errors without the
+//! database's `DETAIL`.
 
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -218,3 +229,194 @@ impl Drop for Postgres {
 }
 
 crate::inbox::suite::conformance!(Postgres);
+
+// What only the PostgreSQL ledger has: its schema's migration and version, its advisory lock
+// per context under READ COMMITTED, its errors without the database's DETAIL.
+
+/// A fixture, or `None` after printing why the test skips (or a failure, when required).
+fn fresh(test: &str) -> Option<Postgres> {
+    <Postgres as Store>::fresh(test)
+}
+
+/// Opening migrates a new schema once, however many connections open it at once; a schema
+/// a newer version wrote is refused and left as it was.
+#[test]
+fn opening_migrates_once_and_refuses_a_newer_schema() {
+    use contract_core::inbox::{PostgresError, POSTGRES_SCHEMA_VERSION};
+    use std::sync::{Arc, Barrier};
+
+    let Some(store) = fresh("migrate") else {
+        return;
+    };
+    // Not the fixture's schema, which already exists: one that does not, with a name that
+    // needs quoting.
+    let schema = format!("{} \"new\"", store.schema);
+    let schema = &schema[..schema.len().min(63)];
+    let barrier = Arc::new(Barrier::new(6));
+    let opened: Vec<_> = (0..6)
+        .map(|_| {
+            let (params, schema, barrier) = (
+                store.params.clone(),
+                schema.to_owned(),
+                Arc::clone(&barrier),
+            );
+            thread::spawn(move || {
+                let client = client(&params);
+                barrier.wait();
+                PostgresLedger::open(client, &schema).map(|ledger| ledger.schema().to_owned())
+            })
+        })
+        .collect();
+    for opening in opened {
+        let opened = opening.join().expect("no panic");
+        assert_eq!(opened.expect("opens").as_str(), schema);
+    }
+    let mut admin = client(&store.params);
+    let versions: Vec<i32> = admin
+        .query(
+            &format!(
+                "SELECT version FROM {}.handoff_ledger_version",
+                quoted(schema)
+            ),
+            &[],
+        )
+        .expect("read")
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(versions, [POSTGRES_SCHEMA_VERSION]);
+
+    // A version from the future: refused, nothing written.
+    admin
+        .execute(
+            &format!(
+                "UPDATE {}.handoff_ledger_version SET version = $1",
+                quoted(schema)
+            ),
+            &[&(POSTGRES_SCHEMA_VERSION + 1)],
+        )
+        .expect("updated");
+    match PostgresLedger::open(client(&store.params), schema) {
+        Err(PostgresError::NewerDatabase { found, known }) => {
+            assert_eq!(
+                (found, known),
+                (POSTGRES_SCHEMA_VERSION + 1, POSTGRES_SCHEMA_VERSION)
+            );
+        }
+        other => panic!("expected NewerDatabase, got {other:?}"),
+    }
+    let after: i32 = admin
+        .query_one(
+            &format!(
+                "SELECT version FROM {}.handoff_ledger_version",
+                quoted(schema)
+            ),
+            &[],
+        )
+        .expect("read")
+        .get(0);
+    assert_eq!(after, POSTGRES_SCHEMA_VERSION + 1);
+    admin
+        .batch_execute(&format!("DROP SCHEMA {} CASCADE", quoted(schema)))
+        .expect("dropped");
+
+    // Names PostgreSQL would not keep as given are refused before anything is written.
+    for bad in ["", "a\0b", &"s".repeat(64)] {
+        assert!(matches!(
+            PostgresLedger::open(client(&store.params), bad),
+            Err(PostgresError::SchemaName)
+        ));
+    }
+}
+
+/// Acceptances in one context are serialized: a second one, in another connection, waits
+/// for the first to commit and reads what it committed. Here the first accepts version 5 of
+/// an artifact and holds its transaction open; the second, version 3 of the same uri, is
+/// then a regression (without the context's lock, READ COMMITTED would have let it read
+/// the context before the first committed, and accept it).
+#[test]
+fn acceptances_in_one_context_see_each_other() {
+    use contract_core::inbox::{AcceptError, MemoryArtifacts};
+    use contract_core::ArtifactRef;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use super::fixture::{accept, bytes, effect_of, order, unique, Order};
+
+    let Some(store) = fresh("context-lock") else {
+        return;
+    };
+    let artifacts = MemoryArtifacts::new();
+    let uri = "store://answer/7";
+    artifacts.put(uri, 3, b"three");
+    artifacts.put(uri, 5, b"five");
+    let context = unique("ctx");
+    let (first, second) = (unique("v5"), unique("v3"));
+    let v5 = bytes(order(&context, &first).artifact(ArtifactRef::new("answer", uri, 5)));
+    let v3 = bytes(order(&context, &second).artifact(ArtifactRef::new("answer", uri, 3)));
+
+    let mut holder = super::fixture::inbox(&store, &artifacts);
+    let (in_handler, entered) = mpsc::channel();
+    let hold = Duration::from_millis(300);
+    let effect = effect_of(&context, &first);
+    let holding = thread::spawn(move || {
+        holder
+            .accept(
+                &v5,
+                move |tx: &mut Transaction<'_>, _: &contract_core::Delivery<Order>| {
+                    Postgres::apply(tx, &effect)?;
+                    in_handler.send(()).expect("the test waits");
+                    thread::sleep(hold);
+                    Ok::<_, HandlerError>("five".to_owned())
+                },
+            )
+            .map(|outcome| outcome.is_applied())
+    });
+    entered.recv().expect("the first is in its handler");
+    let started = Instant::now();
+    let mut other = super::fixture::inbox(&store, &artifacts);
+    let refused = accept::<Postgres, _>(&mut other, &v3, &effect_of(&context, &second));
+    let waited = started.elapsed();
+    assert!(
+        matches!(refused, Err(AcceptError::ArtifactRegressed { index: 0 })),
+        "{refused:?}"
+    );
+    assert!(holding.join().expect("no panic").expect("applied"));
+    // It waited for the first's commit (the handler's hold, less what passed before).
+    assert!(waited >= hold / 2, "did not wait: {waited:?}");
+    assert_eq!(store.effects(&effect_of(&context, &second)), 0);
+    assert_eq!(store.effects(&effect_of(&context, &first)), 1);
+}
+
+/// The ledger's errors name the database's code and message, never its `DETAIL`, which
+/// quotes the values of the row at fault.
+#[test]
+fn errors_leave_out_the_detail_that_quotes_values() {
+    use contract_core::inbox::PostgresError;
+
+    let Some(store) = fresh("errors") else {
+        return;
+    };
+    let mut admin = client(&store.params);
+    let table = format!("{}.unique_refs", quoted(&store.schema));
+    admin
+        .batch_execute(&format!(
+            "CREATE TABLE {table} (order_ref text PRIMARY KEY)"
+        ))
+        .expect("created");
+    let insert = format!("INSERT INTO {table} VALUES ($1)");
+    admin.execute(&insert, &[&"A-SECRET-1"]).expect("inserted");
+    let error = admin
+        .execute(&insert, &[&"A-SECRET-1"])
+        .expect_err("a unique violation");
+    let detail = error.as_db_error().and_then(|db| db.detail()).unwrap_or("");
+    assert!(
+        detail.contains("A-SECRET-1"),
+        "the server quotes it: {detail}"
+    );
+    let error = PostgresError::from(error);
+    let message = error.to_string();
+    assert!(message.contains("23505"), "{message}");
+    assert!(!message.contains("A-SECRET-1"), "{message}");
+    assert!(std::error::Error::source(&error).is_none());
+}
