@@ -29,7 +29,7 @@ use crate::traits::HandoffContract;
 ///
 /// One inbox uses one connection (its ledger) and is not shared: threads and tasks each
 /// have their own inbox over a clone of the ledger or another connection to its database
-/// ([`AsyncInbox`](crate::inbox::AsyncInbox) keeps a pool of them).
+/// (`AsyncInbox`, feature `tokio`, keeps a pool of them).
 ///
 /// ```
 /// use contract_core::inbox::{Acceptance, Inbox, MemoryLedger, MemoryTx};

@@ -13,7 +13,7 @@ use crate::envelope::Digest;
 /// The trait is synchronous on purpose: the handler runs inside a database transaction, and
 /// an `.await` there would hold the transaction's locks across whatever it waits for (and the
 /// `postgres` client panics inside a tokio task). Async code uses
-/// [`AsyncInbox`](crate::inbox::AsyncInbox) (feature `tokio`), which runs each acceptance on a
+/// `AsyncInbox` (feature `tokio`), which runs each acceptance on a
 /// blocking thread.
 ///
 /// [`Inbox::accept`](crate::inbox::Inbox::accept) calls, for one envelope:
@@ -237,7 +237,7 @@ pub enum StoreErrorKind {
     ReceiptNotRead,
     /// A failure a test injected (hidden feature `__fail-points`).
     Injected,
-    /// An [`AsyncInbox`](crate::inbox::AsyncInbox) has no connection left (each lost to a
+    /// An `AsyncInbox` (feature `tokio`) has no connection left (each lost to a
     /// panicking handler), or its runtime shut down.
     NoConnection,
 }

@@ -5,10 +5,10 @@
 //! | store | feature | the handler's transaction |
 //! |---|---|---|
 //! | [`MemoryLedger`] | — | [`MemoryTx`] (staged effects) |
-//! | [`SqliteLedger`] | `sqlite` | `rusqlite::Transaction` |
+//! | `SqliteLedger` | `sqlite` | `rusqlite::Transaction` |
 //! | `PostgresLedger` | `postgres` | `postgres::Transaction` |
 //!
-//! [`AsyncInbox`] (feature `tokio`) accepts from async code. An [`ArtifactStore`]
+//! `AsyncInbox` (feature `tokio`) accepts from async code. An [`ArtifactStore`]
 //! ([`MemoryArtifacts`], [`NoArtifacts`]) resolves the artifacts an envelope names.
 //!
 //! `last_accepted` is the rollback target (the last handoff a context accepted, never "the
