@@ -1,6 +1,7 @@
 //! The inbox's conformance suite: one set of tests (`inbox/suite.rs`), run against every
 //! store through a fixture (`inbox/fixture.rs`'s [`Store`](inbox::fixture::Store)), one file
-//! per store: `memory.rs`, `sqlite.rs` (feature `sqlite`).
+//! per store: `memory.rs`, `sqlite.rs` (feature `sqlite`), `postgres.rs` (feature
+//! `postgres`, against the server `HANDOFF_TEST_POSTGRES` names).
 //!
 //! What every store must show: **0 double-applied** (an effect applied twice) and **0 lost**
 //! (an `Applied` or `Duplicate` whose acknowledgement or effect is gone on reopening) under a
@@ -19,6 +20,8 @@ mod inbox {
     pub mod suite;
 
     pub mod memory;
+    #[cfg(feature = "postgres")]
+    pub mod postgres;
     pub mod span;
     #[cfg(feature = "sqlite")]
     pub mod sqlite;

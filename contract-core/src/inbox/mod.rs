@@ -22,6 +22,8 @@ mod fail;
 mod ledger;
 mod memory;
 mod outcome;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod span;
 #[cfg(feature = "sqlite")]
 mod sqlite;
@@ -37,6 +39,8 @@ pub use fail::{FailAction, FailPoint};
 pub use ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record, StoreError, StoreErrorKind};
 pub use memory::{MemoryLedger, MemoryTx};
 pub use outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresError, PostgresLedger, PostgresStatements, POSTGRES_SCHEMA_VERSION};
 /// The rusqlite this crate's [`SqliteLedger`] is built on: the handler's
 /// `rusqlite::Transaction` is this crate's.
 #[cfg(feature = "sqlite")]
