@@ -165,8 +165,14 @@ impl HandoffRejection {
 
 /// A problem of the payload, located from the envelope's root: its pointer under
 /// `/payload`, its offset from the envelope's first byte (`start`: the payload's).
-pub(super) fn in_payload(mut problem: Problem, start: usize) -> Problem {
-    problem.pointer.insert_str(0, "/payload");
+pub(super) fn in_payload(problem: Problem, start: usize) -> Problem {
+    under("/payload", problem, start)
+}
+
+/// A problem of a member's value, located from the envelope's root: its pointer under
+/// `member` (`/payload`), its offset from the envelope's first byte (`start`: the value's).
+pub(super) fn under(member: &str, mut problem: Problem, start: usize) -> Problem {
+    problem.pointer.insert_str(0, member);
     shift(&mut problem.kind, |offset| start + offset);
     problem
 }

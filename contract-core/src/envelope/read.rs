@@ -5,30 +5,36 @@
 use core::ops::Range;
 
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use contract_schema::shape::{Kind, Shape};
 
 use crate::runtime::options::{Journey, Limits};
+use crate::runtime::presence::Presence;
 use crate::runtime::problem::{Problem, ProblemKind};
 use crate::runtime::receive_unspanned;
 use crate::trace::CallSpan;
-use crate::traits::HandoffContract;
+use crate::traits::{shape_of, HandoffContract, HandoffSchema};
 
-use super::delivery::{in_payload, shift, Delivery, HandoffRejection};
+use super::delivery::{in_payload, shift, under, Delivery, HandoffRejection};
 use super::handoff::{Head, Skipped};
 use super::{ids, top};
 
-/// The text that takes a payload's place when the envelope's own fields are read.
+/// The text that takes the place of a member read apart when the envelope's own fields are
+/// read.
 const PLACE: &[u8] = b"null";
 
-/// A payload's span in the envelope and the span of its place in the text read without it.
+/// A member's value read apart (`payload`, `senderPresence`): its span in the envelope and the
+/// span of its place in the text read without it.
 #[derive(Debug, Clone)]
 struct Placed {
     payload: Range<usize>,
     place: Range<usize>,
 }
 
-/// The offset in the envelope of `offset` in the text read without the payloads (inside a
-/// place: where its payload starts).
-fn original(offset: usize, placed: &[Placed]) -> usize {
+/// The offset in the envelope of `offset` in the text read without the members read apart
+/// (inside a place: where its value starts).
+fn original<'p>(offset: usize, placed: impl Iterator<Item = &'p Placed>) -> usize {
     let mut shifted = offset;
     for p in placed {
         if offset >= p.place.end {
@@ -52,6 +58,37 @@ fn string_at<'b>(bytes: &'b [u8], span: &Range<usize>) -> Option<std::borrow::Co
     }
 }
 
+/// `senderPresence` as it is read: checked as an object of any values (every key once, at
+/// every level, text that is UTF-8, the limits), then read by [`Presence`]'s own
+/// `Deserialize`. A presence's `<field>Present` keys are the sender's contract's, so it is
+/// read whatever they are; a value of the wrong type in it is serde's verdict
+/// ([`ProblemKind::Refused`], located).
+struct SenderPresence(Presence);
+
+impl<'de> Deserialize<'de> for SenderPresence {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Presence::deserialize(deserializer).map(SenderPresence)
+    }
+}
+
+/// An object of any values: what the envelope's read checks of a sender's presence record
+/// before its `Deserialize` reads it.
+impl HandoffSchema for SenderPresence {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::Map {
+        key: shape_of::<String>,
+        value: shape_of::<serde_json::Value>,
+    });
+}
+
+/// The members read apart from the envelope's own fields (the first `payload` and
+/// `senderPresence`), in document order.
+fn apart(top: &top::Top) -> [Option<Range<usize>>; 2] {
+    match (&top.payload, &top.presence) {
+        (Some(p), Some(s)) if s.start < p.start => [Some(s.clone()), Some(p.clone())],
+        (p, s) => [p.clone(), s.clone()],
+    }
+}
+
 /// Reads an envelope of a `T` payload (the span of its call given, to record what the
 /// envelope says of itself, and the journey the call was given).
 pub(crate) fn receive<T>(
@@ -72,7 +109,7 @@ where
     };
     let mut problems = Vec::new();
     // The ids first: the payload is read only under the contract it is read as.
-    let mut readable = !top.ambiguous && top.payloads.len() == 1;
+    let mut readable = !top.ambiguous && top.payloads == 1;
     let mut id =
         |span: &Option<Range<usize>>, pointer: &str, check: fn(&str) -> Result<(), ProblemKind>| {
             match span.as_ref().and_then(|span| string_at(bytes, span)) {
@@ -92,49 +129,79 @@ where
     id(&top.schema_version, "/schemaVersion", ids::check::<Head>);
     id(&top.contract, "/contract", ids::check::<T>);
 
-    // The envelope's own fields, each payload's place taken by `null`.
-    let mut placed = Vec::with_capacity(top.payloads.len());
+    // The envelope's own fields, the payload's and the sender's presence's places each taken
+    // by `null` (both are read apart: the payload as its contract, the presence as below).
+    let apart = apart(&top);
+    let mut places: [Option<Placed>; 2] = [None, None];
     let head_text;
-    let head_bytes = if top.payloads.is_empty() {
+    let head_bytes = if apart.iter().all(Option::is_none) {
         bytes
     } else {
-        let mut text = Vec::with_capacity(bytes.len() - top.payloads[0].len() + PLACE.len());
+        let cut: usize = apart.iter().flatten().map(|span| span.len()).sum();
+        let mut text = Vec::with_capacity(bytes.len() - cut + 2 * PLACE.len());
         let mut from = 0;
-        for payload in &top.payloads {
-            text.extend_from_slice(&bytes[from..payload.start]);
+        for (value, place) in apart.iter().zip(&mut places) {
+            let Some(value) = value else { continue };
+            text.extend_from_slice(&bytes[from..value.start]);
             let at = text.len();
             text.extend_from_slice(PLACE);
-            placed.push(Placed {
-                payload: payload.clone(),
+            *place = Some(Placed {
+                payload: value.clone(),
                 place: at..text.len(),
             });
-            from = payload.end;
+            from = value.end;
         }
         text.extend_from_slice(&bytes[from..]);
         head_text = text;
         &head_text[..]
     };
-    let (head, envelope_presence) = match receive_unspanned::<Head>(head_bytes, limits) {
+    let below = Limits {
+        max_depth: limits.max_depth.saturating_sub(1),
+        ..*limits
+    };
+    let (mut head, envelope_presence) = match receive_unspanned::<Head>(head_bytes, limits) {
         Ok(received) => {
             let (head, presence) = received.into_parts();
-            crate::trace::envelope_read(
-                span,
-                &head.context_id,
-                &head.handoff_id,
-                given,
-                &head.journey,
-            );
             (Some(head), presence)
         }
         Err(rejection) => {
             let (found, presence) = rejection.into_parts();
             problems.extend(found.into_iter().map(|mut problem| {
-                shift(&mut problem.kind, |offset| original(offset, &placed));
+                shift(&mut problem.kind, |offset| {
+                    original(offset, places.iter().flatten())
+                });
                 problem
             }));
             (None, presence)
         }
     };
+    if let (Some(at), 1) = (&top.presence, top.presences) {
+        match receive_unspanned::<Option<SenderPresence>>(&bytes[at.clone()], &below) {
+            Ok(received) => {
+                if let Some(head) = &mut head {
+                    head.sender_presence = received.into_inner().map(|p| p.0);
+                }
+            }
+            Err(rejection) => {
+                let (found, _) = rejection.into_parts();
+                let start = at.start;
+                problems.extend(
+                    found
+                        .into_iter()
+                        .map(|p| under("/senderPresence", p, start)),
+                );
+            }
+        }
+    }
+    if let Some(head) = &head {
+        crate::trace::envelope_read(
+            span,
+            &head.context_id,
+            &head.handoff_id,
+            given,
+            &head.journey,
+        );
+    }
     if !readable {
         return Err(HandoffRejection::received::<T>(
             problems,
@@ -144,12 +211,14 @@ where
     }
 
     // The payload, alone, one level below the envelope's top.
-    let at = top.payloads[0].clone();
-    let payload_limits = Limits {
-        max_depth: limits.max_depth.saturating_sub(1),
-        ..*limits
+    let Some(at) = top.payload.clone() else {
+        return Err(HandoffRejection::received::<T>(
+            problems,
+            Some(envelope_presence),
+            None,
+        ));
     };
-    match receive_unspanned::<T>(&bytes[at.clone()], &payload_limits) {
+    match receive_unspanned::<T>(&bytes[at.clone()], &below) {
         Ok(received) => {
             let (value, presence) = received.into_parts();
             match head {

@@ -16,8 +16,12 @@ pub(crate) struct Top {
     pub schema_version: Option<Range<usize>>,
     /// The value of `contract`, when it arrived once.
     pub contract: Option<Range<usize>>,
-    /// The values of `payload`, in document order (more than one is a duplicate).
-    pub payloads: Vec<Range<usize>>,
+    /// The first value of `payload`, and how many arrived (more than one is a duplicate).
+    pub payload: Option<Range<usize>>,
+    pub payloads: usize,
+    /// The first value of `senderPresence`, and how many arrived.
+    pub presence: Option<Range<usize>>,
+    pub presences: usize,
     /// Whether `schemaVersion` or `contract` arrived more than once.
     pub ambiguous: bool,
 }
@@ -28,6 +32,7 @@ enum Key {
     SchemaVersion,
     Contract,
     Payload,
+    SenderPresence,
     Other,
 }
 
@@ -36,6 +41,7 @@ fn key(raw: &[u8], escaped: bool) -> Key {
         b"schemaVersion" => Key::SchemaVersion,
         b"contract" => Key::Contract,
         b"payload" => Key::Payload,
+        b"senderPresence" => Key::SenderPresence,
         _ => Key::Other,
     };
     if !escaped {
@@ -91,7 +97,14 @@ pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
                 top.ambiguous |= top.contract.is_some();
                 top.contract = Some(span);
             }
-            Key::Payload => top.payloads.push(span),
+            Key::Payload => {
+                top.payloads += 1;
+                top.payload.get_or_insert(span);
+            }
+            Key::SenderPresence => {
+                top.presences += 1;
+                top.presence.get_or_insert(span);
+            }
             Key::Other => {}
         }
         i = whitespace(bytes, stop);
@@ -126,20 +139,40 @@ fn whitespace(bytes: &[u8], mut i: usize) -> usize {
 fn string(bytes: &[u8], mut i: usize) -> Result<(usize, bool), usize> {
     let mut escaped = false;
     loop {
-        let Some(at) = bytes[i..].iter().position(|&b| b == b'"' || b == b'\\') else {
-            return Err(bytes.len());
-        };
-        i += at;
-        if bytes[i] == b'"' {
-            return Ok((i, escaped));
+        // Eight bytes at a time up to the first quote or backslash.
+        while let Some(word) = bytes.get(i..i + 8) {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(word);
+            let word = u64::from_le_bytes(eight);
+            let found = has_byte(word, b'"') | has_byte(word, b'\\');
+            if found != 0 {
+                i += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
         }
-        // A backslash and the byte it escapes (a `\u` escape's digits are plain bytes).
-        escaped = true;
-        i += 2;
-        if i > bytes.len() {
-            return Err(bytes.len());
+        match bytes.get(i) {
+            None => return Err(bytes.len()),
+            Some(b'"') => return Ok((i, escaped)),
+            Some(b'\\') => {
+                // A backslash and the byte it escapes (a `\u` escape's digits are plain
+                // bytes).
+                escaped = true;
+                i += 2;
+            }
+            Some(_) => i += 1,
         }
     }
+}
+
+/// The bytes of `word` equal to `byte`, each marked by its top bit; exact up to the first
+/// (a borrow can only mark bytes after a match).
+#[inline]
+fn has_byte(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & TOPS
 }
 
 /// The end of the value that starts at `i`, nesting at most `max_depth` more levels.
@@ -163,11 +196,26 @@ fn value(bytes: &[u8], i: usize, max_depth: usize) -> Result<usize, usize> {
     }
 }
 
+/// The bytes a container's skip stops at: quotes and brackets.
+static STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    stops[b'"' as usize] = true;
+    stops[b'{' as usize] = true;
+    stops[b'[' as usize] = true;
+    stops[b'}' as usize] = true;
+    stops[b']' as usize] = true;
+    stops
+};
+
 /// The end of the array or object that opens at `i`: its brackets counted, its strings
 /// skipped.
 fn container(bytes: &[u8], mut i: usize, max_depth: usize) -> Result<usize, usize> {
     let mut depth = 0usize;
     while let Some(&b) = bytes.get(i) {
+        if !STOPS[b as usize] {
+            i += 1;
+            continue;
+        }
         match b {
             b'"' => {
                 i = string(bytes, i + 1)?.0 + 1;
@@ -179,13 +227,12 @@ fn container(bytes: &[u8], mut i: usize, max_depth: usize) -> Result<usize, usiz
                     return Err(i);
                 }
             }
-            b'}' | b']' => {
+            _ => {
                 depth -= 1;
                 if depth == 0 {
                     return Ok(i + 1);
                 }
             }
-            _ => {}
         }
         i += 1;
     }
@@ -196,12 +243,13 @@ fn container(bytes: &[u8], mut i: usize, max_depth: usize) -> Result<usize, usiz
 mod tests {
     use super::read;
 
-    fn spans(text: &str) -> (Option<&str>, Option<&str>, Vec<&str>, bool) {
+    fn spans(text: &str) -> (Option<&str>, Option<&str>, Option<&str>, usize, bool) {
         let top = read(text.as_bytes(), 127).expect("an object");
         (
             top.schema_version.map(|r| &text[r]),
             top.contract.map(|r| &text[r]),
-            top.payloads.into_iter().map(|r| &text[r]).collect(),
+            top.payload.map(|r| &text[r]),
+            top.payloads,
             top.ambiguous,
         )
     }
@@ -215,16 +263,28 @@ mod tests {
             (
                 Some(r#""handoff-envelope/v1""#),
                 Some(r#""c/v1""#),
-                vec![r#"{"a": [1, {"b": "}\"]"}]}"#],
+                Some(r#"{"a": [1, {"b": "}\"]"}]}"#),
+                1,
                 false
             )
         );
         let text = r#"{"contract":"c/v1","pay\u006coad":7,"payload":[],"contract":"d/v1"}"#;
-        assert_eq!(
-            spans(text),
-            (None, Some(r#""d/v1""#), vec!["7", "[]"], true)
-        );
-        assert_eq!(spans("{}"), (None, None, Vec::new(), false));
+        assert_eq!(spans(text), (None, Some(r#""d/v1""#), Some("7"), 2, true));
+        assert_eq!(spans("{}"), (None, None, None, 0, false));
+    }
+
+    #[test]
+    fn strings_end_at_their_first_unescaped_quote_at_any_length() {
+        for len in 0..40 {
+            let body = "a".repeat(len);
+            for text in [
+                format!(r#"{{"k": "{body}", "contract": "c/v1"}}"#),
+                format!(r#"{{"k": "{body}\"{body}\\", "contract": "c/v1"}}"#),
+                format!(r#"{{"k": ["{body}\\\"", {{"x": "{body}"}}], "contract": "c/v1"}}"#),
+            ] {
+                assert_eq!(spans(&text).1, Some(r#""c/v1""#), "{text}");
+            }
+        }
     }
 
     #[test]
