@@ -1,11 +1,17 @@
 //! The `accept` span (feature `tracing`, on in this crate): its outcome, its warnings, no
 //! value of the envelope.
+//!
+//! The subscriber is the process's global one, installed once, and records only what the
+//! threads of a `capture` do: `tracing` caches whether a callsite is wanted when it is
+//! first hit, and with a scoped subscriber (`with_default`) that races with the suite's
+//! threads hitting the same callsites with none.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Once;
 
-use contract_core::inbox::{Inbox, MemoryLedger};
-use contract_core::{Journey, Status};
+use contract_core::inbox::{Inbox, MemoryLedger, MemoryTx};
+use contract_core::{Delivery, Journey, Status};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Subscriber};
@@ -13,18 +19,25 @@ use tracing_subscriber::layer::{Context, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::Layer;
 
-use super::fixture::{accept, bytes, order, OWNER};
-use super::memory::MemoryStore;
+use super::fixture::{bytes, order, HandlerError, Order, Receipt, OWNER};
 
 /// A span's (or an event's) name and its fields.
 type Recorded = (String, BTreeMap<String, String>);
 
-/// Every span by id, and every event.
-#[derive(Clone, Default)]
+/// What the spans and events of the current thread are recorded in, while it captures.
+#[derive(Default)]
 struct Captured {
-    spans: Arc<Mutex<BTreeMap<u64, Recorded>>>,
-    events: Arc<Mutex<Vec<Recorded>>>,
+    spans: BTreeMap<u64, Recorded>,
+    events: Vec<Recorded>,
 }
+
+thread_local! {
+    /// `Some` while the thread captures.
+    static CAPTURED: RefCell<Option<Captured>> = const { RefCell::new(None) };
+}
+
+/// The global subscriber's layer: it records into the current thread's [`CAPTURED`].
+struct ThreadCapture;
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 
@@ -38,48 +51,61 @@ impl Visit for Fields<'_> {
     }
 }
 
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Captured {
+fn with_captured(f: impl FnOnce(&mut Captured)) {
+    CAPTURED.with(|captured| {
+        if let Some(captured) = captured.borrow_mut().as_mut() {
+            f(captured);
+        }
+    });
+}
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for ThreadCapture {
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        let mut fields = BTreeMap::new();
-        attrs.record(&mut Fields(&mut fields));
-        let name = attrs.metadata().name().to_owned();
-        self.spans
-            .lock()
-            .expect("not poisoned")
-            .insert(id.into_u64(), (name, fields));
+        with_captured(|captured| {
+            let mut fields = BTreeMap::new();
+            attrs.record(&mut Fields(&mut fields));
+            let name = attrs.metadata().name().to_owned();
+            captured.spans.insert(id.into_u64(), (name, fields));
+        });
     }
 
     fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
-        let mut spans = self.spans.lock().expect("not poisoned");
-        if let Some((_, fields)) = spans.get_mut(&id.into_u64()) {
-            values.record(&mut Fields(fields));
-        }
+        with_captured(|captured| {
+            if let Some((_, fields)) = captured.spans.get_mut(&id.into_u64()) {
+                values.record(&mut Fields(fields));
+            }
+        });
     }
 
     fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
-        let mut fields = BTreeMap::new();
-        event.record(&mut Fields(&mut fields));
-        let level = event.metadata().level().to_string();
-        self.events
-            .lock()
-            .expect("not poisoned")
-            .push((level, fields));
+        with_captured(|captured| {
+            let mut fields = BTreeMap::new();
+            event.record(&mut Fields(&mut fields));
+            let level = event.metadata().level().to_string();
+            captured.events.push((level, fields));
+        });
     }
 }
 
-/// The `handoff.accept` spans and all events of `f`.
+/// The `handoff.accept` spans and all events of `f`, run on this thread.
 fn capture(f: impl FnOnce()) -> (Vec<BTreeMap<String, String>>, Vec<Recorded>) {
-    let captured = Captured::default();
-    let subscriber = tracing_subscriber::registry().with(captured.clone());
-    tracing::subscriber::with_default(subscriber, f);
-    let spans = captured.spans.lock().expect("not poisoned");
-    let accepts = spans
-        .values()
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let subscriber = tracing_subscriber::registry().with(ThreadCapture);
+        tracing::subscriber::set_global_default(subscriber).expect("the only global subscriber");
+    });
+    CAPTURED.with(|captured| *captured.borrow_mut() = Some(Captured::default()));
+    f();
+    let captured = CAPTURED
+        .with(|captured| captured.borrow_mut().take())
+        .unwrap_or_default();
+    let accepts = captured
+        .spans
+        .into_values()
         .filter(|(name, _)| name == "handoff.accept")
-        .map(|(_, fields)| fields.clone())
+        .map(|(_, fields)| fields)
         .collect();
-    let events = captured.events.lock().expect("not poisoned").clone();
-    (accepts, events)
+    (accepts, captured.events)
 }
 
 #[test]
@@ -91,11 +117,15 @@ fn each_acceptance_is_a_span_with_its_outcome_and_warnings_and_no_value() {
     let second =
         bytes(order(context, "h-secret-2").journey(Journey::new("intruder", OWNER).attempt(2)));
     let draft = bytes(order(context, "h-secret-3").status(Status::Draft));
+    let handler = |tx: &mut MemoryTx<'_>, delivery: &Delivery<Order>| {
+        tx.put(delivery.envelope().handoff_id.clone(), "applied");
+        Ok::<Receipt, HandlerError>("refunded".into())
+    };
     let (spans, events) = capture(|| {
-        accept::<MemoryStore, _>(&mut inbox, &first, "e1").expect("applied");
-        accept::<MemoryStore, _>(&mut inbox, &first, "e1").expect("duplicate");
-        accept::<MemoryStore, _>(&mut inbox, &second, "e2").expect("applied");
-        assert!(accept::<MemoryStore, _>(&mut inbox, &draft, "e3").is_err());
+        inbox.accept(&first, handler).expect("applied");
+        inbox.accept(&first, handler).expect("duplicate");
+        inbox.accept(&second, handler).expect("applied");
+        assert!(inbox.accept(&draft, handler).is_err());
     });
     let field = |i: usize, name: &str| spans[i].get(name).map(String::as_str);
     assert_eq!(spans.len(), 4);

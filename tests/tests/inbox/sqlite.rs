@@ -87,3 +87,62 @@ impl Drop for SqliteStore {
 }
 
 crate::inbox::suite::conformance!(SqliteStore);
+
+/// What opening sets: WAL, `synchronous=FULL`, the schema's version.
+#[test]
+fn opening_sets_wal_full_sync_and_the_schema_version() {
+    let store = SqliteStore::fresh("pragmas").expect("a store");
+    let ledger = store.connect();
+    let connection = ledger.connection();
+    let pragma = |name: &str| -> String {
+        connection
+            .pragma_query_value(None, name, |row| row.get::<_, rusqlite::types::Value>(0))
+            .map(|value| format!("{value:?}"))
+            .expect("read")
+    };
+    assert_eq!(pragma("journal_mode"), r#"Text("wal")"#);
+    // FULL is 2.
+    assert_eq!(pragma("synchronous"), "Integer(2)");
+    assert_eq!(
+        pragma("user_version"),
+        format!("Integer({})", contract_core::inbox::SQLITE_SCHEMA_VERSION)
+    );
+    // Opening again migrates nothing and keeps what is there.
+    drop(ledger);
+    let again = store.connect();
+    let tables: i64 = again
+        .connection()
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'handoff_%'",
+            [],
+            |row| row.get(0),
+        )
+        .expect("counted");
+    // handoff_ledger, its index, handoff_artifact (and its primary key's index).
+    assert!(tables >= 3, "{tables}");
+}
+
+/// A database a newer version wrote is refused, and left as it is.
+#[test]
+fn a_newer_database_is_refused_unwritten() {
+    use contract_core::inbox::SqliteError;
+
+    let store = SqliteStore::fresh("newer").expect("a store");
+    let newer = contract_core::inbox::SQLITE_SCHEMA_VERSION + 1;
+    rusqlite::Connection::open(&store.path)
+        .and_then(|c| c.pragma_update(None, "user_version", newer))
+        .expect("set");
+    match SqliteLedger::open(&store.path) {
+        Err(SqliteError::NewerDatabase { found, known }) => {
+            assert_eq!(
+                (found, known),
+                (newer, contract_core::inbox::SQLITE_SCHEMA_VERSION)
+            );
+        }
+        other => panic!("expected NewerDatabase, got {other:?}"),
+    }
+    let version: i64 = rusqlite::Connection::open(&store.path)
+        .and_then(|c| c.pragma_query_value(None, "user_version", |row| row.get(0)))
+        .expect("read");
+    assert_eq!(version, newer);
+}

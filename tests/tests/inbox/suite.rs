@@ -616,7 +616,9 @@ pub fn injected_failures<S: Store>(store: &S) {
 pub enum Kill {
     /// In the handler, after it wrote its effect, before the commit.
     InHandler,
-    /// After the commit, before the acknowledgement is returned.
+    /// After the commit, before the acknowledgement is returned (a failure point: feature
+    /// `fail-points`).
+    #[cfg_attr(not(feature = "fail-points"), allow(dead_code))]
     AfterCommit,
 }
 
