@@ -20,6 +20,13 @@
 //!
 //! Run: `cargo bench -p contract-core --features sqlite --bench ledger -- ratios`; the
 //! database lives in `std::env::temp_dir()` (set `TMPDIR` for another disk).
+//!
+//! With feature `postgres` too, the same on PostgreSQL (`PostgresLedger` against the same
+//! plain transaction, `READ COMMITTED`, the server's `synchronous_commit`, both sides'
+//! statements prepared once per connection), in a schema of its own (dropped after) of the
+//! database `HANDOFF_TEST_POSTGRES` names (skipped, saying so, when it is unset):
+//! `HANDOFF_TEST_POSTGRES="host=/tmp/pg user=postgres dbname=postgres" cargo bench -p
+//! contract-core --features sqlite,postgres --bench ledger -- ratios`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -230,6 +237,8 @@ fn benches(c: &mut Criterion) {
         b.iter(|| plain.accept(black_box(&seen)))
     });
     group.finish();
+    #[cfg(feature = "postgres")]
+    on_postgres::benches(c);
 }
 
 /// Times `batch` runs of `f`.
@@ -313,6 +322,228 @@ fn ratios(c: &mut Criterion) {
         &mut || accept(&mut inbox, &seen),
         &mut || plain.accept(&seen),
     );
+    #[cfg(feature = "postgres")]
+    on_postgres::ratios();
+}
+
+/// The same two methods on PostgreSQL.
+#[cfg(feature = "postgres")]
+mod on_postgres {
+    use std::hint::black_box;
+    use std::time::Duration;
+
+    use contract_core::inbox::{Inbox, PostgresLedger};
+    use contract_core::{Delivery, Handoff};
+    use criterion::Criterion;
+    use postgres::{Client, IsolationLevel, NoTls, Statement, Transaction};
+
+    use super::{envelope, ratios_of, Fresh, Refund};
+
+    /// The variable naming the server.
+    const SERVER: &str = "HANDOFF_TEST_POSTGRES";
+
+    /// The row both handlers insert.
+    const INSERT_REFUND: &str = "INSERT INTO refunds (order_ref, amount_cents) VALUES ($1, $2)";
+
+    /// A schema of its own with the application's tables, dropped when done.
+    struct Database {
+        params: String,
+        schema: String,
+    }
+
+    impl Database {
+        /// `None` (said on the output) without a server.
+        fn new() -> Option<Database> {
+            let Ok(params) = std::env::var(SERVER) else {
+                println!("postgres: skipped, {SERVER} is not set");
+                return None;
+            };
+            let schema = format!("handoff_ledger_bench_{}", std::process::id());
+            let database = Database { params, schema };
+            database
+                .client()
+                .batch_execute(&format!(
+                    "DROP SCHEMA IF EXISTS {s} CASCADE; CREATE SCHEMA {s};
+                 CREATE TABLE {s}.refunds (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, \
+                 order_ref text NOT NULL, amount_cents bigint NOT NULL);
+                 CREATE TABLE {s}.plain_inbox (context_id text NOT NULL, \
+                 handoff_id text NOT NULL, envelope bytea NOT NULL, \
+                 PRIMARY KEY (context_id, handoff_id));",
+                    s = database.schema
+                ))
+                .expect("the bench's tables");
+            Some(database)
+        }
+
+        /// A connection whose `search_path` finds the application's tables.
+        fn client(&self) -> Client {
+            let mut client = Client::connect(&self.params, NoTls).expect("connects");
+            client
+                .batch_execute(&format!("SET search_path TO {}", self.schema))
+                .expect("search_path");
+            client
+        }
+    }
+
+    impl Drop for Database {
+        fn drop(&mut self) {
+            let dropped = Client::connect(&self.params, NoTls).and_then(|mut client| {
+                client.batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema))
+            });
+            if let Err(error) = dropped {
+                eprintln!(
+                    "postgres: the bench's schema {} stays: {error}",
+                    self.schema
+                );
+            }
+        }
+    }
+
+    /// The inbox on its own connection, and its handler's statement prepared on it.
+    struct Accepting {
+        inbox: Inbox<PostgresLedger>,
+        insert: Statement,
+    }
+
+    impl Accepting {
+        fn new(database: &Database) -> Accepting {
+            let mut ledger =
+                PostgresLedger::open(database.client(), &database.schema).expect("opens");
+            let insert = ledger.client().prepare(INSERT_REFUND).expect("prepared");
+            Accepting {
+                inbox: Inbox::new(ledger),
+                insert,
+            }
+        }
+
+        /// The inbox's acceptance, the handler inserting the row.
+        fn accept(&mut self, bytes: &[u8]) -> bool {
+            let insert = &self.insert;
+            self.inbox
+                .accept(
+                    bytes,
+                    |tx: &mut Transaction<'_>, delivery: &Delivery<Refund>| {
+                        let refund = delivery.payload();
+                        tx.execute(insert, &[&refund.order_ref, &refund.amount_cents])?;
+                        Ok::<_, postgres::Error>(())
+                    },
+                )
+                .is_ok()
+        }
+    }
+
+    /// What a user would write instead: one `READ COMMITTED` transaction of `INSERT … ON
+    /// CONFLICT DO NOTHING` of the key and the bytes and, when it inserted, the row.
+    struct Plain {
+        client: Client,
+        claim: Statement,
+        insert: Statement,
+    }
+
+    impl Plain {
+        fn new(database: &Database) -> Plain {
+            let mut client = database.client();
+            let claim = client
+                .prepare(
+                    "INSERT INTO plain_inbox (context_id, handoff_id, envelope) \
+                     VALUES ($1, $2, $3) ON CONFLICT (context_id, handoff_id) DO NOTHING",
+                )
+                .expect("prepared");
+            let insert = client.prepare(INSERT_REFUND).expect("prepared");
+            Plain {
+                client,
+                claim,
+                insert,
+            }
+        }
+
+        fn accept(&mut self, bytes: &[u8]) -> bool {
+            let Ok(handoff) = serde_json::from_slice::<Handoff<Refund>>(bytes) else {
+                return false;
+            };
+            let mut run = || -> Result<(), postgres::Error> {
+                let mut tx = self
+                    .client
+                    .build_transaction()
+                    .isolation_level(IsolationLevel::ReadCommitted)
+                    .start()?;
+                let inserted = tx.execute(
+                    &self.claim,
+                    &[&handoff.context_id, &handoff.handoff_id, &bytes],
+                )?;
+                if inserted == 1 {
+                    let refund = &handoff.payload;
+                    tx.execute(&self.insert, &[&refund.order_ref, &refund.amount_cents])?;
+                }
+                tx.commit()
+            };
+            run().is_ok()
+        }
+    }
+
+    pub(super) fn benches(c: &mut Criterion) {
+        let Some(database) = Database::new() else {
+            return;
+        };
+        let mut inbox = Accepting::new(&database);
+        let mut plain = Plain::new(&database);
+        let seen = envelope("seen");
+        assert!(inbox.accept(&seen) && inbox.accept(&seen));
+        assert!(plain.accept(&seen) && plain.accept(&seen));
+
+        let mut group = c.benchmark_group("ledger_postgres");
+        group.sample_size(20);
+        group.measurement_time(Duration::from_secs(4));
+        let mut counter = 0u64;
+        group.bench_function("inbox_new", |b| {
+            b.iter(|| {
+                counter += 1;
+                inbox.accept(&envelope(&format!("inbox-{counter}")))
+            })
+        });
+        group.bench_function("plain_new", |b| {
+            b.iter(|| {
+                counter += 1;
+                plain.accept(&envelope(&format!("plain-{counter}")))
+            })
+        });
+        group.bench_function("inbox_duplicate", |b| {
+            b.iter(|| inbox.accept(black_box(&seen)))
+        });
+        group.bench_function("plain_duplicate", |b| {
+            b.iter(|| plain.accept(black_box(&seen)))
+        });
+        group.finish();
+    }
+
+    pub(super) fn ratios() {
+        let Some(database) = Database::new() else {
+            return;
+        };
+        let mut inbox = Accepting::new(&database);
+        let mut plain = Plain::new(&database);
+        let seen = envelope("seen");
+        assert!(inbox.accept(&seen) && plain.accept(&seen));
+
+        let (rounds, batch) = (41, 10);
+        let count = (rounds + 1) * batch as usize;
+        let mut fresh_inbox = Fresh::new("inbox", count);
+        let mut fresh_plain = Fresh::new("plain", count);
+        ratios_of(
+            "postgres new",
+            rounds,
+            batch,
+            &mut || inbox.accept(fresh_inbox.next()),
+            &mut || plain.accept(fresh_plain.next()),
+        );
+        ratios_of(
+            "postgres duplicate",
+            101,
+            200,
+            &mut || inbox.accept(&seen),
+            &mut || plain.accept(&seen),
+        );
+    }
 }
 
 criterion_group!(ledger, benches);

@@ -42,7 +42,8 @@ const MIGRATIONS: [&str; 1] = ["
 /// would be truncated, and two long names could then name one schema.
 const MAX_SCHEMA_NAME: usize = 63;
 
-/// A ledger in a PostgreSQL schema (feature `postgres`, the synchronous `postgres` client).
+/// A ledger in a PostgreSQL schema (feature `postgres`, the synchronous `postgres` client;
+/// PostgreSQL 10 or later).
 ///
 /// Opening creates the schema if it is missing, and migrates its tables
 /// (`handoff_ledger_version`, `handoff_ledger`, `handoff_artifact`) to
