@@ -275,17 +275,9 @@ where
         let mut payload = Payload::Bytes(bytes);
         if plan.eligible {
             let limits = &options.limits;
-            let mut record = scratch.fast.start(schema, View::Receiver);
-            match read::fast::receive::<T>(
-                schema,
-                plan,
-                bytes,
-                limits,
-                &mut scratch.fast,
-                &mut record,
-            ) {
-                Ok(value) => {
-                    let presence = Presence::recorded(record, Side::Receive);
+            match read::fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast) {
+                Ok((value, record)) => {
+                    let presence = Presence::shared(record, Side::Receive);
                     #[cfg(feature = "__check-fast-path")]
                     full_path_agrees(schema, bytes, limits, scratch, &presence);
                     return Ok(Received { value, presence });
@@ -296,7 +288,7 @@ where
         }
         let (mut problems, record, text) =
             check(schema, View::Receiver, payload, &options.limits, scratch);
-        let presence = Presence::recorded(record, Side::Receive);
+        let presence = Presence::shared(record, Side::Receive);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
             if let Ok(value) = read::de::from_tape::<T>(text, &scratch.tape.nodes) {
@@ -365,7 +357,7 @@ fn full_send_agrees<T: Serialize + ?Sized>(
     // A copy is rendered, as in `full_path_agrees`.
     assert_eq!(
         serde_json::to_value(presence.clone()).ok(),
-        serde_json::to_value(Presence::recorded(record, Side::Send)).ok(),
+        serde_json::to_value(Presence::shared(record, Side::Send)).ok(),
         "the fast path of send recorded another presence than the full path"
     );
 }
@@ -382,10 +374,8 @@ where
     let plan = fast_plan::<T>(schema);
     plan.eligible
         && with_scratch(|scratch| {
-            let mut record = scratch.fast.start(schema, View::Receiver);
             let limits = Limits::default();
-            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
-                .is_ok()
+            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast).is_ok()
         })
 }
 
@@ -410,7 +400,7 @@ fn full_path_agrees(
         problems.is_empty(),
         "the fast path of receive accepted what the full path rejects: {problems:?}"
     );
-    let full = serde_json::to_value(Presence::recorded(record, Side::Receive)).ok();
+    let full = serde_json::to_value(Presence::shared(record, Side::Receive)).ok();
     // A copy is rendered: the caller's record stays unrendered, as it would be without
     // this check.
     assert_eq!(
@@ -541,7 +531,7 @@ fn send_against<T: Serialize + ?Sized>(
             let memo = &mut scratch.fast_send;
             if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
                 scratch.written = bytes.len();
-                let presence = Presence::recorded(record, Side::Send);
+                let presence = Presence::shared(record, Side::Send);
                 #[cfg(feature = "__check-fast-path")]
                 full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
                 return Ok(Sent { bytes, presence });
@@ -568,7 +558,7 @@ fn send_against<T: Serialize + ?Sized>(
             return problem(ProblemKind::SerializeFailed);
         };
         let (problems, record) = walk(schema, view, text, limits, scratch);
-        let presence = Presence::recorded(record, Side::Send);
+        let presence = Presence::shared(record, Side::Send);
         if problems.is_empty() {
             Ok(Sent { bytes, presence })
         } else {

@@ -11,7 +11,7 @@ use contract_schema::model::{StructDef, Type};
 use contract_schema::{Schema, View};
 
 use crate::runtime::plan::{Plan, StructFacts};
-use crate::runtime::presence::{Paths, Record, Tally};
+use crate::runtime::presence::{Paths, Record, Recorded, Tally};
 use crate::runtime::tape::check::{PathIndex, WalkBuffers};
 use crate::runtime::tape::scan::Tape;
 
@@ -68,6 +68,8 @@ pub(crate) struct Memo {
     pub(crate) unknown: Vec<(u32, usize, usize)>,
     /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
     pub(crate) frames: Vec<Frame>,
+    /// The last record the path finished: the next call that records the same shares it.
+    last: Option<Arc<Recorded>>,
 }
 
 /// A struct opened at a path: what the value there was (the address of its type, or of the
@@ -101,6 +103,7 @@ impl Memo {
                 self.view = Some(view);
                 self.index.clear();
                 self.opened.clear();
+                self.last = None;
                 Arc::default()
             }
         };
@@ -148,12 +151,20 @@ impl Memo {
         opened
     }
 
-    /// Remembers the paths a call added.
-    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
+    /// Remembers the paths a call added, and gives its record for a presence: the last one
+    /// the path finished where it recorded the same (the same shape of payload again), else
+    /// the record with its counts copied out of the memo's buffer.
+    pub(crate) fn finish(&mut self, mut record: Record<'static>) -> Arc<Recorded> {
         self.paths = Some(Arc::clone(&record.paths));
-        let buffer = std::mem::take(&mut record.tally);
-        record.tally = buffer.as_slice().to_vec();
-        self.tally = buffer;
+        if let Some(last) = self.last.as_ref().filter(|last| last.records(&record)) {
+            self.tally = record.tally;
+            return Arc::clone(last);
+        }
+        let copy = record.tally.as_slice().to_vec();
+        self.tally = std::mem::replace(&mut record.tally, copy);
+        let recorded = Arc::new(Recorded::new(record));
+        self.last = Some(Arc::clone(&recorded));
+        recorded
     }
 
     /// Remembers the paths a call added, whose record is dropped (the full path decides).

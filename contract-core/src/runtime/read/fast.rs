@@ -33,6 +33,8 @@
 //! the fast path accepts goes through the full path too, which must accept it with the same
 //! presence.
 
+use std::sync::Arc;
+
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
@@ -40,13 +42,13 @@ use serde::de::{
 
 use contract_schema::constraint::IntValue;
 use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
-use contract_schema::Schema;
+use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{
     constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
 };
-use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::scratch::{KeySet, Memo, Opened};
 use crate::runtime::tape::number::{
     f32_number, i128_of, key_number, number, number_end, u128_of, Number,
@@ -61,23 +63,21 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     bytes: &'b [u8],
     limits: &Limits,
     memo: &mut Memo,
-    record: &mut Record<'static>,
-) -> Result<T, Option<&'b str>> {
+) -> Result<(T, Arc<Recorded>), Option<&'b str>> {
     if bytes.len() > limits.max_bytes {
-        memo.abandon(record);
         return Err(None);
     }
     // The payload is UTF-8 throughout or the full path refuses it (serde_json checks only the
     // strings it reads): checked once here, so that a string is a slice of the text.
     let Ok(text) = std::str::from_utf8(bytes) else {
-        memo.abandon(record);
         return Err(None);
     };
+    let mut record = memo.start(schema, View::Receiver);
     let mut fast = Fast {
         schema,
         plan,
-        record,
-        memo,
+        record: &mut record,
+        memo: &mut *memo,
         limits: *limits,
         depth: 0,
         bail: false,
@@ -90,15 +90,15 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
         scratch: String::new(),
     };
     let value = T::deserialize(&mut fast);
+    // serde_json refuses anything but whitespace after the value.
+    let read = value.is_ok() && !fast.bail && fast.peek().is_none();
+    if read {
+        fast.name_unknown();
+    }
     match value {
-        // serde_json refuses anything but whitespace after the value.
-        Ok(value) if !fast.bail && fast.peek().is_none() => {
-            fast.name_unknown();
-            fast.memo.finish(fast.record);
-            Ok(value)
-        }
+        Ok(value) if read => Ok((value, memo.finish(record))),
         _ => {
-            fast.memo.abandon(fast.record);
+            memo.abandon(&mut record);
             Err(Some(text))
         }
     }

@@ -28,6 +28,7 @@
 
 use std::fmt::{self, Display};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use serde::ser::{self, Serialize, Serializer};
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -40,7 +41,7 @@ use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{constraint_admits, fingerprint, same, LastShape, Plan, Shape, Value};
-use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::scratch::{Frame, Items, KeySet, Memo, Mode};
 
 /// Writes `value` as `serde_json::to_vec` does into `out` and records its presence; `None`
@@ -52,7 +53,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
     limits: &Limits,
     memo: &mut Memo,
     out: &mut Vec<u8>,
-) -> Option<Record<'static>> {
+) -> Option<Arc<Recorded>> {
     out.clear();
     let record = memo.start(schema, View::Sender);
     let frames = std::mem::take(&mut memo.frames);
@@ -75,8 +76,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
     w.frames.clear();
     w.memo.frames = std::mem::take(&mut w.frames);
     if written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes {
-        w.memo.finish(&mut w.record);
-        Some(w.record)
+        Some(w.memo.finish(w.record))
     } else {
         w.memo.abandon(&mut w.record);
         None
@@ -915,11 +915,12 @@ impl<'a, 'm> Compound<'a, 'm> {
         let written_before = |seen: u64| (0..n).any(|g| seen & 1 << g != 0 && named(g));
         // A field the view does not write, one written twice, or two fields under one name
         // (the key twice in the object).
-        let Some(f) =
-            found.filter(|f| *seen & 1 << f == 0 && !(facts.clashing && written_before(*seen)))
-        else {
+        let Some(f) = found else {
             return Err(w.bail());
         };
+        if *seen & 1 << f != 0 || (facts.clashing && written_before(*seen)) {
+            return Err(w.bail());
+        }
         *seen |= 1 << f;
         *next_guess = f + 1;
         let skip = usize::from(std::mem::replace(first, false));
