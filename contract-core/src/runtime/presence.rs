@@ -455,22 +455,19 @@ impl<'s> PathNode<'s> {
 /// fields than that), and when it first did (1 for the first path a field arrived at, 0 for
 /// none): the count in the low half, the first in the high half of one word, so that two
 /// records' tallies compare as plain words.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Tally(u64);
+pub(crate) type Tally = u64;
 
-impl Tally {
-    /// How often a field arrived here.
-    #[inline(always)]
-    pub(crate) fn count(self) -> u32 {
-        self.0 as u32
-    }
+/// How often a field arrived at a path of `tally`.
+#[inline(always)]
+fn count(tally: Tally) -> u32 {
+    tally as u32
+}
 
-    /// When a field first arrived here: the place of this path among the paths that arrived,
-    /// from 1 (0 for none).
-    #[inline(always)]
-    pub(crate) fn first(self) -> u32 {
-        (self.0 >> 32) as u32
-    }
+/// When a field first arrived at a path of `tally`: the place of the path among the paths
+/// that arrived, from 1 (0 for none).
+#[inline(always)]
+fn first(tally: Tally) -> u32 {
+    (tally >> 32) as u32
 }
 
 /// The schema paths met in payloads, by id, and what rendering needs of them, once a record
@@ -663,13 +660,13 @@ impl<'s> Record<'s> {
     #[inline(always)]
     pub(crate) fn arrive(&mut self, id: u32) {
         let tally = &mut self.tally[id as usize];
-        let count = tally.count();
-        if count == 0 {
+        let n = count(*tally);
+        if n == 0 {
             // At most one first arrival per path: fewer than `u32::MAX`.
             self.arrived += 1;
-            *tally = Tally(u64::from(self.arrived) << 32 | 1);
-        } else if count < u32::MAX {
-            tally.0 += 1;
+            *tally = u64::from(self.arrived) << 32 | 1;
+        } else if n < u32::MAX {
+            *tally += 1;
         }
     }
 
@@ -681,7 +678,7 @@ impl<'s> Record<'s> {
         Arc::make_mut(&mut self.paths)
             .nodes
             .push(PathNode::new(parent, label, inside));
-        self.tally.push(Tally::default());
+        self.tally.push(0);
         id
     }
 
@@ -710,10 +707,10 @@ impl<'s> Record<'s> {
         rendering.order.clear();
         rendering.order.resize(self.arrived as usize, u32::MAX);
         for (id, tally) in (0u32..).zip(&self.tally) {
-            if tally.count() == 0 {
+            if count(*tally) == 0 {
                 continue;
             }
-            let at = (tally.first() as usize).wrapping_sub(1);
+            let at = (first(*tally) as usize).wrapping_sub(1);
             if let Some(slot) = rendering.order.get_mut(at) {
                 *slot = id;
             }
@@ -724,8 +721,8 @@ impl<'s> Record<'s> {
             .counted
             .iter()
             .filter_map(|&id| {
-                let count = self.tally.get(id as usize)?.count();
-                Some((paths.get(id as usize)?.text.clone(), u64::from(count)))
+                let n = count(*self.tally.get(id as usize)?);
+                Some((paths.get(id as usize)?.text.clone(), u64::from(n)))
             })
             .collect();
         Rendered {

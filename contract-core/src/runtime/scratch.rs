@@ -111,7 +111,7 @@ impl Memo {
         // end: the call's own allocations come after the value's, as `serde_json`'s would.
         let mut tally = std::mem::take(&mut self.tally);
         tally.clear();
-        tally.resize(paths.len(), Tally::default());
+        tally.resize(paths.len(), 0);
         let record = Record::with_tally(schema, view, paths, tally);
         self.fingerprints.clear();
         self.seen.clear();
