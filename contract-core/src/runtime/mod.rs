@@ -526,7 +526,9 @@ fn send_against<T: Serialize + ?Sized>(
     let _entered = crate::trace::enter(&span);
     let limits = &options.limits;
     let result = with_scratch(|scratch| {
-        let mut bytes = Vec::with_capacity(scratch.written);
+        // As long as the last payload, with room for a field's key written in one chunk past
+        // the end (see `write::fast`).
+        let mut bytes = Vec::with_capacity(scratch.written + plan::FieldKey::CHUNK);
         if let Some(plan) = plan.filter(|plan| plan.eligible) {
             let memo = &mut scratch.fast_send;
             if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {

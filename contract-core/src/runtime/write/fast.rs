@@ -314,7 +314,9 @@ impl Writer<'_> {
         None
     }
 
-    /// Opens a struct's object at the cursor.
+    /// Opens a struct's object at the cursor. Its opening brace is not written yet: the
+    /// first field writes it in place of the comma its key starts with, or the close writes
+    /// it for a struct of no field.
     fn open_struct(&mut self) -> Result<Mode, Stop> {
         let here = self.here;
         let node = match self.node {
@@ -758,7 +760,6 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
             return Err(self.bail());
         }
         let mode = self.open_struct()?;
-        self.out.push(b'{');
         Ok(Compound::new(self, mode))
     }
 
@@ -774,7 +775,6 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
         };
         self.node = Node::Struct(s);
         let mode = self.open_struct()?;
-        self.out.push(b'{');
         Ok(Compound::new(self, mode).in_variant())
     }
 
@@ -923,7 +923,7 @@ impl<'a, 'm> Compound<'a, 'm> {
         }
         *seen |= 1 << f;
         *next_guess = f + 1;
-        let skip = usize::from(std::mem::replace(first, false));
+        let first = std::mem::replace(first, false);
         let slot = &slots[f];
         // At most 64 fields: `f` fits.
         let id = base + f as u32;
@@ -936,9 +936,23 @@ impl<'a, 'm> Compound<'a, 'm> {
         }
         w.here = id;
         // The key is the name the field was matched under: its text is written as it was
-        // escaped once for the plan (without the comma before the first field).
-        w.out
-            .extend_from_slice(slot.key.get(skip..).unwrap_or_default());
+        // escaped once for the plan, with the comma before it, which the first field turns
+        // into the object's opening brace (see `Writer::open_struct`).
+        let out = &mut *w.out;
+        let at = out.len();
+        match &slot.key.chunk {
+            // Only within the room there is: the chunk's padding never grows the buffer.
+            Some(chunk) if out.capacity() - at >= chunk.len() => {
+                out.extend_from_slice(chunk);
+                out.truncate(at + slot.key.text.len());
+            }
+            _ => out.extend_from_slice(&slot.key.text),
+        }
+        if first {
+            if let Some(brace) = out.get_mut(at) {
+                *brace = b'{';
+            }
+        }
         Ok(())
     }
 
@@ -965,6 +979,10 @@ impl<'a, 'm> Compound<'a, 'm> {
         w.depth -= 1 + usize::from(frame.variant);
         if !complete {
             return Err(w.bail());
+        }
+        if frame.first && matches!(frame.mode, Mode::Struct { .. }) {
+            // A struct's brace is written with its first field (see `Writer::open_struct`).
+            w.out.push(b'{');
         }
         w.out.push(close);
         if frame.variant {
