@@ -204,6 +204,16 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether the cursor is at a value of integer kind `kind` (or an `Option` of one).
+    #[inline(always)]
+    fn of_kind(&self, kind: IntKind) -> bool {
+        match self.node {
+            Node::Ty(Type::Int(k)) => *k == kind,
+            Node::Ty(Type::Option(inner)) => matches!(**inner, Type::Int(k) if k == kind),
+            _ => false,
+        }
+    }
+
     #[inline(always)]
     fn check(&mut self, value: &Scalar<'_>) -> Result<(), Stop> {
         if self.scalar_fits(value) {
@@ -566,10 +576,13 @@ fn write_escape(out: &mut Vec<u8>, b: u8) {
 }
 
 macro_rules! ints {
-    ($($method:ident($ty:ty) = $write:ident;)*) => {$(
+    ($($method:ident($ty:ty, $kind:ident) = $write:ident;)*) => {$(
         fn $method(self, v: $ty) -> Result<(), Stop> {
-            let wide = i128::from(v);
-            self.check(&Scalar::Int(wide.min(0), wide.max(0).unsigned_abs()))?;
+            // A field of the integer's own kind (the common case) takes any value of it.
+            if !self.of_kind(IntKind::$kind) {
+                let wide = i128::from(v);
+                self.check(&Scalar::Int(wide.min(0), wide.max(0).unsigned_abs()))?;
+            }
             // Writing to a `Vec` cannot fail.
             let _ = CompactFormatter.$write(self.out, v);
             Ok(())
@@ -595,15 +608,15 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
     }
 
     ints! {
-        serialize_i8(i8) = write_i8;
-        serialize_i16(i16) = write_i16;
-        serialize_i32(i32) = write_i32;
-        serialize_i64(i64) = write_i64;
-        serialize_i128(i128) = write_i128;
-        serialize_u8(u8) = write_u8;
-        serialize_u16(u16) = write_u16;
-        serialize_u32(u32) = write_u32;
-        serialize_u64(u64) = write_u64;
+        serialize_i8(i8, I8) = write_i8;
+        serialize_i16(i16, I16) = write_i16;
+        serialize_i32(i32, I32) = write_i32;
+        serialize_i64(i64, I64) = write_i64;
+        serialize_i128(i128, I128) = write_i128;
+        serialize_u8(u8, U8) = write_u8;
+        serialize_u16(u16, U16) = write_u16;
+        serialize_u32(u32, U32) = write_u32;
+        serialize_u64(u64, U64) = write_u64;
     }
 
     fn serialize_u128(self, v: u128) -> Result<(), Stop> {
