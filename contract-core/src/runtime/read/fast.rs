@@ -41,7 +41,7 @@ use serde::de::{
 };
 
 use contract_schema::constraint::IntValue;
-use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::model::{EnumDef, IntKind, Repr, StructDef, Type, Unknown, VariantDefKind};
 use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
@@ -272,6 +272,15 @@ impl<'de> Fast<'de, '_> {
     /// The next byte past whitespace (not consumed).
     #[inline(always)]
     fn peek(&mut self) -> Option<u8> {
+        // Mostly the next byte is no space (compact JSON): one comparison says so.
+        match self.input.get(self.at) {
+            Some(&b) if b > b' ' => Some(b),
+            _ => self.peek_past_space(),
+        }
+    }
+
+    /// [`Fast::peek`] past whitespace.
+    fn peek_past_space(&mut self) -> Option<u8> {
         while let Some(&b) = self.input.get(self.at) {
             if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 return Some(b);
@@ -373,9 +382,7 @@ impl<'de> Fast<'de, '_> {
     #[inline(always)]
     fn visit_number<V: Visitor<'de>>(&mut self, number: Option<Number>, v: V) -> Res<V::Value> {
         match number {
-            Some(Number::U64(n)) if self.admits(Value::Int(IntValue::from_u128(n.into()))) => {
-                v.visit_u64(n)
-            }
+            Some(Number::U64(n)) if self.admits_u64(n) => v.visit_u64(n),
             Some(Number::I64(n)) if self.admits(Value::Int(IntValue::from_i128(n.into()))) => {
                 v.visit_i64(n)
             }
@@ -384,10 +391,65 @@ impl<'de> Fast<'de, '_> {
         }
     }
 
+    /// [`Fast::admits`] for a non-negative integer: where the cursor is at a plain integer
+    /// type (the common case), its range alone.
+    #[inline(always)]
+    fn admits_u64(&self, n: u64) -> bool {
+        let kind = match self.node {
+            Node::Ty(Type::Int(kind)) => kind,
+            Node::Ty(Type::Option(inner)) => match &**inner {
+                Type::Int(kind) => kind,
+                _ => return self.admits(Value::Int(IntValue::from_u128(n.into()))),
+            },
+            _ => return self.admits(Value::Int(IntValue::from_u128(n.into()))),
+        };
+        u128::from(n) <= IntKind::max(*kind)
+    }
+
     /// A number value for a visitor that takes any.
+    #[inline(always)]
     fn number<V: Visitor<'de>>(&mut self, v: V) -> Res<V::Value> {
-        let (text, kind) = self.number_text()?;
-        self.visit_number(number(text, kind), v)
+        match self.plain_int() {
+            Some(n) => self.visit_number(Some(n), v),
+            None => {
+                let (text, kind) = self.number_text()?;
+                self.visit_number(number(text, kind), v)
+            }
+        }
+    }
+
+    /// The number at the cursor when it is an integer of at most 18 digits (which a `u64`,
+    /// or negated an `i64`, holds) read by JSON's grammar (no leading zero, no fraction, no
+    /// exponent), as serde_json hands it over (`-0` is the float `-0.0`, so not here), read
+    /// in the one pass that finds its end; `None` (the cursor where it was) for any other.
+    #[inline(always)]
+    fn plain_int(&mut self) -> Option<Number> {
+        let input = self.input;
+        let negative = input.get(self.at) == Some(&b'-');
+        let start = self.at + usize::from(negative);
+        let mut at = start;
+        let mut n: u64 = 0;
+        while let Some(&b) = input.get(at) {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
+            at += 1;
+        }
+        let digits = at - start;
+        let plain = (1..=18).contains(&digits)
+            && (digits == 1 || input[start] != b'0')
+            && !matches!(input.get(at), Some(b'.' | b'e' | b'E'));
+        let number = match (plain, negative) {
+            (false, _) => return None,
+            (true, false) => Number::U64(n),
+            // At most 18 digits: below `i64::MAX`.
+            (true, true) if n != 0 => Number::I64((n as i64).wrapping_neg()),
+            (true, true) => return None,
+        };
+        self.at = at;
+        Some(number)
     }
 
     /// A string value: within the constraint at the cursor, then to the visitor.
