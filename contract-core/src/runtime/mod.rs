@@ -291,17 +291,9 @@ where
         let plan = fast_plan::<T>(schema);
         let mut payload = Payload::Bytes(bytes);
         if plan.eligible {
-            let mut record = scratch.fast.start(schema, View::Receiver);
-            match read::fast::receive::<T>(
-                schema,
-                plan,
-                bytes,
-                limits,
-                &mut scratch.fast,
-                &mut record,
-            ) {
-                Ok(value) => {
-                    let presence = Presence::recorded(record, Side::Receive);
+            match read::fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast) {
+                Ok((value, record)) => {
+                    let presence = Presence::shared(record, Side::Receive);
                     #[cfg(feature = "__check-fast-path")]
                     full_path_agrees(schema, bytes, limits, scratch, &presence);
                     return Ok(Received { value, presence });
@@ -311,7 +303,7 @@ where
             }
         }
         let (mut problems, record, text) = check(schema, View::Receiver, payload, limits, scratch);
-        let presence = Presence::recorded(record, Side::Receive);
+        let presence = Presence::shared(record, Side::Receive);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
             if let Ok(value) = read::de::from_tape::<T>(text, &scratch.tape.nodes) {
@@ -378,7 +370,7 @@ fn full_send_agrees<T: Serialize + ?Sized>(
     // A copy is rendered, as in `full_path_agrees`.
     assert_eq!(
         serde_json::to_value(presence.clone()).ok(),
-        serde_json::to_value(Presence::recorded(record, Side::Send)).ok(),
+        serde_json::to_value(Presence::shared(record, Side::Send)).ok(),
         "the fast path of send recorded another presence than the full path"
     );
 }
@@ -395,10 +387,8 @@ where
     let plan = fast_plan::<T>(schema);
     plan.eligible
         && with_scratch(|scratch| {
-            let mut record = scratch.fast.start(schema, View::Receiver);
             let limits = Limits::default();
-            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
-                .is_ok()
+            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast).is_ok()
         })
 }
 
@@ -423,7 +413,7 @@ fn full_path_agrees(
         problems.is_empty(),
         "the fast path of receive accepted what the full path rejects: {problems:?}"
     );
-    let full = serde_json::to_value(Presence::recorded(record, Side::Receive)).ok();
+    let full = serde_json::to_value(Presence::shared(record, Side::Receive)).ok();
     // A copy is rendered: the caller's record stays unrendered, as it would be without
     // this check.
     assert_eq!(
@@ -590,12 +580,14 @@ fn send_unspanned<T: Serialize + ?Sized>(
     limits: &Limits,
 ) -> Result<Sent, Rejection> {
     with_scratch(|scratch| {
-        let mut bytes = Vec::with_capacity(scratch.written);
+        // As long as the last payload, with room for a field's key written in one chunk past
+        // the end (see `write::fast`).
+        let mut bytes = Vec::with_capacity(scratch.written + plan::FieldKey::CHUNK);
         if let Some(plan) = plan.filter(|plan| plan.eligible) {
             let memo = &mut scratch.fast_send;
             if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
                 scratch.written = bytes.len();
-                let presence = Presence::recorded(record, Side::Send);
+                let presence = Presence::shared(record, Side::Send);
                 #[cfg(feature = "__check-fast-path")]
                 full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
                 return Ok(Sent { bytes, presence });
@@ -622,7 +614,7 @@ fn send_unspanned<T: Serialize + ?Sized>(
             return problem(ProblemKind::SerializeFailed);
         };
         let (problems, record) = walk(schema, view, text, limits, scratch);
-        let presence = Presence::recorded(record, Side::Send);
+        let presence = Presence::shared(record, Side::Send);
         if problems.is_empty() {
             Ok(Sent { bytes, presence })
         } else {

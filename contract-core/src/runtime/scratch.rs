@@ -11,7 +11,7 @@ use contract_schema::model::{StructDef, Type};
 use contract_schema::{Schema, View};
 
 use crate::runtime::plan::{Plan, StructFacts};
-use crate::runtime::presence::{Paths, Record, Tally};
+use crate::runtime::presence::{Paths, Record, Recorded, Tally};
 use crate::runtime::tape::check::{PathIndex, WalkBuffers};
 use crate::runtime::tape::scan::Tape;
 
@@ -74,6 +74,8 @@ pub(crate) struct Memo {
     /// payload): taking one back finds its paths instead of adding them again. When full, the
     /// oldest place is dropped.
     parked: Vec<Parked>,
+    /// The last record the path finished: the next call that records the same shares it.
+    last: Option<Arc<Recorded>>,
 }
 
 /// The paths a memo kept of a schema it no longer works on.
@@ -129,6 +131,7 @@ impl Memo {
                 }
                 self.schema = address;
                 self.view = Some(view);
+                self.last = None;
                 let parked = self
                     .parked
                     .iter()
@@ -151,7 +154,7 @@ impl Memo {
         // end: the call's own allocations come after the value's, as `serde_json`'s would.
         let mut tally = std::mem::take(&mut self.tally);
         tally.clear();
-        tally.resize(paths.len(), Tally::default());
+        tally.resize(paths.len(), 0);
         let record = Record::with_tally(schema, view, paths, tally);
         self.fingerprints.clear();
         self.seen.clear();
@@ -191,12 +194,20 @@ impl Memo {
         opened
     }
 
-    /// Remembers the paths a call added.
-    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
+    /// Remembers the paths a call added, and gives its record for a presence: the last one
+    /// the path finished where it recorded the same (the same shape of payload again), else
+    /// the record with its counts copied out of the memo's buffer.
+    pub(crate) fn finish(&mut self, mut record: Record<'static>) -> Arc<Recorded> {
         self.paths = Some(Arc::clone(&record.paths));
-        let buffer = std::mem::take(&mut record.tally);
-        record.tally = buffer.as_slice().to_vec();
-        self.tally = buffer;
+        if let Some(last) = self.last.as_ref().filter(|last| last.records(&record)) {
+            self.tally = record.tally;
+            return Arc::clone(last);
+        }
+        let copy = record.tally.as_slice().to_vec();
+        self.tally = std::mem::replace(&mut record.tally, copy);
+        let recorded = Arc::new(Recorded::new(record));
+        self.last = Some(Arc::clone(&recorded));
+        recorded
     }
 
     /// Remembers the paths a call added, whose record is dropped (the full path decides).
