@@ -44,8 +44,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "derive")]
+pub mod envelope;
 mod impls;
+#[cfg(feature = "derive")]
+pub mod inbox;
 mod json_schema;
+#[cfg(feature = "otel")]
+mod otel;
 mod published;
 pub mod runtime;
 #[cfg(feature = "snapshots")]
@@ -61,6 +67,11 @@ pub use contract_schema as schema;
 pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
+#[cfg(feature = "derive")]
+pub use envelope::{
+    receive_handoff, send_handoff, send_handoff_to, ArtifactRef, Delivery, Handoff,
+    HandoffRejection, Status,
+};
 pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{

@@ -285,3 +285,99 @@ fn a_complete_payload_has_nothing_to_explain() {
     assert_eq!(diagnosis.to_string(), "diag-refund/v2: no field is missing");
     let _ = Presence::default();
 }
+
+/// A v1 producer's payload that a mapper on the way turned into v2's names, read by a v1
+/// receiver (seed `003_…`: "mapper renamed it").
+fn mapped_to_v2() -> (contract_core::Sent, Rejection, &'static [u8]) {
+    let sent = send(&v1::RefundRequest {
+        category: "damaged".into(),
+        order_ref: "A-1".into(),
+    })
+    .expect("a valid v1");
+    let mapped: &'static [u8] = br#"{"category":"damaged","orderId":"A-1"}"#;
+    let rejection = receive::<v1::RefundRequest>(mapped).expect_err("orderRef is missing");
+    (sent, rejection, mapped)
+}
+
+fn renamed_to_v2() -> Cause {
+    Cause::RenamedByMapper {
+        arrived_as: "orderId".into(),
+        because: "its name in diag-refund/v2".into(),
+        certainty: Certainty::Established,
+    }
+}
+
+/// Another version's field that declares this field's name in `renamed_from` is the same
+/// field, though its Rust name differs: the name it arrived under is that version's.
+#[test]
+fn renamed_to_another_versions_name_found_through_its_renamed_from() {
+    let (sent, rejection, _) = mapped_to_v2();
+    let diagnosis = why_missing::<v1::RefundRequest>(rejection.presence())
+        .sender(sent.presence())
+        .explain();
+    assert_eq!(only(diagnosis.causes("orderRef")), &renamed_to_v2());
+    assert_eq!(
+        diagnosis.to_string(),
+        "diag-refund/v1: why fields are missing\n  \
+         orderRef: renamed on the way: it arrived as `orderId` (its name in diag-refund/v2)"
+    );
+}
+
+/// The payload fits v2's receiver view, but the producer's record names v1, the receiver's
+/// own contract: that outweighs the fit.
+#[test]
+fn a_record_naming_this_contract_outweighs_a_fitting_version() {
+    let (sent, rejection, mapped) = mapped_to_v2();
+    let diagnosis = why_missing::<v1::RefundRequest>(rejection.presence())
+        .sender(sent.presence())
+        .payload(mapped)
+        .explain();
+    assert_eq!(only(diagnosis.causes("orderRef")), &renamed_to_v2());
+
+    // Without the record, the fit stays one of the causes.
+    let diagnosis = why_missing::<v1::RefundRequest>(rejection.presence())
+        .payload(mapped)
+        .explain();
+    assert_eq!(
+        diagnosis.causes("orderRef"),
+        [
+            Cause::AnotherVersion {
+                contract: "diag-refund/v2".into(),
+                because: "the payload fits its receiver view".into(),
+                certainty: Certainty::Established
+            },
+            renamed_to_v2()
+        ]
+    );
+}
+
+/// A producer whose record names v2 wrote v2's name: that is the other version, not a mapper's
+/// rename, so the name is not offered as one.
+#[test]
+fn a_producer_on_the_version_whose_name_arrived_is_not_a_rename() {
+    let sent = send(&v2::RefundRequest {
+        category: "damaged".into(),
+        order_id: "A-1".into(),
+        amount_cents: None,
+    })
+    .expect("a valid v2");
+    let rejection = receive::<v1::RefundRequest>(sent.bytes()).expect_err("orderRef is missing");
+    for diagnosis in [
+        why_missing::<v1::RefundRequest>(rejection.presence())
+            .sender(sent.presence())
+            .explain(),
+        why_missing::<v1::RefundRequest>(rejection.presence())
+            .sender(sent.presence())
+            .payload(sent.bytes())
+            .explain(),
+    ] {
+        assert_eq!(
+            only(diagnosis.causes("orderRef")),
+            &Cause::AnotherVersion {
+                contract: "diag-refund/v2".into(),
+                because: "the producer's presence record names it".into(),
+                certainty: Certainty::Established
+            }
+        );
+    }
+}

@@ -198,7 +198,7 @@ pub struct WhyMissing<'a> {
 
 /// The other published versions of contract `T` (its embedded snapshots that parse), once
 /// per type.
-fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
+pub(crate) fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
     static CACHE: super::plan::PerType<[Schema]> = super::plan::per_type!([Schema]);
     CACHE.get(TypeId::of::<T>(), || {
         let own = T::CONTRACT.version;
@@ -339,8 +339,9 @@ impl<'a> WhyMissing<'a> {
         };
         let field = field_at(self.schema, path);
         let mut causes = Vec::new();
+        let sent_by = self.sender.and_then(Presence::contract);
         // The producer on another version.
-        if let Some(sent_by) = self.sender.and_then(Presence::contract) {
+        if let Some(sent_by) = sent_by {
             if sent_by != contract {
                 causes.push(Cause::AnotherVersion {
                     contract: sent_by.to_owned(),
@@ -349,7 +350,14 @@ impl<'a> WhyMissing<'a> {
                 });
             }
         }
-        for version in fitting {
+        // A producer's record naming this very contract says which version wrote the
+        // payload: that another version's receiver view also accepts it is no evidence then.
+        let fits = if sent_by == Some(contract) {
+            &[][..]
+        } else {
+            fitting
+        };
+        for version in fits {
             if !causes
                 .iter()
                 .any(|c| matches!(c, Cause::AnotherVersion { contract, .. } if contract == version))
@@ -362,7 +370,7 @@ impl<'a> WhyMissing<'a> {
             }
         }
         // A name that arrived beside it, unknown to the receiver.
-        if let Some(rename) = self.renamed(parent, name, field) {
+        if let Some(rename) = self.renamed(parent, name, field, sent_by) {
             causes.push(rename);
         }
         let renamed = causes
@@ -402,8 +410,16 @@ impl<'a> WhyMissing<'a> {
         causes
     }
 
-    /// An unknown name that arrived beside the missing field and names it.
-    fn renamed(&self, parent: Option<&str>, name: &str, field: Option<&FieldDef>) -> Option<Cause> {
+    /// An unknown name that arrived beside the missing field and names it. A name that is
+    /// the field's in the version the producer's record names (`sent_by`) is that version's
+    /// writing, not a rename on the way: none is offered then.
+    fn renamed(
+        &self,
+        parent: Option<&str>,
+        name: &str,
+        field: Option<&FieldDef>,
+        sent_by: Option<&str>,
+    ) -> Option<Cause> {
         let beside: Vec<&str> = self
             .received
             .unknown()
@@ -429,12 +445,13 @@ impl<'a> WhyMissing<'a> {
                 return found(old, "the field's renamed_from".to_owned());
             }
             for version in self.all_versions() {
-                let id = version
-                    .contract
-                    .as_ref()
-                    .map_or_else(|| "another version".to_owned(), ToString::to_string);
+                let id = version.contract.as_ref().map(ToString::to_string);
                 for other in same_field(version, field) {
                     if let Some(u) = beside.iter().find(|u| **u == other) {
+                        if id.is_some() && id.as_deref() == sent_by {
+                            return None;
+                        }
+                        let id = id.as_deref().unwrap_or("another version");
                         return found(u, format!("its name in {id}"));
                     }
                 }
@@ -452,12 +469,24 @@ fn join(parent: Option<&str>, name: &str) -> String {
     }
 }
 
-/// The wire names another version gives the field with the same Rust name.
+/// The wire names another version gives the field: a field there with the same Rust name,
+/// or one whose `renamed_from` names this field's key (v2's `order_id`, renamed from
+/// `orderRef`, is v1's `order_ref`).
 fn same_field<'v>(version: &'v Schema, field: &FieldDef) -> Vec<&'v str> {
+    let keys: Vec<&str> = field
+        .receiver
+        .iter()
+        .flat_map(|r| std::iter::once(&r.name).chain(&r.aliases))
+        .chain(field.sender.iter().map(|s| &s.name))
+        .map(String::as_str)
+        .collect();
+    let same = |f: &FieldDef| {
+        f.rust_name == field.rust_name || f.renamed_from.iter().any(|r| keys.contains(&r.as_str()))
+    };
     let mut names = Vec::new();
     for def in version.types.values() {
         if let Body::Struct(s) = &def.body {
-            for f in s.fields.iter().filter(|f| f.rust_name == field.rust_name) {
+            for f in s.fields.iter().filter(|f| same(f)) {
                 names.extend(f.receiver.as_ref().map(|r| r.name.as_str()));
                 names.extend(f.sender.as_ref().map(|s| s.name.as_str()));
             }
