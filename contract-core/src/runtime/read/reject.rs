@@ -118,6 +118,14 @@ impl Token {
     }
 }
 
+/// The keys of a struct's object that no field reads, so far: the first, and past it the
+/// set of their fingerprints.
+#[derive(Default)]
+struct Unknowns {
+    first: Option<Key>,
+    keys: Option<KeySet>,
+}
+
 /// What an array's items are.
 #[derive(Clone, Copy)]
 enum Items {
@@ -298,14 +306,45 @@ impl Stream<'_> {
         Ok(key)
     }
 
+    /// The bytes of a string read before, decoded.
+    #[inline(always)]
+    fn bytes_of(&self, key: Key) -> Cow<'_, [u8]> {
+        let raw = &self.input[key.start as usize..key.end as usize];
+        if key.escaped {
+            Cow::Owned(unescape(raw).into_bytes())
+        } else {
+            Cow::Borrowed(raw)
+        }
+    }
+
     /// Whether `key` is new among the keys of its object so far (`keys`); a key twice (or
     /// two that share a fingerprint) is for the full path.
     fn fresh(&mut self, keys: &mut KeySet, key: Key) -> Res {
-        let print = fingerprint(0, self.text_of(key).as_bytes());
+        let print = fingerprint(0, &self.bytes_of(key));
         if keys.insert(self.memo, print) {
             Ok(())
         } else {
             Err(GiveUp)
+        }
+    }
+
+    /// Whether `key`, a key no field reads, is new among the others of its object no field
+    /// reads (`unknown`): most objects have none or one, so the set of their fingerprints is
+    /// opened at the second.
+    fn fresh_unknown(&mut self, unknown: &mut Unknowns, key: Key) -> Res {
+        match (unknown.first, &mut unknown.keys) {
+            (None, _) => {
+                unknown.first = Some(key);
+                Ok(())
+            }
+            (Some(first), None) => {
+                let mut keys = KeySet::open(self.memo);
+                self.fresh(&mut keys, first)?;
+                self.fresh(&mut keys, key)?;
+                unknown.keys = Some(keys);
+                Ok(())
+            }
+            (Some(_), Some(keys)) => self.fresh(keys, key),
         }
     }
 
@@ -332,6 +371,9 @@ impl Stream<'_> {
     /// Skips the value at the cursor, as the scan checks it (the walk looks no further,
     /// but reports a key twice inside: the full path then decides).
     fn skip(&mut self) -> Res {
+        if self.peek() == Some(b'"') {
+            return self.string().map(drop);
+        }
         match self.token()? {
             Token::Null | Token::Bool => self.scalar_literal(),
             Token::Int(end) | Token::Float(end) => {
@@ -439,6 +481,26 @@ impl Stream<'_> {
     /// The value at the cursor against `ty` (`hops`: named types followed without reading
     /// a value, as the walk counts them).
     fn value(&mut self, ty: &'static Type, hops: usize) -> Res {
+        let next = self.peek();
+        if let (Type::String(_), Some(b'"')) = (ty, next) {
+            return self.string().map(drop);
+        }
+        if let (Type::Int(kind), Some(b'-' | b'0'..=b'9')) = (ty, next) {
+            // A plain integer (the common case) read and judged in the pass that finds its
+            // end; any other number takes the grammar's way below.
+            if let Some((negative, n, end)) = plain_int(self.input, self.at) {
+                self.at = end;
+                let fits = if negative {
+                    IntKind::min(*kind) < 0 && u128::from(n) <= IntKind::min(*kind).unsigned_abs()
+                } else {
+                    u128::from(n) <= IntKind::max(*kind)
+                };
+                if !fits {
+                    self.int_problem(ty, false);
+                }
+                return Ok(());
+            }
+        }
         let token = self.token()?;
         // The common pairs first; the others out of line.
         match (ty, token) {
@@ -675,14 +737,14 @@ impl Stream<'_> {
             .memo
             .index
             .struct_ids(self.record, self.here, def, View::Receiver);
-        let mut keys = KeySet::open(self.memo);
+        let mut unknown = Unknowns::default();
         let mut n = 0;
         let mut next_guess = 0;
         if self.peek() != Some(b'}') {
             loop {
                 let key = self.key(n)?;
                 n += 1;
-                let found = field_named(def, next_guess, self.text_of(key).as_bytes());
+                let found = field_named(def, next_guess, &self.bytes_of(key));
                 match found {
                     Some(f) => {
                         next_guess = f + 1;
@@ -690,7 +752,7 @@ impl Stream<'_> {
                         if let Some(earlier) = self.seen[base + f] {
                             // The same key twice is for the full path; another name of a
                             // field already read is serde's "duplicate field".
-                            if self.text_of(earlier) == self.text_of(key) {
+                            if self.bytes_of(earlier) == self.bytes_of(key) {
                                 return Err(GiveUp);
                             }
                             let name = primary_name(field).unwrap_or_default();
@@ -715,7 +777,7 @@ impl Stream<'_> {
                     None => {
                         // A key no field reads: new among the others no field reads (those
                         // that a field reads are new by the field's mark).
-                        self.fresh(&mut keys, key)?;
+                        self.fresh_unknown(&mut unknown, key)?;
                         self.unknown_key(key, def)?;
                     }
                 }
@@ -724,7 +786,9 @@ impl Stream<'_> {
                 }
             }
         }
-        keys.close(self.memo);
+        if let Some(keys) = unknown.keys {
+            keys.close(self.memo);
+        }
         self.close(b'}')?;
         for (f, field) in def.fields.iter().enumerate() {
             if self.seen[base + f].is_some() {
@@ -857,6 +921,31 @@ impl Stream<'_> {
         self.here = saved;
         Ok(())
     }
+}
+
+/// The integer at `input[at]` when it has at most 18 digits (which a `u64` holds) by JSON's
+/// grammar (no leading zero, no fraction, no exponent) and is not `-0`: whether it is
+/// negative, its magnitude, and where it ends; `None` for any other text.
+#[inline(always)]
+fn plain_int(input: &[u8], at: usize) -> Option<(bool, u64, usize)> {
+    let negative = input.get(at) == Some(&b'-');
+    let start = at + usize::from(negative);
+    let mut end = start;
+    let mut n: u64 = 0;
+    while let Some(&b) = input.get(end) {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
+        end += 1;
+    }
+    let digits = end - start;
+    let plain = (1..=18).contains(&digits)
+        && (digits == 1 || input[start] != b'0')
+        && !matches!(input.get(end), Some(b'.' | b'e' | b'E'))
+        && !(negative && n == 0);
+    plain.then_some((negative, n, end))
 }
 
 /// The text of a string of `text` read before, decoded.
