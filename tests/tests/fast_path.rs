@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use contract_core::__private::{sends_on_fast_path, takes_fast_path};
+use contract_core::__private::{rejects_in_one_pass, sends_on_fast_path, takes_fast_path};
 use contract_core::{
     receive, receive_with, send, HandoffSchema, Limits, ProblemKind, ReceiveOptions,
 };
@@ -540,4 +540,116 @@ fn numbers_at_the_edges_of_the_one_pass_integer_read_are_serde_jsons() {
             assert_eq!(ours, serde, "{payload}");
         }
     }
+}
+
+#[derive(Debug, Deserialize, HandoffSchema)]
+#[serde(deny_unknown_fields)]
+struct Strict {
+    #[serde(alias = "nr")]
+    n: u8,
+    letter: char,
+    fixed: [u8; 2],
+    tagged: Kind,
+    keyed: BTreeMap<u8, Status>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+const STRICT: &str = r#"{"n": 1, "letter": "a", "fixed": [1, 2], "tagged": {"Pair": [1, 2]},
+    "keyed": {"1": "Open"}, "note": null}"#;
+
+/// A payload of a type the fast path follows, which it gave up on because of problems the
+/// description sees, has them listed in one more pass, without the full path's tape (with
+/// the feature `__check-fast-path`, on here, the full path lists them again and must agree):
+/// every problem in one call, in document order, the missing fields after their struct's
+/// keys. Where the walk would decide from what follows, or the scan refuse the document,
+/// the one pass gives up and the full path lists them.
+#[test]
+fn a_rejection_is_listed_in_one_pass_where_the_full_path_would_list_the_same() {
+    assert!(takes_fast_path::<Strict>(STRICT.as_bytes()));
+    let strict = |from: &str, to: &str| {
+        assert!(STRICT.contains(from), "{from}");
+        STRICT.replacen(from, to, 1).into_bytes()
+    };
+    let one_pass = [
+        strict(r#""n": 1"#, r#""n": 300"#),
+        strict(r#""n": 1"#, r#""n": -0"#),
+        strict(r#""n": 1"#, r#""n": 1.5"#),
+        // Integers at the edges of the one-pass integer read, each judged as the walk does.
+        strict(r#""n": 1"#, r#""n": 255, "zz": 1"#),
+        strict(r#""n": 1"#, r#""n": 0, "zz": 1"#),
+        strict(r#""n": 1"#, r#""n": 256"#),
+        strict(r#""n": 1"#, r#""n": -1"#),
+        strict(r#""n": 1"#, r#""n": 999999999999999999"#),
+        strict(r#""n": 1"#, r#""n": 123456789012345678901"#),
+        strict(r#""n": 1"#, r#""n": 1e2"#),
+        strict(r#""n": 1"#, r#""n":2, "zz": 1"#),
+        strict(r#""n": 1"#, r#""n": null"#),
+        strict(r#""n": 1"#, r#""n": "1""#),
+        strict(r#""n": 1"#, r#""n": [1, {"a": 1}]"#),
+        strict(r#""n": 1"#, r#""n": 1, "nr": 2"#),
+        strict(r#""n": 1, "#, ""),
+        strict(r#""letter": "a""#, r#""letter": "ab""#),
+        strict(r#""letter": "a""#, r#""letter": "éé""#),
+        strict(r#""fixed": [1, 2]"#, r#""fixed": [1, 999]"#),
+        strict(r#""fixed": [1, 2]"#, r#""fixed": {}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Pair": [1, -2]}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Pair": {"x": 1}}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Bulk": {"units": -1, "x": 2}}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Bulk": 3}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Nope": [1]}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Plain": 1}"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#""Nope""#),
+        strict(r#"{"Pair": [1, 2]}"#, r#""Gift""#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{}"#),
+        strict(
+            r#"{"1": "Open"}"#,
+            r#"{"x": "Open", "2": "Shut", "-0": "Open"}"#,
+        ),
+        strict(r#""note": null"#, r#""note": 5, "extra\/~": 1"#),
+        strict(r#""note": null"#, r#""n\u0065w": 1, "e\u0301": 2"#),
+    ];
+    for bytes in &one_pass {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!takes_fast_path::<Strict>(bytes), "{text}");
+        assert!(rejects_in_one_pass::<Strict>(bytes), "{text}");
+        assert!(receive::<Strict>(bytes).is_err(), "{text}");
+    }
+    let full_path = [
+        // The scan refuses, or the walk decides from what follows.
+        strict(r#""n": 1"#, r#""n": 300, "n": 2"#),
+        strict(r#""n": 1"#, r#""n": 300, "x": {"k": 1, "k": 2}"#),
+        strict(r#""n": 1"#, r#""n": 300,"#),
+        strict(r#""n": 1"#, r#""n": 01, "zz": 1"#),
+        strict(r#""n": 1"#, r#""n": 1x, "zz": 1"#),
+        strict(r#""n": 1"#, r#""n": "\udc00""#),
+        strict(r#""fixed": [1, 2]"#, r#""fixed": [1, 2, 3]"#),
+        strict(r#"{"Pair": [1, 2]}"#, r#"{"Pair": [1, 2], "Plain": null}"#),
+        // A key twice, and nothing else.
+        strict(r#""n": 1"#, r#""n": 1, "note": "x", "note": "y""#),
+    ];
+    for bytes in &full_path {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!rejects_in_one_pass::<Strict>(bytes), "{text}");
+        assert!(receive::<Strict>(bytes).is_err(), "{text}");
+    }
+    // Every problem of a payload at once, the missing field after the struct's keys.
+    let bytes = strict(r#""n": 1, "letter": "a""#, r#""n": 300, "x": 1"#);
+    assert!(rejects_in_one_pass::<Strict>(&bytes));
+    let Err(rejection) = receive::<Strict>(&bytes) else {
+        panic!("accepted")
+    };
+    let listed: Vec<(&str, &ProblemKind)> = rejection
+        .problems()
+        .iter()
+        .map(|p| (p.pointer.as_str(), &p.kind))
+        .collect();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert_eq!(listed[0].0, "/n");
+    assert!(matches!(listed[0].1, ProblemKind::OutOfRange { .. }));
+    assert_eq!(listed[1].0, "/x");
+    assert!(matches!(listed[1].1, ProblemKind::UnknownField { .. }));
+    assert_eq!(listed[2].0, "/letter");
+    assert!(matches!(listed[2].1, ProblemKind::MissingField { .. }));
+    assert_eq!(rejection.presence().missing(), ["letter"]);
 }

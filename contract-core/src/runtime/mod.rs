@@ -298,7 +298,19 @@ where
                     full_path_agrees(schema, bytes, limits, scratch, &presence);
                     return Ok(Received { value, presence });
                 }
-                Err(Some(text)) => payload = Payload::Text(text),
+                Err(Some(text)) => {
+                    // Every problem, listed in one more pass where it can be.
+                    let (memo, buffers) = (&mut scratch.full, &mut scratch.reject);
+                    if let Some((problems, record)) =
+                        read::reject::reject(schema, plan, text, limits, memo, buffers)
+                    {
+                        let presence = Presence::shared(record, Side::Receive);
+                        #[cfg(feature = "__check-fast-path")]
+                        full_rejection_agrees(schema, bytes, limits, scratch, &problems, &presence);
+                        return Err(Rejection::new(Side::Receive, problems, presence));
+                    }
+                    payload = Payload::Text(text);
+                }
                 Err(None) => {}
             }
         }
@@ -392,6 +404,30 @@ where
         })
 }
 
+/// Whether `receive::<T>` lists the problems of `bytes` in one pass after its fast path gave
+/// up (with default limits), rather than through the full scan and walk; for this project's
+/// tests.
+#[cfg(feature = "__check-fast-path")]
+#[doc(hidden)]
+pub fn rejects_in_one_pass<T>(bytes: &[u8]) -> bool
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    let schema = schema_of::<T>();
+    let plan = fast_plan::<T>(schema);
+    plan.eligible
+        && with_scratch(|scratch| {
+            let limits = Limits::default();
+            match read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast) {
+                Err(Some(text)) => {
+                    let (memo, buffers) = (&mut scratch.full, &mut scratch.reject);
+                    read::reject::reject(schema, plan, text, &limits, memo, buffers).is_some()
+                }
+                _ => false,
+            }
+        })
+}
+
 /// With the feature `__check-fast-path` (this project's tests): what the fast path accepted,
 /// the full path accepts too, with the same presence.
 #[cfg(feature = "__check-fast-path")]
@@ -420,6 +456,37 @@ fn full_path_agrees(
         serde_json::to_value(presence.clone()).ok(),
         full,
         "the fast path of receive recorded another presence than the full path"
+    );
+}
+
+/// With the feature `__check-fast-path` (this project's tests): what the one-pass rejection
+/// listed, the full path lists too, with the same presence.
+#[cfg(feature = "__check-fast-path")]
+fn full_rejection_agrees(
+    schema: &'static Schema,
+    bytes: &[u8],
+    limits: &Limits,
+    scratch: &mut Scratch,
+    problems: &[Problem],
+    presence: &Presence,
+) {
+    let (full, record, _) = check(
+        schema,
+        View::Receiver,
+        Payload::Bytes(bytes),
+        limits,
+        scratch,
+    );
+    assert_eq!(
+        problems,
+        &full[..],
+        "the one-pass rejection listed other problems than the full path"
+    );
+    // A copy is rendered, as in `full_path_agrees`.
+    assert_eq!(
+        serde_json::to_value(presence.clone()).ok(),
+        serde_json::to_value(Presence::shared(record, Side::Receive)).ok(),
+        "the one-pass rejection recorded another presence than the full path"
     );
 }
 

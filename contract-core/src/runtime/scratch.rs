@@ -12,6 +12,7 @@ use contract_schema::{Schema, View};
 
 use crate::runtime::plan::{Plan, StructFacts};
 use crate::runtime::presence::{Paths, Record, Recorded, Tally};
+use crate::runtime::problem::Problem;
 use crate::runtime::tape::check::{PathIndex, WalkBuffers};
 use crate::runtime::tape::scan::Tape;
 
@@ -27,6 +28,8 @@ pub(crate) struct Scratch {
     pub(crate) fast_send: Memo,
     /// The walk's buffers.
     pub(crate) walk: WalkBuffers<'static>,
+    /// The buffers of `receive`'s one-pass rejection.
+    pub(crate) reject: RejectBuffers,
     /// How long the last payload `send` wrote: the next call reserves as much.
     pub(crate) written: usize,
 }
@@ -315,4 +318,47 @@ pub(crate) struct Frame {
     /// The keys of a map written so far.
     pub(crate) keys: usize,
     pub(crate) seen_keys: KeySet,
+}
+
+// ---- the one-pass rejection's buffers --------------------------------------------------
+// `receive`'s one-pass rejection keeps its buffers here between calls (their room is kept),
+// so what they hold lives here, below the reader.
+
+/// What `receive`'s one-pass rejection keeps per thread between calls, for its room.
+#[derive(Default)]
+pub(crate) struct RejectBuffers {
+    pub(crate) problems: Vec<Problem>,
+    /// The pointer to the value being read, a step per level.
+    pub(crate) pointer: Vec<Seg>,
+    /// Per struct open, per field: the key that filled it.
+    pub(crate) seen: Vec<Option<Key>>,
+    pub(crate) rendered: Rendered,
+}
+
+/// The text of the first steps of a pointer, and where each step's text ends.
+#[derive(Default)]
+pub(crate) struct Rendered {
+    pub(crate) text: String,
+    pub(crate) marks: Vec<usize>,
+}
+
+/// One step of the pointer to the value being read.
+#[derive(Clone, Copy)]
+pub(crate) enum Seg {
+    /// An object key.
+    Key(Key),
+    /// A name from the schema (a missing field).
+    Name(&'static str),
+    Index(u32),
+    /// A map key: data, shown as `*`.
+    Star,
+}
+
+/// Where a string's text is in the input (between its quotes; a payload within `u32::MAX`
+/// bytes), and whether it has escapes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) escaped: bool,
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicUsize;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, VariantDefKind};
+use contract_schema::model::{Body, Emit, EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
 use contract_schema::Schema;
 
 /// What the fast path knows of a type before reading any payload: whether it can take the
@@ -14,6 +14,10 @@ use contract_schema::Schema;
 /// type of its schema, by address.
 pub(crate) struct Plan {
     pub(crate) eligible: bool,
+    /// Whether a rejection of a payload the fast path gave up on is listed in one pass
+    /// (`read::reject`): the plan is eligible, and no struct captures unknown keys in a
+    /// flattened map or flattens an enum (the walk reads those from every key at once).
+    pub(crate) streams: bool,
     /// Whether a constrained integer or string occurs: values are then checked against
     /// their constraint on the way (serde checks only the kind's range).
     pub(crate) constrained: bool,
@@ -78,6 +82,7 @@ impl Plan {
     pub(crate) fn new(schema: &'static Schema) -> Plan {
         let mut plan = Plan {
             eligible: true,
+            streams: true,
             constrained: false,
             shapes: FxHashMap::default(),
             structs: FxHashMap::default(),
@@ -106,10 +111,12 @@ impl Plan {
                 }
             }
         }
+        plan.streams &= plan.eligible;
         plan
     }
 
     fn structure(&mut self, schema: &'static Schema, s: &'static StructDef) {
+        self.streams &= s.flattened.is_empty() && s.unknown != Unknown::Capture;
         let mut names = FxHashSet::default();
         let clashing = !s
             .fields

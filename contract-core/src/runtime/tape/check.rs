@@ -72,7 +72,7 @@ impl<'s> PathIndex<'s> {
     }
 
     /// The definition of the type named `name` (a name in `schema`).
-    fn def(&mut self, schema: &'s Schema, name: &'s str) -> Option<&'s TypeDef> {
+    pub(crate) fn def(&mut self, schema: &'s Schema, name: &'s str) -> Option<&'s TypeDef> {
         let address = name.as_ptr() as usize;
         if let Some(&def) = self.named.get(&address) {
             return Some(def);
@@ -1530,7 +1530,7 @@ fn json_kind(node: &Node) -> JsonKind {
 }
 
 /// Whether an integer literal (`-?digits`) is a value of `kind`.
-fn int_in_range(text: &[u8], kind: IntKind) -> bool {
+pub(crate) fn int_in_range(text: &[u8], kind: IntKind) -> bool {
     let (negative, digits) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, text),
@@ -1554,7 +1554,7 @@ fn int_in_range(text: &[u8], kind: IntKind) -> bool {
 }
 
 /// A map key serde_json reads as an integer: `0` or `-?[1-9][0-9]*`.
-fn is_canonical_int(text: &[u8]) -> bool {
+pub(crate) fn is_canonical_int(text: &[u8]) -> bool {
     let digits = text.strip_prefix(b"-").unwrap_or(text);
     match digits {
         [b'0'] => text.len() == 1,
@@ -1581,7 +1581,10 @@ fn plain(node: &Node, ty: &Type) -> bool {
 
 /// The canonical text of `ty` (its `Display`), the leaves a problem mostly names without
 /// the formatter.
-fn type_text<'s>(ty: &'s Type, keep: fn(&'s str) -> Cow<'static, str>) -> Cow<'static, str> {
+pub(crate) fn type_text<'s>(
+    ty: &'s Type,
+    keep: fn(&'s str) -> Cow<'static, str>,
+) -> Cow<'static, str> {
     Cow::Borrowed(match ty {
         Type::Unit => "unit",
         Type::Bool => "bool",
@@ -1598,7 +1601,7 @@ fn type_text<'s>(ty: &'s Type, keep: fn(&'s str) -> Cow<'static, str>) -> Cow<'s
 pub(crate) const MAX_KNOWN_TAGS: usize = 12;
 
 /// Appends a JSON-pointer reference token (`~` as `~0`, `/` as `~1`).
-fn escape_token(text: &str, out: &mut String) {
+pub(crate) fn escape_token(text: &str, out: &mut String) {
     if !text.bytes().any(|b| b == b'~' || b == b'/') {
         out.push_str(text);
         return;

@@ -720,7 +720,7 @@ pub(crate) fn str_text<'a>(input: &'a [u8], node: &Node) -> Cow<'a, str> {
 }
 
 /// Decodes the escapes of a string the scanner accepted.
-fn unescape(raw: &[u8]) -> String {
+pub(crate) fn unescape(raw: &[u8]) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut from = 0;
     let mut i = 0;
