@@ -88,14 +88,31 @@ pub(crate) fn own_lines(stderr: &str) -> Vec<&str> {
     own
 }
 
-/// The messages of the derive's `const` panics in `stderr` (module docs), in order.
+/// The messages of the derive's `const` panics in `stderr` (module docs), in order, one
+/// fragment per line of each message: its first line, and the lines that continue it (the
+/// nested check's `= note: …` and `= help: …`) up to the location.
 pub(crate) fn own_fragments(stderr: &str) -> Vec<&str> {
-    stderr
-        .lines()
-        .filter_map(|line| line.strip_prefix("error[E0080]: evaluation panicked: "))
-        .map(str::trim)
-        .filter(|message| !message.is_empty())
-        .collect()
+    let mut out = Vec::new();
+    let mut in_message = false;
+    for line in stderr.lines() {
+        if let Some(first) = line.strip_prefix("error[E0080]: evaluation panicked: ") {
+            in_message = true;
+            out.push(first.trim());
+            continue;
+        }
+        let rest = line.trim_start();
+        let is_header = ["error:", "error[", "warning:", "warning[", "note:", "help:"]
+            .iter()
+            .any(|header| line.starts_with(header));
+        if is_header || rest.is_empty() || rest.starts_with("-->") || rest.starts_with('|') {
+            in_message = false;
+        }
+        if in_message {
+            out.push(line.trim());
+        }
+    }
+    out.retain(|message| !message.is_empty());
+    out
 }
 
 /// The expected fragments no line of the output contains.
@@ -553,6 +570,25 @@ error[E0277]: `Money` has no handoff description
         let older = "error[E0080]: evaluation of constant value failed\n  \
                      = note: the evaluated program panicked at '`#[serde(flatten)]` needs a \
                      struct', src/main.rs:8:15\n";
+        assert!(missing_fragments(&fragments, older).is_empty());
+        // A message of several lines: each is a fragment (on older compilers the message is
+        // quoted inside the `panicked at '…'` line, its next lines as they are).
+        let stderr = "\
+error[E0080]: evaluation panicked: `lines[].qty` breaks the published contract `order/v1`
+       = note: published in `contracts/order.v1.snap`
+ --> ui/compile-fail/sample.rs:8:15
+";
+        let fragments = own_fragments(stderr);
+        assert_eq!(
+            fragments,
+            [
+                "`lines[].qty` breaks the published contract `order/v1`",
+                "= note: published in `contracts/order.v1.snap`"
+            ]
+        );
+        let older = "  = note: the evaluated program panicked at '`lines[].qty` breaks the \
+                     published contract `order/v1`\n= note: published in \
+                     `contracts/order.v1.snap`', src/main.rs:8:15\n";
         assert!(missing_fragments(&fragments, older).is_empty());
         // Another message is no match.
         assert_eq!(
