@@ -21,12 +21,20 @@
 //!
 //! Run: `cargo bench -p contract-core --bench runtime` (add `-- ratios` for the ratios alone,
 //! and `RATIOS_ONLY=send` in the environment for those whose label holds `send`).
+//!
+//! For an instruction count (deterministic where the machine is busy),
+//! `RATIOS_PROFILE=<shape>:<method>:<n>` runs one method of one shape `n` times inside
+//! `profiled` and nothing else, after one run outside it (the per-type caches). The shapes
+//! are `flat8`, `task`, `small`, `medium` and `large`; the methods `from_slice`, `receive`,
+//! `receive_presence_read`, `receive_rejected`, `to_vec` and `send`. Under callgrind,
+//! `--toggle-collect=*profiled*` counts the `n` runs alone:
+//! `valgrind --tool=callgrind --toggle-collect='*profiled*' target/release/deps/runtime-… --bench`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use contract_core::{json_schema, receive, send, HandoffContract, HandoffSchema, View};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Serialize, Deserialize, HandoffSchema)]
@@ -230,6 +238,20 @@ where
     );
 }
 
+/// A flat8 payload that breaks two of its fields.
+const FLAT_BAD: &[u8] = br#"{"id":-1,"attempt":3,"score":"high","ready":true,"owner":"o","priority":2,"delta":0,"region":"r"}"#;
+
+/// A task payload that breaks two of its fields.
+fn task_bad() -> String {
+    serde_json::to_vec(&task())
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .replace("\"onCall\":true", "\"onCall\":1")
+                .replace("\"taskRevision\":4", "\"taskRevision\":-4")
+        })
+        .expect("serializes")
+}
+
 const SIZES: [(&str, usize); 3] = [("small", 2), ("medium", 115), ("large", 11_500)];
 
 /// The payload with problems in every artifact: a version out of range and a missing uri.
@@ -366,16 +388,8 @@ fn ratios(c: &mut Criterion) {
     // The ratios are printed, not measured by criterion; a filter naming them runs them.
     let _ = c;
     // The two acceptance shapes, each with a payload that breaks two of its fields.
-    let flat_bad = br#"{"id":-1,"attempt":3,"score":"high","ready":true,"owner":"o","priority":2,"delta":0,"region":"r"}"#;
-    acceptance("flat8", &flat(), flat_bad);
-    let task_bad = serde_json::to_vec(&task())
-        .map(|b| {
-            String::from_utf8_lossy(&b)
-                .replace("\"onCall\":true", "\"onCall\":1")
-                .replace("\"taskRevision\":4", "\"taskRevision\":-4")
-        })
-        .expect("serializes");
-    acceptance("task", &task(), task_bad.as_bytes());
+    acceptance("flat8", &flat(), FLAT_BAD);
+    acceptance("task", &task(), task_bad().as_bytes());
     let validator = Validator::new();
     for (size, n) in SIZES {
         let value = envelope(n);
@@ -427,6 +441,73 @@ fn ratios(c: &mut Criterion) {
     }
 }
 
+/// Runs `f` `n` times: the function callgrind's `--toggle-collect` names.
+#[inline(never)]
+fn profiled(n: u32, f: &mut dyn FnMut() -> bool) -> u32 {
+    let mut ok = 0;
+    for _ in 0..n {
+        ok += u32::from(black_box(f()));
+    }
+    ok
+}
+
+/// One method of one shape, `n` times (see the module docs), for a profiler.
+fn profile_one<T>(value: &T, bad: &[u8], method: &str, n: u32)
+where
+    T: Serialize + serde::de::DeserializeOwned + HandoffSchema + 'static,
+{
+    let bytes = serde_json::to_vec(value).expect("serializes");
+    let mut f: Box<dyn FnMut() -> bool + '_> = match method {
+        "from_slice" => Box::new(|| serde_json::from_slice::<T>(black_box(&bytes)).is_ok()),
+        "receive" => Box::new(|| receive::<T>(black_box(&bytes)).is_ok()),
+        "receive_presence_read" => Box::new(|| {
+            receive::<T>(black_box(&bytes)).is_ok_and(|r| !r.presence().received().is_empty())
+        }),
+        "receive_rejected" => Box::new(|| receive::<T>(black_box(bad)).is_err()),
+        "to_vec" => Box::new(|| serde_json::to_vec(black_box(value)).is_ok()),
+        "send" => Box::new(|| send(black_box(value)).is_ok()),
+        other => panic!("RATIOS_PROFILE: no method `{other}`"),
+    };
+    // Once outside the count: the per-type caches and the thread's buffers.
+    assert!(f(), "RATIOS_PROFILE: {method} did not succeed");
+    let ok = profiled(n, &mut *f);
+    println!(
+        "profiled {method}: {ok} of {n} succeeded, {} bytes",
+        bytes.len()
+    );
+}
+
+/// `RATIOS_PROFILE=<shape>:<method>:<n>`.
+fn profile(spec: &str) {
+    let mut parts = spec.split(':');
+    let (Some(shape), Some(method), Some(n)) = (parts.next(), parts.next(), parts.next()) else {
+        panic!("RATIOS_PROFILE is <shape>:<method>:<n>, not `{spec}`");
+    };
+    let n: u32 = n.parse().expect("RATIOS_PROFILE: n is a number");
+    match shape {
+        "flat8" => profile_one(&flat(), FLAT_BAD, method, n),
+        "task" => profile_one(&task(), task_bad().as_bytes(), method, n),
+        size => {
+            let (_, artifacts) = SIZES
+                .iter()
+                .find(|(name, _)| *name == size)
+                .unwrap_or_else(|| panic!("RATIOS_PROFILE: no shape `{size}`"));
+            let value = envelope(*artifacts);
+            let bad = broken(&serde_json::to_vec(&value).expect("serializes"));
+            profile_one(&value, &bad, method, n);
+        }
+    }
+}
+
 criterion_group!(runtime, benches);
 criterion_group!(ratio, ratios);
-criterion_main!(runtime, ratio);
+
+fn main() {
+    if let Ok(spec) = std::env::var("RATIOS_PROFILE") {
+        profile(&spec);
+        return;
+    }
+    runtime();
+    ratio();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -47,6 +47,8 @@
 #[cfg(feature = "derive")]
 pub mod envelope;
 mod impls;
+#[cfg(feature = "derive")]
+pub mod inbox;
 mod json_schema;
 mod nested;
 #[cfg(feature = "otel")]
@@ -67,7 +69,10 @@ pub use contract_schema::compat;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 #[cfg(feature = "derive")]
-pub use envelope::{ArtifactRef, Delivery, Handoff, HandoffRejection, Status};
+pub use envelope::{
+    receive_handoff, send_handoff, send_handoff_to, ArtifactRef, Delivery, Handoff,
+    HandoffRejection, Status,
+};
 pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{

@@ -23,7 +23,7 @@
 //! |---|---|---|
 //! | `handoff.acceptances` | counter | `handoff.outcome` (`applied`, `duplicate`, `conflict`, `refused`, `failed`), `handoff.reason` for a refusal, `handoff.contract` |
 //! | `handoff.retries` | counter | `handoff.contract`: acceptances of an envelope whose `attempt` is above 1 |
-//! | `handoff.owner_conflicts` | counter | `handoff.contract`: applied with an `OwnerConflict` warning |
+//! | `handoff.owner_conflicts` | counter | `handoff.contract`: applied with an [`OwnerConflict`](crate::inbox::Warning::OwnerConflict) warning |
 //! | `handoff.envelope.size` | histogram, `By` | `handoff.outcome`: the bytes of each envelope offered |
 //! | `handoff.accept.duration` | histogram, `s` | `handoff.outcome`: the time of each `accept` |
 //!
@@ -79,7 +79,6 @@ pub(crate) fn refused(span: &tracing::Span, error_type: &'static str, descriptio
 }
 
 /// What one `accept` did, for the metrics.
-#[allow(dead_code)] // The inbox's accept records it (next commit).
 pub(crate) struct Accepted<'a> {
     /// `applied`, `duplicate`, `conflict`, `refused` or `failed`.
     pub(crate) outcome: &'static str,
@@ -98,7 +97,6 @@ pub(crate) struct Accepted<'a> {
 }
 
 /// Records one `accept` on the global meter provider's `handoff-contract` meter.
-#[allow(dead_code)] // The inbox's accept records it (next commit).
 pub(crate) fn record_acceptance(accepted: &Accepted<'_>) {
     let meter = opentelemetry::global::meter("handoff-contract");
     let contract = accepted

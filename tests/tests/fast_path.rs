@@ -470,3 +470,74 @@ fn every_ascii_character_is_written_as_serde_json_writes_it() {
         }
     }
 }
+
+#[derive(Debug, PartialEq, Deserialize, HandoffSchema)]
+struct Numbers {
+    unsigned: u64,
+    signed: i64,
+    double: f64,
+    byte: u8,
+    maybe: Option<i32>,
+    any: serde_json::Value,
+}
+
+/// Integers are read in one pass where their text is plain, and handed over as serde_json
+/// hands them: every number at the edges of that reading is taken (or refused) as
+/// `serde_json::from_slice` takes it, with the same value.
+#[test]
+fn numbers_at_the_edges_of_the_one_pass_integer_read_are_serde_jsons() {
+    let texts = [
+        "0",
+        "-0",
+        "00",
+        "01",
+        "-01",
+        "7",
+        "-7",
+        "255",
+        "256",
+        "-1",
+        "999999999999999999",
+        "-999999999999999999",
+        "9999999999999999999",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "1.0",
+        "-0.0",
+        "1e2",
+        "1E2",
+        "12.5e-1",
+        "-",
+        "1.",
+        "2147483648",
+    ];
+    for text in texts {
+        for field in ["unsigned", "signed", "double", "byte", "maybe", "any"] {
+            let mut fields = vec![
+                ("unsigned", "1"),
+                ("signed", "1"),
+                ("double", "1"),
+                ("byte", "1"),
+                ("maybe", "1"),
+                ("any", "1"),
+            ];
+            for (name, value) in &mut fields {
+                if *name == field {
+                    *value = text;
+                }
+            }
+            let body: Vec<String> = fields
+                .iter()
+                .map(|(name, value)| format!(r#""{name}":{value}"#))
+                .collect();
+            let payload = format!("{{{}}}", body.join(","));
+            let serde = serde_json::from_slice::<Numbers>(payload.as_bytes()).ok();
+            let ours = receive::<Numbers>(payload.as_bytes())
+                .ok()
+                .map(contract_core::Received::into_inner);
+            assert_eq!(ours, serde, "{payload}");
+        }
+    }
+}

@@ -1,13 +1,20 @@
 //! The `otel` feature: what an OpenTelemetry backend receives from the spans of `send` and
 //! `receive`, read back from the SDK's in-memory span exporter: presence lists as string
-//! arrays, the span kind, the GenAI agent names, `error.type` and the status; never a value.
+//! arrays, the span kind, the GenAI agent names, `error.type` and the status; and the
+//! acceptance metrics, from the in-memory metric exporter; never a value.
 #![cfg(feature = "otel")]
 
+use std::convert::Infallible;
+
+use contract_core::inbox::{AcceptError, Acceptance, Inbox, MemoryLedger, MemoryTx};
 use contract_core::{
-    receive_with, send_with, HandoffContract, Journey, ReceiveOptions, SendOptions,
+    receive_handoff, receive_with, send_handoff, send_with, Delivery, Handoff, HandoffContract,
+    Journey, ReceiveOptions, SendOptions, Status as HandoffStatus,
 };
 use opentelemetry::trace::{SpanKind, Status, TracerProvider as _};
 use opentelemetry::{Array, Value};
+use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData, ResourceMetrics};
+use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use serde::{Deserialize, Serialize};
 use tracing_subscriber::layer::SubscriberExt;
@@ -148,4 +155,157 @@ fn an_accepted_send_is_a_producer_span_naming_the_sender_as_the_agent() {
     assert_eq!(span.status, Status::Unset);
     let values = all_values(span);
     assert!(!values.contains("SECRET"), "a value on the span: {values}");
+}
+
+fn envelope(handoff_id: &str, goal: &str, attempt: u32) -> Vec<u8> {
+    let refund = Refund {
+        category: "SECRET-CATEGORY".into(),
+        order_ref: "SECRET-ORDER".into(),
+        note: None,
+    };
+    let mut handoff = Handoff::new("ctx-otel", handoff_id, "triage-agent", refund).goal(goal);
+    handoff.status = HandoffStatus::Ready;
+    let mut journey = Journey::new("triage-agent", "refund-specialist");
+    if attempt > 1 {
+        journey = journey.retry(attempt, "run-1");
+    }
+    handoff.journey = journey;
+    send_handoff(&mut handoff).expect("sent").into_bytes()
+}
+
+#[test]
+fn an_envelope_s_spans_take_its_context_as_the_conversation_and_name_both_agents() {
+    let bytes = envelope("h-span", "refund the order", 1);
+    let spans = exported(|| {
+        receive_handoff::<Refund>(&bytes, &ReceiveOptions::default()).expect("received");
+    });
+    assert_eq!(spans.len(), 1, "{spans:#?}");
+    let span = &spans[0];
+    assert_eq!(span.span_kind, SpanKind::Consumer);
+    let text = |key| attribute(span, key).map(Value::to_string);
+    // No session in the journey: the envelope's context is the conversation.
+    assert_eq!(text("gen_ai.conversation.id").as_deref(), Some("ctx-otel"));
+    assert_eq!(
+        text("gen_ai.agent.name").as_deref(),
+        Some("refund-specialist")
+    );
+    assert_eq!(
+        text("gen_ai.agent.handoff.source.name").as_deref(),
+        Some("triage-agent")
+    );
+    assert_eq!(
+        strings(attribute(span, "handoff.received_fields")),
+        ["category", "orderRef"]
+    );
+    let values = all_values(span);
+    assert!(!values.contains("SECRET"), "a value on the span: {values}");
+}
+
+/// One metric's data points: (attributes as `key=value` text, sorted; the sum or count).
+fn points(metrics: &[ResourceMetrics], name: &str) -> Vec<(Vec<String>, f64)> {
+    let mut found = Vec::new();
+    for resource in metrics {
+        for scope in resource.scope_metrics() {
+            for metric in scope.metrics().filter(|m| m.name() == name) {
+                let attributes = |kvs: &mut dyn Iterator<Item = &opentelemetry::KeyValue>| {
+                    let mut kvs: Vec<String> =
+                        kvs.map(|kv| format!("{}={}", kv.key, kv.value)).collect();
+                    kvs.sort();
+                    kvs
+                };
+                match metric.data() {
+                    AggregatedMetrics::U64(MetricData::Sum(sum)) => {
+                        for point in sum.data_points() {
+                            found.push((attributes(&mut point.attributes()), point.value() as f64));
+                        }
+                    }
+                    AggregatedMetrics::U64(MetricData::Histogram(histogram)) => {
+                        for point in histogram.data_points() {
+                            found.push((attributes(&mut point.attributes()), point.count() as f64));
+                        }
+                    }
+                    AggregatedMetrics::F64(MetricData::Histogram(histogram)) => {
+                        for point in histogram.data_points() {
+                            found.push((attributes(&mut point.attributes()), point.count() as f64));
+                        }
+                    }
+                    other => panic!("{name}: unexpected data {other:?}"),
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+#[test]
+fn acceptances_are_counted_by_outcome_with_retries_sizes_and_latency() {
+    let exporter = InMemoryMetricExporter::default();
+    let provider = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(exporter.clone()).build())
+        .build();
+    opentelemetry::global::set_meter_provider(provider.clone());
+
+    let mut inbox = Inbox::new(MemoryLedger::new());
+    let handler = |_: &mut MemoryTx<'_>, _: &Delivery<Refund>| Ok::<_, Infallible>(());
+    let first = envelope("h-1", "refund the order", 1);
+    assert!(matches!(
+        inbox.accept(&first, handler),
+        Ok(Acceptance::Applied { .. })
+    ));
+    // The same handoff retried: a duplicate, and a retry.
+    let retried = envelope("h-1", "refund the order", 2);
+    assert!(matches!(
+        inbox.accept(&retried, handler),
+        Ok(Acceptance::Duplicate(_))
+    ));
+    // The same key with another goal: a conflict.
+    let changed = envelope("h-1", "refund half", 1);
+    assert!(matches!(
+        inbox.accept(&changed, handler),
+        Err(AcceptError::Conflict { .. })
+    ));
+    // Not an envelope at all: refused, rejected.
+    assert!(matches!(
+        inbox.accept(b"{", handler),
+        Err(AcceptError::Rejected(_))
+    ));
+
+    provider.force_flush().expect("flushed");
+    let metrics = exporter.get_finished_metrics().expect("metrics");
+    let contract = "handoff.contract=otel-refund/v1".to_owned();
+    let outcome = |o: &str| format!("handoff.outcome={o}");
+    assert_eq!(
+        points(&metrics, "handoff.acceptances"),
+        [
+            (vec![contract.clone(), outcome("applied")], 1.0),
+            (vec![contract.clone(), outcome("conflict")], 1.0),
+            (vec![contract.clone(), outcome("duplicate")], 1.0),
+            (
+                vec![
+                    contract.clone(),
+                    outcome("refused"),
+                    "handoff.reason=rejected".to_owned()
+                ],
+                1.0
+            ),
+        ]
+    );
+    assert_eq!(
+        points(&metrics, "handoff.retries"),
+        [(vec![contract.clone()], 1.0)]
+    );
+    assert!(points(&metrics, "handoff.owner_conflicts").is_empty());
+    let sizes: f64 = points(&metrics, "handoff.envelope.size")
+        .iter()
+        .map(|p| p.1)
+        .sum();
+    assert_eq!(sizes, 4.0, "one size per envelope offered");
+    let latencies: f64 = points(&metrics, "handoff.accept.duration")
+        .iter()
+        .map(|p| p.1)
+        .sum();
+    assert_eq!(latencies, 4.0, "one latency per accept");
+    let all = format!("{metrics:?}");
+    assert!(!all.contains("SECRET"), "a value in the metrics");
 }

@@ -204,6 +204,57 @@ fn records_rendered_in_any_order_read_as_their_own_payload() {
     assert_eq!(there.1, 4);
 }
 
+/// A call that records what the call before it recorded (the same payload shape again)
+/// shares that record and its rendering; one that differs in a count, an order, a missing or
+/// an unknown name has its own, and the shared one still reads as its payload.
+#[test]
+fn a_record_like_the_last_one_reads_as_its_own_payload() {
+    let payload = |artifacts: usize, extra: &str| {
+        let artifacts: Vec<String> = (0..artifacts)
+            .map(|i| format!(r#"{{"name":"a","uri":"u","version":{i}}}"#))
+            .collect();
+        format!(
+            r#"{{"artifacts":[{}],"budget":{{"tokens":1}},"contextId":"c","handoffId":"h","status":"ready"{extra}}}"#,
+            artifacts.join(",")
+        )
+        .into_bytes()
+    };
+    let two = receive::<Envelope>(&payload(2, "")).expect("valid");
+    let two_again = receive::<Envelope>(&payload(2, "")).expect("valid");
+    assert_eq!(two_again.presence().count("artifacts[].version"), 2);
+    let three = receive::<Envelope>(&payload(3, "")).expect("valid");
+    let extra = receive::<Envelope>(&payload(2, r#","x":1"#)).expect("valid");
+    let other_extra = receive::<Envelope>(&payload(2, r#","y":1"#)).expect("valid");
+    let two_later = receive::<Envelope>(&payload(2, "")).expect("valid");
+    assert_eq!(two.presence().count("artifacts[].version"), 2);
+    assert_eq!(three.presence().count("artifacts[].version"), 3);
+    assert_eq!(two_later.presence().count("artifacts[].version"), 2);
+    assert_eq!(two.presence(), two_again.presence());
+    assert_eq!(two.presence(), two_later.presence());
+    assert_eq!(extra.presence().unknown(), ["x"]);
+    assert_eq!(other_extra.presence().unknown(), ["y"]);
+    assert!(two_later.presence().unknown().is_empty());
+    // Rejections alike, and one missing another field.
+    let missing = |field: &str| {
+        let mut value = envelope();
+        value.as_object_mut().expect("an object").remove(field);
+        rejection::<Envelope>(&bytes(&value))
+    };
+    let (a, b, c) = (
+        missing("contextId"),
+        missing("contextId"),
+        missing("handoffId"),
+    );
+    assert_eq!(a.presence().missing(), ["contextId"]);
+    assert_eq!(b.presence().missing(), ["contextId"]);
+    assert_eq!(c.presence().missing(), ["handoffId"]);
+    let sent = |id: u32| send(&Kept { id, tags: None }).expect("valid");
+    let (one, again) = (sent(1), sent(2));
+    assert_eq!(one.presence().received(), ["id"]);
+    assert_eq!(again.presence().received(), ["id"]);
+    assert_eq!(again.bytes(), br#"{"id":2}"#);
+}
+
 /// What the runtime hands out moves between threads and async tasks.
 #[test]
 fn what_the_runtime_returns_is_send_and_sync() {

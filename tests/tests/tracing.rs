@@ -253,3 +253,92 @@ fn an_accepted_call_warns_nothing() {
         .iter()
         .any(|line| line["span"]["name"] == "handoff" || line["fields"]["message"] == "close"));
 }
+
+/// The envelope's calls: one span each, the payload's contract and presence (payload-relative)
+/// with the envelope's id, context and journey, never a value.
+mod envelope {
+    use super::*;
+    use contract_core::{receive_handoff, send_handoff, Handoff};
+
+    fn handoff() -> Handoff<Refund> {
+        let refund = Refund {
+            category: "VALUE-cat".into(),
+            order_id: "VALUE-order".into(),
+            note: None,
+        };
+        Handoff::new("ctx-9", "h-9", "triage-agent", refund)
+            .goal("VALUE-goal")
+            .journey(journey())
+            .ready()
+    }
+
+    #[test]
+    fn a_send_handoff_and_a_receive_handoff_are_one_span_each() {
+        let spans = capture(|| {
+            let mut handoff = handoff();
+            let sent = send_handoff(&mut handoff).expect("sent");
+            receive_handoff::<Refund>(sent.bytes(), &ReceiveOptions::default()).expect("read");
+        });
+        assert_eq!(spans.len(), 2, "{spans:?}");
+        for (name, fields) in &spans {
+            assert_eq!(name, "handoff");
+            let field = |k: &str| fields.get(k).map(String::as_str);
+            let side = field("handoff.direction").expect("a direction");
+            assert_eq!(
+                field("otel.name"),
+                Some(format!("{side}_handoff traced-refund/v2").as_str())
+            );
+            assert_eq!(field("handoff.contract"), Some("traced-refund/v2"));
+            assert_eq!(field("handoff.envelope"), Some("handoff-envelope/v1"));
+            assert_eq!(field("handoff.context_id"), Some("ctx-9"));
+            assert_eq!(field("handoff.id"), Some("h-9"));
+            // The receive was given no journey: the envelope's is recorded.
+            assert_eq!(field("gen_ai.conversation.id"), Some("sess-42"));
+            assert_eq!(field("handoff.from"), Some("triage-agent"));
+            assert_eq!(field("handoff.attempt"), Some("2"));
+            assert_eq!(field("handoff.outcome"), Some("accepted"));
+            let fields_key = match side {
+                "send" => "handoff.written_fields",
+                _ => "handoff.received_fields",
+            };
+            // The payload's paths, not `payload.category`.
+            assert_eq!(field(fields_key), Some(r#"["category","orderId"]"#));
+            let all = format!("{fields:?}");
+            assert!(!all.contains("VALUE-"), "{all}");
+        }
+    }
+
+    #[test]
+    fn a_refused_envelope_warns_with_pointers_from_its_root() {
+        let lines = json_lines(|| {
+            let payload = br#"{"schemaVersion":"handoff-envelope/v1","contract":"traced-refund/v2",
+                "contextId":"ctx-9","handoffId":"h-9","goal":"VALUE-goal","owner":"o",
+                "status":"ready","payload":{"category":7,"orderRef":"VALUE-3"}}"#;
+            let _ =
+                receive_handoff::<Refund>(payload, &ReceiveOptions::default().journey(journey()));
+        });
+        let text = serde_json::to_string(&lines).expect("serializes");
+        assert!(!text.contains("VALUE-"), "{text}");
+        let warn = lines
+            .iter()
+            .find(|line| line["level"] == "WARN")
+            .unwrap_or_else(|| panic!("a WARN event: {text}"));
+        assert_eq!(warn["span"]["name"], "handoff", "inside the span: {text}");
+        let problems: serde_json::Value =
+            serde_json::from_str(warn["fields"]["handoff.problems"].as_str().expect("text"))
+                .expect("a JSON array");
+        let pointers: Vec<&str> = problems
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|p| p["pointer"].as_str().expect("pointer"))
+            .collect();
+        assert_eq!(pointers, ["/payload/category", "/payload/orderId"]);
+        let close = lines
+            .iter()
+            .find(|line| line["fields"]["message"] == "close")
+            .unwrap_or_else(|| panic!("the span's close event: {text}"));
+        assert_eq!(close["span"]["handoff.outcome"], "rejected", "{text}");
+        assert_eq!(close["span"]["handoff.id"], "h-9", "{text}");
+    }
+}

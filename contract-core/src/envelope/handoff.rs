@@ -1,11 +1,15 @@
 //! [`Handoff`]: the envelope `handoff-envelope/v1` (seed `000_…`), its [`ArtifactRef`]s and
 //! its [`Status`].
 
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
+
+use contract_schema::shape::{Kind, Shape};
 
 use crate::runtime::options::Journey;
 use crate::runtime::presence::Presence;
 use crate::task::Budget;
+use crate::traits::HandoffSchema;
 
 use super::digest::Digest;
 
@@ -269,3 +273,29 @@ impl<T> Handoff<T> {
         }
     }
 }
+
+/// The payload's place when the envelope's own fields are read: any value, skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Skipped;
+
+impl<'de> Deserialize<'de> for Skipped {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(deserializer).map(|_| Skipped)
+    }
+}
+
+/// Written as `null`: the place the payload's bytes take in an envelope written by
+/// [`send_handoff`](crate::send_handoff).
+impl Serialize for Skipped {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit()
+    }
+}
+
+/// Any value: the hole of the envelope's published shape.
+impl HandoffSchema for Skipped {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::Any);
+}
+
+/// The envelope without its payload: what its own fields are read as.
+pub(crate) type Head = Handoff<Skipped>;

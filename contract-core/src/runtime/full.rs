@@ -3,11 +3,12 @@
 //! listed and the presence of every field recorded.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use contract_schema::{Schema, View};
 
 use crate::runtime::options::Limits;
-use crate::runtime::presence;
+use crate::runtime::presence::{self, Recorded};
 use crate::runtime::problem::Problem;
 use crate::runtime::scratch::{with_scratch, Scratch};
 use crate::runtime::tape::check::{self, Checker};
@@ -21,13 +22,16 @@ pub(crate) fn check<'b>(
     payload: Payload<'b>,
     limits: &Limits,
     scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'static>, Option<&'b str>) {
+) -> (Vec<Problem>, Arc<Recorded>, Option<&'b str>) {
     match scan(payload, limits, scratch) {
         Ok(text) => {
             let (problems, record) = walk(schema, view, text, limits, scratch);
             (problems, record, Some(text))
         }
-        Err(problem) => (vec![problem], presence::Record::new(schema, view), None),
+        Err(problem) => {
+            let record = presence::Record::new(schema, view);
+            (vec![problem], Arc::new(Recorded::new(record)), None)
+        }
     }
 }
 
@@ -90,9 +94,9 @@ pub(crate) fn walk(
     text: &str,
     limits: &Limits,
     scratch: &mut Scratch,
-) -> (Vec<Problem>, presence::Record<'static>) {
+) -> (Vec<Problem>, Arc<Recorded>) {
     let record = scratch.full.start(schema, view);
-    let mut outcome = Checker::new(
+    let outcome = Checker::new(
         record,
         text,
         &scratch.tape,
@@ -102,6 +106,5 @@ pub(crate) fn walk(
         Cow::Borrowed,
     )
     .run();
-    scratch.full.finish(&mut outcome.record);
-    (outcome.problems, outcome.record)
+    (outcome.problems, scratch.full.finish(outcome.record))
 }

@@ -182,6 +182,11 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// Bytes written and the presence of what they hold.
+    pub(crate) fn new(bytes: Vec<u8>, presence: Presence) -> Self {
+        Sent { bytes, presence }
+    }
+
     /// The JSON bytes.
     #[must_use]
     pub fn bytes(&self) -> &[u8] {
@@ -270,22 +275,25 @@ where
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
     // Entered for the call's work and its outcome; left when the call returns.
     let _entered = crate::trace::enter(&span);
-    let result = with_scratch(|scratch| {
+    let result = receive_unspanned::<T>(bytes, &options.limits);
+    crate::trace::finish(&span, result.as_ref().map(Received::presence));
+    result
+}
+
+/// [`receive_with`]'s work, without its span: for the envelope, whose call has a span of its
+/// own around the reads of its top level and its payload.
+pub(crate) fn receive_unspanned<T>(bytes: &[u8], limits: &Limits) -> Result<Received<T>, Rejection>
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    let schema = schema_of::<T>();
+    with_scratch(|scratch| {
         let plan = fast_plan::<T>(schema);
         let mut payload = Payload::Bytes(bytes);
         if plan.eligible {
-            let limits = &options.limits;
-            let mut record = scratch.fast.start(schema, View::Receiver);
-            match read::fast::receive::<T>(
-                schema,
-                plan,
-                bytes,
-                limits,
-                &mut scratch.fast,
-                &mut record,
-            ) {
-                Ok(value) => {
-                    let presence = Presence::recorded(record, Side::Receive);
+            match read::fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast) {
+                Ok((value, record)) => {
+                    let presence = Presence::shared(record, Side::Receive);
                     #[cfg(feature = "__check-fast-path")]
                     full_path_agrees(schema, bytes, limits, scratch, &presence);
                     return Ok(Received { value, presence });
@@ -294,9 +302,8 @@ where
                 Err(None) => {}
             }
         }
-        let (mut problems, record, text) =
-            check(schema, View::Receiver, payload, &options.limits, scratch);
-        let presence = Presence::recorded(record, Side::Receive);
+        let (mut problems, record, text) = check(schema, View::Receiver, payload, limits, scratch);
+        let presence = Presence::shared(record, Side::Receive);
         if let (true, Some(text)) = (problems.is_empty(), text) {
             // The value from the tape; where that fails, serde_json's own verdict.
             if let Ok(value) = read::de::from_tape::<T>(text, &scratch.tape.nodes) {
@@ -308,9 +315,7 @@ where
             }
         }
         Err(Rejection::new(Side::Receive, problems, presence))
-    });
-    crate::trace::finish(&span, result.as_ref().map(Received::presence));
-    result
+    })
 }
 
 /// Whether `send` writes `value` on its one-pass fast path (with default limits), rather
@@ -365,7 +370,7 @@ fn full_send_agrees<T: Serialize + ?Sized>(
     // A copy is rendered, as in `full_path_agrees`.
     assert_eq!(
         serde_json::to_value(presence.clone()).ok(),
-        serde_json::to_value(Presence::recorded(record, Side::Send)).ok(),
+        serde_json::to_value(Presence::shared(record, Side::Send)).ok(),
         "the fast path of send recorded another presence than the full path"
     );
 }
@@ -382,10 +387,8 @@ where
     let plan = fast_plan::<T>(schema);
     plan.eligible
         && with_scratch(|scratch| {
-            let mut record = scratch.fast.start(schema, View::Receiver);
             let limits = Limits::default();
-            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast, &mut record)
-                .is_ok()
+            read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast).is_ok()
         })
 }
 
@@ -410,7 +413,7 @@ fn full_path_agrees(
         problems.is_empty(),
         "the fast path of receive accepted what the full path rejects: {problems:?}"
     );
-    let full = serde_json::to_value(Presence::recorded(record, Side::Receive)).ok();
+    let full = serde_json::to_value(Presence::shared(record, Side::Receive)).ok();
     // A copy is rendered: the caller's record stays unrendered, as it would be without
     // this check.
     assert_eq!(
@@ -534,14 +537,57 @@ fn send_against<T: Serialize + ?Sized>(
     let span = crate::trace::start(Side::Send, schema, &options.journey);
     // Entered for the call's work and its outcome; left when the call returns.
     let _entered = crate::trace::enter(&span);
-    let limits = &options.limits;
-    let result = with_scratch(|scratch| {
-        let mut bytes = Vec::with_capacity(scratch.written);
+    let result = send_unspanned(value, schema, view, plan, &options.limits);
+    crate::trace::finish(&span, result.as_ref().map(Sent::presence));
+    result
+}
+
+/// [`send`]'s work without its span, for the envelope, whose call has a span of its own.
+pub(crate) fn send_payload<T>(value: &T, limits: &Limits) -> Result<Sent, Rejection>
+where
+    T: Serialize + HandoffSchema + ?Sized + 'static,
+{
+    let schema = schema_of::<T>();
+    let plan = Some(fast_plan::<T>(schema));
+    send_unspanned(value, schema, View::Sender, plan, limits)
+}
+
+/// [`send_to`]'s work without its span, for the envelope, whose call has a span of its own.
+pub(crate) fn send_payload_to<C, T>(value: &T, limits: &Limits) -> Result<Sent, Rejection>
+where
+    C: HandoffSchema + ?Sized + 'static,
+    T: Serialize + ?Sized,
+{
+    send_unspanned(value, schema_of::<C>(), View::Receiver, None, limits)
+}
+
+/// The schema of `T`, resolved once per type and kept for the life of the process.
+pub(crate) fn schema_for<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
+    schema_of::<T>()
+}
+
+/// The other published versions of contract `T` that its embedded snapshots hold (those that
+/// parse), once per type.
+pub(crate) fn other_versions<T: crate::HandoffContract + 'static>() -> &'static [Schema] {
+    diagnose::published_of::<T>()
+}
+
+fn send_unspanned<T: Serialize + ?Sized>(
+    value: &T,
+    schema: &'static Schema,
+    view: View,
+    plan: Option<&'static Plan>,
+    limits: &Limits,
+) -> Result<Sent, Rejection> {
+    with_scratch(|scratch| {
+        // As long as the last payload, with room for a field's key written in one chunk past
+        // the end (see `write::fast`).
+        let mut bytes = Vec::with_capacity(scratch.written + plan::FieldKey::CHUNK);
         if let Some(plan) = plan.filter(|plan| plan.eligible) {
             let memo = &mut scratch.fast_send;
             if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
                 scratch.written = bytes.len();
-                let presence = Presence::recorded(record, Side::Send);
+                let presence = Presence::shared(record, Side::Send);
                 #[cfg(feature = "__check-fast-path")]
                 full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
                 return Ok(Sent { bytes, presence });
@@ -568,13 +614,11 @@ fn send_against<T: Serialize + ?Sized>(
             return problem(ProblemKind::SerializeFailed);
         };
         let (problems, record) = walk(schema, view, text, limits, scratch);
-        let presence = Presence::recorded(record, Side::Send);
+        let presence = Presence::shared(record, Side::Send);
         if problems.is_empty() {
             Ok(Sent { bytes, presence })
         } else {
             Err(Rejection::new(Side::Send, problems, presence))
         }
-    });
-    crate::trace::finish(&span, result.as_ref().map(Sent::presence));
-    result
+    })
 }

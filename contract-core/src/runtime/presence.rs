@@ -77,11 +77,36 @@ impl Side {
 pub struct Presence {
     /// Which side recorded it: what `send` wrote, or what `receive` read.
     side: Side,
-    /// What a walk recorded (`None` for a record read from JSON).
+    /// The record and its rendering, behind one pointer (a presence travels inside every
+    /// `Received` and `Sent`), shared with the presences of its thread that recorded the same.
+    recorded: Arc<Recorded>,
+}
+
+/// What a walk or a one-pass path recorded, and its rendering once someone read it.
+///
+/// A path's memo keeps the last one it made: the next call that records the same (the same
+/// fields arrived in the same order, as often, with the same missing and unknown names)
+/// shares it, and with it its rendering, instead of copying its counts and rendering again.
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    /// `None` for a record read from JSON.
     record: Option<Record<'static>>,
-    /// The record rendered on first use; boxed, so that a presence nobody reads is small to
-    /// move (it travels inside every `Received` and `Sent`).
-    rendered: OnceLock<Box<Rendered>>,
+    /// The record rendered on first use.
+    rendered: OnceLock<Rendered>,
+}
+
+impl Recorded {
+    pub(crate) fn new(record: Record<'static>) -> Self {
+        Recorded {
+            record: Some(record),
+            rendered: OnceLock::new(),
+        }
+    }
+
+    /// Whether `record` (of the schema and view this one was recorded in) recorded the same.
+    pub(crate) fn records(&self, record: &Record<'static>) -> bool {
+        self.record.as_ref().is_some_and(|mine| mine.same(record))
+    }
 }
 
 /// The record as it is read and written (the key of `received_fields` depends on the side:
@@ -428,11 +453,26 @@ impl<'s> PathNode<'s> {
 
 /// How often a field arrived at one path (a payload within `u32::MAX` bytes holds fewer
 /// fields than that), and when it first did (1 for the first path a field arrived at, 0 for
-/// none).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Tally {
-    pub count: u32,
-    pub first: u32,
+/// none): the count in the low half, the first in the high half of one word, so that two
+/// records' tallies compare as plain words.
+pub(crate) type Tally = u64;
+
+/// Whether two runs of words are equal: all of them compared, without a branch per word.
+fn same_words(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+/// How often a field arrived at a path of `tally`.
+#[inline(always)]
+fn count(tally: Tally) -> u32 {
+    tally as u32
+}
+
+/// When a field first arrived at a path of `tally`: the place of the path among the paths
+/// that arrived, from 1 (0 for none).
+#[inline(always)]
+fn first(tally: Tally) -> u32 {
+    (tally >> 32) as u32
 }
 
 /// The schema paths met in payloads, by id, and what rendering needs of them, once a record
@@ -609,16 +649,30 @@ impl<'s> Record<'s> {
         }
     }
 
+    /// Whether `other` recorded the same as this record, against the same paths.
+    fn same(&self, other: &Record<'_>) -> bool {
+        std::ptr::eq(self.schema, other.schema)
+            && self.view == other.view
+            && Arc::ptr_eq(&self.paths, &other.paths)
+            && self.arrived == other.arrived
+            && self.unknown_omitted == other.unknown_omitted
+            && same_words(&self.tally, &other.tally)
+            && self.missing == other.missing
+            && self.unknown == other.unknown
+    }
+
     /// Counts one arrival at path `id`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn arrive(&mut self, id: u32) {
         let tally = &mut self.tally[id as usize];
-        if tally.count == 0 {
+        let n = count(*tally);
+        if n == 0 {
             // At most one first arrival per path: fewer than `u32::MAX`.
             self.arrived += 1;
-            tally.first = self.arrived;
+            *tally = u64::from(self.arrived) << 32 | 1;
+        } else if n < u32::MAX {
+            *tally += 1;
         }
-        tally.count = tally.count.saturating_add(1);
     }
 
     /// Adds the path `label` under `parent`: its id.
@@ -629,7 +683,7 @@ impl<'s> Record<'s> {
         Arc::make_mut(&mut self.paths)
             .nodes
             .push(PathNode::new(parent, label, inside));
-        self.tally.push(Tally::default());
+        self.tally.push(0);
         id
     }
 
@@ -658,10 +712,10 @@ impl<'s> Record<'s> {
         rendering.order.clear();
         rendering.order.resize(self.arrived as usize, u32::MAX);
         for (id, tally) in (0u32..).zip(&self.tally) {
-            if tally.count == 0 {
+            if count(*tally) == 0 {
                 continue;
             }
-            let at = (tally.first as usize).wrapping_sub(1);
+            let at = (first(*tally) as usize).wrapping_sub(1);
             if let Some(slot) = rendering.order.get_mut(at) {
                 *slot = id;
             }
@@ -672,8 +726,8 @@ impl<'s> Record<'s> {
             .counted
             .iter()
             .filter_map(|&id| {
-                let count = self.tally.get(id as usize)?.count;
-                Some((paths.get(id as usize)?.text.clone(), u64::from(count)))
+                let n = count(*self.tally.get(id as usize)?);
+                Some((paths.get(id as usize)?.text.clone(), u64::from(n)))
             })
             .collect();
         Rendered {
@@ -737,16 +791,23 @@ fn push_label(out: &mut Vec<u8>, label: Label<'_>, first: bool) {
 impl Presence {
     /// The presence a walk recorded against a schema kept for the life of the process.
     pub(crate) fn recorded(record: Record<'static>, side: Side) -> Self {
-        Presence {
-            side,
-            record: Some(record),
-            rendered: OnceLock::new(),
-        }
+        Presence::shared(Arc::new(Recorded::new(record)), side)
+    }
+
+    /// The presence of a record a path's memo shares.
+    pub(crate) fn shared(recorded: Arc<Recorded>, side: Side) -> Self {
+        Presence { side, recorded }
     }
 
     fn rendered(&self) -> &Rendered {
-        self.rendered
-            .get_or_init(|| Box::new(self.record.as_ref().map(Record::render).unwrap_or_default()))
+        let recorded = &*self.recorded;
+        recorded.rendered.get_or_init(|| {
+            recorded
+                .record
+                .as_ref()
+                .map(Record::render)
+                .unwrap_or_default()
+        })
     }
 
     /// Which side recorded it: [`Side::Send`] for what `send` wrote, [`Side::Receive`] for
@@ -807,13 +868,20 @@ impl Presence {
     }
 }
 
+impl Presence {
+    /// A presence of what was read from JSON.
+    fn read(side: Side, rendered: Rendered) -> Self {
+        let recorded = Recorded {
+            record: None,
+            rendered: OnceLock::from(rendered),
+        };
+        Presence::shared(Arc::new(recorded), side)
+    }
+}
+
 impl Default for Presence {
     fn default() -> Self {
-        Presence {
-            side: Side::Receive,
-            record: None,
-            rendered: OnceLock::from(Box::default()),
-        }
+        Presence::read(Side::Receive, Rendered::default())
     }
 }
 
@@ -821,8 +889,7 @@ impl Clone for Presence {
     fn clone(&self) -> Self {
         Presence {
             side: self.side,
-            record: self.record.clone(),
-            rendered: self.rendered.clone(),
+            recorded: Arc::clone(&self.recorded),
         }
     }
 }
@@ -917,11 +984,7 @@ impl<'de> Deserialize<'de> for Presence {
             field_counts: read.field_counts,
             present: read.present,
         };
-        Ok(Presence {
-            side,
-            record: None,
-            rendered: OnceLock::from(Box::new(rendered)),
-        })
+        Ok(Presence::read(side, rendered))
     }
 }
 

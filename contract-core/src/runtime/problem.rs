@@ -216,6 +216,35 @@ pub enum ProblemKind {
     },
     /// The type's own `Serialize` failed (a map key that is not a string, a custom error).
     SerializeFailed,
+    /// An envelope names another contract than the one it is read as (`contract` for the
+    /// payload, `schemaVersion` for the envelope): the payload is not read. Both are contract
+    /// ids, named: the one found only because it reads as one (`name/vN`).
+    OtherContract {
+        /// The contract the reader reads.
+        expected: Cow<'static, str>,
+        /// The contract the envelope names.
+        found: Cow<'static, str>,
+    },
+    /// An envelope names another major version of the contract it is read as, one the reader
+    /// cannot read: no published snapshot of that version is embedded in the reader's
+    /// contract, or that snapshot, as a writer, breaks the reader (`compat::check`). The
+    /// payload is not read.
+    OtherVersion {
+        /// The contract the reader reads.
+        expected: Cow<'static, str>,
+        /// The version the envelope names.
+        found: Cow<'static, str>,
+        /// The first breaking rule of the check, when a snapshot of that version was checked.
+        rule: Option<&'static str>,
+        /// Where that rule breaks, in wire names (empty for the root).
+        path: Option<Cow<'static, str>>,
+    },
+    /// A contract id in an envelope that does not read as one (`name/vN`): it is not
+    /// repeated, since it is no contract's. The payload is not read.
+    UnreadableVersion {
+        /// The contract the reader reads.
+        expected: Cow<'static, str>,
+    },
 }
 
 /// What kind of fault a problem is, for a caller that answers each differently (an HTTP
@@ -263,7 +292,10 @@ impl ProblemKind {
             | ProblemKind::NotOneKey { .. }
             | ProblemKind::NoVariantMatches { .. }
             | ProblemKind::Refused { .. }
-            | ProblemKind::SerializeFailed => ProblemClass::Contract,
+            | ProblemKind::SerializeFailed
+            | ProblemKind::OtherContract { .. }
+            | ProblemKind::OtherVersion { .. }
+            | ProblemKind::UnreadableVersion { .. } => ProblemClass::Contract,
         }
     }
 }
@@ -383,6 +415,33 @@ impl fmt::Display for ProblemKind {
                 "refused by the type's Deserialize ({category} error at byte {offset})"
             ),
             ProblemKind::SerializeFailed => f.write_str("the type's Serialize failed"),
+            ProblemKind::OtherContract { expected, found } => write!(
+                f,
+                "another contract: expected {expected}, found {found}; the payload was not read"
+            ),
+            ProblemKind::OtherVersion {
+                expected,
+                found,
+                rule,
+                path,
+            } => {
+                write!(f, "another version: {found} is not readable as {expected}: ")?;
+                match rule {
+                    None => f.write_str("no published snapshot of it is known to this reader")?,
+                    Some(rule) => {
+                        let at = match path.as_deref() {
+                            None | Some("") => "<root>",
+                            Some(path) => path,
+                        };
+                        write!(f, "its published snapshot breaks this reader ({rule} at {at})")?;
+                    }
+                }
+                f.write_str("; the payload was not read")
+            }
+            ProblemKind::UnreadableVersion { expected } => write!(
+                f,
+                "unreadable contract id: expected {expected}, found no `name/vN`; the payload was not read"
+            ),
         }
     }
 }
@@ -418,6 +477,11 @@ impl Rejection {
             problems,
             presence: Box::new(presence),
         }
+    }
+
+    /// Its problems and its presence record.
+    pub(crate) fn into_parts(self) -> (Vec<Problem>, Presence) {
+        (self.problems, *self.presence)
     }
 
     /// Every problem found, in document order.

@@ -11,7 +11,7 @@ use contract_schema::model::{StructDef, Type};
 use contract_schema::{Schema, View};
 
 use crate::runtime::plan::{Plan, StructFacts};
-use crate::runtime::presence::{Paths, Record, Tally};
+use crate::runtime::presence::{Paths, Record, Recorded, Tally};
 use crate::runtime::tape::check::{PathIndex, WalkBuffers};
 use crate::runtime::tape::scan::Tape;
 
@@ -50,7 +50,8 @@ pub(crate) struct Memo {
     /// The address of the schema and the view the paths belong to.
     schema: usize,
     view: Option<View>,
-    pub(crate) index: PathIndex<'static>,
+    /// Boxed: parking it and taking it back moves a pointer.
+    pub(crate) index: Box<PathIndex<'static>>,
     /// Every path met so far under this schema, by id (`None` while a call has them).
     paths: Option<Arc<Paths<'static>>>,
     /// The fingerprints of the keys of the objects open, innermost last.
@@ -68,7 +69,26 @@ pub(crate) struct Memo {
     pub(crate) unknown: Vec<(u32, usize, usize)>,
     /// `send`'s stack of arrays and objects open, kept empty between calls for its room.
     pub(crate) frames: Vec<Frame>,
+    /// The paths of a few schemas worked on before the last one (a thread that reads an
+    /// envelope reads three schemas by turns: its fields, the sender's presence, the
+    /// payload): taking one back finds its paths instead of adding them again. When full, the
+    /// oldest place is dropped.
+    parked: Vec<Parked>,
+    /// The last record the path finished: the next call that records the same shares it.
+    last: Option<Arc<Recorded>>,
 }
+
+/// The paths a memo kept of a schema it no longer works on.
+struct Parked {
+    schema: usize,
+    view: View,
+    index: Box<PathIndex<'static>>,
+    paths: Arc<Paths<'static>>,
+    opened: Vec<Option<Opened>>,
+}
+
+/// How many schemas a memo keeps the paths of besides the current one.
+const MAX_PARKED: usize = 4;
 
 /// A struct opened at a path: what the value there was (the address of its type, or of the
 /// struct of a struct variant), the struct, where the ids of its fields start in the path
@@ -96,19 +116,45 @@ impl Memo {
             {
                 paths
             }
-            _ => {
+            last => {
+                if let (Some(paths), Some(last_view)) = (last, self.view) {
+                    if self.parked.len() >= MAX_PARKED {
+                        self.parked.remove(0);
+                    }
+                    self.parked.push(Parked {
+                        schema: self.schema,
+                        view: last_view,
+                        index: std::mem::take(&mut self.index),
+                        paths,
+                        opened: std::mem::take(&mut self.opened),
+                    });
+                }
                 self.schema = address;
                 self.view = Some(view);
-                self.index.clear();
-                self.opened.clear();
-                Arc::default()
+                self.last = None;
+                let parked = self
+                    .parked
+                    .iter()
+                    .position(|p| (p.schema, p.view) == (address, view));
+                match parked.map(|at| self.parked.swap_remove(at)) {
+                    Some(parked) if parked.paths.len() <= MAX_REMEMBERED_PATHS => {
+                        self.index = parked.index;
+                        self.opened = parked.opened;
+                        parked.paths
+                    }
+                    _ => {
+                        self.index.clear();
+                        self.opened.clear();
+                        Arc::default()
+                    }
+                }
             }
         };
         // The counts are kept in the memo's buffer during the call, and copied out at its
         // end: the call's own allocations come after the value's, as `serde_json`'s would.
         let mut tally = std::mem::take(&mut self.tally);
         tally.clear();
-        tally.resize(paths.len(), Tally::default());
+        tally.resize(paths.len(), 0);
         let record = Record::with_tally(schema, view, paths, tally);
         self.fingerprints.clear();
         self.seen.clear();
@@ -148,12 +194,20 @@ impl Memo {
         opened
     }
 
-    /// Remembers the paths a call added.
-    pub(crate) fn finish(&mut self, record: &mut Record<'static>) {
+    /// Remembers the paths a call added, and gives its record for a presence: the last one
+    /// the path finished where it recorded the same (the same shape of payload again), else
+    /// the record with its counts copied out of the memo's buffer.
+    pub(crate) fn finish(&mut self, mut record: Record<'static>) -> Arc<Recorded> {
         self.paths = Some(Arc::clone(&record.paths));
-        let buffer = std::mem::take(&mut record.tally);
-        record.tally = buffer.as_slice().to_vec();
-        self.tally = buffer;
+        if let Some(last) = self.last.as_ref().filter(|last| last.records(&record)) {
+            self.tally = record.tally;
+            return Arc::clone(last);
+        }
+        let copy = record.tally.as_slice().to_vec();
+        self.tally = std::mem::replace(&mut record.tally, copy);
+        let recorded = Arc::new(Recorded::new(record));
+        self.last = Some(Arc::clone(&recorded));
+        recorded
     }
 
     /// Remembers the paths a call added, whose record is dropped (the full path decides).

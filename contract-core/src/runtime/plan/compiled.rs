@@ -39,7 +39,7 @@ pub(crate) struct Slot {
     pub(crate) name: Option<&'static str>,
     /// What `send` writes before its value: `,"name":` (serde_json's escape of the name;
     /// empty for a field never written).
-    pub(crate) key: Box<[u8]>,
+    pub(crate) key: FieldKey,
     /// The field's type, and its shape.
     pub(crate) ty: &'static Type,
     pub(crate) shape: Shape,
@@ -47,6 +47,31 @@ pub(crate) struct Slot {
     /// until one is matched), so that the same key is known again without comparing it: a
     /// hint any thread may set, since static text never changes.
     pub(crate) key_addr: AtomicUsize,
+}
+
+/// The text `send` writes before a field's value, `,"name":`, whole and (when it fits) at the
+/// start of a zero-padded chunk of fixed size: a copy of the whole chunk (a few moves, no
+/// call) followed by a cut to the text's length writes it.
+#[derive(Default)]
+pub(crate) struct FieldKey {
+    pub(crate) text: Box<[u8]>,
+    pub(crate) chunk: Option<[u8; FieldKey::CHUNK]>,
+}
+
+impl FieldKey {
+    pub(crate) const CHUNK: usize = 32;
+
+    fn new(text: Vec<u8>) -> Self {
+        let chunk = (text.len() <= Self::CHUNK).then(|| {
+            let mut chunk = [0; Self::CHUNK];
+            chunk[..text.len()].copy_from_slice(&text);
+            chunk
+        });
+        FieldKey {
+            text: text.into_boxed_slice(),
+            chunk,
+        }
+    }
 }
 
 impl Plan {
@@ -103,12 +128,12 @@ impl Plan {
             .iter()
             .map(|f| {
                 let name = f.sender.as_ref().map(|sender| sender.name.as_str());
-                let key = name.map_or_else(Box::default, |name| {
+                let key = name.map_or_else(FieldKey::default, |name| {
                     let mut key = vec![b','];
                     // Writing a string into a `Vec` cannot fail.
                     let _ = serde_json::to_writer(&mut key, name);
                     key.push(b':');
-                    key.into_boxed_slice()
+                    FieldKey::new(key)
                 });
                 Slot {
                     name,

@@ -33,20 +33,22 @@
 //! the fast path accepts goes through the full path too, which must accept it with the same
 //! presence.
 
+use std::sync::Arc;
+
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
 use contract_schema::constraint::IntValue;
-use contract_schema::model::{EnumDef, Repr, StructDef, Type, Unknown, VariantDefKind};
-use contract_schema::Schema;
+use contract_schema::model::{EnumDef, IntKind, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{
     constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
 };
-use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::scratch::{KeySet, Memo, Opened};
 use crate::runtime::tape::number::{
     f32_number, i128_of, key_number, number, number_end, u128_of, Number,
@@ -61,23 +63,21 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     bytes: &'b [u8],
     limits: &Limits,
     memo: &mut Memo,
-    record: &mut Record<'static>,
-) -> Result<T, Option<&'b str>> {
+) -> Result<(T, Arc<Recorded>), Option<&'b str>> {
     if bytes.len() > limits.max_bytes {
-        memo.abandon(record);
         return Err(None);
     }
     // The payload is UTF-8 throughout or the full path refuses it (serde_json checks only the
     // strings it reads): checked once here, so that a string is a slice of the text.
     let Ok(text) = std::str::from_utf8(bytes) else {
-        memo.abandon(record);
         return Err(None);
     };
+    let mut record = memo.start(schema, View::Receiver);
     let mut fast = Fast {
         schema,
         plan,
-        record,
-        memo,
+        record: &mut record,
+        memo: &mut *memo,
         limits: *limits,
         depth: 0,
         bail: false,
@@ -90,15 +90,15 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
         scratch: String::new(),
     };
     let value = T::deserialize(&mut fast);
+    // serde_json refuses anything but whitespace after the value.
+    let read = value.is_ok() && !fast.bail && fast.peek().is_none();
+    if read {
+        fast.name_unknown();
+    }
     match value {
-        // serde_json refuses anything but whitespace after the value.
-        Ok(value) if !fast.bail && fast.peek().is_none() => {
-            fast.name_unknown();
-            fast.memo.finish(fast.record);
-            Ok(value)
-        }
+        Ok(value) if read => Ok((value, memo.finish(record))),
         _ => {
-            fast.memo.abandon(fast.record);
+            memo.abandon(&mut record);
             Err(Some(text))
         }
     }
@@ -272,6 +272,15 @@ impl<'de> Fast<'de, '_> {
     /// The next byte past whitespace (not consumed).
     #[inline(always)]
     fn peek(&mut self) -> Option<u8> {
+        // Mostly the next byte is no space (compact JSON): one comparison says so.
+        match self.input.get(self.at) {
+            Some(&b) if b > b' ' => Some(b),
+            _ => self.peek_past_space(),
+        }
+    }
+
+    /// [`Fast::peek`] past whitespace.
+    fn peek_past_space(&mut self) -> Option<u8> {
         while let Some(&b) = self.input.get(self.at) {
             if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 return Some(b);
@@ -373,9 +382,7 @@ impl<'de> Fast<'de, '_> {
     #[inline(always)]
     fn visit_number<V: Visitor<'de>>(&mut self, number: Option<Number>, v: V) -> Res<V::Value> {
         match number {
-            Some(Number::U64(n)) if self.admits(Value::Int(IntValue::from_u128(n.into()))) => {
-                v.visit_u64(n)
-            }
+            Some(Number::U64(n)) if self.admits_u64(n) => v.visit_u64(n),
             Some(Number::I64(n)) if self.admits(Value::Int(IntValue::from_i128(n.into()))) => {
                 v.visit_i64(n)
             }
@@ -384,10 +391,65 @@ impl<'de> Fast<'de, '_> {
         }
     }
 
+    /// [`Fast::admits`] for a non-negative integer: where the cursor is at a plain integer
+    /// type (the common case), its range alone.
+    #[inline(always)]
+    fn admits_u64(&self, n: u64) -> bool {
+        let kind = match self.node {
+            Node::Ty(Type::Int(kind)) => kind,
+            Node::Ty(Type::Option(inner)) => match &**inner {
+                Type::Int(kind) => kind,
+                _ => return self.admits(Value::Int(IntValue::from_u128(n.into()))),
+            },
+            _ => return self.admits(Value::Int(IntValue::from_u128(n.into()))),
+        };
+        u128::from(n) <= IntKind::max(*kind)
+    }
+
     /// A number value for a visitor that takes any.
+    #[inline(always)]
     fn number<V: Visitor<'de>>(&mut self, v: V) -> Res<V::Value> {
-        let (text, kind) = self.number_text()?;
-        self.visit_number(number(text, kind), v)
+        match self.plain_int() {
+            Some(n) => self.visit_number(Some(n), v),
+            None => {
+                let (text, kind) = self.number_text()?;
+                self.visit_number(number(text, kind), v)
+            }
+        }
+    }
+
+    /// The number at the cursor when it is an integer of at most 18 digits (which a `u64`,
+    /// or negated an `i64`, holds) read by JSON's grammar (no leading zero, no fraction, no
+    /// exponent), as serde_json hands it over (`-0` is the float `-0.0`, so not here), read
+    /// in the one pass that finds its end; `None` (the cursor where it was) for any other.
+    #[inline(always)]
+    fn plain_int(&mut self) -> Option<Number> {
+        let input = self.input;
+        let negative = input.get(self.at) == Some(&b'-');
+        let start = self.at + usize::from(negative);
+        let mut at = start;
+        let mut n: u64 = 0;
+        while let Some(&b) = input.get(at) {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
+            at += 1;
+        }
+        let digits = at - start;
+        let plain = (1..=18).contains(&digits)
+            && (digits == 1 || input[start] != b'0')
+            && !matches!(input.get(at), Some(b'.' | b'e' | b'E'));
+        let number = match (plain, negative) {
+            (false, _) => return None,
+            (true, false) => Number::U64(n),
+            // At most 18 digits: below `i64::MAX`.
+            (true, true) if n != 0 => Number::I64((n as i64).wrapping_neg()),
+            (true, true) => return None,
+        };
+        self.at = at;
+        Some(number)
     }
 
     /// A string value: within the constraint at the cursor, then to the visitor.

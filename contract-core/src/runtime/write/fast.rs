@@ -28,6 +28,7 @@
 
 use std::fmt::{self, Display};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use serde::ser::{self, Serialize, Serializer};
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -40,7 +41,7 @@ use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{constraint_admits, fingerprint, same, LastShape, Plan, Shape, Value};
-use crate::runtime::presence::{Label, Record, ROOT};
+use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::scratch::{Frame, Items, KeySet, Memo, Mode};
 
 /// Writes `value` as `serde_json::to_vec` does into `out` and records its presence; `None`
@@ -52,7 +53,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
     limits: &Limits,
     memo: &mut Memo,
     out: &mut Vec<u8>,
-) -> Option<Record<'static>> {
+) -> Option<Arc<Recorded>> {
     out.clear();
     let record = memo.start(schema, View::Sender);
     let frames = std::mem::take(&mut memo.frames);
@@ -75,8 +76,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
     w.frames.clear();
     w.memo.frames = std::mem::take(&mut w.frames);
     if written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes {
-        w.memo.finish(&mut w.record);
-        Some(w.record)
+        Some(w.memo.finish(w.record))
     } else {
         w.memo.abandon(&mut w.record);
         None
@@ -204,6 +204,16 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether the cursor is at a value of integer kind `kind` (or an `Option` of one).
+    #[inline(always)]
+    fn of_kind(&self, kind: IntKind) -> bool {
+        match self.node {
+            Node::Ty(Type::Int(k)) => *k == kind,
+            Node::Ty(Type::Option(inner)) => matches!(**inner, Type::Int(k) if k == kind),
+            _ => false,
+        }
+    }
+
     #[inline(always)]
     fn check(&mut self, value: &Scalar<'_>) -> Result<(), Stop> {
         if self.scalar_fits(value) {
@@ -314,7 +324,9 @@ impl Writer<'_> {
         None
     }
 
-    /// Opens a struct's object at the cursor.
+    /// Opens a struct's object at the cursor. Its opening brace is not written yet: the
+    /// first field writes it in place of the comma its key starts with, or the close writes
+    /// it for a struct of no field.
     fn open_struct(&mut self) -> Result<Mode, Stop> {
         let here = self.here;
         let node = match self.node {
@@ -564,10 +576,13 @@ fn write_escape(out: &mut Vec<u8>, b: u8) {
 }
 
 macro_rules! ints {
-    ($($method:ident($ty:ty) = $write:ident;)*) => {$(
+    ($($method:ident($ty:ty, $kind:ident) = $write:ident;)*) => {$(
         fn $method(self, v: $ty) -> Result<(), Stop> {
-            let wide = i128::from(v);
-            self.check(&Scalar::Int(wide.min(0), wide.max(0).unsigned_abs()))?;
+            // A field of the integer's own kind (the common case) takes any value of it.
+            if !self.of_kind(IntKind::$kind) {
+                let wide = i128::from(v);
+                self.check(&Scalar::Int(wide.min(0), wide.max(0).unsigned_abs()))?;
+            }
             // Writing to a `Vec` cannot fail.
             let _ = CompactFormatter.$write(self.out, v);
             Ok(())
@@ -593,15 +608,15 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
     }
 
     ints! {
-        serialize_i8(i8) = write_i8;
-        serialize_i16(i16) = write_i16;
-        serialize_i32(i32) = write_i32;
-        serialize_i64(i64) = write_i64;
-        serialize_i128(i128) = write_i128;
-        serialize_u8(u8) = write_u8;
-        serialize_u16(u16) = write_u16;
-        serialize_u32(u32) = write_u32;
-        serialize_u64(u64) = write_u64;
+        serialize_i8(i8, I8) = write_i8;
+        serialize_i16(i16, I16) = write_i16;
+        serialize_i32(i32, I32) = write_i32;
+        serialize_i64(i64, I64) = write_i64;
+        serialize_i128(i128, I128) = write_i128;
+        serialize_u8(u8, U8) = write_u8;
+        serialize_u16(u16, U16) = write_u16;
+        serialize_u32(u32, U32) = write_u32;
+        serialize_u64(u64, U64) = write_u64;
     }
 
     fn serialize_u128(self, v: u128) -> Result<(), Stop> {
@@ -758,7 +773,6 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
             return Err(self.bail());
         }
         let mode = self.open_struct()?;
-        self.out.push(b'{');
         Ok(Compound::new(self, mode))
     }
 
@@ -774,7 +788,6 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
         };
         self.node = Node::Struct(s);
         let mode = self.open_struct()?;
-        self.out.push(b'{');
         Ok(Compound::new(self, mode).in_variant())
     }
 
@@ -915,14 +928,15 @@ impl<'a, 'm> Compound<'a, 'm> {
         let written_before = |seen: u64| (0..n).any(|g| seen & 1 << g != 0 && named(g));
         // A field the view does not write, one written twice, or two fields under one name
         // (the key twice in the object).
-        let Some(f) =
-            found.filter(|f| *seen & 1 << f == 0 && !(facts.clashing && written_before(*seen)))
-        else {
+        let Some(f) = found else {
             return Err(w.bail());
         };
+        if *seen & 1 << f != 0 || (facts.clashing && written_before(*seen)) {
+            return Err(w.bail());
+        }
         *seen |= 1 << f;
         *next_guess = f + 1;
-        let skip = usize::from(std::mem::replace(first, false));
+        let first = std::mem::replace(first, false);
         let slot = &slots[f];
         // At most 64 fields: `f` fits.
         let id = base + f as u32;
@@ -935,9 +949,23 @@ impl<'a, 'm> Compound<'a, 'm> {
         }
         w.here = id;
         // The key is the name the field was matched under: its text is written as it was
-        // escaped once for the plan (without the comma before the first field).
-        w.out
-            .extend_from_slice(slot.key.get(skip..).unwrap_or_default());
+        // escaped once for the plan, with the comma before it, which the first field turns
+        // into the object's opening brace (see `Writer::open_struct`).
+        let out = &mut *w.out;
+        let at = out.len();
+        match &slot.key.chunk {
+            // Only within the room there is: the chunk's padding never grows the buffer.
+            Some(chunk) if out.capacity() - at >= chunk.len() => {
+                out.extend_from_slice(chunk);
+                out.truncate(at + slot.key.text.len());
+            }
+            _ => out.extend_from_slice(&slot.key.text),
+        }
+        if first {
+            if let Some(brace) = out.get_mut(at) {
+                *brace = b'{';
+            }
+        }
         Ok(())
     }
 
@@ -964,6 +992,10 @@ impl<'a, 'm> Compound<'a, 'm> {
         w.depth -= 1 + usize::from(frame.variant);
         if !complete {
             return Err(w.bail());
+        }
+        if frame.first && matches!(frame.mode, Mode::Struct { .. }) {
+            // A struct's brace is written with its first field (see `Writer::open_struct`).
+            w.out.push(b'{');
         }
         w.out.push(close);
         if frame.variant {

@@ -1,0 +1,551 @@
+//! The cost of durable, idempotent acceptance on SQLite against what a user would write
+//! instead, on the same database file with the same settings (WAL, `synchronous=FULL`,
+//! `BEGIN IMMEDIATE`), for an envelope of about 1 KB whose handler inserts one row:
+//!
+//! - `inbox`: `Inbox::accept` on a `SqliteLedger`: `receive_handoff`, the RFC 8785 digest,
+//!   the ledger's read of the key, then one transaction of the context's state, the claim,
+//!   the handler's row, the receipt and the commit;
+//! - `plain`: `serde_json::from_slice::<Handoff<T>>` (the key and the row's values), then
+//!   one transaction of `INSERT … ON CONFLICT DO NOTHING` of the key and the bytes and, when
+//!   it inserted, the same row.
+//!
+//! Each twice: a **new** envelope (each call a new key: the commit's `fsync` dominates) and a
+//! **duplicate** (a key accepted before: nothing is written; `plain` still opens and commits
+//! its transaction, the inbox reads the key before any).
+//!
+//! The figures to quote are those of `ratios`: rounds in which each method runs one batch in
+//! turn, every other round in reverse order, and the median over rounds of the accepts per
+//! second of `inbox` over `plain` in the same round (target ≥ 0.8×), with the middle half of
+//! those ratios, and each method's median accepts per second.
+//!
+//! Run: `cargo bench -p contract-core --features sqlite --bench ledger -- ratios`; the
+//! database lives in `std::env::temp_dir()` (set `TMPDIR` for another disk).
+//!
+//! With feature `postgres` too, the same on PostgreSQL (`PostgresLedger` against the same
+//! plain transaction, `READ COMMITTED`, the server's `synchronous_commit`, both sides'
+//! statements prepared once per connection), in a schema of its own (dropped after) of the
+//! database `HANDOFF_TEST_POSTGRES` names (skipped, saying so, when it is unset):
+//! `HANDOFF_TEST_POSTGRES="host=/tmp/pg user=postgres dbname=postgres" cargo bench -p
+//! contract-core --features sqlite,postgres --bench ledger -- ratios`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use contract_core::inbox::{Inbox, SqliteLedger};
+use contract_core::{send_handoff, Delivery, Handoff, HandoffContract, Journey};
+use criterion::{criterion_group, criterion_main, Criterion};
+use rusqlite::{params, Connection, Transaction, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "bench-refund", version = 1)]
+#[serde(rename_all = "camelCase")]
+struct Refund {
+    order_ref: String,
+    amount_cents: i64,
+    reason: String,
+}
+
+/// An envelope of about 1 KB with the handoff id `handoff`.
+fn envelope(handoff: &str) -> Vec<u8> {
+    let refund = Refund {
+        order_ref: format!("A-{handoff}"),
+        amount_cents: 4_250,
+        reason: "the parcel arrived crushed; the customer sent two photographs".into(),
+    };
+    let mut handoff = Handoff::new("ctx-7f3a9c", handoff, "refund-specialist", refund)
+        .goal("Refund the damaged order and tell the customer what happens next")
+        .task("task-0192")
+        .constraint("only use confirmed order data; never guess an amount")
+        .constraint("no refund above 500 EUR without a supervisor's approval")
+        .decision("the order was damaged in transit (photographs confirm it)")
+        .decision("refund to the original payment method")
+        .open_question("does the customer want a replacement instead?")
+        .assumption("the carrier's claim is filed separately by logistics")
+        .journey(
+            Journey::new("triage-agent", "refund-specialist")
+                .session("session-3f9e2b")
+                .workflow("support-refund")
+                .attempt(1),
+        )
+        .ready();
+    send_handoff(&mut handoff)
+        .expect("the bench's envelope is valid")
+        .into_bytes()
+}
+
+/// The row both handlers insert.
+const INSERT_REFUND: &str = "INSERT INTO refunds (order_ref, amount_cents) VALUES (?1, ?2)";
+
+/// A database file with the application's tables, removed when dropped.
+struct Database(PathBuf);
+
+impl Database {
+    fn new() -> Database {
+        let path =
+            std::env::temp_dir().join(format!("handoff-ledger-bench-{}.db", std::process::id()));
+        let database = Database(path);
+        database.remove();
+        let ledger = SqliteLedger::open(&database.0).expect("opens");
+        ledger
+            .connection()
+            .execute_batch(
+                "CREATE TABLE refunds (id INTEGER PRIMARY KEY, order_ref TEXT NOT NULL, \
+                 amount_cents INTEGER NOT NULL);
+                 CREATE TABLE plain_inbox (context_id TEXT NOT NULL, handoff_id TEXT NOT NULL, \
+                 envelope BLOB NOT NULL, PRIMARY KEY (context_id, handoff_id));",
+            )
+            .expect("the tables");
+        database
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.0.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
+
+/// The inbox on its own connection.
+fn inbox(database: &Database) -> Inbox<SqliteLedger> {
+    Inbox::new(SqliteLedger::open(database.path()).expect("opens"))
+}
+
+/// The inbox's acceptance, the handler inserting the row.
+fn accept(inbox: &mut Inbox<SqliteLedger>, bytes: &[u8]) -> bool {
+    inbox
+        .accept(
+            bytes,
+            |tx: &mut Transaction<'_>, delivery: &Delivery<Refund>| {
+                let refund = delivery.payload();
+                tx.prepare_cached(INSERT_REFUND)?
+                    .execute(params![refund.order_ref, refund.amount_cents])?;
+                Ok::<_, rusqlite::Error>(())
+            },
+        )
+        .is_ok()
+}
+
+/// What a user would write instead, on a connection with the same settings as the
+/// ledger's (WAL, `synchronous=FULL`, the same `busy_timeout`).
+struct Plain(Connection);
+
+impl Plain {
+    fn new(database: &Database) -> Plain {
+        let connection = Connection::open(database.path()).expect("opens");
+        connection
+            .busy_timeout(contract_core::inbox::DEFAULT_BUSY_TIMEOUT)
+            .expect("busy_timeout");
+        connection
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+            .expect("WAL");
+        connection
+            .pragma_update(None, "synchronous", "FULL")
+            .expect("synchronous");
+        Plain(connection)
+    }
+
+    fn accept(&mut self, bytes: &[u8]) -> bool {
+        let Ok(handoff) = serde_json::from_slice::<Handoff<Refund>>(bytes) else {
+            return false;
+        };
+        let mut run = || -> rusqlite::Result<()> {
+            let tx = self
+                .0
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let inserted = tx
+                .prepare_cached(
+                    "INSERT INTO plain_inbox (context_id, handoff_id, envelope) \
+                     VALUES (?1, ?2, ?3) ON CONFLICT (context_id, handoff_id) DO NOTHING",
+                )?
+                .execute(params![handoff.context_id, handoff.handoff_id, bytes])?;
+            if inserted == 1 {
+                let refund = &handoff.payload;
+                tx.prepare_cached(INSERT_REFUND)?
+                    .execute(params![refund.order_ref, refund.amount_cents])?;
+            }
+            tx.commit()
+        };
+        run().is_ok()
+    }
+}
+
+/// Envelopes with new keys, handed out in turn.
+struct Fresh {
+    envelopes: Vec<Vec<u8>>,
+    next: usize,
+}
+
+impl Fresh {
+    fn new(prefix: &str, count: usize) -> Fresh {
+        Fresh {
+            envelopes: (0..count)
+                .map(|i| envelope(&format!("{prefix}-{i}")))
+                .collect(),
+            next: 0,
+        }
+    }
+
+    fn next(&mut self) -> &[u8] {
+        let at = self.next;
+        self.next += 1;
+        &self.envelopes[at]
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let database = Database::new();
+    let mut inbox = inbox(&database);
+    let mut plain = Plain::new(&database);
+    let seen = envelope("seen");
+    assert!(accept(&mut inbox, &seen) && accept(&mut inbox, &seen));
+    assert!(plain.accept(&seen) && plain.accept(&seen));
+
+    let mut group = c.benchmark_group("ledger");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(4));
+    let mut counter = 0u64;
+    group.bench_function("inbox_new", |b| {
+        b.iter(|| {
+            counter += 1;
+            accept(&mut inbox, &envelope(&format!("inbox-{counter}")))
+        })
+    });
+    group.bench_function("plain_new", |b| {
+        b.iter(|| {
+            counter += 1;
+            plain.accept(&envelope(&format!("plain-{counter}")))
+        })
+    });
+    group.bench_function("inbox_duplicate", |b| {
+        b.iter(|| accept(&mut inbox, black_box(&seen)))
+    });
+    group.bench_function("plain_duplicate", |b| {
+        b.iter(|| plain.accept(black_box(&seen)))
+    });
+    group.finish();
+    #[cfg(feature = "postgres")]
+    on_postgres::benches(c);
+}
+
+/// Times `batch` runs of `f`.
+fn timed(batch: u32, mut f: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    for _ in 0..batch {
+        assert!(black_box(f()), "an acceptance failed");
+    }
+    start.elapsed()
+}
+
+/// Interleaved rounds of the two methods: the median (and the middle half) of the per-round
+/// ratios of their accepts per second, and each one's median accepts per second.
+fn ratios_of(
+    label: &str,
+    rounds: usize,
+    batch: u32,
+    inbox: &mut dyn FnMut() -> bool,
+    plain: &mut dyn FnMut() -> bool,
+) {
+    timed(batch, &mut *inbox);
+    timed(batch, &mut *plain);
+    let mut ratios = Vec::with_capacity(rounds);
+    let (mut inbox_rates, mut plain_rates) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        // Every other round in reverse order: neither always runs right after the other.
+        let (inbox_time, plain_time) = if round % 2 == 0 {
+            let i = timed(batch, &mut *inbox);
+            (i, timed(batch, &mut *plain))
+        } else {
+            let p = timed(batch, &mut *plain);
+            (timed(batch, &mut *inbox), p)
+        };
+        let rate = |t: Duration| f64::from(batch) / t.as_secs_f64();
+        inbox_rates.push(rate(inbox_time));
+        plain_rates.push(rate(plain_time));
+        ratios.push(rate(inbox_time) / rate(plain_time));
+    }
+    let quartile = |values: &mut Vec<f64>, q: usize| {
+        values.sort_by(f64::total_cmp);
+        values[(values.len() - 1) * q / 4]
+    };
+    println!(
+        "ratio ledger {label}: inbox / plain accepts per second = {:.2}x (target >= 0.80x; \
+         median of {rounds} rounds of {batch}; middle half {:.2}-{:.2}); inbox {:.0}/s, plain {:.0}/s",
+        quartile(&mut ratios, 2),
+        quartile(&mut ratios, 1),
+        quartile(&mut ratios, 3),
+        quartile(&mut inbox_rates, 2),
+        quartile(&mut plain_rates, 2),
+    );
+}
+
+fn ratios(c: &mut Criterion) {
+    // The ratios are printed, not measured by criterion; a filter naming them runs them.
+    let _ = c;
+    let database = Database::new();
+    let mut inbox = inbox(&database);
+    let mut plain = Plain::new(&database);
+    let seen = envelope("seen");
+    println!("envelope: {} bytes", seen.len());
+    assert!(accept(&mut inbox, &seen) && plain.accept(&seen));
+
+    // New keys: the commit's fsync dominates; batches of 10, 41 rounds.
+    let (rounds, batch) = (41, 10);
+    let count = (rounds + 1) * batch as usize;
+    let mut fresh_inbox = Fresh::new("inbox", count);
+    let mut fresh_plain = Fresh::new("plain", count);
+    ratios_of(
+        "new",
+        rounds,
+        batch,
+        &mut || accept(&mut inbox, fresh_inbox.next()),
+        &mut || plain.accept(fresh_plain.next()),
+    );
+    // Duplicates: nothing written.
+    ratios_of(
+        "duplicate",
+        101,
+        2_000,
+        &mut || accept(&mut inbox, &seen),
+        &mut || plain.accept(&seen),
+    );
+    #[cfg(feature = "postgres")]
+    on_postgres::ratios();
+}
+
+/// The same two methods on PostgreSQL.
+#[cfg(feature = "postgres")]
+mod on_postgres {
+    use std::hint::black_box;
+    use std::time::Duration;
+
+    use contract_core::inbox::{Inbox, PostgresLedger};
+    use contract_core::{Delivery, Handoff};
+    use criterion::Criterion;
+    use postgres::{Client, IsolationLevel, NoTls, Statement, Transaction};
+
+    use super::{envelope, ratios_of, Fresh, Refund};
+
+    /// The variable naming the server.
+    const SERVER: &str = "HANDOFF_TEST_POSTGRES";
+
+    /// The row both handlers insert.
+    const INSERT_REFUND: &str = "INSERT INTO refunds (order_ref, amount_cents) VALUES ($1, $2)";
+
+    /// A schema of its own with the application's tables, dropped when done.
+    struct Database {
+        params: String,
+        schema: String,
+    }
+
+    impl Database {
+        /// `None` (said on the output) without a server.
+        fn new() -> Option<Database> {
+            let Ok(params) = std::env::var(SERVER) else {
+                println!("postgres: skipped, {SERVER} is not set");
+                return None;
+            };
+            let schema = format!("handoff_ledger_bench_{}", std::process::id());
+            let database = Database { params, schema };
+            database
+                .client()
+                .batch_execute(&format!(
+                    "DROP SCHEMA IF EXISTS {s} CASCADE; CREATE SCHEMA {s};
+                 CREATE TABLE {s}.refunds (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, \
+                 order_ref text NOT NULL, amount_cents bigint NOT NULL);
+                 CREATE TABLE {s}.plain_inbox (context_id text NOT NULL, \
+                 handoff_id text NOT NULL, envelope bytea NOT NULL, \
+                 PRIMARY KEY (context_id, handoff_id));",
+                    s = database.schema
+                ))
+                .expect("the bench's tables");
+            Some(database)
+        }
+
+        /// A connection whose `search_path` finds the application's tables.
+        fn client(&self) -> Client {
+            let mut client = Client::connect(&self.params, NoTls).expect("connects");
+            client
+                .batch_execute(&format!("SET search_path TO {}", self.schema))
+                .expect("search_path");
+            client
+        }
+    }
+
+    impl Drop for Database {
+        fn drop(&mut self) {
+            let dropped = Client::connect(&self.params, NoTls).and_then(|mut client| {
+                client.batch_execute(&format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema))
+            });
+            if let Err(error) = dropped {
+                eprintln!(
+                    "postgres: the bench's schema {} stays: {error}",
+                    self.schema
+                );
+            }
+        }
+    }
+
+    /// The inbox on its own connection, and its handler's statement prepared on it.
+    struct Accepting {
+        inbox: Inbox<PostgresLedger>,
+        insert: Statement,
+    }
+
+    impl Accepting {
+        fn new(database: &Database) -> Accepting {
+            let mut ledger =
+                PostgresLedger::open(database.client(), &database.schema).expect("opens");
+            let insert = ledger.client().prepare(INSERT_REFUND).expect("prepared");
+            Accepting {
+                inbox: Inbox::new(ledger),
+                insert,
+            }
+        }
+
+        /// The inbox's acceptance, the handler inserting the row.
+        fn accept(&mut self, bytes: &[u8]) -> bool {
+            let insert = &self.insert;
+            self.inbox
+                .accept(
+                    bytes,
+                    |tx: &mut Transaction<'_>, delivery: &Delivery<Refund>| {
+                        let refund = delivery.payload();
+                        tx.execute(insert, &[&refund.order_ref, &refund.amount_cents])?;
+                        Ok::<_, postgres::Error>(())
+                    },
+                )
+                .is_ok()
+        }
+    }
+
+    /// What a user would write instead: one `READ COMMITTED` transaction of `INSERT … ON
+    /// CONFLICT DO NOTHING` of the key and the bytes and, when it inserted, the row.
+    struct Plain {
+        client: Client,
+        claim: Statement,
+        insert: Statement,
+    }
+
+    impl Plain {
+        fn new(database: &Database) -> Plain {
+            let mut client = database.client();
+            let claim = client
+                .prepare(
+                    "INSERT INTO plain_inbox (context_id, handoff_id, envelope) \
+                     VALUES ($1, $2, $3) ON CONFLICT (context_id, handoff_id) DO NOTHING",
+                )
+                .expect("prepared");
+            let insert = client.prepare(INSERT_REFUND).expect("prepared");
+            Plain {
+                client,
+                claim,
+                insert,
+            }
+        }
+
+        fn accept(&mut self, bytes: &[u8]) -> bool {
+            let Ok(handoff) = serde_json::from_slice::<Handoff<Refund>>(bytes) else {
+                return false;
+            };
+            let mut run = || -> Result<(), postgres::Error> {
+                let mut tx = self
+                    .client
+                    .build_transaction()
+                    .isolation_level(IsolationLevel::ReadCommitted)
+                    .start()?;
+                let inserted = tx.execute(
+                    &self.claim,
+                    &[&handoff.context_id, &handoff.handoff_id, &bytes],
+                )?;
+                if inserted == 1 {
+                    let refund = &handoff.payload;
+                    tx.execute(&self.insert, &[&refund.order_ref, &refund.amount_cents])?;
+                }
+                tx.commit()
+            };
+            run().is_ok()
+        }
+    }
+
+    pub(super) fn benches(c: &mut Criterion) {
+        let Some(database) = Database::new() else {
+            return;
+        };
+        let mut inbox = Accepting::new(&database);
+        let mut plain = Plain::new(&database);
+        let seen = envelope("seen");
+        assert!(inbox.accept(&seen) && inbox.accept(&seen));
+        assert!(plain.accept(&seen) && plain.accept(&seen));
+
+        let mut group = c.benchmark_group("ledger_postgres");
+        group.sample_size(20);
+        group.measurement_time(Duration::from_secs(4));
+        let mut counter = 0u64;
+        group.bench_function("inbox_new", |b| {
+            b.iter(|| {
+                counter += 1;
+                inbox.accept(&envelope(&format!("inbox-{counter}")))
+            })
+        });
+        group.bench_function("plain_new", |b| {
+            b.iter(|| {
+                counter += 1;
+                plain.accept(&envelope(&format!("plain-{counter}")))
+            })
+        });
+        group.bench_function("inbox_duplicate", |b| {
+            b.iter(|| inbox.accept(black_box(&seen)))
+        });
+        group.bench_function("plain_duplicate", |b| {
+            b.iter(|| plain.accept(black_box(&seen)))
+        });
+        group.finish();
+    }
+
+    pub(super) fn ratios() {
+        let Some(database) = Database::new() else {
+            return;
+        };
+        let mut inbox = Accepting::new(&database);
+        let mut plain = Plain::new(&database);
+        let seen = envelope("seen");
+        assert!(inbox.accept(&seen) && plain.accept(&seen));
+
+        let (rounds, batch) = (41, 10);
+        let count = (rounds + 1) * batch as usize;
+        let mut fresh_inbox = Fresh::new("inbox", count);
+        let mut fresh_plain = Fresh::new("plain", count);
+        ratios_of(
+            "postgres new",
+            rounds,
+            batch,
+            &mut || inbox.accept(fresh_inbox.next()),
+            &mut || plain.accept(fresh_plain.next()),
+        );
+        ratios_of(
+            "postgres duplicate",
+            101,
+            200,
+            &mut || inbox.accept(&seen),
+            &mut || plain.accept(&seen),
+        );
+    }
+}
+
+criterion_group!(ledger, benches);
+criterion_group!(ratio, ratios);
+criterion_main!(ledger, ratio);

@@ -1,0 +1,274 @@
+//! [`receive_handoff`](crate::receive_handoff)'s work: the top level first, the contract ids
+//! it names checked, the envelope's own fields read without the payload, then the payload
+//! alone, from its byte span, as its own contract.
+
+use core::ops::Range;
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use contract_schema::shape::{Kind, Shape};
+
+use crate::runtime::options::{Journey, Limits};
+use crate::runtime::presence::Presence;
+use crate::runtime::problem::{Problem, ProblemKind};
+use crate::runtime::receive_unspanned;
+use crate::trace::CallSpan;
+use crate::traits::{shape_of, HandoffContract, HandoffSchema};
+
+use super::delivery::{in_payload, shift, under, Delivery, HandoffRejection};
+use super::handoff::{Head, Skipped};
+use super::{ids, top};
+
+/// The text that takes the place of a member read apart when the envelope's own fields are
+/// read.
+const PLACE: &[u8] = b"null";
+
+/// A member's value read apart (`payload`, `senderPresence`): its span in the envelope and the
+/// span of its place in the text read without it.
+#[derive(Debug, Clone)]
+struct Placed {
+    payload: Range<usize>,
+    place: Range<usize>,
+}
+
+/// The offset in the envelope of `offset` in the text read without the members read apart
+/// (inside a place: where its value starts).
+fn original<'p>(offset: usize, placed: impl Iterator<Item = &'p Placed>) -> usize {
+    let mut shifted = offset;
+    for p in placed {
+        if offset >= p.place.end {
+            shifted = p.payload.end + (offset - p.place.end);
+        } else if offset >= p.place.start {
+            shifted = p.payload.start;
+        }
+    }
+    shifted
+}
+
+/// The text of the JSON string at `span`, when it is one that reads (else the read of the
+/// envelope's fields reports what it is).
+fn string_at<'b>(bytes: &'b [u8], span: &Range<usize>) -> Option<std::borrow::Cow<'b, str>> {
+    let raw = bytes.get(span.clone())?;
+    let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if inner.contains(&b'\\') {
+        serde_json::from_slice::<String>(raw).ok().map(Into::into)
+    } else {
+        std::str::from_utf8(inner).ok().map(Into::into)
+    }
+}
+
+/// `senderPresence` as it is read: checked as an object of any values (every key once, at
+/// every level, text that is UTF-8, the limits), then read by [`Presence`]'s own
+/// `Deserialize`. A presence's `<field>Present` keys are the sender's contract's, so it is
+/// read whatever they are; a value of the wrong type in it is serde's verdict
+/// ([`ProblemKind::Refused`], located).
+struct SenderPresence(Presence);
+
+impl<'de> Deserialize<'de> for SenderPresence {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Presence::deserialize(deserializer).map(SenderPresence)
+    }
+}
+
+/// An object of any values: what the envelope's read checks of a sender's presence record
+/// before its `Deserialize` reads it.
+impl HandoffSchema for SenderPresence {
+    const SHAPE: &'static Shape = &Shape::builtin(Kind::Map {
+        key: shape_of::<String>,
+        value: shape_of::<serde_json::Value>,
+    });
+}
+
+/// The members read apart from the envelope's own fields (the first `payload` and
+/// `senderPresence`), in document order.
+fn apart(top: &top::Top) -> [Option<Range<usize>>; 2] {
+    match (&top.payload, &top.presence) {
+        (Some(p), Some(s)) if s.start < p.start => [Some(s.clone()), Some(p.clone())],
+        (p, s) => [p.clone(), s.clone()],
+    }
+}
+
+/// Reads an envelope of a `T` payload (the span of its call given, to record what the
+/// envelope says of itself, and the journey the call was given).
+pub(crate) fn receive<T>(
+    bytes: &[u8],
+    limits: &Limits,
+    span: &CallSpan,
+    given: &Journey,
+) -> Result<Delivery<T>, HandoffRejection>
+where
+    T: DeserializeOwned + HandoffContract + 'static,
+{
+    if bytes.len() > limits.max_bytes {
+        return Err(whole::<T>(bytes, limits, 0));
+    }
+    let top = match top::read(bytes, limits.max_depth) {
+        Ok(top) => top,
+        Err(at) => return Err(whole::<T>(bytes, limits, at)),
+    };
+    let mut problems = Vec::new();
+    // The ids first: the payload is read only under the contract it is read as.
+    let mut readable = !top.ambiguous && top.payloads == 1;
+    let mut id =
+        |span: &Option<Range<usize>>, pointer: &str, check: fn(&str) -> Result<(), ProblemKind>| {
+            match span.as_ref().and_then(|span| string_at(bytes, span)) {
+                Some(text) => {
+                    if let Err(kind) = check(&text) {
+                        problems.push(Problem {
+                            pointer: pointer.to_owned(),
+                            kind,
+                        });
+                        readable = false;
+                    }
+                }
+                // Absent, or not a string that reads: the envelope's fields say which.
+                None => readable = false,
+            }
+        };
+    id(&top.schema_version, "/schemaVersion", ids::check::<Head>);
+    id(&top.contract, "/contract", ids::check::<T>);
+
+    // The envelope's own fields, the payload's and the sender's presence's places each taken
+    // by `null` (both are read apart: the payload as its contract, the presence as below).
+    let apart = apart(&top);
+    let mut places: [Option<Placed>; 2] = [None, None];
+    let head_text;
+    let head_bytes = if apart.iter().all(Option::is_none) {
+        bytes
+    } else {
+        let cut: usize = apart.iter().flatten().map(|span| span.len()).sum();
+        let mut text = Vec::with_capacity(bytes.len() - cut + 2 * PLACE.len());
+        let mut from = 0;
+        for (value, place) in apart.iter().zip(&mut places) {
+            let Some(value) = value else { continue };
+            text.extend_from_slice(&bytes[from..value.start]);
+            let at = text.len();
+            text.extend_from_slice(PLACE);
+            *place = Some(Placed {
+                payload: value.clone(),
+                place: at..text.len(),
+            });
+            from = value.end;
+        }
+        text.extend_from_slice(&bytes[from..]);
+        head_text = text;
+        &head_text[..]
+    };
+    let below = Limits {
+        max_depth: limits.max_depth.saturating_sub(1),
+        ..*limits
+    };
+    let (mut head, envelope_presence) = match receive_unspanned::<Head>(head_bytes, limits) {
+        Ok(received) => {
+            let (head, presence) = received.into_parts();
+            (Some(head), presence)
+        }
+        Err(rejection) => {
+            let (found, presence) = rejection.into_parts();
+            problems.extend(found.into_iter().map(|mut problem| {
+                shift(&mut problem.kind, |offset| {
+                    original(offset, places.iter().flatten())
+                });
+                problem
+            }));
+            (None, presence)
+        }
+    };
+    if let (Some(at), 1) = (&top.presence, top.presences) {
+        match receive_unspanned::<Option<SenderPresence>>(&bytes[at.clone()], &below) {
+            Ok(received) => {
+                if let Some(head) = &mut head {
+                    head.sender_presence = received.into_inner().map(|p| p.0);
+                }
+            }
+            Err(rejection) => {
+                let (found, _) = rejection.into_parts();
+                let start = at.start;
+                problems.extend(
+                    found
+                        .into_iter()
+                        .map(|p| under("/senderPresence", p, start)),
+                );
+            }
+        }
+    }
+    if let Some(head) = &head {
+        crate::trace::envelope_read(
+            span,
+            &head.context_id,
+            &head.handoff_id,
+            given,
+            &head.journey,
+        );
+    }
+    if !readable {
+        return Err(HandoffRejection::received::<T>(
+            problems,
+            Some(envelope_presence),
+            None,
+        ));
+    }
+
+    // The payload, alone, one level below the envelope's top.
+    let Some(at) = top.payload.clone() else {
+        return Err(HandoffRejection::received::<T>(
+            problems,
+            Some(envelope_presence),
+            None,
+        ));
+    };
+    match receive_unspanned::<T>(&bytes[at.clone()], &below) {
+        Ok(received) => {
+            let (value, presence) = received.into_parts();
+            match head {
+                Some(head) if problems.is_empty() => Ok(Delivery {
+                    envelope: head.map(|Skipped| value),
+                    presence,
+                    envelope_presence,
+                }),
+                _ => Err(HandoffRejection::received::<T>(
+                    problems,
+                    Some(envelope_presence),
+                    Some(presence),
+                )),
+            }
+        }
+        Err(rejection) => {
+            let (found, presence) = rejection.into_parts();
+            problems.extend(
+                found
+                    .into_iter()
+                    .map(|problem| in_payload(problem, at.start)),
+            );
+            Err(HandoffRejection::received::<T>(
+                problems,
+                Some(envelope_presence),
+                Some(presence),
+            ))
+        }
+    }
+}
+
+/// An envelope whose top level cannot be followed: read whole as the envelope's own
+/// contract, for its located problems (`at`: where the top level was lost, for the case the
+/// read finds none).
+fn whole<T: HandoffContract>(bytes: &[u8], limits: &Limits, at: usize) -> HandoffRejection {
+    match receive_unspanned::<Head>(bytes, limits) {
+        Err(rejection) => {
+            let (problems, presence) = rejection.into_parts();
+            HandoffRejection::received::<T>(problems, Some(presence), None)
+        }
+        Ok(received) => HandoffRejection::received::<T>(
+            vec![Problem {
+                pointer: String::new(),
+                kind: ProblemKind::Malformed {
+                    offset: at,
+                    expected: "an envelope: one JSON object",
+                },
+            }],
+            Some(received.into_parts().1),
+            None,
+        ),
+    }
+}

@@ -1,0 +1,309 @@
+//! The top level of an envelope, read before anything else: where each member's value is,
+//! as a byte span, in one pass that skips the values without reading them (no
+//! `serde_json::value::RawValue`, no tokens kept).
+//!
+//! It finds the structure of any JSON document and gives up (with the offset) where a
+//! document is not an object or breaks the grammar it follows; what it does not check
+//! (the inside of scalars, escapes, the pairing of brackets inside a value) the reads that
+//! follow check, on the spans it found.
+
+use core::ops::Range;
+
+/// The members of the top level an envelope is read by, found by one pass.
+#[derive(Debug, Default)]
+pub(crate) struct Top {
+    /// The value of `schemaVersion`, when it arrived once.
+    pub schema_version: Option<Range<usize>>,
+    /// The value of `contract`, when it arrived once.
+    pub contract: Option<Range<usize>>,
+    /// The first value of `payload`, and how many arrived (more than one is a duplicate).
+    pub payload: Option<Range<usize>>,
+    pub payloads: usize,
+    /// The first value of `senderPresence`, and how many arrived.
+    pub presence: Option<Range<usize>>,
+    pub presences: usize,
+    /// Whether `schemaVersion` or `contract` arrived more than once.
+    pub ambiguous: bool,
+}
+
+/// The members the top level is read by.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    SchemaVersion,
+    Contract,
+    Payload,
+    SenderPresence,
+    Other,
+}
+
+fn key(raw: &[u8], escaped: bool) -> Key {
+    let name = |raw: &[u8]| match raw {
+        b"schemaVersion" => Key::SchemaVersion,
+        b"contract" => Key::Contract,
+        b"payload" => Key::Payload,
+        b"senderPresence" => Key::SenderPresence,
+        _ => Key::Other,
+    };
+    if !escaped {
+        return name(raw);
+    }
+    // A key with escapes (`"pay\u006coad"`) is the key it decodes to, as serde reads it; one
+    // that does not decode is left to the read of the envelope to report.
+    let mut quoted = Vec::with_capacity(raw.len() + 2);
+    quoted.push(b'"');
+    quoted.extend_from_slice(raw);
+    quoted.push(b'"');
+    match serde_json::from_slice::<String>(&quoted) {
+        Ok(decoded) => name(decoded.as_bytes()),
+        Err(_) => Key::Other,
+    }
+}
+
+/// Reads the top level of `bytes`: the spans of the members an envelope is read by, or the
+/// offset where the document stops being an object this pass can follow (not JSON, not an
+/// object, nested deeper than `max_depth`).
+pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
+    let mut top = Top::default();
+    let mut i = whitespace(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return Err(i);
+    }
+    if max_depth == 0 {
+        return Err(i);
+    }
+    i = whitespace(bytes, i + 1);
+    if bytes.get(i) == Some(&b'}') {
+        return end(bytes, i + 1, top);
+    }
+    loop {
+        if bytes.get(i) != Some(&b'"') {
+            return Err(i);
+        }
+        let (close, escaped) = string(bytes, i + 1)?;
+        let key = key(&bytes[i + 1..close], escaped);
+        i = whitespace(bytes, close + 1);
+        if bytes.get(i) != Some(&b':') {
+            return Err(i);
+        }
+        let start = whitespace(bytes, i + 1);
+        let stop = value(bytes, start, max_depth - 1)?;
+        let span = start..stop;
+        match key {
+            Key::SchemaVersion => {
+                top.ambiguous |= top.schema_version.is_some();
+                top.schema_version = Some(span);
+            }
+            Key::Contract => {
+                top.ambiguous |= top.contract.is_some();
+                top.contract = Some(span);
+            }
+            Key::Payload => {
+                top.payloads += 1;
+                top.payload.get_or_insert(span);
+            }
+            Key::SenderPresence => {
+                top.presences += 1;
+                top.presence.get_or_insert(span);
+            }
+            Key::Other => {}
+        }
+        i = whitespace(bytes, stop);
+        match bytes.get(i) {
+            Some(b',') => i = whitespace(bytes, i + 1),
+            Some(b'}') => return end(bytes, i + 1, top),
+            _ => return Err(i),
+        }
+    }
+}
+
+/// After the top level's `}`: whitespace only.
+fn end(bytes: &[u8], i: usize, top: Top) -> Result<Top, usize> {
+    let i = whitespace(bytes, i);
+    if i == bytes.len() {
+        Ok(top)
+    } else {
+        Err(i)
+    }
+}
+
+#[inline]
+fn whitespace(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The closing quote of a string whose content starts at `i`, and whether it holds escapes.
+#[inline]
+fn string(bytes: &[u8], mut i: usize) -> Result<(usize, bool), usize> {
+    let mut escaped = false;
+    loop {
+        // Eight bytes at a time up to the first quote or backslash.
+        while let Some(word) = bytes.get(i..i + 8) {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(word);
+            let word = u64::from_le_bytes(eight);
+            let found = has_byte(word, b'"') | has_byte(word, b'\\');
+            if found != 0 {
+                i += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        match bytes.get(i) {
+            None => return Err(bytes.len()),
+            Some(b'"') => return Ok((i, escaped)),
+            Some(b'\\') => {
+                // A backslash and the byte it escapes (a `\u` escape's digits are plain
+                // bytes).
+                escaped = true;
+                i += 2;
+            }
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// The bytes of `word` equal to `byte`, each marked by its top bit; exact up to the first
+/// (a borrow can only mark bytes after a match).
+#[inline]
+fn has_byte(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & TOPS
+}
+
+/// The end of the value that starts at `i`, nesting at most `max_depth` more levels.
+fn value(bytes: &[u8], i: usize, max_depth: usize) -> Result<usize, usize> {
+    match bytes.get(i) {
+        None => Err(i),
+        Some(b'"') => string(bytes, i + 1).map(|(close, _)| close + 1),
+        Some(b'{' | b'[') => container(bytes, i, max_depth),
+        Some(_) => {
+            // A scalar: up to the next delimiter (its grammar is checked where it is read).
+            let len = bytes[i..]
+                .iter()
+                .position(|&b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+                .unwrap_or(bytes.len() - i);
+            if len == 0 {
+                Err(i)
+            } else {
+                Ok(i + len)
+            }
+        }
+    }
+}
+
+/// The bytes a container's skip stops at: quotes and brackets.
+static STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    stops[b'"' as usize] = true;
+    stops[b'{' as usize] = true;
+    stops[b'[' as usize] = true;
+    stops[b'}' as usize] = true;
+    stops[b']' as usize] = true;
+    stops
+};
+
+/// The end of the array or object that opens at `i`: its brackets counted, its strings
+/// skipped.
+fn container(bytes: &[u8], mut i: usize, max_depth: usize) -> Result<usize, usize> {
+    let mut depth = 0usize;
+    while let Some(&b) = bytes.get(i) {
+        if !STOPS[b as usize] {
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => {
+                i = string(bytes, i + 1)?.0 + 1;
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > max_depth {
+                    return Err(i);
+                }
+            }
+            _ => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(i + 1);
+                }
+            }
+        }
+        i += 1;
+    }
+    Err(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+
+    fn spans(text: &str) -> (Option<&str>, Option<&str>, Option<&str>, usize, bool) {
+        let top = read(text.as_bytes(), 127).expect("an object");
+        (
+            top.schema_version.map(|r| &text[r]),
+            top.contract.map(|r| &text[r]),
+            top.payload.map(|r| &text[r]),
+            top.payloads,
+            top.ambiguous,
+        )
+    }
+
+    #[test]
+    fn the_members_are_found_in_any_order_with_their_values_as_spans() {
+        let text = r#" {"payload": {"a": [1, {"b": "}\"]"}]}, "x": null,
+            "contract" : "c/v1", "schemaVersion":"handoff-envelope/v1"} "#;
+        assert_eq!(
+            spans(text),
+            (
+                Some(r#""handoff-envelope/v1""#),
+                Some(r#""c/v1""#),
+                Some(r#"{"a": [1, {"b": "}\"]"}]}"#),
+                1,
+                false
+            )
+        );
+        let text = r#"{"contract":"c/v1","pay\u006coad":7,"payload":[],"contract":"d/v1"}"#;
+        assert_eq!(spans(text), (None, Some(r#""d/v1""#), Some("7"), 2, true));
+        assert_eq!(spans("{}"), (None, None, None, 0, false));
+    }
+
+    #[test]
+    fn strings_end_at_their_first_unescaped_quote_at_any_length() {
+        for len in 0..40 {
+            let body = "a".repeat(len);
+            for text in [
+                format!(r#"{{"k": "{body}", "contract": "c/v1"}}"#),
+                format!(r#"{{"k": "{body}\"{body}\\", "contract": "c/v1"}}"#),
+                format!(r#"{{"k": ["{body}\\\"", {{"x": "{body}"}}], "contract": "c/v1"}}"#),
+            ] {
+                assert_eq!(spans(&text).1, Some(r#""c/v1""#), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_is_not_an_object_it_can_follow_gives_its_offset() {
+        for (text, at) in [
+            ("", 0),
+            ("[]", 0),
+            ("{", 1),
+            (r#"{"a" 1}"#, 5),
+            (r#"{"a": 1,}"#, 8),
+            (r#"{"a": 1} x"#, 9),
+            (r#"{"a": "open}"#, 12),
+            (r#"{"a": [1, 2}"#, 12),
+            (r#"{"a":}"#, 5),
+        ] {
+            assert_eq!(read(text.as_bytes(), 127).err(), Some(at), "{text}");
+        }
+        assert!(read(br#"{"a": [[1]]}"#, 3).is_ok());
+        assert_eq!(read(br#"{"a": [[[1]]]}"#, 3).err(), Some(8));
+        assert_eq!(read(b"{}", 0).err(), Some(0));
+    }
+}

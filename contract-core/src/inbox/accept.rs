@@ -1,0 +1,375 @@
+//! [`Inbox`]: idempotent, durable acceptance of handoff envelopes.
+
+use std::time::SystemTime;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::envelope::{receive_handoff, Delivery, Digest, Status};
+use crate::inbox::artifacts::{ArtifactStore, NoArtifacts};
+#[cfg(feature = "__fail-points")]
+use crate::inbox::fail::FailAction;
+use crate::inbox::fail::{FailPoint, FailPoints};
+use crate::inbox::ledger::{Claim, Claimed, Entry, Ledger, Record, StoreError, StoreErrorKind};
+use crate::inbox::outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
+use crate::inbox::span::AcceptSpan;
+use crate::inbox::time::to_micro_precision;
+use crate::runtime::options::ReceiveOptions;
+use crate::traits::HandoffContract;
+
+/// Accepts handoff envelopes exactly once per key (`contextId`, `handoffId`): each envelope's
+/// handler runs in one transaction with the ledger's record of it, so that its effects and
+/// the record commit together, and a retry of a committed envelope gets the first
+/// acknowledgement back without running anything.
+///
+/// Effects written **in the same database** through the transaction the handler gets apply
+/// once. Effects elsewhere (an email, a call to another service) cannot join the
+/// transaction: the handler should pass them on with the key (`contextId`, `handoffId`) as
+/// their idempotency key, or record them in the transaction for an outbox to send.
+///
+/// One inbox uses one connection (its ledger) and is not shared: threads and tasks each
+/// have their own inbox over a clone of the ledger or another connection to its database
+/// (`AsyncInbox`, feature `tokio`, keeps a pool of them).
+///
+/// ```
+/// use contract_core::inbox::{Acceptance, Inbox, MemoryLedger, MemoryTx};
+/// use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+/// #[handoff(name = "refund-order", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct RefundOrder {
+///     order_ref: String,
+/// }
+///
+/// let order = RefundOrder { order_ref: "A-1".into() };
+/// let mut handoff = Handoff::new("ctx-1", "handoff-7", "refund-specialist", order).ready();
+/// let bytes = send_handoff(&mut handoff)?.into_bytes();
+///
+/// let ledger = MemoryLedger::new();
+/// let mut inbox = Inbox::new(ledger.clone());
+/// let apply = |tx: &mut MemoryTx<'_>, delivery: &Delivery<RefundOrder>| {
+///     tx.put(format!("refund/{}", delivery.payload().order_ref), "issued");
+///     Ok::<_, std::convert::Infallible>("refund issued".to_owned())
+/// };
+///
+/// let first = inbox.accept(&bytes, apply)?;
+/// assert!(first.is_applied());
+/// // A retry of the same envelope: nothing runs, the first acknowledgement comes back.
+/// let again = inbox.accept(&bytes, apply)?;
+/// assert!(matches!(again, Acceptance::Duplicate(ref ack) if ack == first.ack()));
+/// assert_eq!(ledger.get("refund/A-1").as_deref(), Some(&b"issued"[..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Inbox<L, A = NoArtifacts> {
+    ledger: L,
+    artifacts: A,
+    options: ReceiveOptions,
+    fail: FailPoints,
+}
+
+impl<L: Ledger> Inbox<L, NoArtifacts> {
+    /// An inbox over a ledger, for envelopes without artifacts (one naming an artifact is
+    /// refused: [`NoArtifacts`] resolves none).
+    #[must_use]
+    pub fn new(ledger: L) -> Self {
+        Inbox::with_artifacts(ledger, NoArtifacts)
+    }
+}
+
+impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
+    /// An inbox over a ledger, that resolves the envelopes' artifacts in `artifacts`.
+    #[must_use]
+    pub fn with_artifacts(ledger: L, artifacts: A) -> Self {
+        Inbox {
+            ledger,
+            artifacts,
+            options: ReceiveOptions::default(),
+            fail: FailPoints::default(),
+        }
+    }
+
+    /// With these options for [`receive_handoff`] (limits, the journey of the traces).
+    #[must_use]
+    pub fn options(mut self, options: ReceiveOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The ledger.
+    #[must_use]
+    pub fn ledger(&self) -> &L {
+        &self.ledger
+    }
+
+    /// The ledger, mutably (its connection, for reads outside an acceptance).
+    #[must_use]
+    pub fn ledger_mut(&mut self) -> &mut L {
+        &mut self.ledger
+    }
+
+    /// The artifact store.
+    #[must_use]
+    pub fn artifacts(&self) -> &A {
+        &self.artifacts
+    }
+
+    /// Accepts an envelope, running `handler` once per key (`contextId`, `handoffId`):
+    ///
+    /// 1. [`receive_handoff`] reads the envelope and its payload as `T`, else
+    ///    [`AcceptError::Rejected`].
+    /// 2. Its [`Digest`] ([`Digest::of_envelope`]: a retry keeps it, since it leaves out
+    ///    `journey.attempt` and `journey.retryOf`). A key accepted before with the same
+    ///    digest is a [`Acceptance::Duplicate`] with the first acknowledgement, and nothing
+    ///    runs; with another digest, [`AcceptError::Conflict`].
+    /// 3. Refused, writing nothing: a `status` other than `ready`
+    ///    ([`AcceptError::NotReady`]); an artifact version the [`ArtifactStore`] does not
+    ///    resolve ([`ArtifactUnavailable`](AcceptError::ArtifactUnavailable)), one whose
+    ///    `digest` is not its content's ([`ArtifactChanged`](AcceptError::ArtifactChanged)),
+    ///    one below the version the context last accepted for its `uri`
+    ///    ([`ArtifactRegressed`](AcceptError::ArtifactRegressed)). Accepted with a
+    ///    [`Warning::OwnerConflict`]: a `journey.handoffFrom` that is not the `owner` of the
+    ///    context's last accepted handoff.
+    /// 4. In one transaction: the claim of the key, the handler, the acknowledgement, the
+    ///    commit: [`Acceptance::Applied`]. A handler error ([`AcceptError::Handler`]) rolls
+    ///    all of it back. `journey.attempt` above 1 without `journey.retryOf` is accepted with
+    ///    a [`Warning::RetryWithoutRetryOf`].
+    ///
+    /// Two inboxes accepting the same envelope at once (two connections to one database):
+    /// one applies it, the other waits for its commit and gets a duplicate.
+    ///
+    /// # Errors
+    ///
+    /// [`AcceptError`]: a refusal (nothing written), the handler's error (rolled back), or
+    /// the store's failure.
+    pub fn accept<T, R, E, F>(
+        &mut self,
+        bytes: &[u8],
+        handler: F,
+    ) -> Result<Acceptance<T, R>, AcceptError<E>>
+    where
+        T: DeserializeOwned + HandoffContract + 'static,
+        R: Serialize + DeserializeOwned,
+        F: FnOnce(&mut L::Tx<'_>, &Delivery<T>) -> Result<R, E>,
+    {
+        let span = AcceptSpan::start(&T::CONTRACT, bytes.len());
+        let contract = &T::CONTRACT;
+        #[allow(clippy::let_unit_value)]
+        let _entered = span.enter();
+        let result = self.accept_in_span(bytes, handler, &span);
+        match &result {
+            Ok(Acceptance::Applied { ack, warnings, .. }) => {
+                span.accepted(contract, "applied", ack.seq, warnings);
+            }
+            Ok(Acceptance::Duplicate(ack)) => span.accepted(contract, "duplicate", ack.seq, &[]),
+            Err(error) => span.refused(contract, error),
+        }
+        result
+    }
+
+    fn accept_in_span<T, R, E, F>(
+        &mut self,
+        bytes: &[u8],
+        handler: F,
+        span: &AcceptSpan,
+    ) -> Result<Acceptance<T, R>, AcceptError<E>>
+    where
+        T: DeserializeOwned + HandoffContract + 'static,
+        R: Serialize + DeserializeOwned,
+        F: FnOnce(&mut L::Tx<'_>, &Delivery<T>) -> Result<R, E>,
+    {
+        // 1. The envelope and its payload.
+        let delivery = receive_handoff::<T>(bytes, &self.options).map_err(AcceptError::Rejected)?;
+        let envelope = delivery.envelope();
+        span.attempt(envelope.journey.attempt);
+
+        // 2. The key and the digest: a key committed before is a duplicate or a conflict.
+        let digest = Digest::of_envelope(bytes).map_err(AcceptError::Digest)?;
+        span.envelope(
+            &digest,
+            envelope
+                .journey
+                .session_id
+                .as_deref()
+                .unwrap_or(&envelope.context_id),
+        );
+        let (context_id, handoff_id) = (envelope.context_id.as_str(), &*envelope.handoff_id);
+        if let Some(entry) = self
+            .ledger
+            .entry(context_id, handoff_id)
+            .map_err(StoreError::ledger)?
+        {
+            return same_or_conflict(entry, digest);
+        }
+
+        // 3. What is refused without the ledger: the status, the artifacts' versions and
+        //    contents.
+        if envelope.status != Status::Ready {
+            return Err(AcceptError::NotReady);
+        }
+        for (index, artifact) in envelope.artifacts.iter().enumerate() {
+            let content = self
+                .artifacts
+                .resolve(&artifact.uri, artifact.version)
+                .map_err(StoreError::artifacts)?;
+            match (content, &artifact.digest) {
+                (None, _) => return Err(AcceptError::ArtifactUnavailable { index }),
+                (Some(content), Some(named)) if content != *named => {
+                    return Err(AcceptError::ArtifactChanged { index });
+                }
+                _ => {}
+            }
+        }
+        let mut warnings = Vec::new();
+        let journey = &envelope.journey;
+        if journey.attempt.is_some_and(|a| a > 1) && journey.retry_of.is_none() {
+            warnings.push(Warning::RetryWithoutRetryOf);
+        }
+
+        // 4. One transaction: the context's state, the claim, the handler, the record.
+        let uris: Vec<&str> = envelope.artifacts.iter().map(|a| a.uri.as_str()).collect();
+        let accepted_at = to_micro_precision(SystemTime::now());
+        let (mut tx, statements) = self.ledger.begin().map_err(StoreError::ledger)?;
+        let state =
+            L::context(statements, &mut tx, context_id, &uris).map_err(StoreError::ledger)?;
+        // The version to keep for each uri: the highest of the context's and this envelope's.
+        let mut keep: Vec<(&str, u64)> = Vec::with_capacity(uris.len());
+        for (index, artifact) in envelope.artifacts.iter().enumerate() {
+            let accepted = state.versions.get(index).copied().flatten();
+            if accepted.is_some_and(|v| artifact.version < v) {
+                rollback::<L>(tx);
+                return Err(AcceptError::ArtifactRegressed { index });
+            }
+            match keep.iter_mut().find(|(uri, _)| *uri == artifact.uri) {
+                Some((_, version)) => *version = (*version).max(artifact.version),
+                None => keep.push((&artifact.uri, artifact.version)),
+            }
+        }
+        if let (Some(owner), Some(from)) = (&state.owner, &journey.handoff_from) {
+            if owner != from {
+                warnings.push(Warning::OwnerConflict);
+            }
+        }
+        let claim = Claim {
+            context_id,
+            handoff_id,
+            digest: &digest,
+            owner: &envelope.owner,
+            accepted_at,
+            envelope: bytes,
+        };
+        let seq = match L::claim(statements, &mut tx, &claim).map_err(StoreError::ledger)? {
+            Claimed::New { seq } => seq,
+            Claimed::Taken(entry) => {
+                // Another connection committed the key while this one read: its
+                // acknowledgement, as if it had been found in step 2.
+                rollback::<L>(tx);
+                return same_or_conflict(entry, digest);
+            }
+        };
+        self.fail.hit(FailPoint::AfterClaim)?;
+        let receipt = match handler(&mut tx, &delivery) {
+            Ok(receipt) => receipt,
+            Err(error) => {
+                rollback::<L>(tx);
+                return Err(AcceptError::Handler(error));
+            }
+        };
+        self.fail.hit(FailPoint::InHandler)?;
+        let receipt_json = serde_json::to_vec(&receipt)
+            .map_err(|e| StoreError::of_kind(StoreErrorKind::ReceiptNotSerialized).with(e))?;
+        let record = Record {
+            seq,
+            context_id,
+            receipt: &receipt_json,
+            artifacts: &keep,
+        };
+        L::record(statements, &mut tx, &record).map_err(StoreError::ledger)?;
+        L::commit(tx).map_err(StoreError::ledger)?;
+        self.fail.hit(FailPoint::AfterCommit)?;
+
+        let ack = Ack {
+            context_id: context_id.to_owned(),
+            handoff_id: handoff_id.to_owned(),
+            digest,
+            seq,
+            accepted_at,
+            receipt,
+        };
+        Ok(Acceptance::Applied {
+            ack,
+            delivery,
+            warnings,
+        })
+    }
+
+    /// The last handoff a context accepted (the highest `seq`), with its acknowledgement and
+    /// the envelope as received: the rollback target of seed `000_…` (the last version
+    /// accepted, never "the last message"). [`Accepted::delivery`] reads the envelope again.
+    ///
+    /// # Errors
+    ///
+    /// When the ledger fails, or its receipt does not read as `R`.
+    pub fn last_accepted<R: DeserializeOwned>(
+        &mut self,
+        context_id: &str,
+    ) -> Result<Option<Accepted<R>>, StoreError> {
+        match self
+            .ledger
+            .last_accepted(context_id)
+            .map_err(StoreError::ledger)?
+        {
+            Some(entry) => Accepted::of_entry(entry).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Deletes the entries accepted before `before`, except the last of each context (its
+    /// rollback target), and returns how many it deleted.
+    ///
+    /// A retry of a handoff whose entry was pruned is no longer known: it is applied again.
+    /// Prune only past the time within which senders retry.
+    ///
+    /// # Errors
+    ///
+    /// When the ledger fails.
+    pub fn prune(&mut self, before: SystemTime) -> Result<u64, StoreError> {
+        self.ledger.prune(before).map_err(StoreError::ledger)
+    }
+
+    /// Arms a failure point (hidden feature `__fail-points`, for the conformance suite): the
+    /// next acceptance reaching `at` does `action`, once.
+    #[cfg(feature = "__fail-points")]
+    #[doc(hidden)]
+    pub fn arm_fail_point(&mut self, at: FailPoint, action: FailAction) {
+        self.fail.arm(at, action);
+    }
+}
+
+/// A key's committed entry against the digest received: the first acknowledgement, or a
+/// conflict.
+fn same_or_conflict<T, R, E>(
+    entry: Entry,
+    digest: Digest,
+) -> Result<Acceptance<T, R>, AcceptError<E>>
+where
+    R: DeserializeOwned,
+{
+    if entry.digest == digest {
+        Ok(Acceptance::Duplicate(Ack::of_entry(entry)?))
+    } else {
+        Err(AcceptError::Conflict {
+            seq: entry.seq,
+            accepted: entry.digest,
+            received: digest,
+        })
+    }
+}
+
+/// Rolls a refused transaction back. Its failure is not reported over the refusal: the
+/// transaction is dropped either way, which rolls it back.
+fn rollback<L: Ledger>(tx: L::Tx<'_>) {
+    let _ = L::rollback(tx);
+}

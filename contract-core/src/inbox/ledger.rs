@@ -1,0 +1,347 @@
+//! [`Ledger`]: where an inbox records what it accepted, and the transaction a handler's
+//! effects commit in with that record.
+
+use core::fmt;
+use std::error::Error;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::envelope::Digest;
+
+/// A store of acceptances: one entry per key (`contextId`, `handoffId`), written in the same
+/// transaction as the handler's effects, so that both commit or neither does.
+///
+/// The trait is synchronous on purpose: the handler runs inside a database transaction, and
+/// an `.await` there would hold the transaction's locks across whatever it waits for (and the
+/// `postgres` client panics inside a tokio task). Async code uses
+/// `AsyncInbox` (feature `tokio`), which runs each acceptance on a
+/// blocking thread.
+///
+/// [`Inbox::accept`](crate::inbox::Inbox::accept) calls, for one envelope:
+///
+/// 1. [`entry`](Ledger::entry), outside any transaction: a key already committed is a
+///    duplicate or a conflict, and nothing is written;
+/// 2. [`begin`](Ledger::begin), then in that transaction [`context`](Ledger::context) (the
+///    context's last owner and artifact versions) and [`claim`](Ledger::claim) (the key's
+///    entry, unless another transaction committed it first: then [`Claimed::Taken`]);
+/// 3. the handler, with the transaction ([`Ledger::Tx`]);
+/// 4. [`record`](Ledger::record) (the receipt, the context's artifact versions), then
+///    [`commit`](Ledger::commit). A refusal, a handler error or a failure in between calls
+///    [`rollback`](Ledger::rollback), or drops the transaction, which must roll it back too.
+///
+/// An implementation guarantees:
+///
+/// - a claimed key is seen by no other transaction until it commits, and a second claim of
+///   the same key waits for the first transaction to end (then returns [`Claimed::Taken`]
+///   with the committed entry, or claims the key when the first rolled back);
+/// - [`entry`](Ledger::entry) and [`last_accepted`](Ledger::last_accepted) see only
+///   committed entries, whole (receipt included);
+/// - a commit that returned is durable (what "durable" means is the store's: SQLite with
+///   `synchronous=FULL`, PostgreSQL's `synchronous_commit`).
+///
+/// The per-transaction functions take what the ledger lends beside its transaction
+/// ([`Ledger::Statements`]: table names, prepared statements), since the transaction borrows
+/// the ledger's connection for as long as it lives.
+pub trait Ledger {
+    /// The transaction a handler runs in, and writes its effects to: `rusqlite::Transaction`,
+    /// `postgres::Transaction`, [`MemoryTx`](crate::inbox::MemoryTx).
+    type Tx<'t>
+    where
+        Self: 't;
+
+    /// What the ledger's own statements need inside a transaction, lent by
+    /// [`begin`](Ledger::begin) beside it (its table names, prepared statements; `()` when
+    /// they need nothing).
+    type Statements;
+
+    /// What the store fails with.
+    type Error: Error + Send + Sync + 'static;
+
+    /// The committed entry of a key, if any.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn entry(&mut self, context_id: &str, handoff_id: &str) -> Result<Option<Entry>, Self::Error>;
+
+    /// Opens a write transaction, and lends what the ledger's own statements in it need.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails (SQLite: busy past its timeout).
+    fn begin(&mut self) -> Result<(Self::Tx<'_>, &Self::Statements), Self::Error>;
+
+    /// What the context has accepted so far: the `owner` of its last accepted envelope, and
+    /// the highest version accepted of each of `uris` (in their order; `None` where none was).
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn context(
+        statements: &Self::Statements,
+        tx: &mut Self::Tx<'_>,
+        context_id: &str,
+        uris: &[&str],
+    ) -> Result<ContextState, Self::Error>;
+
+    /// Claims a key: writes its entry (without its receipt yet), or, when another
+    /// transaction committed the key first, returns that entry. Waits while another open
+    /// transaction holds a claim on the same key.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn claim(
+        statements: &Self::Statements,
+        tx: &mut Self::Tx<'_>,
+        claim: &Claim<'_>,
+    ) -> Result<Claimed, Self::Error>;
+
+    /// Completes a claimed entry with its receipt, and sets the context's artifact versions
+    /// (`record.artifacts`, each the version to keep for its `uri`).
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn record(
+        statements: &Self::Statements,
+        tx: &mut Self::Tx<'_>,
+        record: &Record<'_>,
+    ) -> Result<(), Self::Error>;
+
+    /// Commits the transaction: the entry, its receipt and the handler's effects together.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails; then nothing was committed, unless the store cannot tell (a
+    /// connection lost during the commit), which a retry resolves: the key is then either
+    /// a duplicate or claimable.
+    fn commit(tx: Self::Tx<'_>) -> Result<(), Self::Error>;
+
+    /// Rolls the transaction back: nothing of it is written.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn rollback(tx: Self::Tx<'_>) -> Result<(), Self::Error>;
+
+    /// The committed entry with the highest `seq` of a context: the last handoff it
+    /// accepted, which a rollback returns to.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, Self::Error>;
+
+    /// Deletes the entries accepted before `before`, except the last of each context (its
+    /// rollback target), and returns how many it deleted. The contexts' artifact versions
+    /// stay.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn prune(&mut self, before: SystemTime) -> Result<u64, Self::Error>;
+}
+
+/// One acceptance as a ledger keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The ledger's sequence number of the acceptance, increasing with each claim.
+    pub seq: u64,
+    /// The envelope's `contextId`.
+    pub context_id: String,
+    /// The envelope's `handoffId`.
+    pub handoff_id: String,
+    /// The envelope's digest ([`Digest::of_envelope`]).
+    pub digest: Digest,
+    /// The envelope's `owner`.
+    pub owner: String,
+    /// When it was accepted (as the inbox's clock read it at the claim).
+    pub accepted_at: SystemTime,
+    /// The handler's receipt, as JSON.
+    pub receipt: Vec<u8>,
+    /// The envelope, as received.
+    pub envelope: Vec<u8>,
+}
+
+/// A key to claim: what [`Ledger::claim`] writes.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim<'a> {
+    /// The envelope's `contextId`.
+    pub context_id: &'a str,
+    /// The envelope's `handoffId`.
+    pub handoff_id: &'a str,
+    /// The envelope's digest.
+    pub digest: &'a Digest,
+    /// The envelope's `owner`.
+    pub owner: &'a str,
+    /// When it is accepted.
+    pub accepted_at: SystemTime,
+    /// The envelope, as received.
+    pub envelope: &'a [u8],
+}
+
+/// What [`Ledger::claim`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claimed {
+    /// The key is this transaction's, with this sequence number.
+    New {
+        /// The entry's sequence number.
+        seq: u64,
+    },
+    /// Another transaction committed the key first: its entry.
+    Taken(Entry),
+}
+
+/// What [`Ledger::record`] writes to complete a claimed entry.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
+    /// The claimed entry's sequence number.
+    pub seq: u64,
+    /// The envelope's `contextId`.
+    pub context_id: &'a str,
+    /// The handler's receipt, as JSON.
+    pub receipt: &'a [u8],
+    /// The version to keep for each artifact `uri` of the context (each at least the one
+    /// kept before).
+    pub artifacts: &'a [(&'a str, u64)],
+}
+
+/// What a context has accepted so far ([`Ledger::context`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContextState {
+    /// The `owner` of the context's last accepted envelope; `None` for a new context.
+    pub owner: Option<String>,
+    /// The highest version accepted of each `uri` asked for, in their order.
+    pub versions: Vec<Option<u64>>,
+}
+
+/// A failure of a ledger or an artifact store (the connection, the disk, a database newer
+/// than this version reads), of a stored receipt that does not read back, or one a test
+/// injected. Its message never holds a value of an envelope.
+pub struct StoreError {
+    kind: StoreErrorKind,
+    source: Option<Box<dyn Error + Send + Sync + 'static>>,
+}
+
+/// What failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreErrorKind {
+    /// The ledger.
+    Ledger,
+    /// The artifact store.
+    Artifacts,
+    /// The handler's receipt does not serialize as JSON.
+    ReceiptNotSerialized,
+    /// A stored receipt does not read as the receipt type asked for.
+    ReceiptNotRead,
+    /// A failure a test injected (hidden feature `__fail-points`).
+    Injected,
+    /// An `AsyncInbox` (feature `tokio`) has no connection left (each lost to a
+    /// panicking handler), or its runtime shut down.
+    NoConnection,
+}
+
+impl StoreError {
+    /// A failure of a ledger.
+    pub fn ledger(source: impl Into<Box<dyn Error + Send + Sync + 'static>>) -> Self {
+        StoreError {
+            kind: StoreErrorKind::Ledger,
+            source: Some(source.into()),
+        }
+    }
+
+    /// A failure of an artifact store.
+    pub fn artifacts(source: impl Into<Box<dyn Error + Send + Sync + 'static>>) -> Self {
+        StoreError {
+            kind: StoreErrorKind::Artifacts,
+            source: Some(source.into()),
+        }
+    }
+
+    pub(crate) fn of_kind(kind: StoreErrorKind) -> Self {
+        StoreError { kind, source: None }
+    }
+
+    /// With the error that caused it.
+    pub(crate) fn with(
+        mut self,
+        source: impl Into<Box<dyn Error + Send + Sync + 'static>>,
+    ) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// What failed.
+    #[must_use]
+    pub fn kind(&self) -> StoreErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Debug for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StoreError")
+            .field("kind", &self.kind)
+            .field("source", &self.source.as_ref().map(ToString::to_string))
+            .finish()
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            StoreErrorKind::Ledger => "the ledger failed",
+            StoreErrorKind::Artifacts => "the artifact store failed",
+            StoreErrorKind::ReceiptNotSerialized => "the handler's receipt does not serialize",
+            StoreErrorKind::ReceiptNotRead => {
+                "a stored receipt does not read as the receipt type asked for"
+            }
+            StoreErrorKind::Injected => "a failure injected by a test",
+            StoreErrorKind::NoConnection => "the async inbox has no connection left",
+        };
+        match &self.source {
+            Some(source) => write!(f, "{what}: {source}"),
+            None => f.write_str(what),
+        }
+    }
+}
+
+impl Error for StoreError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn Error + 'static))
+    }
+}
+
+/// A time as microseconds since the Unix epoch (negative before it, saturating far out), the
+/// form the SQL stores keep `acceptedAt` in.
+pub(crate) fn to_micros(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_micros()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_micros())
+            .map(|m| -m)
+            .unwrap_or(i64::MIN),
+    }
+}
+
+/// The time of [`to_micros`]'s microseconds.
+pub(crate) fn from_micros(micros: i64) -> SystemTime {
+    let magnitude = Duration::from_micros(micros.unsigned_abs());
+    if micros >= 0 {
+        UNIX_EPOCH.checked_add(magnitude).unwrap_or(UNIX_EPOCH)
+    } else {
+        UNIX_EPOCH.checked_sub(magnitude).unwrap_or(UNIX_EPOCH)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn micros_round_trip() {
+        for micros in [0, 1, -1, 1_767_225_600_123_456, -86_400_000_000] {
+            assert_eq!(to_micros(from_micros(micros)), micros);
+        }
+    }
+}

@@ -1,0 +1,601 @@
+//! [`PostgresLedger`] (feature `postgres`): a ledger in a PostgreSQL schema, the handler's
+//! effects in the same database and the same transaction (`postgres::Transaction`).
+
+use core::fmt;
+use std::time::SystemTime;
+
+use ::postgres::error::SqlState;
+use ::postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
+
+use crate::envelope::Digest;
+use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record};
+
+/// The version of the ledger's tables this version of the crate writes (the row of
+/// `handoff_ledger_version` in the ledger's schema). A schema of a higher version is refused,
+/// never written.
+pub const POSTGRES_SCHEMA_VERSION: i32 = 1;
+
+/// The migrations, the `n`th taking a schema of version `n` to `n + 1`; `{s}` is the
+/// schema's quoted name.
+const MIGRATIONS: [&str; 1] = ["
+    CREATE TABLE {s}.handoff_ledger (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        context_id text NOT NULL,
+        handoff_id text NOT NULL,
+        digest bytea NOT NULL,
+        owner text NOT NULL,
+        accepted_at timestamptz NOT NULL,
+        receipt bytea,
+        envelope bytea NOT NULL,
+        UNIQUE (context_id, handoff_id)
+    );
+    CREATE INDEX handoff_ledger_context ON {s}.handoff_ledger (context_id, seq);
+    CREATE TABLE {s}.handoff_artifact (
+        context_id text NOT NULL,
+        uri text NOT NULL,
+        version bigint NOT NULL,
+        PRIMARY KEY (context_id, uri)
+    );
+"];
+
+/// The longest schema name PostgreSQL keeps whole (`NAMEDATALEN - 1` bytes); a longer one
+/// would be truncated, and two long names could then name one schema.
+const MAX_SCHEMA_NAME: usize = 63;
+
+/// A ledger in a PostgreSQL schema (feature `postgres`, the synchronous `postgres` client;
+/// PostgreSQL 10 or later).
+///
+/// Opening creates the schema if it is missing, and migrates its tables
+/// (`handoff_ledger_version`, `handoff_ledger`, `handoff_artifact`) to
+/// [`POSTGRES_SCHEMA_VERSION`] in one transaction under a transaction-scoped advisory lock
+/// (`pg_advisory_xact_lock`), so that processes opening a new schema at once do not both
+/// create it; a schema of a newer version is refused. A schema already at this version is
+/// only read: a role without `CREATE` opens one its administrator migrated.
+///
+/// Each acceptance is one `READ COMMITTED` transaction: the key is claimed with `INSERT …
+/// ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq`, so that a second
+/// connection claiming the same key waits for the first transaction and then finds its
+/// committed entry (a duplicate) or, when it rolled back, claims the key. Before it reads
+/// the context's last owner and artifact versions, the transaction takes an advisory lock
+/// on its context, held until it ends: acceptances in one context are serialized, so that
+/// each sees the one before (an artifact regression cannot slip between two concurrent
+/// acceptances); other contexts go on in parallel. The handler gets the transaction as a
+/// `postgres::Transaction` and writes its effects through it, so that they commit with the
+/// ledger's entry, or not at all.
+///
+/// One ledger is one connection: threads each open their own on the same schema. A claim
+/// waits as long as the transaction holding the key lasts; bound it with the connection's
+/// `lock_timeout` (`options='-c lock_timeout=5s'` in the connection string). A connection
+/// that fails is not reopened: open the ledger again.
+///
+/// ```no_run
+/// use contract_core::inbox::{Inbox, PostgresLedger};
+///
+/// let mut ledger =
+///     PostgresLedger::connect("host=/run/postgresql user=app dbname=app", "handoff")?;
+/// ledger
+///     .client()
+///     .batch_execute("CREATE TABLE IF NOT EXISTS refunds (order_ref text PRIMARY KEY)")?;
+/// let mut inbox = Inbox::new(ledger);
+/// assert!(inbox.last_accepted::<String>("ctx-1")?.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct PostgresLedger {
+    client: Client,
+    statements: PostgresStatements,
+}
+
+impl fmt::Debug for PostgresLedger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostgresLedger")
+            .field("schema", &self.statements.schema)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The statements a [`PostgresLedger`] prepares on its connection when it opens, which
+/// [`begin`](Ledger::begin) lends beside the transaction.
+pub struct PostgresStatements {
+    /// The schema's name (its contexts' lock keys include it).
+    schema: String,
+    entry: Statement,
+    last: Statement,
+    lock_context: Statement,
+    context: Statement,
+    claim: Statement,
+    record: Statement,
+    record_artifacts: Statement,
+    prune: Statement,
+}
+
+impl fmt::Debug for PostgresStatements {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostgresStatements").finish_non_exhaustive()
+    }
+}
+
+impl PostgresLedger {
+    /// Connects to the database `params` names (a libpq-style connection string or URL,
+    /// without TLS: for TLS, connect the client yourself and use [`open`](Self::open)), and
+    /// opens the ledger in the schema `schema`.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open), and when the connection fails.
+    pub fn connect(params: &str, schema: &str) -> Result<Self, PostgresError> {
+        check_schema_name(schema)?;
+        let client = Client::connect(params, NoTls)?;
+        PostgresLedger::open(client, schema)
+    }
+
+    /// Opens the ledger in the schema `schema` of a connected client: creates the schema
+    /// if it is missing, migrates its tables, prepares the ledger's statements.
+    ///
+    /// # Errors
+    ///
+    /// A schema name that is empty, longer than 63 bytes or holds a NUL
+    /// ([`PostgresError::SchemaName`]); a schema written by a newer version of this crate
+    /// ([`PostgresError::NewerDatabase`]); a failure of the database (a role without the
+    /// privileges to create what is missing, among them).
+    pub fn open(mut client: Client, schema: &str) -> Result<Self, PostgresError> {
+        check_schema_name(schema)?;
+        let quoted = quote_identifier(schema);
+        migrate(&mut client, schema, &quoted)?;
+        let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
+        Ok(PostgresLedger { client, statements })
+    }
+
+    /// The schema the ledger's tables are in.
+    #[must_use]
+    pub fn schema(&self) -> &str {
+        &self.statements.schema
+    }
+
+    /// The connection, for the application's own tables and reads.
+    #[must_use]
+    pub fn client(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    /// The connection, the ledger closed.
+    #[must_use]
+    pub fn into_client(self) -> Client {
+        self.client
+    }
+}
+
+/// Refuses a schema name PostgreSQL would not keep as given.
+fn check_schema_name(schema: &str) -> Result<(), PostgresError> {
+    if schema.is_empty() || schema.len() > MAX_SCHEMA_NAME || schema.contains('\0') {
+        return Err(PostgresError::SchemaName);
+    }
+    Ok(())
+}
+
+/// An identifier quoted for SQL: in double quotes, each double quote doubled.
+fn quote_identifier(name: &str) -> String {
+    let mut quoted = String::with_capacity(name.len() + 2);
+    quoted.push('"');
+    for c in name.chars() {
+        if c == '"' {
+            quoted.push('"');
+        }
+        quoted.push(c);
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// A key for `pg_advisory_xact_lock`: the first 8 bytes of the SHA-256 of what the lock is
+/// for, each kind of lock with its own prefix so that the kinds never share a key.
+fn lock_key(kind: &str, parts: &[&str]) -> i64 {
+    let mut text = String::from("handoff-contract/");
+    text.push_str(kind);
+    for part in parts {
+        // Lengths first, so that ("ab", "c") and ("a", "bc") differ.
+        text.push('\0');
+        text.push_str(&part.len().to_string());
+        text.push(':');
+        text.push_str(part);
+    }
+    let digest = Digest::of_bytes(text.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest.as_bytes()[..8]);
+    i64::from_be_bytes(first)
+}
+
+/// Takes the schema to [`POSTGRES_SCHEMA_VERSION`], in one transaction under an advisory
+/// lock of the schema's name, so that two processes opening a new schema do not both create
+/// it. What exists is only read: a schema at this version needs no privilege to create.
+fn migrate(client: &mut Client, schema: &str, quoted: &str) -> Result<(), PostgresError> {
+    let mut tx = client.transaction()?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock($1)",
+        &[&lock_key("migrate", &[schema])],
+    )?;
+    let has_version_table: bool = tx
+        .query_one(
+            "SELECT to_regclass(format('%I.handoff_ledger_version', $1::text)) IS NOT NULL",
+            &[&schema],
+        )?
+        .try_get(0)?;
+    let found = if has_version_table {
+        let row = tx.query_one(
+            &format!("SELECT max(version) FROM {quoted}.handoff_ledger_version"),
+            &[],
+        )?;
+        row.try_get::<_, Option<i32>>(0)?.unwrap_or(0)
+    } else {
+        let exists: bool = tx
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)",
+                &[&schema],
+            )?
+            .try_get(0)?;
+        if !exists {
+            tx.batch_execute(&format!("CREATE SCHEMA {quoted}"))?;
+        }
+        tx.batch_execute(&format!(
+            "CREATE TABLE {quoted}.handoff_ledger_version (version integer NOT NULL)"
+        ))?;
+        0
+    };
+    if found > POSTGRES_SCHEMA_VERSION {
+        return Err(PostgresError::NewerDatabase {
+            found,
+            known: POSTGRES_SCHEMA_VERSION,
+        });
+    }
+    if found == POSTGRES_SCHEMA_VERSION {
+        tx.rollback()?;
+        return Ok(());
+    }
+    for (from, migration) in MIGRATIONS.iter().enumerate() {
+        if i64::from(found) <= from as i64 {
+            tx.batch_execute(&migration.replace("{s}", quoted))?;
+        }
+    }
+    tx.execute(&format!("DELETE FROM {quoted}.handoff_ledger_version"), &[])?;
+    tx.execute(
+        &format!("INSERT INTO {quoted}.handoff_ledger_version (version) VALUES ($1)"),
+        &[&POSTGRES_SCHEMA_VERSION],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// The columns [`entry_of`] reads, in its order.
+const ENTRY_COLUMNS: &str =
+    "seq, context_id, handoff_id, digest, owner, accepted_at, receipt, envelope";
+
+impl PostgresStatements {
+    fn prepare(client: &mut Client, schema: &str, s: &str) -> Result<Self, PostgresError> {
+        let mut prepare = |sql: String| client.prepare(&sql);
+        Ok(PostgresStatements {
+            schema: schema.to_owned(),
+            entry: prepare(format!(
+                "SELECT {ENTRY_COLUMNS} FROM {s}.handoff_ledger \
+                 WHERE context_id = $1 AND handoff_id = $2"
+            ))?,
+            last: prepare(format!(
+                "SELECT {ENTRY_COLUMNS} FROM {s}.handoff_ledger \
+                 WHERE context_id = $1 ORDER BY seq DESC LIMIT 1"
+            ))?,
+            lock_context: prepare("SELECT pg_advisory_xact_lock($1)".to_owned())?,
+            // The last owner, and the version of each uri in the order asked (NULL where
+            // none was accepted).
+            context: prepare(format!(
+                "SELECT \
+                 (SELECT owner FROM {s}.handoff_ledger WHERE context_id = $1 \
+                  ORDER BY seq DESC LIMIT 1), \
+                 ARRAY(SELECT a.version FROM unnest($2::text[]) WITH ORDINALITY AS u(uri, n) \
+                  LEFT JOIN {s}.handoff_artifact a ON a.context_id = $1 AND a.uri = u.uri \
+                  ORDER BY u.n)"
+            ))?,
+            claim: prepare(format!(
+                "INSERT INTO {s}.handoff_ledger \
+                 (context_id, handoff_id, digest, owner, accepted_at, envelope) \
+                 VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq"
+            ))?,
+            record: prepare(format!(
+                "UPDATE {s}.handoff_ledger SET receipt = $2 WHERE seq = $1"
+            ))?,
+            record_artifacts: prepare(format!(
+                "INSERT INTO {s}.handoff_artifact (context_id, uri, version) \
+                 SELECT $1, u.uri, u.version FROM unnest($2::text[], $3::bigint[]) AS u(uri, version) \
+                 ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version"
+            ))?,
+            // Each context's last entry stays: it is the rollback target.
+            prune: prepare(format!(
+                "DELETE FROM {s}.handoff_ledger e WHERE e.accepted_at < $1 AND e.seq < \
+                 (SELECT max(l.seq) FROM {s}.handoff_ledger l WHERE l.context_id = e.context_id)"
+            ))?,
+        })
+    }
+}
+
+/// An entry from a row of [`ENTRY_COLUMNS`].
+fn entry_of(row: &Row) -> Result<Entry, PostgresError> {
+    let seq: i64 = row.try_get(0)?;
+    let digest: &[u8] = row.try_get(3)?;
+    let digest = <[u8; 32]>::try_from(digest).map_err(|_| PostgresError::CorruptDigest)?;
+    Ok(Entry {
+        seq: seq_of_sql(seq)?,
+        context_id: row.try_get(1)?,
+        handoff_id: row.try_get(2)?,
+        digest: Digest::from_bytes(digest),
+        owner: row.try_get(4)?,
+        accepted_at: row.try_get(5)?,
+        receipt: row.try_get::<_, Option<Vec<u8>>>(6)?.unwrap_or_default(),
+        envelope: row.try_get(7)?,
+    })
+}
+
+fn seq_of_sql(seq: i64) -> Result<u64, PostgresError> {
+    u64::try_from(seq).map_err(|_| PostgresError::CorruptSeq)
+}
+
+fn seq_to_sql(seq: u64) -> Result<i64, PostgresError> {
+    i64::try_from(seq).map_err(|_| PostgresError::CorruptSeq)
+}
+
+/// Artifact versions are `u64`; PostgreSQL's `bigint` is `i64`. They are stored bit for bit,
+/// as the SQLite ledger stores them (a version past `i64::MAX` reads back negative in SQL,
+/// and exactly here): the inbox compares them, never SQL.
+fn version_to_sql(version: u64) -> i64 {
+    i64::from_ne_bytes(version.to_ne_bytes())
+}
+
+fn version_of_sql(stored: i64) -> u64 {
+    u64::from_ne_bytes(stored.to_ne_bytes())
+}
+
+impl Ledger for PostgresLedger {
+    type Tx<'t> = Transaction<'t>;
+    type Statements = PostgresStatements;
+    type Error = PostgresError;
+
+    fn entry(
+        &mut self,
+        context_id: &str,
+        handoff_id: &str,
+    ) -> Result<Option<Entry>, PostgresError> {
+        self.client
+            .query_opt(&self.statements.entry, &[&context_id, &handoff_id])?
+            .map(|row| entry_of(&row))
+            .transpose()
+    }
+
+    fn begin(&mut self) -> Result<(Transaction<'_>, &PostgresStatements), PostgresError> {
+        let tx = self
+            .client
+            .build_transaction()
+            .isolation_level(IsolationLevel::ReadCommitted)
+            .start()?;
+        Ok((tx, &self.statements))
+    }
+
+    fn context(
+        statements: &PostgresStatements,
+        tx: &mut Transaction<'_>,
+        context_id: &str,
+        uris: &[&str],
+    ) -> Result<ContextState, PostgresError> {
+        // Held until the transaction ends: the next acceptance in this context reads what
+        // this one commits. Its own statement, so that the read below starts after the
+        // lock is granted (READ COMMITTED takes a snapshot per statement).
+        tx.execute(
+            &statements.lock_context,
+            &[&lock_key("context", &[&statements.schema, context_id])],
+        )?;
+        let row = tx.query_one(&statements.context, &[&context_id, &uris])?;
+        let owner: Option<String> = row.try_get(0)?;
+        let versions: Vec<Option<i64>> = row.try_get(1)?;
+        Ok(ContextState {
+            owner,
+            versions: versions
+                .into_iter()
+                .map(|v| v.map(version_of_sql))
+                .collect(),
+        })
+    }
+
+    fn claim(
+        statements: &PostgresStatements,
+        tx: &mut Transaction<'_>,
+        claim: &Claim<'_>,
+    ) -> Result<Claimed, PostgresError> {
+        let params: [&(dyn ::postgres::types::ToSql + Sync); 6] = [
+            &claim.context_id,
+            &claim.handoff_id,
+            &&claim.digest.as_bytes()[..],
+            &claim.owner,
+            &claim.accepted_at,
+            &claim.envelope,
+        ];
+        // The insert waits for a transaction holding the same key. When that one committed,
+        // nothing is inserted and the entry is read by a statement of its own, which (READ
+        // COMMITTED) sees the commit; when it rolled back, the key is this one's.
+        if let Some(row) = tx.query_opt(&statements.claim, &params)? {
+            return Ok(Claimed::New {
+                seq: seq_of_sql(row.try_get(0)?)?,
+            });
+        }
+        match tx.query_opt(&statements.entry, &[&claim.context_id, &claim.handoff_id])? {
+            Some(row) => Ok(Claimed::Taken(entry_of(&row)?)),
+            // Pruned between the two statements: claimed anew.
+            None => match tx.query_opt(&statements.claim, &params)? {
+                Some(row) => Ok(Claimed::New {
+                    seq: seq_of_sql(row.try_get(0)?)?,
+                }),
+                None => Err(PostgresError::ClaimLost),
+            },
+        }
+    }
+
+    fn record(
+        statements: &PostgresStatements,
+        tx: &mut Transaction<'_>,
+        record: &Record<'_>,
+    ) -> Result<(), PostgresError> {
+        tx.execute(
+            &statements.record,
+            &[&seq_to_sql(record.seq)?, &record.receipt],
+        )?;
+        if !record.artifacts.is_empty() {
+            let uris: Vec<&str> = record.artifacts.iter().map(|(uri, _)| *uri).collect();
+            let versions: Vec<i64> = record
+                .artifacts
+                .iter()
+                .map(|(_, version)| version_to_sql(*version))
+                .collect();
+            tx.execute(
+                &statements.record_artifacts,
+                &[&record.context_id, &uris, &versions],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn commit(tx: Transaction<'_>) -> Result<(), PostgresError> {
+        Ok(tx.commit()?)
+    }
+
+    fn rollback(tx: Transaction<'_>) -> Result<(), PostgresError> {
+        Ok(tx.rollback()?)
+    }
+
+    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, PostgresError> {
+        self.client
+            .query_opt(&self.statements.last, &[&context_id])?
+            .map(|row| entry_of(&row))
+            .transpose()
+    }
+
+    fn prune(&mut self, before: SystemTime) -> Result<u64, PostgresError> {
+        Ok(self.client.execute(&self.statements.prune, &[&before])?)
+    }
+}
+
+/// What a [`PostgresLedger`] fails with. Its message names what failed, and for an error
+/// the database reported, its SQLSTATE code and primary message, never its `DETAIL` (which
+/// can quote a row's values): [`PostgresError::Postgres`] holds the whole error for code
+/// that wants it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PostgresError {
+    /// The connection or the database failed.
+    Postgres(::postgres::Error),
+    /// The schema was written by a newer version of this crate: its version is above the
+    /// one this version knows.
+    NewerDatabase {
+        /// The schema's version.
+        found: i32,
+        /// The highest version this crate reads ([`POSTGRES_SCHEMA_VERSION`]).
+        known: i32,
+    },
+    /// The schema name is empty, longer than 63 bytes (PostgreSQL would truncate it), or
+    /// holds a NUL.
+    SchemaName,
+    /// A stored digest is not 32 bytes.
+    CorruptDigest,
+    /// A stored sequence number is negative.
+    CorruptSeq,
+    /// A key's claim found neither a committed entry nor room for its own, twice (entries
+    /// pruned and claimed again while it looked).
+    ClaimLost,
+}
+
+impl From<::postgres::Error> for PostgresError {
+    fn from(error: ::postgres::Error) -> Self {
+        PostgresError::Postgres(error)
+    }
+}
+
+impl PostgresError {
+    /// The SQLSTATE code of an error the database reported.
+    #[must_use]
+    pub fn code(&self) -> Option<&SqlState> {
+        match self {
+            PostgresError::Postgres(error) => error.code(),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PostgresError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PostgresError::Postgres(error) => match error.as_db_error() {
+                Some(db) => write!(
+                    f,
+                    "PostgreSQL: {} {}: {}",
+                    db.severity(),
+                    db.code().code(),
+                    db.message()
+                ),
+                None => match std::error::Error::source(error) {
+                    Some(cause) => write!(f, "PostgreSQL: {error}: {cause}"),
+                    None => write!(f, "PostgreSQL: {error}"),
+                },
+            },
+            PostgresError::NewerDatabase { found, known } => write!(
+                f,
+                "the ledger's schema is of version {found}, newer than this version reads \
+                 ({known}): refused, not written"
+            ),
+            PostgresError::SchemaName => f.write_str(
+                "the ledger's schema name is empty, longer than 63 bytes, or holds a NUL",
+            ),
+            PostgresError::CorruptDigest => f.write_str("a stored digest is not 32 bytes"),
+            PostgresError::CorruptSeq => f.write_str("a sequence number is out of range"),
+            PostgresError::ClaimLost => {
+                f.write_str("a key's claim found neither its committed entry nor room for its own")
+            }
+        }
+    }
+}
+
+/// No source: the whole `postgres::Error` is in [`PostgresError::Postgres`], and its chain
+/// would print the `DETAIL` the message leaves out.
+impl std::error::Error for PostgresError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_identifiers() {
+        assert_eq!(quote_identifier("handoff"), "\"handoff\"");
+        assert_eq!(quote_identifier("a\"b"), "\"a\"\"b\"");
+        assert_eq!(quote_identifier("Ünïcode space"), "\"Ünïcode space\"");
+    }
+
+    #[test]
+    fn checks_schema_names() {
+        assert!(check_schema_name("handoff").is_ok());
+        assert!(check_schema_name(&"s".repeat(63)).is_ok());
+        for bad in ["", "a\0b", &"s".repeat(64)] {
+            assert!(matches!(
+                check_schema_name(bad),
+                Err(PostgresError::SchemaName)
+            ));
+        }
+    }
+
+    #[test]
+    fn lock_keys_differ_by_kind_and_parts() {
+        let a = lock_key("context", &["ab", "c"]);
+        assert_eq!(a, lock_key("context", &["ab", "c"]));
+        assert_ne!(a, lock_key("context", &["a", "bc"]));
+        assert_ne!(a, lock_key("migrate", &["ab", "c"]));
+    }
+
+    #[test]
+    fn versions_round_trip_bit_for_bit() {
+        for version in [0, 1, u64::from(u32::MAX), i64::MAX as u64, u64::MAX] {
+            assert_eq!(version_of_sql(version_to_sql(version)), version);
+        }
+    }
+}

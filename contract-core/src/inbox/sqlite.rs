@@ -1,0 +1,385 @@
+//! [`SqliteLedger`] (feature `sqlite`): a ledger in an SQLite file, the handler's effects in
+//! the same file and the same transaction (`rusqlite::Transaction`).
+
+use core::fmt;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
+
+use crate::envelope::Digest;
+use crate::inbox::ledger::{
+    from_micros, to_micros, Claim, Claimed, ContextState, Entry, Ledger, Record,
+};
+
+/// The version of the ledger's tables this version of the crate writes (SQLite's
+/// `user_version`). A database of a higher version is refused, never written.
+pub const SQLITE_SCHEMA_VERSION: i64 = 1;
+
+/// How long a write waits for another connection's transaction before it fails, by default.
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The migrations, the `n`th taking a database of version `n` to `n + 1`.
+const MIGRATIONS: [&str; 1] = ["
+    CREATE TABLE IF NOT EXISTS handoff_ledger (
+        seq INTEGER PRIMARY KEY,
+        context_id TEXT NOT NULL,
+        handoff_id TEXT NOT NULL,
+        digest BLOB NOT NULL,
+        owner TEXT NOT NULL,
+        accepted_at INTEGER NOT NULL,
+        receipt BLOB,
+        envelope BLOB NOT NULL,
+        UNIQUE (context_id, handoff_id)
+    );
+    CREATE INDEX IF NOT EXISTS handoff_ledger_context ON handoff_ledger (context_id);
+    CREATE TABLE IF NOT EXISTS handoff_artifact (
+        context_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (context_id, uri)
+    ) WITHOUT ROWID;
+"];
+
+/// A ledger in an SQLite file (feature `sqlite`, SQLite built in through rusqlite's
+/// `bundled`).
+///
+/// Opening sets what durable, concurrent acceptance needs: `journal_mode=WAL` (readers do
+/// not block the writer), `synchronous=FULL` (a commit that returned survives a power
+/// loss), a `busy_timeout` (a second connection waits for the first's transaction instead
+/// of failing; [`DEFAULT_BUSY_TIMEOUT`]), and migrates the tables (`handoff_ledger`,
+/// `handoff_artifact`) to [`SQLITE_SCHEMA_VERSION`] under `user_version`, refusing a newer
+/// database. Each acceptance is one `BEGIN IMMEDIATE` transaction: the handler gets it as a
+/// `rusqlite::Transaction` and writes its effects through it, so that they commit with the
+/// ledger's entry, or not at all.
+///
+/// One ledger is one connection: threads each open their own on the same file.
+///
+/// ```
+/// use contract_core::inbox::{Inbox, SqliteLedger};
+///
+/// let dir = std::env::temp_dir().join(format!("ledger-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let ledger = SqliteLedger::open(dir.join("inbox.db"))?;
+/// ledger.connection().execute_batch(
+///     "CREATE TABLE IF NOT EXISTS refunds (order_ref TEXT PRIMARY KEY)",
+/// )?;
+/// let mut inbox = Inbox::new(ledger);
+/// assert!(inbox.last_accepted::<String>("ctx-1")?.is_none());
+/// # drop(inbox);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SqliteLedger {
+    connection: Connection,
+}
+
+impl SqliteLedger {
+    /// Opens (or creates) the ledger in the SQLite file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite cannot open the file or set it up, or the file holds a ledger newer
+    /// than this version reads ([`SqliteError::NewerDatabase`]).
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, SqliteError> {
+        SqliteLedger::from_connection(Connection::open(path)?)
+    }
+
+    /// The ledger on a connection already open: it is set up as [`open`](Self::open) sets
+    /// up its own (an in-memory database works, without WAL).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn from_connection(connection: Connection) -> Result<Self, SqliteError> {
+        connection.busy_timeout(DEFAULT_BUSY_TIMEOUT)?;
+        // The answer is the mode set: `memory` for an in-memory database, which has no WAL.
+        let _mode: String =
+            connection.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        migrate(&connection)?;
+        Ok(SqliteLedger { connection })
+    }
+
+    /// With another `busy_timeout`: how long a write waits for another connection's
+    /// transaction before it fails.
+    ///
+    /// # Errors
+    ///
+    /// When SQLite refuses it.
+    pub fn busy_timeout(self, timeout: Duration) -> Result<Self, SqliteError> {
+        self.connection.busy_timeout(timeout)?;
+        Ok(self)
+    }
+
+    /// The connection, for the application's own tables and reads.
+    #[must_use]
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    /// The connection, mutably (for a transaction of the application's own).
+    #[must_use]
+    pub fn connection_mut(&mut self) -> &mut Connection {
+        &mut self.connection
+    }
+}
+
+/// Takes the database to [`SQLITE_SCHEMA_VERSION`], in one immediate transaction so that two
+/// processes opening a new file do not both create it.
+fn migrate(connection: &Connection) -> Result<(), SqliteError> {
+    let tx = Transaction::new_unchecked(connection, TransactionBehavior::Immediate)?;
+    let found: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if found > SQLITE_SCHEMA_VERSION {
+        return Err(SqliteError::NewerDatabase {
+            found,
+            known: SQLITE_SCHEMA_VERSION,
+        });
+    }
+    for (from, migration) in MIGRATIONS.iter().enumerate() {
+        if found <= from as i64 {
+            tx.execute_batch(migration)?;
+        }
+    }
+    if found < SQLITE_SCHEMA_VERSION {
+        tx.pragma_update(None, "user_version", SQLITE_SCHEMA_VERSION)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// What a [`SqliteLedger`] fails with.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SqliteError {
+    /// SQLite failed.
+    Sqlite(rusqlite::Error),
+    /// The database was written by a newer version of this crate: its `user_version` is
+    /// above the one this version knows.
+    NewerDatabase {
+        /// The database's version.
+        found: i64,
+        /// The highest version this crate reads ([`SQLITE_SCHEMA_VERSION`]).
+        known: i64,
+    },
+    /// A stored digest is not 32 bytes.
+    CorruptDigest,
+}
+
+impl From<rusqlite::Error> for SqliteError {
+    fn from(error: rusqlite::Error) -> Self {
+        SqliteError::Sqlite(error)
+    }
+}
+
+impl fmt::Display for SqliteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SqliteError::Sqlite(error) => write!(f, "SQLite: {error}"),
+            SqliteError::NewerDatabase { found, known } => write!(
+                f,
+                "the ledger's database is of version {found}, newer than this version \
+                 reads ({known}): refused, not written"
+            ),
+            SqliteError::CorruptDigest => f.write_str("a stored digest is not 32 bytes"),
+        }
+    }
+}
+
+impl std::error::Error for SqliteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SqliteError::Sqlite(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// The entry of a key (the columns [`entry_of`] reads).
+const SELECT_ENTRY: &str =
+    "SELECT seq, context_id, handoff_id, digest, owner, accepted_at, receipt, envelope \
+     FROM handoff_ledger WHERE context_id = ?1 AND handoff_id = ?2";
+
+/// The last entry of a context.
+const SELECT_LAST: &str =
+    "SELECT seq, context_id, handoff_id, digest, owner, accepted_at, receipt, envelope \
+     FROM handoff_ledger WHERE context_id = ?1 ORDER BY seq DESC LIMIT 1";
+
+/// An entry from a row of [`SELECT_ENTRY`] or [`SELECT_LAST`].
+fn entry_of(row: &Row<'_>) -> rusqlite::Result<Result<Entry, SqliteError>> {
+    let digest: Vec<u8> = row.get(3)?;
+    let Ok(digest) = <[u8; 32]>::try_from(digest.as_slice()) else {
+        return Ok(Err(SqliteError::CorruptDigest));
+    };
+    Ok(Ok(Entry {
+        seq: seq_of_sql(row.get(0)?)?,
+        context_id: row.get(1)?,
+        handoff_id: row.get(2)?,
+        digest: Digest::from_bytes(digest),
+        owner: row.get(4)?,
+        accepted_at: from_micros(row.get(5)?),
+        receipt: row.get::<_, Option<Vec<u8>>>(6)?.unwrap_or_default(),
+        envelope: row.get(7)?,
+    }))
+}
+
+/// The one entry a query finds, if any.
+fn one_entry(
+    connection: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Option<Entry>, SqliteError> {
+    let mut statement = connection.prepare_cached(sql)?;
+    statement
+        .query_row(params, entry_of)
+        .optional()?
+        .transpose()
+}
+
+/// A sequence number: SQLite's rowid, from 1 up.
+fn seq_of_sql(seq: i64) -> rusqlite::Result<u64> {
+    u64::try_from(seq).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, seq))
+}
+
+fn seq_to_sql(seq: u64) -> rusqlite::Result<i64> {
+    i64::try_from(seq).map_err(|_| rusqlite::Error::ToSqlConversionFailure("seq beyond i64".into()))
+}
+
+/// Artifact versions are `u64`; SQLite's integers are `i64`. They are stored bit for bit
+/// (a version past `i64::MAX` reads back negative in SQL, and exactly here): the inbox
+/// compares them, never SQL.
+fn version_to_sql(version: u64) -> i64 {
+    i64::from_ne_bytes(version.to_ne_bytes())
+}
+
+fn version_of_sql(stored: i64) -> u64 {
+    u64::from_ne_bytes(stored.to_ne_bytes())
+}
+
+impl Ledger for SqliteLedger {
+    type Tx<'t> = Transaction<'t>;
+    type Statements = ();
+    type Error = SqliteError;
+
+    fn entry(&mut self, context_id: &str, handoff_id: &str) -> Result<Option<Entry>, SqliteError> {
+        one_entry(
+            &self.connection,
+            SELECT_ENTRY,
+            params![context_id, handoff_id],
+        )
+    }
+
+    fn begin(&mut self) -> Result<(Transaction<'_>, &()), SqliteError> {
+        let tx = self
+            .connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        Ok((tx, &()))
+    }
+
+    fn context(
+        _: &(),
+        tx: &mut Transaction<'_>,
+        context_id: &str,
+        uris: &[&str],
+    ) -> Result<ContextState, SqliteError> {
+        let owner = tx
+            .prepare_cached(
+                "SELECT owner FROM handoff_ledger WHERE context_id = ?1 \
+                 ORDER BY seq DESC LIMIT 1",
+            )?
+            .query_row(params![context_id], |row| row.get(0))
+            .optional()?;
+        let mut versions = Vec::with_capacity(uris.len());
+        if !uris.is_empty() {
+            let mut statement = tx.prepare_cached(
+                "SELECT version FROM handoff_artifact WHERE context_id = ?1 AND uri = ?2",
+            )?;
+            for uri in uris {
+                let stored: Option<i64> = statement
+                    .query_row(params![context_id, uri], |row| row.get(0))
+                    .optional()?;
+                versions.push(stored.map(version_of_sql));
+            }
+        }
+        Ok(ContextState { owner, versions })
+    }
+
+    fn claim(_: &(), tx: &mut Transaction<'_>, claim: &Claim<'_>) -> Result<Claimed, SqliteError> {
+        let seq: Option<i64> = tx
+            .prepare_cached(
+                "INSERT INTO handoff_ledger \
+                 (context_id, handoff_id, digest, owner, accepted_at, envelope) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+                 ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq",
+            )?
+            .query_row(
+                params![
+                    claim.context_id,
+                    claim.handoff_id,
+                    &claim.digest.as_bytes()[..],
+                    claim.owner,
+                    to_micros(claim.accepted_at),
+                    claim.envelope,
+                ],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if let Some(seq) = seq {
+            return Ok(Claimed::New {
+                seq: seq_of_sql(seq)?,
+            });
+        }
+        // Committed by another connection since `entry` read: `BEGIN IMMEDIATE` serialized
+        // the two, so the row read here is committed and whole.
+        let taken = one_entry(
+            tx,
+            SELECT_ENTRY,
+            params![claim.context_id, claim.handoff_id],
+        )?;
+        match taken {
+            Some(entry) => Ok(Claimed::Taken(entry)),
+            None => Err(SqliteError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
+        }
+    }
+
+    fn record(_: &(), tx: &mut Transaction<'_>, record: &Record<'_>) -> Result<(), SqliteError> {
+        tx.prepare_cached("UPDATE handoff_ledger SET receipt = ?2 WHERE seq = ?1")?
+            .execute(params![seq_to_sql(record.seq)?, record.receipt])?;
+        if !record.artifacts.is_empty() {
+            let mut statement = tx.prepare_cached(
+                "INSERT INTO handoff_artifact (context_id, uri, version) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version",
+            )?;
+            for (uri, version) in record.artifacts {
+                statement.execute(params![record.context_id, uri, version_to_sql(*version)])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn commit(tx: Transaction<'_>) -> Result<(), SqliteError> {
+        Ok(tx.commit()?)
+    }
+
+    fn rollback(tx: Transaction<'_>) -> Result<(), SqliteError> {
+        Ok(tx.rollback()?)
+    }
+
+    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, SqliteError> {
+        one_entry(&self.connection, SELECT_LAST, params![context_id])
+    }
+
+    fn prune(&mut self, before: SystemTime) -> Result<u64, SqliteError> {
+        let tx = self
+            .connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let deleted = tx.execute(
+            "DELETE FROM handoff_ledger WHERE accepted_at < ?1 AND seq NOT IN \
+             (SELECT MAX(seq) FROM handoff_ledger GROUP BY context_id)",
+            params![to_micros(before)],
+        )?;
+        tx.commit()?;
+        Ok(deleted as u64)
+    }
+}

@@ -1,0 +1,712 @@
+//! The envelope `handoff-envelope/v1`: `send_handoff` and `receive_handoff` end to end, the
+//! top level read first (any key order, duplicates refused), the ids checked before the
+//! payload (another contract, another major with and without a published snapshot the reader
+//! reads), problems located from the envelope's root, the payload's presence
+//! payload-relative, and the one snapshot every `Handoff<T>` publishes.
+
+use contract_core::envelope::{Digest, ENVELOPE};
+use contract_core::task::Budget;
+use contract_core::{
+    receive_handoff, send_handoff, send_handoff_to, why_missing, ArtifactRef, Handoff,
+    HandoffContract, HandoffRejection, Journey, Limits, ProblemKind, ReceiveOptions, Side, Status,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// `env-refund/v1`: the payload as its first version wrote it.
+mod v1 {
+    use super::*;
+
+    /// A refund request, v1.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+    #[handoff(name = "env-refund", version = 1, snapshots = "tests/contracts")]
+    #[serde(rename_all = "camelCase")]
+    pub struct Refund {
+        /// The order.
+        pub order_ref: String,
+        /// How much, in cents.
+        pub amount_cents: u32,
+        /// A note for the specialist.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub note: Option<String>,
+    }
+}
+
+/// `env-refund/v2`: `orderRef` renamed `orderId`, old writers still read by alias.
+mod v2 {
+    use super::*;
+
+    /// A refund request, v2.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+    #[handoff(name = "env-refund", version = 2, snapshots = "tests/contracts")]
+    #[serde(rename_all = "camelCase")]
+    pub struct Refund {
+        /// The order.
+        #[serde(alias = "orderRef")]
+        #[handoff(renamed_from = "orderRef")]
+        pub order_id: String,
+        /// How much, in cents.
+        pub amount_cents: u32,
+        /// A note for the specialist.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub note: Option<String>,
+    }
+}
+
+/// Another contract altogether.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "env-invoice", version = 1, snapshots = "tests/contracts")]
+#[serde(rename_all = "camelCase")]
+pub struct Invoice {
+    /// The invoice's number.
+    pub number: String,
+}
+
+fn refund() -> v1::Refund {
+    v1::Refund {
+        order_ref: "A-1".into(),
+        amount_cents: 1250,
+        note: None,
+    }
+}
+
+fn handoff<T>(payload: T) -> Handoff<T> {
+    Handoff::new("ctx-1", "h-1", "triage", payload)
+        .goal("refund a damaged order")
+        .task("task-9")
+        .constraint("no refund above 500 EUR")
+        .decision("the customer keeps the item")
+        .open_question("was it shipped insured?")
+        .assumption("the order is within 30 days")
+        .artifact(ArtifactRef::new("policy", "s3://policies/refunds", 4).digest(digest()))
+        .budget(Budget {
+            max_tool_calls: Some(3),
+            ..Budget::default()
+        })
+        .journey(Journey::new("triage", "specialist").session("sess-1"))
+        .ready()
+}
+
+fn digest() -> Digest {
+    "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        .parse()
+        .expect("a digest")
+}
+
+fn options() -> ReceiveOptions {
+    ReceiveOptions::default()
+}
+
+/// A valid envelope of a v1 refund as JSON, to reorder and break.
+fn envelope_json() -> Value {
+    let mut handoff = handoff(refund());
+    let sent = send_handoff(&mut handoff).expect("sent");
+    serde_json::from_slice(sent.bytes()).expect("JSON")
+}
+
+/// An object's members written in the order of `keys` (the rest after them, as they come).
+fn ordered(value: &Value, keys: &[&str]) -> Vec<u8> {
+    let object = value.as_object().expect("an object");
+    let mut parts: Vec<String> = keys
+        .iter()
+        .filter_map(|k| object.get(*k).map(|v| format!("{}:{}", json!(k), v)))
+        .collect();
+    parts.extend(
+        object
+            .iter()
+            .filter(|(k, _)| !keys.contains(&k.as_str()))
+            .map(|(k, v)| format!("{}:{}", json!(k), v)),
+    );
+    format!("{{{}}}", parts.join(",")).into_bytes()
+}
+
+fn refused(bytes: &[u8]) -> HandoffRejection {
+    match receive_handoff::<v1::Refund>(bytes, &options()) {
+        Ok(delivery) => panic!("accepted: {:?}", delivery.envelope()),
+        Err(rejection) => rejection,
+    }
+}
+
+fn pointers_and_kinds(rejection: &HandoffRejection) -> Vec<(String, ProblemKind)> {
+    rejection
+        .problems()
+        .iter()
+        .map(|p| (p.pointer.clone(), p.kind.clone()))
+        .collect()
+}
+
+#[test]
+fn a_sent_envelope_is_received_whole_with_the_payload_s_presence() {
+    let mut sent_handoff = handoff(refund());
+    let sent = send_handoff(&mut sent_handoff).expect("sent");
+    assert_eq!(sent_handoff.contract, "env-refund/v1");
+    assert_eq!(sent_handoff.schema_version, ENVELOPE);
+    let sender = sent_handoff.sender_presence.as_ref().expect("filled");
+    assert_eq!(sender.side(), Side::Send);
+    assert_eq!(sender.received(), ["orderRef", "amountCents"]);
+    assert_eq!(sent.presence(), sender);
+    // What serde writes of the filled envelope, byte for byte.
+    assert_eq!(
+        sent.bytes(),
+        serde_json::to_vec(&sent_handoff).expect("serializes")
+    );
+
+    let delivery = receive_handoff::<v1::Refund>(sent.bytes(), &options()).expect("received");
+    assert_eq!(delivery.envelope(), &sent_handoff);
+    assert_eq!(delivery.payload(), &refund());
+    assert_eq!(delivery.presence().contract(), Some("env-refund/v1"));
+    assert_eq!(delivery.presence().received(), ["orderRef", "amountCents"]);
+    assert_eq!(delivery.presence().is_present("note"), Some(false));
+    assert_eq!(
+        delivery.envelope_presence().contract(),
+        Some("handoff-envelope/v1")
+    );
+    assert!(delivery
+        .envelope_presence()
+        .received()
+        .iter()
+        .any(|p| p == "payload"));
+    // And serde reads the same envelope.
+    let by_serde: Handoff<v1::Refund> = serde_json::from_slice(sent.bytes()).expect("serde");
+    assert_eq!(&by_serde, delivery.envelope());
+    assert_eq!(delivery.into_envelope(), sent_handoff);
+}
+
+#[test]
+fn the_envelope_s_keys_are_camel_case_and_its_enum_values_snake_case() {
+    let value = envelope_json();
+    let keys: Vec<&str> = value
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for key in [
+        "schemaVersion",
+        "contract",
+        "contextId",
+        "taskId",
+        "handoffId",
+        "goal",
+        "constraints",
+        "decisions",
+        "openQuestions",
+        "assumptions",
+        "artifacts",
+        "budget",
+        "owner",
+        "status",
+        "journey",
+        "senderPresence",
+        "payload",
+    ] {
+        assert!(keys.contains(&key), "{key} in {keys:?}");
+    }
+    assert_eq!(keys.len(), 17, "{keys:?}");
+    assert_eq!(value["status"], "ready");
+    assert_eq!(value["budget"], json!({"maxToolCalls": 3}));
+    assert_eq!(value["journey"]["handoffFrom"], "triage");
+    assert_eq!(value["artifacts"][0]["digest"], digest().to_string());
+    assert_eq!(value["senderPresence"]["handoffContract"], "env-refund/v1");
+    assert_eq!(value["senderPresence"]["orderRefPresent"], true);
+    // An unknown status is read, as not `ready`.
+    let status: Status = serde_json::from_value(json!("accepted")).expect("read");
+    assert_eq!(status, Status::Other);
+}
+
+#[test]
+fn the_top_level_is_read_in_any_key_order() {
+    let value = envelope_json();
+    let expected: Handoff<v1::Refund> = serde_json::from_value(value.clone()).expect("serde");
+    for first in [
+        &["contract", "schemaVersion", "payload"][..],
+        &["payload", "contract", "schemaVersion"],
+        &["payload", "journey", "senderPresence", "contract"],
+        &["status", "payload"],
+    ] {
+        let bytes = ordered(&value, first);
+        let delivery = receive_handoff::<v1::Refund>(&bytes, &options())
+            .unwrap_or_else(|e| panic!("{first:?}: {e}"));
+        assert_eq!(delivery.envelope(), &expected, "{first:?}");
+        // serde_json's `Value` writes the payload's keys sorted.
+        assert_eq!(delivery.presence().received(), ["amountCents", "orderRef"]);
+    }
+    // The contract last of all, after the payload, with whitespace everywhere.
+    let object = value.as_object().expect("an object");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.retain(|k| *k != "contract");
+    keys.push("contract");
+    let pretty = serde_json::to_string_pretty(&value).expect("JSON");
+    let bytes = ordered(&serde_json::from_str(&pretty).expect("JSON"), &keys);
+    let spaced = String::from_utf8(bytes)
+        .expect("UTF-8")
+        .replace(",\"", " ,\n \"")
+        .replace("\":", "\" :\t");
+    let delivery = receive_handoff::<v1::Refund>(format!(" {spaced} \n").as_bytes(), &options())
+        .expect("received");
+    assert_eq!(delivery.envelope(), &expected);
+}
+
+#[test]
+fn an_escaped_key_is_the_key_it_decodes_to() {
+    let value = envelope_json();
+    let text = String::from_utf8(ordered(&value, &["payload"])).expect("UTF-8");
+    let escaped = text.replacen("\"payload\"", "\"pay\\u006coad\"", 1);
+    let delivery = receive_handoff::<v1::Refund>(escaped.as_bytes(), &options()).expect("read");
+    assert_eq!(delivery.payload(), &refund());
+    let escaped = text.replacen("\"contract\"", "\"contr\\u0061ct\"", 1);
+    let escaped = escaped.replacen("\"env-refund/v1\"", "\"env-invoice/v1\"", 1);
+    let rejection = refused(escaped.as_bytes());
+    assert_eq!(rejection.problems()[0].pointer, "/contract");
+}
+
+#[test]
+fn a_key_twice_at_the_top_is_refused_and_the_payload_not_read() {
+    let value = envelope_json();
+    let text = String::from_utf8(ordered(&value, &["payload"])).expect("UTF-8");
+    let body = &text[1..];
+    for key in ["payload", "contract", "schemaVersion", "goal"] {
+        let again = format!("{{{}:{},{body}", json!(key), value[key]);
+        let rejection = refused(again.as_bytes());
+        assert!(
+            pointers_and_kinds(&rejection).contains(&(
+                format!("/{key}"),
+                ProblemKind::DuplicateKey {
+                    key: Some(key.into())
+                }
+            )),
+            "{key}: {rejection}"
+        );
+        if key != "goal" {
+            assert!(rejection.presence().is_none(), "{key}: payload read");
+        }
+    }
+    // Twice inside the payload: the payload's own duplicate.
+    let twice = text.replacen(
+        "\"orderRef\":\"A-1\"",
+        "\"orderRef\":\"A-1\",\"orderRef\":\"A-2\"",
+        1,
+    );
+    let rejection = refused(twice.as_bytes());
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/payload/orderRef".to_owned(),
+            ProblemKind::DuplicateKey {
+                key: Some("orderRef".into())
+            }
+        )]
+    );
+}
+
+#[test]
+fn another_contract_is_refused_before_the_payload_naming_both() {
+    let mut value = envelope_json();
+    value["contract"] = json!("env-invoice/v1");
+    // A payload that would be refused too: it is not read.
+    value["payload"] = json!({"number": 7});
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/contract".to_owned(),
+            ProblemKind::OtherContract {
+                expected: "env-refund/v1".into(),
+                found: "env-invoice/v1".into()
+            }
+        )]
+    );
+    assert!(rejection.presence().is_none());
+    assert_eq!(rejection.payload_contract(), "env-refund/v1");
+    assert_eq!(rejection.side(), Side::Receive);
+    assert_eq!(
+        rejection.to_string(),
+        "receive of handoff-envelope/v1 carrying env-refund/v1 refused: 1 problem\n  \
+         /contract: another contract: expected env-refund/v1, found env-invoice/v1; the payload was not read"
+    );
+}
+
+#[test]
+fn an_id_that_is_no_contract_id_is_refused_without_repeating_it() {
+    for (key, found, expected) in [
+        ("contract", json!("secret customer text"), "env-refund/v1"),
+        ("contract", json!("env-refund/v01"), "env-refund/v1"),
+        (
+            "schemaVersion",
+            json!("handoff envelope"),
+            "handoff-envelope/v1",
+        ),
+    ] {
+        let mut value = envelope_json();
+        value[key] = found.clone();
+        let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+        assert_eq!(
+            pointers_and_kinds(&rejection),
+            [(
+                format!("/{key}"),
+                ProblemKind::UnreadableVersion {
+                    expected: expected.into()
+                }
+            )],
+            "{found}"
+        );
+        let text = rejection.to_string();
+        let json = serde_json::to_string(&rejection).expect("JSON");
+        let found = found.as_str().expect("text");
+        assert!(
+            !text.contains(found) && !json.contains(found),
+            "{text}\n{json}"
+        );
+    }
+    // Not a string: the envelope's own check says what arrived.
+    let mut value = envelope_json();
+    value["contract"] = json!(7);
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    assert_eq!(rejection.problems()[0].pointer, "/contract");
+    assert!(matches!(
+        rejection.problems()[0].kind,
+        ProblemKind::WrongType { .. }
+    ));
+    assert!(rejection.presence().is_none());
+}
+
+#[test]
+fn another_envelope_version_is_refused_before_the_payload() {
+    let mut value = envelope_json();
+    value["schemaVersion"] = json!("handoff-envelope/v2");
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/schemaVersion".to_owned(),
+            ProblemKind::OtherVersion {
+                expected: "handoff-envelope/v1".into(),
+                found: "handoff-envelope/v2".into(),
+                rule: None,
+                path: None
+            }
+        )]
+    );
+    value["schemaVersion"] = json!("task-envelope/v1");
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    assert!(matches!(
+        &rejection.problems()[0].kind,
+        ProblemKind::OtherContract { found, .. } if found == "task-envelope/v1"
+    ));
+}
+
+#[test]
+fn another_major_is_read_when_its_published_snapshot_passes_the_reader() {
+    // A v1 writer's envelope, read by v2: v2 embeds v1's snapshot, and reads it (`orderRef`
+    // is an alias of `orderId`).
+    let mut sent = handoff(refund());
+    let bytes = send_handoff(&mut sent).expect("sent").into_bytes();
+    let delivery = receive_handoff::<v2::Refund>(&bytes, &options()).expect("v2 reads v1");
+    assert_eq!(delivery.payload().order_id, "A-1");
+    assert_eq!(delivery.envelope().contract, "env-refund/v1");
+    assert_eq!(delivery.presence().contract(), Some("env-refund/v2"));
+}
+
+#[test]
+fn another_major_is_refused_when_its_snapshot_breaks_the_reader_or_is_unknown() {
+    let mut sent = handoff(v2::Refund {
+        order_id: "A-1".into(),
+        amount_cents: 1250,
+        note: None,
+    });
+    let bytes = send_handoff(&mut sent).expect("sent").into_bytes();
+    assert_eq!(sent.contract, "env-refund/v2");
+    // v1 reads `orderRef` only: v2's snapshot, as a writer, breaks it.
+    let rejection = refused(&bytes);
+    assert!(rejection.presence().is_none(), "the payload was not read");
+    let [problem] = rejection.problems() else {
+        panic!("{rejection}");
+    };
+    assert_eq!(problem.pointer, "/contract");
+    let ProblemKind::OtherVersion {
+        expected,
+        found,
+        rule,
+        path,
+    } = &problem.kind
+    else {
+        panic!("{rejection}");
+    };
+    assert_eq!((&**expected, &**found), ("env-refund/v1", "env-refund/v2"));
+    assert_eq!(*rule, Some("FIELD_RENAMED"), "{rejection}");
+    assert_eq!(path.as_deref(), Some("orderRef"));
+    assert_eq!(
+        problem.to_string(),
+        "/contract: another version: env-refund/v2 is not readable as env-refund/v1: its \
+         published snapshot breaks this reader (FIELD_RENAMED at orderRef); the \
+         payload was not read"
+    );
+    // A major with no snapshot at all.
+    let mut value: Value = serde_json::from_slice(&bytes).expect("JSON");
+    value["contract"] = json!("env-refund/v3");
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/contract".to_owned(),
+            ProblemKind::OtherVersion {
+                expected: "env-refund/v1".into(),
+                found: "env-refund/v3".into(),
+                rule: None,
+                path: None
+            }
+        )]
+    );
+}
+
+#[test]
+fn problems_point_from_the_envelope_s_root_and_the_payload_s_presence_is_its_own() {
+    let mut value = envelope_json();
+    value["payload"] = json!({"orderId": "A-1", "amountCents": -5});
+    value.as_object_mut().expect("object").remove("contextId");
+    value["status"] = json!(3);
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    let pointers: Vec<&str> = rejection
+        .problems()
+        .iter()
+        .map(|p| p.pointer.as_str())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "/status",
+            "/contextId",
+            "/payload/amountCents",
+            "/payload/orderRef"
+        ],
+        "{rejection}"
+    );
+    let presence = rejection.presence().expect("the payload was read");
+    assert_eq!(presence.contract(), Some("env-refund/v1"));
+    assert_eq!(presence.received(), ["amountCents"]);
+    assert_eq!(presence.missing(), ["orderRef"]);
+    assert_eq!(presence.unknown(), ["orderId"]);
+    let envelope = rejection
+        .envelope_presence()
+        .expect("the envelope was read");
+    assert_eq!(envelope.missing(), ["contextId"]);
+    // No value of the payload or the envelope in any rendering.
+    let text = format!(
+        "{rejection}\n{rejection:?}\n{}",
+        serde_json::to_string(&rejection).expect("JSON")
+    );
+    for value in ["A-1", "-5", "ctx-1", "refund a damaged order"] {
+        assert!(!text.contains(value), "{value} in {text}");
+    }
+}
+
+#[test]
+fn byte_offsets_are_the_envelope_s() {
+    let value = envelope_json();
+    let text = String::from_utf8(ordered(&value, &["payload", "goal"])).expect("UTF-8");
+    // A lone surrogate in the payload, where the type ignores it, and one in the goal, after
+    // the payload.
+    let broken = text
+        .replacen(
+            "\"amountCents\":1250",
+            "\"amountCents\":1250,\"x\":\"\\udc00\"",
+            1,
+        )
+        .replacen("\"refund a damaged order\"", "\"\\udc00\"", 1);
+    let in_payload = broken.find("\\udc00").expect("there");
+    let in_goal = broken.rfind("\\udc00").expect("there");
+    let rejection = refused(broken.as_bytes());
+    let offsets: Vec<(String, usize)> = rejection
+        .problems()
+        .iter()
+        .filter_map(|p| match p.kind {
+            ProblemKind::LoneSurrogate { offset } => Some((p.pointer.clone(), offset)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        offsets,
+        [
+            ("".to_owned(), in_goal),
+            ("/payload".to_owned(), in_payload)
+        ],
+        "{rejection}"
+    );
+}
+
+#[test]
+fn what_is_not_an_envelope_is_refused_with_its_place() {
+    for (bytes, kind) in [
+        (&b"[1, 2]"[..], "wrong_type"),
+        (b"{\"contract\": ", "malformed"),
+        (b"", "empty"),
+        (b"{} x", "trailing_data"),
+    ] {
+        let rejection = refused(bytes);
+        let json = serde_json::to_value(&rejection).expect("JSON");
+        assert_eq!(json["problems"][0]["kind"], kind, "{rejection}");
+        assert!(rejection.presence().is_none());
+    }
+    // Too deep: one level of the limit is the envelope's.
+    let deep = |levels: usize| {
+        let mut value = envelope_json();
+        let mut note = json!("n");
+        for _ in 0..levels {
+            note = json!([note]);
+        }
+        value["payload"]["x"] = note;
+        serde_json::to_vec(&value).expect("JSON")
+    };
+    let limits = ReceiveOptions::default().limits(Limits::default().max_depth(8));
+    assert!(receive_handoff::<v1::Refund>(&deep(6), &limits).is_ok());
+    let rejection = receive_handoff::<v1::Refund>(&deep(7), &limits).expect_err("too deep");
+    assert!(
+        matches!(rejection.problems()[0].kind, ProblemKind::TooDeep { .. }),
+        "{rejection}"
+    );
+    // Too large: the whole envelope counts.
+    let bytes = deep(0);
+    let limits = ReceiveOptions::default().limits(Limits::default().max_bytes(bytes.len() - 1));
+    let rejection = receive_handoff::<v1::Refund>(&bytes, &limits).expect_err("too large");
+    assert!(matches!(
+        rejection.problems()[0].kind,
+        ProblemKind::TooLarge { .. }
+    ));
+    // No payload at all.
+    let mut value = envelope_json();
+    value.as_object_mut().expect("object").remove("payload");
+    let rejection = refused(&serde_json::to_vec(&value).expect("JSON"));
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/payload".to_owned(),
+            ProblemKind::MissingField {
+                field: "payload".into()
+            }
+        )]
+    );
+}
+
+#[test]
+fn why_missing_reads_the_payload_s_presence() {
+    // A mapper wrote v2's name to a v1 reader: the payload's presence, payload-relative,
+    // explains it.
+    let mut value = envelope_json();
+    value["payload"] = json!({"orderId": "A-1", "amountCents": 1250});
+    let bytes = serde_json::to_vec(&value).expect("JSON");
+    let rejection = refused(&bytes);
+    let presence = rejection.presence().expect("read");
+    assert_eq!(presence.unknown(), ["orderId"]);
+    let sender = value["senderPresence"].clone();
+    let sender: contract_core::Presence = serde_json::from_value(sender).expect("a presence");
+    let diagnosis = why_missing::<v1::Refund>(presence)
+        .sender(&sender)
+        .explain();
+    assert_eq!(diagnosis.fields().len(), 1);
+    // The payload's path, not `payload.orderRef`; the sender's record (naming v1) matched to
+    // it, and v2's name for the field arrived: a mapper's rename.
+    assert_eq!(diagnosis.fields()[0].path, "orderRef");
+    assert_eq!(
+        diagnosis.to_string(),
+        "env-refund/v1: why fields are missing\n  orderRef: renamed on the way: it arrived as \
+         `orderId` (its name in env-refund/v2)"
+    );
+
+    // A delivery's presence: nothing is missing, and the diagnosis says so of the payload's
+    // contract (not the envelope's).
+    let delivery = receive_handoff::<v1::Refund>(
+        &serde_json::to_vec(&envelope_json()).expect("JSON"),
+        &options(),
+    )
+    .expect("read");
+    let diagnosis = why_missing::<v1::Refund>(delivery.presence())
+        .sender(delivery.envelope().sender_presence.as_ref().expect("sent"))
+        .explain();
+    assert!(diagnosis.fields().is_empty());
+    assert!(
+        diagnosis.to_string().starts_with("env-refund/v1"),
+        "{diagnosis}"
+    );
+}
+
+#[test]
+fn a_payload_refused_at_send_points_under_payload() {
+    let mut sent = handoff(refund()).status(Status::Draft);
+    let rejection = send_handoff_to::<Invoice, _>(&mut sent).expect_err("refused");
+    assert_eq!(sent.contract, "env-invoice/v1");
+    assert!(sent.sender_presence.is_none());
+    assert_eq!(rejection.side(), Side::Send);
+    assert_eq!(rejection.payload_contract(), "env-invoice/v1");
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/payload/number".to_owned(),
+            ProblemKind::MissingField {
+                field: "number".into()
+            }
+        )]
+    );
+    let presence = rejection.presence().expect("written");
+    assert_eq!(presence.side(), Side::Send);
+    assert_eq!(presence.missing(), ["number"]);
+    assert!(rejection
+        .to_string()
+        .starts_with("send of handoff-envelope/v1 carrying env-invoice/v1 refused: 1 problem"));
+
+    // `send_to` against the payload's own contract, as `send_handoff_to`.
+    let mut sent = handoff(refund());
+    let bytes = send_handoff_to::<v1::Refund, _>(&mut sent).expect("sent");
+    assert_eq!(sent.contract, "env-refund/v1");
+    assert!(receive_handoff::<v1::Refund>(bytes.bytes(), &options()).is_ok());
+}
+
+/// A reading, whose `NaN` serde_json writes as `null`.
+#[derive(Debug, Serialize, Deserialize, HandoffContract)]
+#[handoff(name = "env-reading", version = 1, snapshots = "tests/contracts")]
+pub struct Reading {
+    /// Degrees.
+    pub celsius: f64,
+}
+
+#[test]
+fn a_payload_written_as_another_shape_is_located_under_payload() {
+    let mut sent = handoff(Reading { celsius: f64::NAN });
+    let rejection = send_handoff(&mut sent).expect_err("refused");
+    assert_eq!(rejection.problems()[0].pointer, "/payload/celsius");
+}
+
+/// Every `Handoff<T>` publishes one text: the payload a hole, the root named without
+/// arguments; the committed snapshot is that text.
+#[test]
+fn every_handoff_publishes_the_one_committed_snapshot() {
+    let text = |schema| contract_core::schema::text::to_text(&schema);
+    let refund = text(<Handoff<v1::Refund> as HandoffContract>::published_schema());
+    let invoice = text(<Handoff<Invoice> as HandoffContract>::published_schema());
+    let value = text(<Handoff<Value> as HandoffContract>::published_schema());
+    assert_eq!(refund, invoice);
+    assert_eq!(refund, value);
+    assert!(refund.contains("root Handoff\n"), "{refund}");
+    assert!(refund.contains("field payload: any"), "{refund}");
+    assert!(!refund.contains("orderRef"), "{refund}");
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/contracts/handoff-envelope.v1.snap"
+    ))
+    .expect("the published snapshot");
+    let body = committed
+        .splitn(3, "---\n")
+        .nth(2)
+        .expect("an insta header, then the text");
+    assert_eq!(body.trim_end(), refund.trim_end());
+    assert!(contract_core::check_published::<Handoff<v1::Refund>>().is_ok());
+    assert!(contract_core::check_published::<Handoff<Invoice>>().is_ok());
+}
+
+/// The envelope's snapshot test (feature `snapshots`), at two instantiations: a generic
+/// contract's derive emits none of its own.
+#[cfg(feature = "snapshots")]
+#[test]
+fn the_envelope_is_published() {
+    contract_core::assert_contract_snapshot!(Handoff<v1::Refund>);
+    contract_core::assert_contract_snapshot!(Handoff<Invoice>);
+}

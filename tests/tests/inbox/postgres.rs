@@ -1,0 +1,422 @@
+//! The conformance suite on [`PostgresLedger`], against the server `HANDOFF_TEST_POSTGRES`
+//! names (a connection string: `host=/tmp/pg user=postgres dbname=postgres`). Unset, each
+//! test passes printing `SKIPPED: … need HANDOFF_TEST_POSTGRES`, unless
+//! `HANDOFF_REQUIRE_POSTGRES=1` (`.ci/run` sets both) makes that a failure.
+//!
+//! Each test gets a schema of its own (dropped when it ends), so that the tests run in
+//! parallel on one database; the effects table is in that schema, found through the
+//! connections' `search_path`. Every connection bounds its waits (`lock_timeout`,
+//! `statement_timeout`, `idle_in_transaction_session_timeout`): a test that would wait for
+//! a transaction that never ends fails instead of hanging.
+//!
+//! The killed-process tests: the child's connection is its own (opened after it started,
+//! never inherited), and the server ends its transaction as soon as the child dies, since
+//! the backend is idle in that transaction, reading from the socket the kernel closed
+//! ("unexpected EOF on client connection with an open transaction" in the server's log).
+//! The parent's retry waits for that, on the context's advisory lock and the key's row,
+//! within its `lock_timeout`; the suite waits for the child at most two minutes.
+//!
+//! Beside the suite, what only this store has: its migration (once, however many open a new
+//! schema at once; a newer schema refused), its lock per context, its errors without the
+//! database's `DETAIL`.
+
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread;
+
+use contract_core::inbox::PostgresLedger;
+use postgres::{Client, NoTls, Transaction};
+
+use super::fixture::{HandlerError, Store};
+
+/// The variable naming the server.
+const SERVER: &str = "HANDOFF_TEST_POSTGRES";
+
+/// The variable that makes a missing server a failure.
+const REQUIRE: &str = "HANDOFF_REQUIRE_POSTGRES";
+
+/// What every connection of the tests sets: no wait lasts forever. A claim waits for
+/// another transaction holding its key (milliseconds in these tests); a transaction left
+/// open by a process that stopped is ended by the server.
+const SESSION: &str = "SET lock_timeout = '20s'; SET statement_timeout = '30s'; \
+                       SET idle_in_transaction_session_timeout = '30s';";
+
+/// At most this many tests hold a schema (and their connections) at once, so that a
+/// machine with many cores does not exceed the server's `max_connections` (100 by
+/// default; a test opens up to 10).
+const AT_ONCE: usize = 4;
+
+/// The permits of [`AT_ONCE`].
+static PERMITS: Permits = Permits {
+    taken: Mutex::new(0),
+    freed: Condvar::new(),
+};
+
+struct Permits {
+    taken: Mutex<usize>,
+    freed: Condvar,
+}
+
+/// One of [`AT_ONCE`] permits, returned when dropped.
+struct Permit;
+
+impl Permits {
+    fn lock(&self) -> MutexGuard<'_, usize> {
+        self.taken.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn take(&'static self) -> Permit {
+        let mut taken = self.lock();
+        while *taken >= AT_ONCE {
+            taken = self
+                .freed
+                .wait(taken)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *taken += 1;
+        Permit
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        *PERMITS.lock() -= 1;
+        PERMITS.freed.notify_one();
+    }
+}
+
+/// A schema of the server [`SERVER`] names.
+pub struct Postgres {
+    params: String,
+    schema: String,
+    /// Held by the process that made the schema, which drops it when done; a child process
+    /// reopening it holds none.
+    owner: Option<Permit>,
+}
+
+/// A client connected to `params`, its waits bounded.
+fn client(params: &str) -> Client {
+    let mut client =
+        Client::connect(params, NoTls).unwrap_or_else(|e| panic!("{SERVER}: cannot connect: {e}"));
+    client
+        .batch_execute(SESSION)
+        .unwrap_or_else(|e| panic!("{SERVER}: cannot set the session's timeouts: {e}"));
+    client
+}
+
+/// An identifier quoted for SQL.
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// A schema name for the test `test` of this process: the process id and a counter keep it
+/// apart from every other test's, now and in earlier runs still on the server.
+fn schema_name(test: &str) -> String {
+    let unique = super::fixture::unique(&format!("handoff_{}", std::process::id()));
+    let mut name = format!("{unique}_{test}");
+    name.retain(|c| c.is_ascii_alphanumeric() || c == '_');
+    name.make_ascii_lowercase();
+    // PostgreSQL keeps 63 bytes of a name.
+    name.truncate(63);
+    name
+}
+
+impl Store for Postgres {
+    type Ledger = PostgresLedger;
+
+    const DURABLE: bool = true;
+
+    fn fresh(test: &str) -> Option<Self> {
+        let Ok(params) = std::env::var(SERVER) else {
+            assert!(
+                std::env::var(REQUIRE).as_deref() != Ok("1"),
+                "{test}: {REQUIRE}=1, but {SERVER} is not set: no PostgreSQL server to test"
+            );
+            println!("SKIPPED: {test}: the PostgreSQL tests need {SERVER}");
+            return None;
+        };
+        let owner = PERMITS.take();
+        let schema = schema_name(test);
+        let mut admin = client(&params);
+        admin
+            .batch_execute(&format!(
+                "DROP SCHEMA IF EXISTS {s} CASCADE; CREATE SCHEMA {s}; \
+                 CREATE TABLE {s}.effects (effect text NOT NULL);",
+                s = quoted(&schema)
+            ))
+            .unwrap_or_else(|e| panic!("{SERVER}: cannot create the test's schema: {e}"));
+        Some(Postgres {
+            params,
+            schema,
+            owner: Some(owner),
+        })
+    }
+
+    fn locator(&self) -> String {
+        self.schema.clone()
+    }
+
+    fn reopen(locator: &str) -> Self {
+        let params = std::env::var(SERVER)
+            .unwrap_or_else(|_| panic!("a child process of a PostgreSQL test needs {SERVER}"));
+        Postgres {
+            params,
+            schema: locator.to_owned(),
+            owner: None,
+        }
+    }
+
+    fn connect(&self) -> PostgresLedger {
+        let mut client = client(&self.params);
+        client
+            .batch_execute(&format!("SET search_path TO {}", quoted(&self.schema)))
+            .unwrap_or_else(|e| panic!("{SERVER}: cannot set the search_path: {e}"));
+        PostgresLedger::open(client, &self.schema)
+            .unwrap_or_else(|e| panic!("{SERVER}: cannot open the ledger: {e}"))
+    }
+
+    fn apply(tx: &mut Transaction<'_>, effect: &str) -> Result<(), HandlerError> {
+        tx.execute("INSERT INTO effects (effect) VALUES ($1)", &[&effect])?;
+        Ok(())
+    }
+
+    fn effects(&self, effect: &str) -> u64 {
+        // On a thread of its own: the suite also counts inside a tokio runtime (the
+        // `AsyncInbox` test), where the synchronous client refuses to start its own.
+        thread::scope(|scope| {
+            scope
+                .spawn(|| self.count(effect))
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+}
+
+impl Postgres {
+    /// How many committed effects are named `effect`, read through a new connection.
+    fn count(&self, effect: &str) -> u64 {
+        let mut client = client(&self.params);
+        let count: i64 = client
+            .query_one(
+                &format!(
+                    "SELECT count(*) FROM {}.effects WHERE effect = $1",
+                    quoted(&self.schema)
+                ),
+                &[&effect],
+            )
+            .unwrap_or_else(|e| panic!("{SERVER}: cannot count the effects: {e}"))
+            .get(0);
+        u64::try_from(count).unwrap_or_default()
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        if self.owner.is_none() {
+            return;
+        }
+        // Best effort: a schema left behind (the server gone, a lock past the timeout) is
+        // named by process and counter, and never reused.
+        if let Ok(mut admin) = Client::connect(&self.params, NoTls) {
+            let dropped = admin.batch_execute(&format!(
+                "SET lock_timeout = '20s'; DROP SCHEMA IF EXISTS {} CASCADE",
+                quoted(&self.schema)
+            ));
+            if let Err(error) = dropped {
+                eprintln!("could not drop the test schema {}: {error}", self.schema);
+            }
+        }
+    }
+}
+
+crate::inbox::suite::conformance!(Postgres);
+
+// What only the PostgreSQL ledger has: its schema's migration and version, its advisory lock
+// per context under READ COMMITTED, its errors without the database's DETAIL.
+
+/// A fixture, or `None` after printing why the test skips (or a failure, when required).
+fn fresh(test: &str) -> Option<Postgres> {
+    <Postgres as Store>::fresh(test)
+}
+
+/// Opening migrates a new schema once, however many connections open it at once; a schema
+/// a newer version wrote is refused and left as it was.
+#[test]
+fn opening_migrates_once_and_refuses_a_newer_schema() {
+    use contract_core::inbox::{PostgresError, POSTGRES_SCHEMA_VERSION};
+    use std::sync::{Arc, Barrier};
+
+    let Some(store) = fresh("migrate") else {
+        return;
+    };
+    // Not the fixture's schema, which already exists: one that does not, with a name that
+    // needs quoting.
+    let schema = format!("{} \"new\"", store.schema);
+    let schema = &schema[..schema.len().min(63)];
+    let barrier = Arc::new(Barrier::new(6));
+    let opened: Vec<_> = (0..6)
+        .map(|_| {
+            let (params, schema, barrier) = (
+                store.params.clone(),
+                schema.to_owned(),
+                Arc::clone(&barrier),
+            );
+            thread::spawn(move || {
+                let client = client(&params);
+                barrier.wait();
+                PostgresLedger::open(client, &schema).map(|ledger| ledger.schema().to_owned())
+            })
+        })
+        .collect();
+    for opening in opened {
+        let opened = opening.join().expect("no panic");
+        assert_eq!(opened.expect("opens").as_str(), schema);
+    }
+    let mut admin = client(&store.params);
+    let versions: Vec<i32> = admin
+        .query(
+            &format!(
+                "SELECT version FROM {}.handoff_ledger_version",
+                quoted(schema)
+            ),
+            &[],
+        )
+        .expect("read")
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(versions, [POSTGRES_SCHEMA_VERSION]);
+
+    // A version from the future: refused, nothing written.
+    admin
+        .execute(
+            &format!(
+                "UPDATE {}.handoff_ledger_version SET version = $1",
+                quoted(schema)
+            ),
+            &[&(POSTGRES_SCHEMA_VERSION + 1)],
+        )
+        .expect("updated");
+    match PostgresLedger::open(client(&store.params), schema) {
+        Err(PostgresError::NewerDatabase { found, known }) => {
+            assert_eq!(
+                (found, known),
+                (POSTGRES_SCHEMA_VERSION + 1, POSTGRES_SCHEMA_VERSION)
+            );
+        }
+        other => panic!("expected NewerDatabase, got {other:?}"),
+    }
+    let after: i32 = admin
+        .query_one(
+            &format!(
+                "SELECT version FROM {}.handoff_ledger_version",
+                quoted(schema)
+            ),
+            &[],
+        )
+        .expect("read")
+        .get(0);
+    assert_eq!(after, POSTGRES_SCHEMA_VERSION + 1);
+    admin
+        .batch_execute(&format!("DROP SCHEMA {} CASCADE", quoted(schema)))
+        .expect("dropped");
+
+    // Names PostgreSQL would not keep as given are refused before anything is written.
+    for bad in ["", "a\0b", &"s".repeat(64)] {
+        assert!(matches!(
+            PostgresLedger::open(client(&store.params), bad),
+            Err(PostgresError::SchemaName)
+        ));
+    }
+}
+
+/// Acceptances in one context are serialized: a second one, in another connection, waits
+/// for the first to commit and reads what it committed. Here the first accepts version 5 of
+/// an artifact and holds its transaction open; the second, version 3 of the same uri, is
+/// then a regression (without the context's lock, READ COMMITTED would have let it read
+/// the context before the first committed, and accept it).
+#[test]
+fn acceptances_in_one_context_see_each_other() {
+    use contract_core::inbox::{AcceptError, MemoryArtifacts};
+    use contract_core::ArtifactRef;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use super::fixture::{accept, bytes, effect_of, order, unique, Order};
+
+    let Some(store) = fresh("context-lock") else {
+        return;
+    };
+    let artifacts = MemoryArtifacts::new();
+    let uri = "store://answer/7";
+    artifacts.put(uri, 3, b"three");
+    artifacts.put(uri, 5, b"five");
+    let context = unique("ctx");
+    let (first, second) = (unique("v5"), unique("v3"));
+    let v5 = bytes(order(&context, &first).artifact(ArtifactRef::new("answer", uri, 5)));
+    let v3 = bytes(order(&context, &second).artifact(ArtifactRef::new("answer", uri, 3)));
+
+    let mut holder = super::fixture::inbox(&store, &artifacts);
+    let (in_handler, entered) = mpsc::channel();
+    let hold = Duration::from_millis(300);
+    let effect = effect_of(&context, &first);
+    let holding = thread::spawn(move || {
+        holder
+            .accept(
+                &v5,
+                move |tx: &mut Transaction<'_>, _: &contract_core::Delivery<Order>| {
+                    Postgres::apply(tx, &effect)?;
+                    in_handler.send(()).expect("the test waits");
+                    thread::sleep(hold);
+                    Ok::<_, HandlerError>("five".to_owned())
+                },
+            )
+            .map(|outcome| outcome.is_applied())
+    });
+    entered.recv().expect("the first is in its handler");
+    let started = Instant::now();
+    let mut other = super::fixture::inbox(&store, &artifacts);
+    let refused = accept::<Postgres, _>(&mut other, &v3, &effect_of(&context, &second));
+    let waited = started.elapsed();
+    assert!(
+        matches!(refused, Err(AcceptError::ArtifactRegressed { index: 0 })),
+        "{refused:?}"
+    );
+    assert!(holding.join().expect("no panic").expect("applied"));
+    // It waited for the first's commit (the handler's hold, less what passed before).
+    assert!(waited >= hold / 2, "did not wait: {waited:?}");
+    assert_eq!(store.effects(&effect_of(&context, &second)), 0);
+    assert_eq!(store.effects(&effect_of(&context, &first)), 1);
+}
+
+/// The ledger's errors name the database's code and message, never its `DETAIL`, which
+/// quotes the values of the row at fault.
+#[test]
+fn errors_leave_out_the_detail_that_quotes_values() {
+    use contract_core::inbox::PostgresError;
+
+    let Some(store) = fresh("errors") else {
+        return;
+    };
+    let mut admin = client(&store.params);
+    let table = format!("{}.unique_refs", quoted(&store.schema));
+    admin
+        .batch_execute(&format!(
+            "CREATE TABLE {table} (order_ref text PRIMARY KEY)"
+        ))
+        .expect("created");
+    let insert = format!("INSERT INTO {table} VALUES ($1)");
+    admin.execute(&insert, &[&"A-SECRET-1"]).expect("inserted");
+    let error = admin
+        .execute(&insert, &[&"A-SECRET-1"])
+        .expect_err("a unique violation");
+    let detail = error.as_db_error().and_then(|db| db.detail()).unwrap_or("");
+    assert!(
+        detail.contains("A-SECRET-1"),
+        "the server quotes it: {detail}"
+    );
+    let error = PostgresError::from(error);
+    let message = error.to_string();
+    assert!(message.contains("23505"), "{message}");
+    assert!(!message.contains("A-SECRET-1"), "{message}");
+    assert!(std::error::Error::source(&error).is_none());
+}
