@@ -217,7 +217,10 @@ mod tests {
     fn the_mode_and_the_allowances_choose_the_bits() {
         assert_eq!(mask(FINDINGS, &contract(Mode::Full, &[])), 0b11);
         assert_eq!(mask(FINDINGS, &contract(Mode::Backward, &[])), 0b01);
-        assert_eq!(mask(FINDINGS, &contract(Mode::ForwardTransitive, &[])), 0b10);
+        assert_eq!(
+            mask(FINDINGS, &contract(Mode::ForwardTransitive, &[])),
+            0b10
+        );
         const ON_LINES: &[AllowInfo] = &[AllowInfo {
             rule: "INT_NARROWED",
             field: "lines",

@@ -13,9 +13,9 @@ use contract_schema::Mode;
 
 use super::locate::{locate, locate_in, span_of, span_of_enum, span_of_variant, Spot};
 use super::target::{published_enum, Contract, Target};
-use contract_schema::model::EnumDef;
 use crate::ast::Input;
 use crate::attr::find_serde_key;
+use contract_schema::model::EnumDef;
 
 /// One error per breaking finding; a finding reported in both directions under the same
 /// rule and path is one error.

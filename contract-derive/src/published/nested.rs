@@ -52,8 +52,8 @@ pub(crate) fn folders() -> Vec<(String, PathBuf)> {
     };
     let manifest_dir = PathBuf::from(manifest_dir);
     let manifest = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).unwrap_or_default();
-    let listed = metadata_snapshots(&manifest)
-        .unwrap_or_else(|| vec![DEFAULT_SNAPSHOTS.to_owned()]);
+    let listed =
+        metadata_snapshots(&manifest).unwrap_or_else(|| vec![DEFAULT_SNAPSHOTS.to_owned()]);
     listed
         .into_iter()
         .map(|relative| {
@@ -149,7 +149,9 @@ pub(crate) fn contract_number(name: &str, dir: &str) -> Option<u32> {
 /// keeps its proc-macro server alive); `None` when it does not parse (the root's check
 /// reports it).
 fn parsed(bytes: &[u8]) -> Option<Arc<Schema>> {
-    static CACHE: OnceLock<Mutex<HashMap<Vec<u8>, Option<Arc<Schema>>>>> = OnceLock::new();
+    /// The parsed snapshots, by content (`None` for one that does not parse).
+    type Cache = Mutex<HashMap<Vec<u8>, Option<Arc<Schema>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Mutex::default);
     if let Some(hit) = cache.lock().ok().and_then(|c| c.get(bytes).cloned()) {
         return hit;
@@ -305,8 +307,21 @@ pub(crate) fn held_types(input: &Input, idents: &BTreeSet<String>) -> Vec<syn::T
 
 /// The standard types whose type arguments are on the wire as their items or values.
 const WRAPPERS: &[&str] = &[
-    "Option", "Box", "Rc", "Arc", "Cow", "Vec", "VecDeque", "LinkedList", "BinaryHeap",
-    "BTreeSet", "HashSet", "BTreeMap", "HashMap", "IndexMap", "IndexSet",
+    "Option",
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "Vec",
+    "VecDeque",
+    "LinkedList",
+    "BinaryHeap",
+    "BTreeSet",
+    "HashSet",
+    "BTreeMap",
+    "HashMap",
+    "IndexMap",
+    "IndexSet",
 ];
 
 fn named_in<'t>(ty: &'t syn::Type, idents: &BTreeSet<String>, out: &mut Vec<&'t syn::Type>) {
@@ -435,7 +450,9 @@ pub(crate) fn answer(input: &Input, krate: &syn::Path, own: Option<(&str, u32)>)
             continue;
         };
         if let Some(abs) = file.path.to_str() {
-            out.extend(quote!(const _: &[u8] = ::core::include_bytes!(#abs);));
+            out.extend(quote!(
+                const _: &[u8] = ::core::include_bytes!(#abs);
+            ));
         }
         let shown = format!(
             "{}/{}",
@@ -470,7 +487,10 @@ pub(crate) fn answer(input: &Input, krate: &syn::Path, own: Option<(&str, u32)>)
                 },
             })
             .collect();
-        if answers.iter().all(|c| c.bits.is_empty() && c.asks.is_empty()) {
+        if answers
+            .iter()
+            .all(|c| c.bits.is_empty() && c.asks.is_empty())
+        {
             continue;
         }
         out.extend(answer_impls(

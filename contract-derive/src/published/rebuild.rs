@@ -24,7 +24,10 @@ pub(crate) fn rebuild(
 ) -> Schema {
     let root_name = root_name(input, published);
     let mut types = published.types.clone();
-    types.insert(root_name.clone(), rebuild_def(input, target, &root_name, published));
+    types.insert(
+        root_name.clone(),
+        rebuild_def(input, target, &root_name, published),
+    );
     Schema {
         contract: Some(contract.id()),
         mode: contract.mode,
@@ -36,7 +39,12 @@ pub(crate) fn rebuild(
 
 /// The definition `name` of the published schema, rebuilt from the item's syntax (its Rust
 /// path kept).
-pub(crate) fn rebuild_def(input: &Input, target: Target, name: &str, published: &Schema) -> TypeDef {
+pub(crate) fn rebuild_def(
+    input: &Input,
+    target: Target,
+    name: &str,
+    published: &Schema,
+) -> TypeDef {
     let old = published.def(name);
     let body = match target {
         Target::Struct(fields) => {

@@ -14,8 +14,9 @@
 //! it adds below a snippet). One coded error carries this crate's words all the same: a
 //! `const` the derive emits that panics (`error[E0080]: evaluation panicked: MESSAGE` on rustc
 //! 1.95; older compilers put the message inside another line, `the evaluated program panicked
-//! at 'MESSAGE'`), so its MESSAGE is an own *fragment*, found when some line of the output
-//! contains it. A case with neither (a trait bound the derive states with
+//! at 'MESSAGE'`), so each line of its MESSAGE (a nested type's check continues it with
+//! `= note: …` and `= help: …` lines, up to the location) is an own *fragment*, found when
+//! some line of the output contains it. A case with neither (a trait bound the derive states with
 //! `#[diagnostic::on_unimplemented]`) is only checked for failing to compile; the mode's
 //! summary names these cases.
 //!
@@ -578,9 +579,9 @@ error[E0080]: evaluation panicked: `lines[].qty` breaks the published contract `
        = note: published in `contracts/order.v1.snap`
  --> ui/compile-fail/sample.rs:8:15
 ";
-        let fragments = own_fragments(stderr);
+        let multi = own_fragments(stderr);
         assert_eq!(
-            fragments,
+            multi,
             [
                 "`lines[].qty` breaks the published contract `order/v1`",
                 "= note: published in `contracts/order.v1.snap`"
@@ -589,7 +590,7 @@ error[E0080]: evaluation panicked: `lines[].qty` breaks the published contract `
         let older = "  = note: the evaluated program panicked at '`lines[].qty` breaks the \
                      published contract `order/v1`\n= note: published in \
                      `contracts/order.v1.snap`', src/main.rs:8:15\n";
-        assert!(missing_fragments(&fragments, older).is_empty());
+        assert!(missing_fragments(&multi, older).is_empty());
         // Another message is no match.
         assert_eq!(
             missing_fragments(&fragments, "error[E0080]: evaluation panicked: other\n"),
