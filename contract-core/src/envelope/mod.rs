@@ -21,6 +21,7 @@ use crate::traits::HandoffContract;
 
 pub use delivery::{Delivery, HandoffRejection};
 pub use digest::{Digest, DigestError, DigestErrorReason, ParseDigestError, MAX_DIGEST_DEPTH};
+pub(crate) use digest::noted_digest;
 pub use handoff::{ArtifactRef, Handoff, Status, ENVELOPE};
 
 /// Checks the payload of `handoff` with [`send`](crate::send) against its own contract `T`,
