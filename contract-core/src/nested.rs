@@ -181,7 +181,7 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{mask, module_is, NestedFinding};
+    use super::{allowed, mask, module_is, NestedFinding};
     use contract_schema::contract::AllowInfo;
     use contract_schema::{ContractInfo, Mode};
 
@@ -233,6 +233,78 @@ mod tests {
             reason: "r",
         }];
         assert_eq!(mask(FINDINGS, &contract(Mode::Full, OTHER_FIELD)), 0b11);
+    }
+
+    /// Two versions of a contract whose nested types break in several ways: a narrowed
+    /// integer two levels down, a removed field, a removed enum value, a field renamed.
+    const OLD: &str = "contract order/v1\nmode full\nroot Order\n\n\
+enum Kind\n  rust \"app::Kind\"\n  repr external\n  variant A: unit\n    send \"A\"\n    receive \"A\"\n  variant B: unit\n    send \"B\"\n    receive \"B\"\n\n\
+struct Line\n  rust \"app::Line\"\n  unknown ignore\n  field sku: string\n    send \"sku\" always\n    receive \"sku\" required\n  field price: Money\n    send \"price\" always\n    receive \"price\" required\n\n\
+struct Money\n  rust \"app::Money\"\n  unknown ignore\n  field cents: u64\n    send \"cents\" always\n    receive \"cents\" required\n\n\
+struct Order\n  rust \"app::Order\"\n  unknown ignore\n  field lines: list<Line>\n    send \"lines\" always\n    receive \"lines\" required\n  field kind: option<Kind>\n    send \"kind\" always\n    receive \"kind\" optional\n";
+
+    /// [`OLD`] broken: `cents` narrowed, `sku` renamed `code`, the value `B` removed.
+    fn new_text() -> String {
+        OLD.replace("cents: u64", "cents: u32")
+            .replace(
+                "field sku: string\n    send \"sku\" always\n    receive \"sku\"",
+                "field code: string\n    send \"code\" always\n    receive \"code\"",
+            )
+            .replace("  variant B: unit\n    send \"B\"\n    receive \"B\"\n", "")
+    }
+
+    #[test]
+    fn the_const_matcher_agrees_with_the_reports() {
+        use contract_schema::compat::{evolve, Allowances};
+        use contract_schema::snapshot::parse;
+        let old = parse(OLD).expect("the old text parses");
+        let new = parse(&new_text()).expect("the new text parses");
+        let report = evolve(&old, &new, Mode::Full);
+        assert!(report.findings().len() >= 3, "{report}");
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        let mut compared = 0;
+        for finding in report.findings() {
+            let nested = NestedFinding {
+                rule: finding.rule.id(),
+                path: leak(&finding.path),
+                field: leak(finding.field.as_deref().unwrap_or("")),
+                backward: true,
+                forward: true,
+            };
+            // Every prefix of the path at a separator, the innermost field, the whole path,
+            // and near misses; the finding's rule and another.
+            let mut fields: Vec<String> = finding
+                .path
+                .match_indices(['.', '[', '('])
+                .map(|(i, _)| finding.path[..i].to_owned())
+                .collect();
+            fields.extend([
+                finding.path.clone(),
+                finding.field.clone().unwrap_or_default(),
+                format!("{}x", finding.path),
+                "lin".to_owned(),
+                String::new(),
+            ]);
+            for field in &fields {
+                for rule in [finding.rule.id(), "NOT_A_RULE"] {
+                    let allows: &'static [AllowInfo] = Box::leak(Box::new([AllowInfo {
+                        rule,
+                        field: leak(field),
+                        reason: "r",
+                    }]));
+                    let by_report = Allowances::new().allow(rule, field.as_str(), "r");
+                    assert_eq!(
+                        allowed(&nested, &contract(Mode::Full, allows)),
+                        by_report.as_slice()[0].covers(finding),
+                        "{rule} at {field:?} for {} at {}",
+                        finding.rule.id(),
+                        finding.path
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 20);
     }
 
     #[test]

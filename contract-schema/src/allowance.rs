@@ -61,8 +61,9 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
 pub struct Allowance {
     /// The rule id (`"FIELD_REMOVED"`).
     pub rule: String,
-    /// The finding's whole path (`artifacts[].version`) or the wire name of its innermost
-    /// field (`version`).
+    /// The finding's whole path (`artifacts[].version`), the wire name of its innermost
+    /// field (`version`), or a path the finding's path goes on from (`artifacts`: an
+    /// allowance on a field covers what the types it holds find).
     pub field: String,
     /// Why it is accepted.
     pub reason: String,
