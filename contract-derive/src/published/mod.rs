@@ -54,7 +54,7 @@ mod target;
 
 use diagnostics::report_errors;
 pub(crate) use nested::{answer, probe_items};
-pub(crate) use rebuild::rebuild;
+pub(crate) use rebuild::{rebuild, rebuild_def};
 use target::allowances;
 pub(crate) use target::{allow_entries, applies, Contract};
 

@@ -28,7 +28,7 @@ use contract_schema::snapshot;
 use contract_schema::Mode;
 
 use super::diagnostics::{drafts, Nested};
-use super::rebuild::rebuild_def;
+use super::rebuild_def;
 use super::target::{applies, Contract, Target};
 use crate::ast::{Data, Field, Input};
 use crate::symbol::DEFAULT_SNAPSHOTS;
