@@ -402,10 +402,14 @@ struct Candidate {
 }
 
 /// The answer of a nested type's derive: for each published `(contract, major)` that
-/// defines a type of its name, `PublishedIn` and `CheckedIn` (see the module docs), and the
-/// `include_bytes!` of those snapshots, so that editing one recompiles the type. Empty for a
-/// type the check does not apply to (generic, `flatten`, container `schema_as`, integer
+/// defines a type of its name, `PublishedIn` and `CheckedIn` (see the module docs). Empty for
+/// a type the check does not apply to (generic, `flatten`, container `schema_as`, integer
 /// enum, tuple struct).
+///
+/// No `include_bytes!` of the snapshots: an answer matters only when the contract's root
+/// asks, and the root's derive (in the same crate, as it reads the same folders) includes its
+/// snapshot, so that editing it recompiles the crate, this type's derive included (cargo
+/// tracks the files a crate's build read, not an item's).
 pub(crate) fn answer(input: &Input, krate: &syn::Path, own: Option<(&str, u32)>) -> TokenStream {
     let Some(target) = applies(input) else {
         return TokenStream::new();
@@ -427,8 +431,9 @@ pub(crate) fn answer(input: &Input, krate: &syn::Path, own: Option<(&str, u32)>)
         let Ok(bytes) = std::fs::read(&file.path) else {
             continue;
         };
-        // A cheap look before any parse.
-        if !bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+        // A cheap look before any parse (std's substring search: the derive itself is
+        // usually compiled without optimizations, the standard library never is).
+        if !std::str::from_utf8(&bytes).is_ok_and(|text| text.contains(&needle)) {
             continue;
         }
         let Some(schema) = parsed(&bytes) else {
@@ -449,11 +454,6 @@ pub(crate) fn answer(input: &Input, krate: &syn::Path, own: Option<(&str, u32)>)
         let Some(&number) = numbers.get(&file.name) else {
             continue;
         };
-        if let Some(abs) = file.path.to_str() {
-            out.extend(quote!(
-                const _: &[u8] = ::core::include_bytes!(#abs);
-            ));
-        }
         let shown = format!(
             "{}/{}",
             file.relative.trim_end_matches(['/', '\\']),
@@ -515,9 +515,13 @@ fn bits(
     shown: &str,
     root: (&str, &'static str),
 ) -> Vec<Bit> {
+    let rebuilt = rebuild_def(input, target, name, schema);
+    // Unchanged (the common case): nothing to find, and no copy of the schema to make.
+    if schema.def(name) == Some(&rebuilt) {
+        return Vec::new();
+    }
     let mut new = schema.clone();
-    new.types
-        .insert(name.to_owned(), rebuild_def(input, target, name, schema));
+    new.types.insert(name.to_owned(), rebuilt);
     let none = Allowances::new();
     let full = compat::evolve_with(schema, &new, Mode::Full, &none);
     if full.is_compatible() {
