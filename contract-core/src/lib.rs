@@ -58,6 +58,7 @@ mod impls;
 #[cfg(feature = "derive")]
 pub mod inbox;
 mod json_schema;
+mod nested;
 #[cfg(feature = "otel")]
 mod otel;
 mod published;
@@ -95,6 +96,9 @@ pub use contract_derive::{HandoffContract, HandoffSchema};
 /// Items the derives expand to. Not public API: no stability guarantee.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::nested::{
+        is_contract, mask, module_is, CheckedIn, NestedFinding, Probe, PublishedIn, Unanswered,
+    };
     pub use crate::traits::{shape_of, Hole};
     pub use contract_schema::shape::{
         AllowInfo, ConstraintShape, ContractInfo, EnumShape, Field, IntKind, IntRange, IntValue,
