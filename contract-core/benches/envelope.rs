@@ -9,7 +9,9 @@
 //! rounds in which every method runs one batch (about 2 MB of envelopes) in turn, every
 //! other round in reverse order, and the median over rounds of each method's time divided by
 //! the baseline's in the same round (with the middle half of those ratios). The target is
-//! `receive_handoff` <= 1.10x `from_slice`.
+//! `receive_handoff` <= 1.10x `from_slice`. The digest an inbox keys the envelope by
+//! (`Digest::of_envelope`: its RFC 8785 form, SHA-256) is timed beside them, as a ratio to
+//! `from_slice` too: an inbox pays it on top of `receive_handoff`.
 //!
 //! Run: `cargo bench -p contract-core --bench envelope` (add `-- ratios` for the ratios alone;
 //! `RATIOS_ONLY=10KB` in the environment for those whose label holds it). Where the wall clock
@@ -20,6 +22,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use contract_core::envelope::Digest;
 use contract_core::{
     receive_handoff, send_handoff, ArtifactRef, Handoff, HandoffContract, HandoffSchema, Journey,
     ReceiveOptions,
@@ -204,6 +207,12 @@ fn by_receive_handoff(bytes: &[u8], options: &ReceiveOptions) -> bool {
     receive_handoff::<Refund>(bytes, options).is_ok()
 }
 
+/// The digest an inbox keys an envelope by (RFC 8785, SHA-256), as [`by_serde`].
+#[inline(never)]
+fn by_digest(bytes: &[u8]) -> bool {
+    Digest::of_envelope(bytes).is_ok()
+}
+
 fn ratios(c: &mut Criterion) {
     // The ratios are printed, not measured by criterion; a filter naming them runs them.
     let _ = c;
@@ -227,6 +236,7 @@ fn ratios(c: &mut Criterion) {
                     ("receive_handoff", &mut || {
                         by_receive_handoff(bytes, &options)
                     }),
+                    ("Digest::of_envelope", &mut || by_digest(bytes)),
                 ],
             );
         }
