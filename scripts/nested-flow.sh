@@ -3,7 +3,8 @@
 # non-interactively: publish (`cargo test` writes the snapshot), a compatible change inside the
 # nested type (builds; the snapshot test fails; accepting it passes), a breaking one (`cargo
 # check` fails at the nested field), an allowance on the root's field (builds), a new major
-# version (builds, and its snapshot is written). No step needs a build that a previous step
+# version (builds, and its snapshot is written), a snapshot folder other than `contracts`
+# (checked once `[package.metadata.handoff] snapshots` lists it). No step needs a build that a previous step
 # made impossible, so `cargo insta review` never deadlocks. Exits 1 at the first step that
 # does not behave as stated.
 #
@@ -118,5 +119,20 @@ INSTA_UPDATE=always cargo test -q >/dev/null 2>&1 || fail "publishing v2 fails"
 [ -f contracts/order.v2.snap ] || fail "no v2 snapshot written"
 [ "$(cat contracts/order.v1.snap)" = "$v1_text" ] || fail "v1's snapshot changed"
 cargo check -q || fail "the published v2 does not build"
+
+echo "6. another folder: the root's \`snapshots = \"published\"\` is listed in Cargo.toml's metadata"
+mkdir -p published
+cp contracts/order.v2.snap published/order.v2.snap
+rm contracts/order.v2.snap
+sed -i 's/#\[handoff(name = "order", version = 2)\]/#[handoff(name = "order", version = 2, snapshots = "published")]/' src/lib.rs
+grep -q 'snapshots = "published"' src/lib.rs || fail "the root does not name its folder"
+cargo check -q || fail "the moved snapshot does not build"
+sed -i 's/    pub qty: u16,/    pub qty: u8,/' src/lib.rs
+cargo check -q 2>/dev/null || fail "a folder the metadata does not list is checked at compile time (unexpected)"
+printf '\n[package.metadata.handoff]\nsnapshots = ["contracts", "published"]\n' >>Cargo.toml
+if out=$(cargo check -q 2>&1); then fail "a folder listed in the metadata is not checked"; fi
+grep -q '`lines\[\].qty` breaks the published contract `order/v2`' <<<"$out" ||
+    fail "the error does not name the path and the contract: $out"
+grep -q 'published/order.v2.snap' <<<"$out" || fail "the error does not name the file: $out"
 
 echo "nested-flow: every step behaved as stated"
