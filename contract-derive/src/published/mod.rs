@@ -133,6 +133,10 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
             };
         }
     };
+    // The folders the nested types' derives read are listed in `Cargo.toml`: editing the list
+    // must recompile the crate, as editing a snapshot does.
+    let mut track = track;
+    track.extend(nested::manifest_track());
     let asks = nested::contract_number(contract.name, contract.dir).map(|number| {
         let root = target::root_name(input, &published);
         (

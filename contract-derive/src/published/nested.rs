@@ -63,6 +63,21 @@ pub(crate) fn folders() -> Vec<(String, PathBuf)> {
         .collect()
 }
 
+/// `include_bytes!` of the crate's `Cargo.toml`, so that editing the list of its snapshot
+/// folders recompiles the crate (cargo tracks the files a build read); empty without one.
+pub(crate) fn manifest_track() -> TokenStream {
+    let Some(manifest_dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        return TokenStream::new();
+    };
+    let manifest = PathBuf::from(manifest_dir).join("Cargo.toml");
+    match manifest.to_str() {
+        Some(abs) if manifest.is_file() => quote!(
+            const _: &[u8] = ::core::include_bytes!(#abs);
+        ),
+        _ => TokenStream::new(),
+    }
+}
+
 /// The list `snapshots = ["a", "b"]` of the `[package.metadata.handoff]` table of a
 /// `Cargo.toml`, if it has one (basic strings only, on one or more lines).
 pub(crate) fn metadata_snapshots(manifest: &str) -> Option<Vec<String>> {
