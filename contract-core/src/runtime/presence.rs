@@ -661,6 +661,29 @@ impl<'s> Record<'s> {
             && self.unknown == other.unknown
     }
 
+    /// Forgets every arrival at a path that first arrived after the first `arrived` paths
+    /// did: what was recorded since, where those later arrivals were all at paths that
+    /// first arrived since (the fields of one member of the top-level struct and below).
+    pub(crate) fn forget_after(&mut self, arrived: u32) {
+        for tally in &mut self.tally {
+            if first(*tally) > arrived {
+                *tally = 0;
+            }
+        }
+        self.arrived = arrived;
+    }
+
+    /// When a field first arrived at path `id`: the place of the path among the paths that
+    /// arrived, from 1 (0 for none).
+    pub(crate) fn first_arrival(&self, id: u32) -> u32 {
+        self.tally.get(id as usize).map_or(0, |t| first(*t))
+    }
+
+    /// Whether a field arrived at path `id`.
+    pub(crate) fn has_arrived(&self, id: u32) -> bool {
+        self.tally.get(id as usize).is_some_and(|t| count(*t) > 0)
+    }
+
     /// Counts one arrival at path `id`.
     #[inline(always)]
     pub(crate) fn arrive(&mut self, id: u32) {
