@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Compile cost of the derives: 100 structs of 8 fields, plain, with serde's derives alone, then with
-# `HandoffContract` added, then with `schemars::JsonSchema` instead.
+# `HandoffContract` added, then with `schemars::JsonSchema` instead. Two more variants measure the
+# compile-time check of nested types: the same 100 structs deriving `HandoffSchema`, nested under
+# 10 contracts (10 each), once unpublished (`nested-unpublished`) and once with every contract
+# published (`nested`: its snapshots are written by a small program over the unpublished crate,
+# so every nested type answers its contract's question).
 #
 # Dependencies are built first; then each variant's crate is touched and rebuilt alone with
 # CARGO_INCREMENTAL=0, five times, round-robin across the variants; the median is reported
@@ -13,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work="$root/target/compile-cost"
 mkdir -p "$work"
 
-variants=(plain serde handoff schemars)
+variants=(plain serde handoff schemars nested-unpublished nested)
 
 gen_crate() {
     local variant=$1 dir="$work/$1"
@@ -32,6 +36,9 @@ serde = { version = "1", features = ["derive"] }
 contract-core = { path = "$root/contract-core" }
 schemars = { version = "1.2", default-features = false, features = ["derive"] }
 TOML
+    case $variant in
+        nested | nested-unpublished) gen_nested "$dir/src/lib.rs"; return ;;
+    esac
     {
         echo "#![allow(dead_code, unused_imports)]"
         echo "use serde::{Deserialize, Serialize};"
@@ -60,6 +67,75 @@ RS
     } >"$dir/src/lib.rs"
 }
 
+# 100 nested structs under 10 contracts, each holding 10 of them.
+gen_nested() {
+    {
+        echo "#![allow(dead_code, unused_imports)]"
+        echo "use serde::{Deserialize, Serialize};"
+        for i in $(seq 1 100); do
+            echo "#[derive(Serialize, Deserialize, contract_core::HandoffSchema)]"
+            cat <<RS
+pub struct S$i {
+    pub a: String,
+    pub b: String,
+    pub c: u32,
+    pub d: u64,
+    pub e: f64,
+    pub f: bool,
+    pub g: Vec<String>,
+    pub h: Option<String>,
+}
+RS
+        done
+        for r in $(seq 1 10); do
+            echo "#[derive(Serialize, Deserialize, contract_core::HandoffContract)]"
+            echo "#[handoff(name = \"root$r\", version = 1)]"
+            echo "pub struct Root$r {"
+            for k in $(seq 1 10); do
+                echo "    pub s$k: Vec<S$(((r - 1) * 10 + k))>,"
+            done
+            echo "}"
+        done
+    } >"$1"
+}
+
+# The snapshots of the `nested` variant: the canonical text of each contract, as its snapshot
+# test would write it, by a program over the unpublished crate.
+publish_nested() {
+    local dir="$work/publish-nested"
+    mkdir -p "$dir/src" "$work/nested/contracts"
+    cat >"$dir/Cargo.toml" <<TOML
+[package]
+name = "publish-nested"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+contract-core = { path = "$root/contract-core" }
+cost-nested-unpublished = { path = "$work/nested-unpublished" }
+TOML
+    {
+        echo "use contract_core::HandoffContract;"
+        echo "fn write<T: HandoffContract>(dir: &str) {"
+        echo "    let id = T::CONTRACT;"
+        echo "    let text = contract_core::schema::text::to_text(&T::schema())"
+        echo "        .replace(\"cost_nested_unpublished::\", \"cost_nested::\");"
+        echo "    let path = format!(\"{dir}/{}.v{}.snap\", id.name, id.version);"
+        echo "    std::fs::write(path, text).expect(\"write a snapshot\");"
+        echo "}"
+        echo "fn main() {"
+        echo "    let dir = std::env::args().nth(1).expect(\"the contracts folder\");"
+        for r in $(seq 1 10); do
+            echo "    write::<cost_nested_unpublished::Root$r>(&dir);"
+        done
+        echo "}"
+    } >"$dir/src/main.rs"
+    (cd "$dir" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo run -q -- "$work/nested/contracts")
+}
+
 for v in "${variants[@]}"; do
     gen_crate "$v"
     # All variants share one target folder, so every dependency is built once (with the same
@@ -67,6 +143,7 @@ for v in "${variants[@]}"; do
     # first timed run).
     (cd "$work/$v" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo build -q)
 done
+publish_nested
 
 declare -A times
 for r in $(seq 1 "$runs"); do
@@ -80,11 +157,15 @@ for r in $(seq 1 "$runs"); do
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+spread() { tr ' ' '\n' | grep -v '^$' | sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo " to " hi}'; }
 declare -A med
 for v in "${variants[@]}"; do
     med[$v]=$(echo "${times[$v]}" | median)
-    echo "$v: runs ${times[$v]}-> median ${med[$v]} s"
+    echo "$v: runs ${times[$v]}-> median ${med[$v]} s (spread $(echo "${times[$v]}" | spread) s)"
 done
 echo "serde's derives add $(echo "${med[serde]} - ${med[plain]}" | bc) s over plain structs"
 echo "handoff adds $(echo "${med[handoff]} - ${med[serde]}" | bc) s over serde's derives alone"
 echo "schemars adds $(echo "${med[schemars]} - ${med[serde]}" | bc) s over serde's derives alone"
+ratio() { echo "scale=2; $1 / $2" | bc; }
+echo "handoff's cost over serde's: $(ratio "(${med[handoff]} - ${med[serde]})" "(${med[serde]} - ${med[plain]})")x; schemars': $(ratio "(${med[schemars]} - ${med[serde]})" "(${med[serde]} - ${med[plain]})")x"
+echo "every contract published (the nested check) against unpublished: $(echo "scale=1; (${med[nested]} - ${med[nested-unpublished]}) * 100 / ${med[nested-unpublished]}" | bc) % on the whole crate's build"

@@ -2,16 +2,18 @@
 //! instead, on the same database file with the same settings (WAL, `synchronous=FULL`,
 //! `BEGIN IMMEDIATE`), for an envelope of about 1 KB whose handler inserts one row:
 //!
-//! - `inbox`: `Inbox::accept` on a `SqliteLedger`: `receive_handoff`, the RFC 8785 digest,
-//!   the ledger's read of the key, then one transaction of the context's state, the claim,
-//!   the handler's row, the receipt and the commit;
+//! - `inbox`: `Inbox::accept` on a `SqliteLedger`: the RFC 8785 digest (which notes the key
+//!   on its way) and the ledger's read of the key, then for a new key `receive_handoff` and
+//!   one transaction of the context's state, the claim, the handler's row, the receipt and
+//!   the commit;
 //! - `plain`: `serde_json::from_slice::<Handoff<T>>` (the key and the row's values), then
 //!   one transaction of `INSERT … ON CONFLICT DO NOTHING` of the key and the bytes and, when
 //!   it inserted, the same row.
 //!
 //! Each twice: a **new** envelope (each call a new key: the commit's `fsync` dominates) and a
 //! **duplicate** (a key accepted before: nothing is written; `plain` still opens and commits
-//! its transaction, the inbox reads the key before any).
+//! its transaction, the inbox reads the key before any and answers with the first
+//! acknowledgement without reading the payload again).
 //!
 //! The figures to quote are those of `ratios`: rounds in which each method runs one batch in
 //! turn, every other round in reverse order, and the median over rounds of the accepts per

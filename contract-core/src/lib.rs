@@ -10,6 +10,11 @@
 //! | canonical text, for review and snapshots | [`schema::text::to_text`], `assert_contract_snapshot!` (feature `snapshots`) |
 //! | JSON Schema 2020-12 for peers in other languages | [`json_schema`] with [`View::Sender`] or [`View::Receiver`] |
 //! | producer/consumer and version compatibility | [`compat::check`], [`compat::evolve`] |
+//! | both ends of a handoff, every problem at once, presence of each field | [`send`], [`send_to`], [`receive`], [`why_missing`] |
+//! | the envelope around a payload (`handoff-envelope/v1`) | `send_handoff`, `receive_handoff` (feature `derive`) |
+//! | exactly-once, durable acceptance and the rollback target | `inbox::Inbox` over `MemoryLedger`, `SqliteLedger` (`sqlite`), `PostgresLedger` (`postgres`) |
+//! | sub-tasks where unknown is not none, budgets enforced | `task::{Subtask, SubtaskResult, Lookup, judge, BudgetMeter}` |
+//! | field-presence metadata on the trace, never a value | spans with feature `tracing`; attributes and acceptance metrics with `otel` |
 //!
 //! ```
 //! use contract_core::{compat, json_schema, HandoffContract, HandoffSchema, Mode, View};
@@ -40,7 +45,10 @@
 //!
 //! Features: `derive` (default) re-exports the derives; `snapshots` (for dev-dependencies)
 //! adds `assert_contract_snapshot!` and makes every non-generic contract emit its snapshot
-//! test; `uuid`, `chrono`, `url`, `indexmap` and `time` describe those crates' types. The README has the whole tour.
+//! test; `uuid`, `chrono`, `url`, `indexmap` and `time` describe those crates' types;
+//! `tracing` and `otel` put each check on the trace; `axum` and `reqwest` check a handoff at
+//! the web edge; `sqlite`, `postgres` and `tokio` (`AsyncInbox`) carry the inbox's stores. None
+//! of these but `derive` is on by default. The README has the whole tour.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -50,6 +58,7 @@ mod impls;
 #[cfg(feature = "derive")]
 pub mod inbox;
 mod json_schema;
+mod nested;
 #[cfg(feature = "otel")]
 mod otel;
 mod published;
@@ -87,6 +96,9 @@ pub use contract_derive::{HandoffContract, HandoffSchema};
 /// Items the derives expand to. Not public API: no stability guarantee.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::nested::{
+        is_contract, mask, module_is, CheckedIn, NestedFinding, Probe, PublishedIn, Unanswered,
+    };
     pub use crate::traits::{shape_of, Hole};
     pub use contract_schema::shape::{
         AllowInfo, ConstraintShape, ContractInfo, EnumShape, Field, IntKind, IntRange, IntValue,

@@ -248,6 +248,49 @@ fn the_top_level_is_read_in_any_key_order() {
 }
 
 #[test]
+fn members_after_the_payload_are_read_and_checked_too() {
+    // The ids first and the payload last is how `send_handoff` writes it, and the top level
+    // is then read only up to the payload; members after it must be found all the same.
+    let value = envelope_json();
+    let expected: Handoff<v1::Refund> = serde_json::from_value(value.clone()).expect("serde");
+    let bytes = ordered(&value, &["schemaVersion", "contract", "payload"]);
+    let delivery = receive_handoff::<v1::Refund>(&bytes, &options()).expect("received");
+    assert_eq!(delivery.envelope(), &expected);
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    let body = &text[..text.len() - 1];
+    for (key, again) in [
+        ("contract", json!("env-refund/v1")),
+        ("payload", value["payload"].clone()),
+        ("goal", value["goal"].clone()),
+    ] {
+        let twice = format!("{body},{}:{again}}}", json!(key));
+        let rejection = refused(twice.as_bytes());
+        assert!(
+            pointers_and_kinds(&rejection).contains(&(
+                format!("/{key}"),
+                ProblemKind::DuplicateKey {
+                    key: Some(key.into())
+                }
+            )),
+            "{key}: {rejection}"
+        );
+    }
+    // A payload that is last but does not read: located under it, as in any order.
+    let object = value.as_object().expect("an object");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort_by_key(|k| (*k == "payload", !matches!(*k, "schemaVersion" | "contract")));
+    assert_eq!(keys.last(), Some(&"payload"));
+    let text = String::from_utf8(ordered(&value, &keys)).expect("UTF-8");
+    let bad = text.replacen("\"amountCents\":", "\"amountCents\":\"x\",\"_\":", 1);
+    let rejection = refused(bad.as_bytes());
+    assert_eq!(
+        rejection.problems()[0].pointer,
+        "/payload/amountCents",
+        "{rejection}"
+    );
+}
+
+#[test]
 fn an_escaped_key_is_the_key_it_decodes_to() {
     let value = envelope_json();
     let text = String::from_utf8(ordered(&value, &["payload"])).expect("UTF-8");

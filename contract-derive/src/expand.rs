@@ -194,8 +194,23 @@ fn expand(
         ),
     };
 
+    // The nested check (see `published::nested`): the answers of this type to the published
+    // contracts that hold it, and the root's questions to the types it holds.
+    let own = input
+        .attrs
+        .name
+        .as_ref()
+        .zip(input.attrs.version.as_ref())
+        .map(|(name, version)| (name.value.value(), version.value));
+    let answer = published::answer(input, krate, own.as_ref().map(|(n, v)| (n.as_str(), *v)));
+    let unanswered = if answer.is_empty() && track.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(unused_imports)] use #p::Unanswered as _;)
+    };
     quote! {
         const _: () = {
+            #unanswered
             #[automatically_derived]
             impl #impl_generics #krate::HandoffSchema for #ident #ty_generics #where_clause {
                 const SHAPE: &'static #p::Shape = &#shape;
@@ -204,6 +219,7 @@ fn expand(
             #contract_impl
             #(#assertions)*
             #track
+            #answer
         };
         #snapshot_test
     }
@@ -635,6 +651,12 @@ fn contract_info(
     };
     let mut outcome = published::check(input, &contract);
     outcome.embedded = published::embedded(&contract, krate);
+    if let Some((number, asks)) = outcome.asks.take() {
+        let root = input.original.ident.to_token_stream();
+        outcome
+            .track
+            .extend(published::probe_items(&asks, number, version, &root, krate));
+    }
     Ok((info, outcome))
 }
 

@@ -1442,6 +1442,59 @@ fn an_allowance_can_name_the_whole_path() {
 }
 
 #[test]
+fn an_allowance_on_a_field_covers_the_paths_under_it() {
+    // `artifacts[].version` narrowed inside a nested type: an allowance on `artifacts`
+    // covers it (the field holds the type), one on a field whose name only starts the same
+    // way does not, nor another rule.
+    let holder = |version: IntKind| {
+        schema(
+            strukt(vec![
+                f("artifacts", Type::List(Box::new(named("Artifact")))),
+                f("artifact", string()),
+            ]),
+            vec![("Artifact", strukt(vec![f("version", int(version))]))],
+        )
+    };
+    let (old, new) = (holder(IntKind::U64), holder(IntKind::U32));
+    let on_field = Allowances::new().allow("INT_OUT_OF_RANGE", "artifacts", "bounded");
+    assert!(check_with(&old, &new, &on_field).is_compatible());
+    let prefix_only = Allowances::new().allow("INT_OUT_OF_RANGE", "artifact", "no");
+    assert!(!check_with(&old, &new, &prefix_only).is_compatible());
+    let other_rule = Allowances::new().allow("FIELD_REMOVED", "artifacts", "no");
+    assert!(!check_with(&old, &new, &other_rule).is_compatible());
+    // The one matcher, a `const fn` the compile-time check of nested types evaluates.
+    for (field, path, covered) in [
+        ("lines", "lines[].qty", true),
+        ("lines", "lines", true),
+        ("kind", "kind(Refund)", true),
+        ("meta", "meta.owner", true),
+        ("lines", "linesTotal", false),
+        ("lines[].qty", "lines", false),
+        ("", "", false),
+    ] {
+        assert_eq!(
+            compat::covers("INT_NARROWED", field, "INT_NARROWED", path, ""),
+            covered,
+            "{field} / {path}"
+        );
+    }
+    assert!(compat::covers(
+        "INT_NARROWED",
+        "qty",
+        "INT_NARROWED",
+        "lines[].qty",
+        "qty"
+    ));
+    assert!(!compat::covers(
+        "INT_NARROWED",
+        "lines",
+        "FIELD_REMOVED",
+        "lines[].qty",
+        ""
+    ));
+}
+
+#[test]
 fn allowances_that_cover_nothing_are_listed_as_unused() {
     let old = fields(vec![f("a", string()), f("b", string())]);
     let new = fields(vec![f("a", string())]);

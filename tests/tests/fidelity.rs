@@ -2384,5 +2384,9 @@ fn every_fidelity_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
         compared.generic, 5,
         "`Wrap`, `Pair`, `Generics`, `Bounded`, `FlatGeneric`"
     );
+    assert_eq!(
+        compared.nested, 11,
+        "held nested types, rebuilt inside their holders"
+    );
     eprintln!("tests/fidelity.rs: {compared:?}");
 }

@@ -102,6 +102,9 @@ fn every_catalogue_type_is_rebuilt_from_its_syntax_as_its_shape_describes_it() {
     );
     eprintln!("src/types.rs: {compared:?}");
     assert_eq!(compared.generic, 1, "`Handoff<T>` only");
+    // Each held nested type, rebuilt inside each listed type that holds it, as the
+    // compile-time check of nested types rebuilds it.
+    assert_eq!(compared.nested, 24);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::borrow::Cow;
 
 use contract_schema::shape::{Kind, Shape, StringFormat};
 use serde::{Deserialize, Serialize};
@@ -245,7 +246,28 @@ impl std::error::Error for DigestError {}
 
 /// The RFC 8785 form of an envelope without `journey.attempt` and `journey.retryOf`.
 pub(crate) fn canonical_envelope(bytes: &[u8]) -> Result<Vec<u8>, DigestError> {
-    jcs::canonical(bytes)
+    jcs::canonical(bytes).map(|(canonical, _)| canonical)
+}
+
+/// What the digest's pass notes of an envelope on its way, for an inbox to find a key it
+/// accepted before without reading the envelope again: the top level's `contextId` and
+/// `handoffId`, the journey's `sessionId` and `attempt`, where each is of its type.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Noted<'a> {
+    /// The top level's `contextId`, when a string.
+    pub context_id: Option<Cow<'a, str>>,
+    /// The top level's `handoffId`, when a string.
+    pub handoff_id: Option<Cow<'a, str>>,
+    /// The journey's `sessionId`, when a string.
+    pub session_id: Option<Cow<'a, str>>,
+    /// The journey's `attempt`, when an integer that fits.
+    pub attempt: Option<u32>,
+}
+
+/// The digest of an envelope ([`Digest::of_envelope`]) and what its pass noted.
+pub(crate) fn noted_digest(bytes: &[u8]) -> Result<(Digest, Noted<'_>), DigestError> {
+    let (canonical, noted) = jcs::canonical(bytes)?;
+    Ok((Digest::of_bytes(&canonical), noted))
 }
 
 /// RFC 8785 in one pass: a JSON reader that writes the canonical form as it reads. An
@@ -255,7 +277,7 @@ pub(crate) fn canonical_envelope(bytes: &[u8]) -> Result<Vec<u8>, DigestError> {
 mod jcs {
     use std::borrow::Cow;
 
-    use super::{DigestError, DigestErrorReason, MAX_DIGEST_DEPTH};
+    use super::{DigestError, DigestErrorReason, Noted, MAX_DIGEST_DEPTH};
 
     /// The members the writer leaves out: those of the envelope's `journey` that a retry
     /// changes.
@@ -277,9 +299,18 @@ mod jcs {
         end: usize,
     }
 
+    /// Which member's value is noted.
+    #[derive(Clone, Copy)]
+    enum Note {
+        Context,
+        Handoff,
+        Session,
+        Attempt,
+    }
+
     /// The canonical form of one JSON text, without the envelope journey's `attempt` and
-    /// `retryOf`.
-    pub(super) fn canonical(bytes: &[u8]) -> Result<Vec<u8>, DigestError> {
+    /// `retryOf`, and what was noted on the way.
+    pub(super) fn canonical(bytes: &[u8]) -> Result<(Vec<u8>, Noted<'_>), DigestError> {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => return Err(error(e.valid_up_to(), DigestErrorReason::NotJson)),
@@ -290,6 +321,7 @@ mod jcs {
             out: Vec::with_capacity(bytes.len()),
             members: Vec::new(),
             scratch: Vec::new(),
+            noted: Noted::default(),
         };
         canon.skip_space();
         canon.value(0, Strip::Envelope)?;
@@ -297,7 +329,7 @@ mod jcs {
         if canon.pos != text.len() {
             return Err(error(canon.pos, DigestErrorReason::NotJson));
         }
-        Ok(canon.out)
+        Ok((canon.out, canon.noted))
     }
 
     fn error(offset: usize, reason: DigestErrorReason) -> DigestError {
@@ -312,6 +344,8 @@ mod jcs {
         members: Vec<Member<'a>>,
         /// Where an object's members are copied to while they are put in order.
         scratch: Vec<u8>,
+        /// The envelope's key and journey, as read.
+        noted: Noted<'a>,
     }
 
     impl<'a> Canon<'a> {
@@ -392,7 +426,31 @@ mod jcs {
                     Strip::Envelope if name == "journey" => Strip::Journey,
                     _ => Strip::Nothing,
                 };
-                self.value(depth, inner)?;
+                let note = match (strip, &*name) {
+                    (Strip::Envelope, "contextId") => Some(Note::Context),
+                    (Strip::Envelope, "handoffId") => Some(Note::Handoff),
+                    (Strip::Journey, "sessionId") => Some(Note::Session),
+                    (Strip::Journey, "attempt") => Some(Note::Attempt),
+                    _ => None,
+                };
+                match (note, self.peek()) {
+                    (Some(Note::Attempt), _) => {
+                        let from = self.pos;
+                        self.value(depth, inner)?;
+                        self.noted.attempt = self.text[from..self.pos].parse().ok();
+                    }
+                    (Some(note), Some(b'"')) => {
+                        let (string, raw) = self.string()?;
+                        write_string(&string, raw, &mut self.out);
+                        let slot = match note {
+                            Note::Context => &mut self.noted.context_id,
+                            Note::Handoff => &mut self.noted.handoff_id,
+                            _ => &mut self.noted.session_id,
+                        };
+                        *slot = Some(string);
+                    }
+                    _ => self.value(depth, inner)?,
+                }
                 if strip == Strip::Journey && (name == "attempt" || name == "retryOf") {
                     // Read (it must be JSON), not written; its name still counts twice.
                     self.out.truncate(start);
@@ -880,6 +938,23 @@ mod jcs_tests {
         assert_ne!(Digest::of_envelope(first), Digest::of_envelope(other));
         let nested = r#"{"payload":{"journey":{"attempt":1,"retryOf":"r"}}}"#;
         assert_eq!(canonical(nested), nested);
+    }
+
+    #[test]
+    fn the_key_and_the_journey_are_noted_on_the_way() {
+        let json = br#"{"journey":{"attempt":3,"sessionId":"s\u00e9","x":{"contextId":"no"}},
+            "contextId":"ctx-1","handoffId":"h-2","payload":{"handoffId":"inner"}}"#;
+        let (digest, noted) = noted_digest(json).unwrap();
+        assert_eq!(digest, Digest::of_envelope(json).unwrap());
+        assert_eq!(noted.context_id.as_deref(), Some("ctx-1"));
+        assert_eq!(noted.handoff_id.as_deref(), Some("h-2"));
+        assert_eq!(noted.session_id.as_deref(), Some("s\u{e9}"));
+        assert_eq!(noted.attempt, Some(3));
+        // Not strings or not integers that fit: not noted.
+        let (_, noted) = noted_digest(br#"{"contextId":7,"journey":{"attempt":-1}}"#).unwrap();
+        assert_eq!(noted, Noted::default());
+        let (_, noted) = noted_digest(br#"{"journey":{"attempt":1.5,"sessionId":null}}"#).unwrap();
+        assert_eq!(noted, Noted::default());
     }
 
     #[test]

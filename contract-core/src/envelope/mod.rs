@@ -20,6 +20,7 @@ use crate::runtime::{schema_for, send_payload, send_payload_to, Sent};
 use crate::traits::HandoffContract;
 
 pub use delivery::{Delivery, HandoffRejection};
+pub(crate) use digest::noted_digest;
 pub use digest::{Digest, DigestError, DigestErrorReason, ParseDigestError, MAX_DIGEST_DEPTH};
 pub use handoff::{ArtifactRef, Handoff, Status, ENVELOPE};
 

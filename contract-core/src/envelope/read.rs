@@ -103,10 +103,36 @@ where
     if bytes.len() > limits.max_bytes {
         return Err(whole::<T>(bytes, limits, 0));
     }
-    let top = match top::read(bytes, limits.max_depth) {
-        Ok(top) => top,
+    // Where the payload comes last, after the ids (as `send_handoff` writes it), its bytes are
+    // not passed over before they are read: the top level is read up to the payload, taken to
+    // run to the document's end. When that guess is wrong the payload's read fails (a JSON
+    // value followed by more members is not one value), and so does any other problem: the
+    // whole top level is then read, and the envelope read again from it.
+    let top = match top::scan(bytes, limits.max_depth, true) {
+        Ok((top, false)) => top,
+        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, span, given) {
+            Ok(delivery) => return Ok(delivery),
+            Err(_) => match top::read(bytes, limits.max_depth) {
+                Ok(top) => top,
+                Err(at) => return Err(whole::<T>(bytes, limits, at)),
+            },
+        },
         Err(at) => return Err(whole::<T>(bytes, limits, at)),
     };
+    from_top::<T>(bytes, &top, limits, span, given)
+}
+
+/// Reads an envelope whose top level was read.
+fn from_top<T>(
+    bytes: &[u8],
+    top: &top::Top,
+    limits: &Limits,
+    span: &CallSpan,
+    given: &Journey,
+) -> Result<Delivery<T>, HandoffRejection>
+where
+    T: DeserializeOwned + HandoffContract + 'static,
+{
     let mut problems = Vec::new();
     // The ids first: the payload is read only under the contract it is read as.
     let mut readable = !top.ambiguous && top.payloads == 1;
@@ -131,7 +157,7 @@ where
 
     // The envelope's own fields, the payload's and the sender's presence's places each taken
     // by `null` (both are read apart: the payload as its contract, the presence as below).
-    let apart = apart(&top);
+    let apart = apart(top);
     let mut places: [Option<Placed>; 2] = [None, None];
     let head_text;
     let head_bytes = if apart.iter().all(Option::is_none) {

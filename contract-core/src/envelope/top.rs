@@ -63,6 +63,17 @@ fn key(raw: &[u8], escaped: bool) -> Key {
 /// offset where the document stops being an object this pass can follow (not JSON, not an
 /// object, nested deeper than `max_depth`).
 pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
+    scan(bytes, max_depth, false).map(|(top, _)| top)
+}
+
+/// Reads the top level as [`read`] does, except that with `guess`, on reaching the first
+/// `payload` after one `schemaVersion` and one `contract` (they are checked before the
+/// payload is read), it takes the payload to run to the document's last `}` and stops there
+/// (returning `true`): where `send_handoff` writes the payload, last, this skips a pass over
+/// its bytes before they are read. The guess holds only when that span reads as one JSON
+/// value (a payload followed by more members does not): a caller must read the payload from
+/// it, and on any failure read the top level again with [`read`].
+pub(crate) fn scan(bytes: &[u8], max_depth: usize, guess: bool) -> Result<(Top, bool), usize> {
     let mut top = Top::default();
     let mut i = whitespace(bytes, 0);
     if bytes.get(i) != Some(&b'{') {
@@ -73,7 +84,7 @@ pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
     }
     i = whitespace(bytes, i + 1);
     if bytes.get(i) == Some(&b'}') {
-        return end(bytes, i + 1, top);
+        return end(bytes, i + 1, top).map(|top| (top, false));
     }
     loop {
         if bytes.get(i) != Some(&b'"') {
@@ -86,6 +97,17 @@ pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
             return Err(i);
         }
         let start = whitespace(bytes, i + 1);
+        if guess && key == Key::Payload && top.payloads == 0 && !top.ambiguous {
+            if let (Some(_), Some(_), Some(end)) = (
+                &top.schema_version,
+                &top.contract,
+                last_value_end(bytes, start),
+            ) {
+                top.payload = Some(start..end);
+                top.payloads = 1;
+                return Ok((top, true));
+            }
+        }
         let stop = value(bytes, start, max_depth - 1)?;
         let span = start..stop;
         match key {
@@ -110,10 +132,23 @@ pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
         i = whitespace(bytes, stop);
         match bytes.get(i) {
             Some(b',') => i = whitespace(bytes, i + 1),
-            Some(b'}') => return end(bytes, i + 1, top),
+            Some(b'}') => return end(bytes, i + 1, top).map(|top| (top, false)),
             _ => return Err(i),
         }
     }
+}
+
+/// Where a value starting at `start` ends if it is the last member of the top level: before
+/// the whitespace before the document's last `}` (`None` when there is no such `}` after it).
+fn last_value_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let body = bytes.get(start..)?;
+    let close = body.iter().rposition(|b| !space(b))?;
+    if body[close] != b'}' {
+        return None;
+    }
+    let end = body[..close].iter().rposition(|b| !space(b))? + 1;
+    Some(start + end)
 }
 
 /// After the top level's `}`: whitespace only.
@@ -284,6 +319,56 @@ mod tests {
             ] {
                 assert_eq!(spans(&text).1, Some(r#""c/v1""#), "{text}");
             }
+        }
+    }
+
+    #[test]
+    fn the_payload_is_taken_to_run_to_the_last_brace_when_the_ids_come_first() {
+        fn guess(text: &str) -> Option<(Option<&str>, Option<&str>, usize)> {
+            match super::scan(text.as_bytes(), 127, true) {
+                Ok((top, true)) => {
+                    let payload = top.payload.map(|r| &text[r]);
+                    Some((top.contract.map(|r| &text[r]), payload, top.presences))
+                }
+                _ => None,
+            }
+        }
+        let text = r#"{"schemaVersion":"e/v1","contract":"c/v1","senderPresence":{},
+            "payload": {"a":[1]} , "x": 2 }  "#;
+        // Not checked here: the read of the payload's span refuses what follows it.
+        assert_eq!(
+            guess(text),
+            Some((Some(r#""c/v1""#), Some(r#"{"a":[1]} , "x": 2"#), 1))
+        );
+        let text = r#"{"schemaVersion":"e/v1","contract":"c/v1","payload":[] }"#;
+        assert_eq!(guess(text), Some((Some(r#""c/v1""#), Some("[]"), 0)));
+        for text in [
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"}"#,
+            r#"{"contract":"c/v1","contract":"c/v1","schemaVersion":"e/v1","payload":1}"#,
+            r#"{"schemaVersion":"e/v1","contract":"c/v1","payload": }"#,
+            r#"{"schemaVersion":"e/v1","contract":"c/v1","payload":1"#,
+            r#"{"schemaVersion":"e/v1","contract":"c/v1"}"#,
+            r#"[]"#,
+        ] {
+            assert_eq!(guess(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn containers_end_at_their_closing_bracket_at_any_alignment() {
+        // Brackets, quotes and their look-alikes with bit 5 set or clear (`;`, `{`, `[`,
+        // `]`, `}`, `=`, `\x7f`, past ASCII) before, inside and after the eight-byte words.
+        for pad in 0..17 {
+            let gap = " ".repeat(pad);
+            let value = format!(r#"[{gap}1,{{"a":[{gap}]}},"]}}{gap}",;=[{gap}{{}}],"é€""#);
+            let value = format!("{{\"x\":{value}]{gap}}}");
+            let text = format!(r#"{{"payload":{value},{gap}"contract":"c/v1"}}"#);
+            let (_, contract, payload, _, _) = spans(&text);
+            assert_eq!(payload, Some(value.as_str()), "{text}");
+            assert_eq!(contract, Some(r#""c/v1""#), "{text}");
+            // Unclosed: the offset where the document ends.
+            let open = &text[..text.len() - 1 - r#","contract":"c/v1""#.len() - pad - 1];
+            assert_eq!(read(open.as_bytes(), 127).err(), Some(open.len()), "{open}");
         }
     }
 

@@ -5,7 +5,7 @@ use std::time::SystemTime;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::envelope::{receive_handoff, Delivery, Digest, Status};
+use crate::envelope::{noted_digest, receive_handoff, Delivery, Digest, Status};
 use crate::inbox::artifacts::{ArtifactStore, NoArtifacts};
 #[cfg(feature = "__fail-points")]
 use crate::inbox::fail::FailAction;
@@ -119,7 +119,9 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     /// Accepts an envelope, running `handler` once per key (`contextId`, `handoffId`):
     ///
     /// 1. [`receive_handoff`] reads the envelope and its payload as `T`, else
-    ///    [`AcceptError::Rejected`].
+    ///    [`AcceptError::Rejected`]. A retry of an envelope accepted before is answered
+    ///    first (step 2), without its payload being read again: its key and digest are read
+    ///    in one pass, and the same digest is the same envelope, read when it was accepted.
     /// 2. Its [`Digest`] ([`Digest::of_envelope`]: a retry keeps it, since it leaves out
     ///    `journey.attempt` and `journey.retryOf`). A key accepted before with the same
     ///    digest is a [`Acceptance::Duplicate`] with the first acknowledgement, and nothing
@@ -180,13 +182,36 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         R: Serialize + DeserializeOwned,
         F: FnOnce(&mut L::Tx<'_>, &Delivery<T>) -> Result<R, E>,
     {
+        // 0. A retry of an accepted handoff is the common repeat: its key and digest, read in
+        //    one pass, find the first acknowledgement before the payload is read again. The
+        //    same digest is the same envelope (but `attempt` and `retryOf`), read and accepted
+        //    when it was applied.
+        let noted = noted_digest(bytes);
+        let mut found = None;
+        if let Ok((digest, noted)) = &noted {
+            if let (Some(context_id), Some(handoff_id)) = (&noted.context_id, &noted.handoff_id) {
+                let entry = self
+                    .ledger
+                    .entry(context_id, handoff_id)
+                    .map_err(StoreError::ledger)?;
+                match entry {
+                    Some(entry) if entry.digest == *digest => {
+                        span.attempt(noted.attempt);
+                        span.envelope(digest, noted.session_id.as_deref().unwrap_or(context_id));
+                        return Ok(Acceptance::Duplicate(Ack::of_entry(entry)?));
+                    }
+                    entry => found = Some((context_id.clone(), handoff_id.clone(), entry)),
+                }
+            }
+        }
+
         // 1. The envelope and its payload.
         let delivery = receive_handoff::<T>(bytes, &self.options).map_err(AcceptError::Rejected)?;
         let envelope = delivery.envelope();
         span.attempt(envelope.journey.attempt);
 
         // 2. The key and the digest: a key committed before is a duplicate or a conflict.
-        let digest = Digest::of_envelope(bytes).map_err(AcceptError::Digest)?;
+        let (digest, _) = noted.map_err(AcceptError::Digest)?;
         span.envelope(
             &digest,
             envelope
@@ -196,11 +221,15 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 .unwrap_or(&envelope.context_id),
         );
         let (context_id, handoff_id) = (envelope.context_id.as_str(), &*envelope.handoff_id);
-        if let Some(entry) = self
-            .ledger
-            .entry(context_id, handoff_id)
-            .map_err(StoreError::ledger)?
-        {
+        let entry = match found {
+            // Looked up in step 0 under the same key.
+            Some((c, h, entry)) if c == context_id && h == handoff_id => entry,
+            _ => self
+                .ledger
+                .entry(context_id, handoff_id)
+                .map_err(StoreError::ledger)?,
+        };
+        if let Some(entry) = entry {
             return same_or_conflict(entry, digest);
         }
 

@@ -110,6 +110,8 @@ struct Parked {
     index: Box<PathIndex<'static>>,
     paths: Arc<Paths<'static>>,
     opened: Vec<Option<Opened>>,
+    /// The last record of that schema, shared again when a call records the same.
+    last: Option<Arc<Recorded>>,
 }
 
 /// How many schemas a memo keeps the paths of besides the current one.
@@ -155,6 +157,7 @@ impl Memo {
                         index: std::mem::take(&mut self.index),
                         paths,
                         opened: std::mem::take(&mut self.opened),
+                        last: self.last.take(),
                     });
                 }
                 self.schema = address;
@@ -168,6 +171,7 @@ impl Memo {
                     Some(parked) if parked.paths.len() <= MAX_REMEMBERED_PATHS => {
                         self.index = parked.index;
                         self.opened = parked.opened;
+                        self.last = parked.last;
                         parked.paths
                     }
                     _ => {

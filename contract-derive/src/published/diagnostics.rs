@@ -15,6 +15,7 @@ use super::locate::{locate, locate_in, span_of, span_of_enum, span_of_variant, S
 use super::target::{published_enum, Contract, Target};
 use crate::ast::Input;
 use crate::attr::find_serde_key;
+use contract_schema::model::EnumDef;
 
 /// One error per breaking finding; a finding reported in both directions under the same
 /// rule and path is one error.
@@ -26,6 +27,40 @@ pub(super) fn report_errors(
     shown: &str,
     findings: &[Finding],
 ) -> Vec<Error> {
+    drafts(
+        input,
+        target,
+        published_enum(input, published),
+        contract,
+        findings,
+        None,
+    )
+    .into_iter()
+    .map(|draft| {
+        let message = draft.message(&contract.id().to_string(), shown, contract.mode);
+        spanned_error(draft.tokens, message)
+    })
+    .collect()
+}
+
+/// How a nested type's findings are read: their paths start at the contract's root, and the
+/// part below the nested type locates them in its syntax.
+pub(super) struct Nested<'a> {
+    /// The part of a path below the nested type (`qty` of `lines[].qty`).
+    pub relative: &'a dyn Fn(&str) -> String,
+    /// The root's Rust name and whether it is a struct or an enum (`"struct"`).
+    pub root: (&'a str, &'static str),
+}
+
+/// The errors of `findings` (breaking ones only), merged as one mistake, one error.
+pub(super) fn drafts(
+    input: &Input,
+    target: Target,
+    old_enum: Option<&EnumDef>,
+    contract: &Contract,
+    findings: &[Finding],
+    nested: Option<&Nested>,
+) -> Vec<Draft> {
     let mut grouped: BTreeMap<(Rule, String), (&Finding, Vec<Direction>)> = BTreeMap::new();
     let mut order = Vec::new();
     for finding in findings.iter().filter(|f| f.is_breaking()) {
@@ -38,20 +73,21 @@ pub(super) fn report_errors(
             }
         }
     }
-    let id = contract.id().to_string();
     let next = contract.version.saturating_add(1);
     order
         .iter()
         .filter_map(|key| grouped.get(key))
         .map(|(finding, directions)| {
+            let path = match nested {
+                Some(nested) => (nested.relative)(&finding.path),
+                None => finding.path.clone(),
+            };
             let located = if finding.rule == Rule::ContractNameChanged {
                 None
             } else {
                 match target {
-                    Target::Struct(fields) => locate(&finding.path, fields).map(Spot::Field),
-                    Target::Enum(_, variants) => {
-                        locate_in(&finding.path, variants, published_enum(input, published))
-                    }
+                    Target::Struct(fields) => locate(&path, fields).map(Spot::Field),
+                    Target::Enum(_, variants) => locate_in(&path, variants, old_enum),
                 }
             };
             let container = match target {
@@ -60,6 +96,7 @@ pub(super) fn report_errors(
             };
             // The whole type is named by its Rust name.
             let subject = match &finding.field {
+                _ if nested.is_some() && !finding.path.is_empty() => finding.path.clone(),
                 Some(field) => field.clone(),
                 None if finding.path.is_empty() => {
                     syn::ext::IdentExt::unraw(&input.original.ident).to_string()
@@ -70,23 +107,26 @@ pub(super) fn report_errors(
                 .iter()
                 .map(|d| format!("{d}: {}", d.pairing()))
                 .collect();
-            let allow_hint = match (&located, &finding.field) {
+            let allow_hint: Vec<(String, String)> = match (&located, &finding.field) {
+                (_, _) if nested.is_some() => nested
+                    .map(|n| nested_allows(finding.rule, &finding.path, n.root))
+                    .unwrap_or_default(),
                 (Some(Spot::Field(field)), Some(name))
                     if *name == field.ser_name || *name == field.de_name =>
                 {
-                    Some((
+                    vec![(
                         format!("#[handoff(allow({}, reason = \"…\"))]", finding.rule),
-                        "field",
-                    ))
+                        "field".to_owned(),
+                    )]
                 }
-                _ if finding.path.is_empty() => None,
-                _ => Some((
+                _ if finding.path.is_empty() => Vec::new(),
+                _ => vec![(
                     format!(
                         "#[handoff(allow({}, field = \"{}\", reason = \"…\"))]",
                         finding.rule, finding.path
                     ),
-                    container,
-                )),
+                    container.to_owned(),
+                )],
             };
             // No help line repeats another: a rule's hint that already offers a new major
             // version gets the concrete `version = N` instead of a second such line.
@@ -131,16 +171,32 @@ pub(super) fn report_errors(
                 pairing: pairing.join("; "),
                 also: Vec::new(),
                 helps: vec![hint],
-                allows: allow_hint.into_iter().collect(),
+                allows: allow_hint,
+                keys: vec![(finding.rule, finding.path.clone())],
                 major,
                 variant,
                 tokens,
             }
         })
         .fold(Vec::new(), merge_variant_drafts)
-        .into_iter()
-        .map(|draft| draft.into_error(&id, shown, contract.mode))
-        .collect()
+}
+
+/// Where a nested type's finding may be accepted: on the root's field that holds it (an
+/// allowance covers the paths under its field), or on the root with the whole path.
+fn nested_allows(rule: Rule, path: &str, (root, kind): (&str, &str)) -> Vec<(String, String)> {
+    let first = path.split(['.', '[', '(']).next().unwrap_or_default();
+    let mut out = Vec::new();
+    if !first.is_empty() && first != path {
+        out.push((
+            format!("#[handoff(allow({rule}, reason = \"…\"))]"),
+            format!("field `{first}` of `{root}`"),
+        ));
+    }
+    out.push((
+        format!("#[handoff(allow({rule}, field = \"{path}\", reason = \"…\"))]"),
+        format!("{kind} `{root}`"),
+    ));
+    out
 }
 
 /// One error being written.
@@ -158,13 +214,15 @@ pub(super) struct Draft {
     /// The rules' own fixes, in order, each once.
     helps: Vec<String>,
     /// Where each finding may be allowed: (`#[handoff(allow(…))]`, where it goes).
-    allows: Vec<(String, &'static str)>,
+    allows: Vec<(String, String)>,
+    /// The (rule, path) of each finding it reports.
+    pub(super) keys: Vec<(Rule, String)>,
     /// The concrete new major version.
     major: String,
     /// The variant whose tag the finding is about, for a variant rule located at one.
     variant: Option<String>,
     /// Where it points.
-    tokens: TokenStream,
+    pub(super) tokens: TokenStream,
 }
 
 /// One mistake, one error: the findings about one variant's tag (a renamed tag breaks old
@@ -192,6 +250,7 @@ pub(super) fn merge_variant_drafts(mut drafts: Vec<Draft>, draft: Draft) -> Vec<
                 }
             }
             first.allows.extend(draft.allows);
+            first.keys.extend(draft.keys);
         }
         None => drafts.push(draft),
     }
@@ -199,7 +258,9 @@ pub(super) fn merge_variant_drafts(mut drafts: Vec<Draft>, draft: Draft) -> Vec<
 }
 
 impl Draft {
-    fn into_error(self, id: &str, shown: &str, mode: Mode) -> Error {
+    /// The error's message: what breaks, where it was published, under which mode, and the
+    /// fixes.
+    pub(super) fn message(&self, id: &str, shown: &str, mode: Mode) -> String {
         let mut message = format!(
             "`{}` breaks the published contract `{id}` [{}]: {}\n\
              = note: published in `{shown}`, checked under mode `{mode}` ({})",
@@ -245,7 +306,7 @@ impl Draft {
                 self.major
             ));
         }
-        spanned_error(self.tokens, message)
+        message
     }
 }
 

@@ -38,17 +38,23 @@ pub struct Outcome {
     pub embedded: TokenStream,
     /// One error per breaking finding (or one for an unreadable snapshot).
     pub errors: Vec<Error>,
+    /// The types the root asks (see [`nested`]): the contract's number among the crate's
+    /// snapshot folders, and the types its fields hold that its published schema's tree
+    /// reaches first through it.
+    pub asks: Option<(u32, Vec<syn::Type>)>,
 }
 
 mod diagnostics;
 mod enums;
 mod field;
 mod locate;
+mod nested;
 mod rebuild;
 mod target;
 
 use diagnostics::report_errors;
-pub(crate) use rebuild::rebuild;
+pub(crate) use nested::{answer, probe_items};
+pub(crate) use rebuild::{rebuild, rebuild_def};
 use target::allowances;
 pub(crate) use target::{allow_entries, applies, Contract};
 
@@ -127,6 +133,13 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
             };
         }
     };
+    let asks = nested::contract_number(contract.name, contract.dir).map(|number| {
+        let root = target::root_name(input, &published);
+        (
+            number,
+            nested::held_types(input, &nested::child_idents(&published, &root)),
+        )
+    });
     let new = rebuild(input, target, contract, &published);
     let allowances = allowances(input);
     let report = compat::evolve_with(&published, &new, contract.mode, &allowances);
@@ -141,6 +154,7 @@ pub fn check(input: &Input, contract: &Contract) -> Outcome {
     Outcome {
         track,
         errors,
+        asks,
         ..Outcome::default()
     }
 }

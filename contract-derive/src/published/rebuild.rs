@@ -12,7 +12,7 @@ use contract_schema::views;
 
 use super::enums;
 use super::field::field_spec;
-use super::target::{allowances, published_enum, root_name, Contract, Target};
+use super::target::{allowances, root_name, Contract, Target};
 use crate::ast::Input;
 
 /// The new schema: the published one with the root type rebuilt from the syntax.
@@ -23,9 +23,32 @@ pub(crate) fn rebuild(
     published: &Schema,
 ) -> Schema {
     let root_name = root_name(input, published);
+    let mut types = published.types.clone();
+    types.insert(
+        root_name.clone(),
+        rebuild_def(input, target, &root_name, published),
+    );
+    Schema {
+        contract: Some(contract.id()),
+        mode: contract.mode,
+        allowances: allowances(input),
+        root: Type::Named(root_name),
+        types,
+    }
+}
+
+/// The definition `name` of the published schema, rebuilt from the item's syntax (its Rust
+/// path kept).
+pub(crate) fn rebuild_def(
+    input: &Input,
+    target: Target,
+    name: &str,
+    published: &Schema,
+) -> TypeDef {
+    let old = published.def(name);
     let body = match target {
         Target::Struct(fields) => {
-            let old_fields: &[FieldDef] = match published.def(&root_name).map(|d| &d.body) {
+            let old_fields: &[FieldDef] = match old.map(|d| &d.body) {
                 Some(Body::Struct(s)) => &s.fields,
                 _ => &[],
             };
@@ -37,32 +60,17 @@ pub(crate) fn rebuild(
                 input.deny_unknown_fields,
             ))
         }
-        Target::Enum(repr, variants) => Body::Enum(enums::rebuild(
-            input,
-            repr,
-            variants,
-            published_enum(input, published),
-            published,
-        )),
+        Target::Enum(repr, variants) => {
+            let old_enum = match old.map(|d| &d.body) {
+                Some(Body::Enum(e)) => Some(e),
+                _ => None,
+            };
+            Body::Enum(enums::rebuild(input, repr, variants, old_enum, published))
+        }
     };
-    let mut types = published.types.clone();
-    let rust_path = types
-        .get(&root_name)
-        .map(|d| d.rust_path.clone())
-        .unwrap_or_else(|| root_name.clone());
-    types.insert(
-        root_name.clone(),
-        TypeDef {
-            rust_path,
-            doc: input.doc.clone(),
-            body,
-        },
-    );
-    Schema {
-        contract: Some(contract.id()),
-        mode: contract.mode,
-        allowances: allowances(input),
-        root: Type::Named(root_name),
-        types,
+    TypeDef {
+        rust_path: old.map_or_else(|| name.to_owned(), |d| d.rust_path.clone()),
+        doc: input.doc.clone(),
+        body,
     }
 }

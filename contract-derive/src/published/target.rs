@@ -100,7 +100,7 @@ pub fn allow_entries(input: &Input) -> Vec<(Rule, String, String)> {
 
 /// The display name of the published root type (the contract's own name when the root is
 /// not a named type).
-pub(super) fn root_name(input: &Input, published: &Schema) -> String {
+pub(crate) fn root_name(input: &Input, published: &Schema) -> String {
     match &published.root {
         Type::Named(name) => name.clone(),
         _ => syn::ext::IdentExt::unraw(&input.original.ident).to_string(),

@@ -131,7 +131,7 @@ mod direction;
 mod fix;
 mod report;
 
-pub use crate::allowance::{Allowance, Allowances};
+pub use crate::allowance::{covers, Allowance, Allowances};
 pub use crate::contract::Mode;
 pub use crate::rules::{Concern, Rule};
 pub use direction::Direction;

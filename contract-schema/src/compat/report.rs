@@ -210,11 +210,23 @@ impl Serialize for CompatReport {
 /// Whether an allowance covers a finding: the engine's side of an allowance, beside the
 /// findings it is matched with.
 impl Allowance {
-    /// Whether this allowance covers the finding.
+    /// Whether this allowance covers the finding: the same rule, and `field` is the
+    /// finding's whole path, the wire name of its innermost field, or a path the finding's
+    /// path goes on from (`lines` covers `lines[].qty`: an allowance on a field holds for
+    /// what its type holds). The one matcher is [`covers`](crate::compat::covers), which the
+    /// compile-time check of nested types evaluates in a `const`.
     #[must_use]
     pub fn covers(&self, finding: &Finding) -> bool {
-        finding.rule.id() == self.rule
-            && (finding.path == self.field || finding.field.as_deref() == Some(&self.field))
+        crate::allowance::covers(
+            &self.rule,
+            &self.field,
+            finding.rule.id(),
+            &finding.path,
+            match &finding.field {
+                Some(field) => field,
+                None => "",
+            },
+        )
     }
 }
 

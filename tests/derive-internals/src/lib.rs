@@ -51,6 +51,7 @@ mod valid;
 #[path = "../../../contract-derive/src/wire.rs"]
 mod wire;
 
+use contract_schema::model::TypeDef;
 use contract_schema::{Mode, Schema};
 
 /// Which derive an item declares.
@@ -124,4 +125,44 @@ pub fn rebuild(
             ..rebuilt
         },
     }))
+}
+
+/// The definition the compile-time check of nested types rebuilds from `item`'s syntax for
+/// the type `name` of `published` (a schema that holds the item as a nested type), exactly as
+/// the item's derive does while answering the contract whose snapshot holds `published`.
+///
+/// `Ok(None)` when the check does not apply to the item (as for [`rebuild`]).
+///
+/// # Errors
+///
+/// The derive's own errors about the item, one message each, when it would not expand.
+pub fn rebuild_nested(
+    item: &syn::DeriveInput,
+    derive: Derive,
+    published: &Schema,
+    name: &str,
+) -> Result<Option<TypeDef>, Vec<String>> {
+    let kind = match derive {
+        Derive::Schema => ast::DeriveKind::Schema,
+        Derive::Contract => ast::DeriveKind::Contract,
+    };
+    let parsed = ast::parse(item, kind);
+    let mut errors = parsed.errors;
+    let Some(input) = parsed.input else {
+        errors.push(syn::Error::new_spanned(
+            &item.ident,
+            "serde's front end does not read this item",
+        ));
+        return Err(errors.iter().map(ToString::to_string).collect());
+    };
+    valid::check(&input, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors.iter().map(ToString::to_string).collect());
+    }
+    let Some(target) = published::applies(&input) else {
+        return Ok(None);
+    };
+    Ok(Some(published::rebuild_def(
+        &input, target, name, published,
+    )))
 }

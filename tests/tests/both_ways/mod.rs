@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use contract_core::schema::text::to_text;
 use contract_core::Schema;
-use contract_derive_internals::{rebuild, Derive};
+use contract_derive_internals::{rebuild, rebuild_nested, Derive};
 use syn::punctuated::Punctuated;
 
 /// `(name, schema from the shape)` for each listed type, named by the last segment of its path.
@@ -42,6 +42,9 @@ pub struct Compared {
     pub not_rebuilt: usize,
     /// Generic types, which only the snapshot test checks.
     pub generic: usize,
+    /// Nested types rebuilt as the check of nested types rebuilds them, inside the schema of
+    /// a listed type that holds them, and equal to that schema's definition.
+    pub nested: usize,
 }
 
 /// Compares, for every non-generic item of `source` (the text of `file`) that derives
@@ -57,15 +60,25 @@ pub fn assert_rebuilt_as_described(
 ) -> Compared {
     let parsed = syn::parse_file(source).unwrap_or_else(|e| panic!("{file} does not parse: {e}"));
     let mut items = Vec::new();
-    collect(&parsed.items, &mut items);
+    // A file of this crate's library (`src/types.rs`) is the module of its name; a test file
+    // is its own crate's root.
+    let file_module: Vec<String> = match file
+        .strip_prefix("src/")
+        .and_then(|f| f.strip_suffix(".rs"))
+    {
+        Some("lib") | None => Vec::new(),
+        Some(module) => vec![module.to_owned()],
+    };
+    collect_in(&file_module, &parsed.items, &mut items);
     let mut problems = Vec::new();
     let mut compared = Compared {
         equal: 0,
         not_rebuilt: 0,
         generic: 0,
+        nested: 0,
     };
     let mut seen = BTreeSet::new();
-    for (item, derive) in &items {
+    for (modules, item, derive) in &items {
         let name = item.ident.to_string();
         if !item.generics.params.is_empty() {
             compared.generic += 1;
@@ -94,6 +107,16 @@ pub fn assert_rebuilt_as_described(
                 to_text(&rebuilt),
             )),
         }
+        if !expected_none {
+            compare_nested(
+                modules,
+                item,
+                *derive,
+                described,
+                &mut compared,
+                &mut problems,
+            );
+        }
     }
     for (name, _) in described {
         if !seen.contains(*name) {
@@ -109,22 +132,74 @@ pub fn assert_rebuilt_as_described(
     compared
 }
 
-/// Every item deriving `HandoffSchema` or `HandoffContract`, inline modules included.
-fn collect(items: &[syn::Item], out: &mut Vec<(syn::DeriveInput, Derive)>) {
+/// Rebuilds `item` as the check of nested types does, inside every listed schema that holds
+/// it (a definition other than the root whose Rust path, below its crate, is the item's
+/// modules and name), and compares each with that schema's definition.
+fn compare_nested(
+    modules: &[String],
+    item: &syn::DeriveInput,
+    derive: Derive,
+    described: &[(&str, Schema)],
+    compared: &mut Compared,
+    problems: &mut Vec<String>,
+) {
+    let name = item.ident.to_string();
+    let below_crate: Vec<&str> = modules
+        .iter()
+        .map(String::as_str)
+        .chain([name.as_str()])
+        .collect();
+    let below_crate = below_crate.join("::");
+    for (holder, schema) in described {
+        let root = match &schema.root {
+            contract_core::schema::model::Type::Named(root) => root.as_str(),
+            _ => "",
+        };
+        for (display, def) in &schema.types {
+            let held = def
+                .rust_path
+                .split_once("::")
+                .is_some_and(|(_, rest)| rest == below_crate);
+            if display == root || !held {
+                continue;
+            }
+            match rebuild_nested(item, derive, schema, display) {
+                Ok(Some(rebuilt)) if rebuilt == *def => compared.nested += 1,
+                Ok(Some(rebuilt)) => problems.push(format!(
+                    "`{name}` inside `{holder}`: the nested rebuild differs from the holder's \
+                     definition\n--- from the shape\n{def:?}\n--- rebuilt from the syntax\n\
+                     {rebuilt:?}"
+                )),
+                Ok(None) => {}
+                Err(errors) => problems.push(format!("`{name}` does not expand: {errors:?}")),
+            }
+        }
+    }
+}
+
+/// Every item deriving `HandoffSchema` or `HandoffContract`, inline modules included, with
+/// the modules it is in (`modules` and the inline ones).
+fn collect_in(
+    modules: &[String],
+    items: &[syn::Item],
+    out: &mut Vec<(Vec<String>, syn::DeriveInput, Derive)>,
+) {
     for item in items {
         let input: syn::DeriveInput = match item {
             syn::Item::Struct(s) => s.clone().into(),
             syn::Item::Enum(e) => e.clone().into(),
             syn::Item::Mod(m) => {
                 if let Some((_, inner)) = &m.content {
-                    collect(inner, out);
+                    let mut inside = modules.to_vec();
+                    inside.push(m.ident.to_string());
+                    collect_in(&inside, inner, out);
                 }
                 continue;
             }
             _ => continue,
         };
         if let Some(derive) = derive_of(&input.attrs) {
-            out.push((input, derive));
+            out.push((modules.to_vec(), input, derive));
         }
     }
 }

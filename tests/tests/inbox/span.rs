@@ -110,7 +110,9 @@ fn capture(f: impl FnOnce()) -> (Vec<BTreeMap<String, String>>, Vec<Recorded>) {
 
 #[test]
 fn each_acceptance_is_a_span_with_its_outcome_and_warnings_and_no_value() {
-    let context = "ctx-secret-4711";
+    // The context's id is the conversation's when the journey names no session (semantic
+    // conventions for GenAI: `gen_ai.conversation.id`): an identifier, not a value.
+    let context = "ctx-7";
     let mut inbox = Inbox::new(MemoryLedger::new());
     let first = bytes(order(context, "h-secret-1"));
     // From someone other than the last owner, and a second attempt without retryOf.
@@ -146,6 +148,9 @@ fn each_acceptance_is_a_span_with_its_outcome_and_warnings_and_no_value() {
     );
     assert_eq!(field(2, "handoff.attempt"), Some("2"));
     assert_eq!(field(3, "handoff.acceptance"), Some("not_ready"));
+    assert_eq!(field(0, "gen_ai.conversation.id"), Some("session-1"));
+    assert_eq!(field(1, "gen_ai.conversation.id"), Some("session-1"));
+    assert_eq!(field(2, "gen_ai.conversation.id"), Some(context));
 
     // A WARN event per warning, and one for the refusal.
     let warned: Vec<&str> = events
@@ -165,7 +170,7 @@ fn each_acceptance_is_a_span_with_its_outcome_and_warnings_and_no_value() {
 
     // No value of the envelopes anywhere.
     let everything = format!("{spans:?}{events:?}");
-    for value in ["secret", "4711", "A-h", "intruder"] {
+    for value in ["secret", "A-h", "intruder"] {
         assert!(!everything.contains(value), "{value} in {everything}");
     }
 }

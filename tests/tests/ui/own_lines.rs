@@ -14,8 +14,9 @@
 //! it adds below a snippet). One coded error carries this crate's words all the same: a
 //! `const` the derive emits that panics (`error[E0080]: evaluation panicked: MESSAGE` on rustc
 //! 1.95; older compilers put the message inside another line, `the evaluated program panicked
-//! at 'MESSAGE'`), so its MESSAGE is an own *fragment*, found when some line of the output
-//! contains it. A case with neither (a trait bound the derive states with
+//! at 'MESSAGE'`), so each line of its MESSAGE (a nested type's check continues it with
+//! `= note: …` and `= help: …` lines, up to the location) is an own *fragment*, found when
+//! some line of the output contains it. A case with neither (a trait bound the derive states with
 //! `#[diagnostic::on_unimplemented]`) is only checked for failing to compile; the mode's
 //! summary names these cases.
 //!
@@ -88,14 +89,31 @@ pub(crate) fn own_lines(stderr: &str) -> Vec<&str> {
     own
 }
 
-/// The messages of the derive's `const` panics in `stderr` (module docs), in order.
+/// The messages of the derive's `const` panics in `stderr` (module docs), in order, one
+/// fragment per line of each message: its first line, and the lines that continue it (the
+/// nested check's `= note: …` and `= help: …`) up to the location.
 pub(crate) fn own_fragments(stderr: &str) -> Vec<&str> {
-    stderr
-        .lines()
-        .filter_map(|line| line.strip_prefix("error[E0080]: evaluation panicked: "))
-        .map(str::trim)
-        .filter(|message| !message.is_empty())
-        .collect()
+    let mut out = Vec::new();
+    let mut in_message = false;
+    for line in stderr.lines() {
+        if let Some(first) = line.strip_prefix("error[E0080]: evaluation panicked: ") {
+            in_message = true;
+            out.push(first.trim());
+            continue;
+        }
+        let rest = line.trim_start();
+        let is_header = ["error:", "error[", "warning:", "warning[", "note:", "help:"]
+            .iter()
+            .any(|header| line.starts_with(header));
+        if is_header || rest.is_empty() || rest.starts_with("-->") || rest.starts_with('|') {
+            in_message = false;
+        }
+        if in_message {
+            out.push(line.trim());
+        }
+    }
+    out.retain(|message| !message.is_empty());
+    out
 }
 
 /// The expected fragments no line of the output contains.
@@ -554,6 +572,25 @@ error[E0277]: `Money` has no handoff description
                      = note: the evaluated program panicked at '`#[serde(flatten)]` needs a \
                      struct', src/main.rs:8:15\n";
         assert!(missing_fragments(&fragments, older).is_empty());
+        // A message of several lines: each is a fragment (on older compilers the message is
+        // quoted inside the `panicked at '…'` line, its next lines as they are).
+        let stderr = "\
+error[E0080]: evaluation panicked: `lines[].qty` breaks the published contract `order/v1`
+       = note: published in `contracts/order.v1.snap`
+ --> ui/compile-fail/sample.rs:8:15
+";
+        let multi = own_fragments(stderr);
+        assert_eq!(
+            multi,
+            [
+                "`lines[].qty` breaks the published contract `order/v1`",
+                "= note: published in `contracts/order.v1.snap`"
+            ]
+        );
+        let older = "  = note: the evaluated program panicked at '`lines[].qty` breaks the \
+                     published contract `order/v1`\n= note: published in \
+                     `contracts/order.v1.snap`', src/main.rs:8:15\n";
+        assert!(missing_fragments(&multi, older).is_empty());
         // Another message is no match.
         assert_eq!(
             missing_fragments(&fragments, "error[E0080]: evaluation panicked: other\n"),
