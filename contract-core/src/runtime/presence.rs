@@ -676,12 +676,6 @@ impl<'s> Record<'s> {
         self.arrived = arrived;
     }
 
-    /// When a field first arrived at path `id`: the place of the path among the paths that
-    /// arrived, from 1 (0 for none).
-    pub(crate) fn first_arrival(&self, id: u32) -> u32 {
-        self.tally.get(id as usize).map_or(0, |t| first(*t))
-    }
-
     /// Whether a field arrived at path `id`.
     pub(crate) fn has_arrived(&self, id: u32) -> bool {
         self.tally.get(id as usize).is_some_and(|t| count(*t) > 0)

@@ -93,14 +93,15 @@ pub(crate) struct Resume {
 }
 
 /// The top-level struct's object as its key `keys` (from 0) began to be read, after keys
-/// the reader read whole: the struct read there, at path `here`, and where the key's quote
-/// is.
+/// the reader read whole: the struct read there, at path `here`; where the key's quote is;
+/// and how many paths had arrived then.
 #[derive(Clone, Copy)]
 pub(crate) struct Checkpoint {
     pub(crate) def: &'static StructDef,
     pub(crate) here: u32,
     pub(crate) at: usize,
     pub(crate) keys: usize,
+    pub(crate) arrived: u32,
 }
 
 /// The paths a memo kept of a schema it no longer works on.

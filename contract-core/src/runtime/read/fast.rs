@@ -651,7 +651,7 @@ impl<'de> Fast<'de, '_> {
             mode,
             here,
             n: 0,
-            mark: 0,
+            mark: (0, 0),
         };
         let value = v.visit_map(&mut map);
         let Map {
@@ -683,7 +683,7 @@ impl<'de> Fast<'de, '_> {
     /// began at `mark`: if it is the top-level struct (of at most 64 fields), where the
     /// one-pass rejection can go on from.
     #[cold]
-    fn keep_checkpoint(&mut self, here: u32, mode: Mode, mark: usize, n: usize) {
+    fn keep_checkpoint(&mut self, here: u32, mode: Mode, mark: (usize, u32), n: usize) {
         if let Mode::Struct {
             def,
             seen: Seen::Bits(_),
@@ -694,8 +694,9 @@ impl<'de> Fast<'de, '_> {
                 self.checkpoint = Some(Checkpoint {
                     def,
                     here,
-                    at: mark,
+                    at: mark.0,
                     keys: n - 1,
+                    arrived: mark.1,
                 });
             }
         }
@@ -1061,8 +1062,9 @@ struct Map<'f, 'de, 'i> {
     n: usize,
     /// The keys seen that name no field, by fingerprint.
     keys: KeySet,
-    /// Where its last key began (the offset of its quote).
-    mark: usize,
+    /// Where its last key began (the offset of its quote), and how many paths had arrived
+    /// then.
+    mark: (usize, u32),
 }
 
 impl<'de> Fast<'de, '_> {
@@ -1128,7 +1130,7 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
             _ => return fast.stop(),
         }
         // Where this key begins, for the one-pass rejection to go on from.
-        self.mark = fast.at;
+        self.mark = (fast.at, fast.record.arrived);
         self.n += 1;
         if self.n > fast.limits.max_keys_per_object {
             return fast.stop();

@@ -157,7 +157,7 @@ fn go_on(
     stream.depth = 1;
     stream.here = checkpoint.here;
     let listed = stream
-        .members(checkpoint.def, checkpoint.keys, true)
+        .members(checkpoint.def, checkpoint.keys, Some(checkpoint.arrived))
         .is_ok()
         && stream.peek().is_none();
     listed_or_not(listed, memo, record, buffers)
@@ -873,33 +873,21 @@ impl Stream<'_> {
             return Err(GiveUp);
         }
         self.open()?;
-        self.members(def, 0, false)
+        self.members(def, 0, None)
     }
 
     /// The members of a struct's object from the cursor to its end (`}` consumed), past
-    /// `keys` keys; where the pass goes on from a checkpoint (`resumed`), the fields that
-    /// arrived in the record filled by those keys.
-    fn members(&mut self, def: &'static StructDef, keys: usize, resumed: bool) -> Res {
+    /// `keys` keys; where the pass goes on from a checkpoint (`resumed`: how many paths had
+    /// arrived there), the arrivals since forgotten (they all belong to the member of the
+    /// key at the cursor), and the fields that arrived before filled by those keys.
+    fn members(&mut self, def: &'static StructDef, keys: usize, resumed: Option<u32>) -> Res {
         let base = self.seen.len();
         self.seen.resize(base + def.fields.len(), None);
         let ids = self
             .memo
             .index
             .struct_ids(self.record, self.here, def, View::Receiver);
-        if resumed {
-            // The arrivals since the checkpoint began with the one of the field its key
-            // names (read here again to know which), and are forgotten. Where the key does
-            // not name a field filled there, the pass gives up on it below, and the record
-            // is dropped.
-            let at = self.at;
-            let named = match self.key(keys) {
-                Ok(key) => field_at(def, &self.bytes_of(key)),
-                Err(GiveUp) => None,
-            };
-            self.at = at;
-            // At most 2^32 fields: `f` fits.
-            let first = named.map_or(0, |f| self.record.first_arrival(ids + f as u32));
-            let arrived = first.checked_sub(1).unwrap_or(self.record.arrived);
+        if let Some(arrived) = resumed {
             self.record.forget_after(arrived);
             for f in 0..def.fields.len() {
                 // At most 2^32 fields: `f` fits.
@@ -1147,12 +1135,6 @@ fn field_named(def: &StructDef, guess: usize, key: &[u8]) -> Option<usize> {
         f += 1;
     }
     (0..guess).find(|&f| reads(&fields[f], key))
-}
-
-/// The field of `def` the receiver reads `key` into, out of line (read once per pass).
-#[inline(never)]
-fn field_at(def: &StructDef, key: &[u8]) -> Option<usize> {
-    def.fields.iter().position(|field| reads(field, key))
 }
 
 /// Whether the receiver reads `key` into `field`.
