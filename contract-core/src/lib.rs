@@ -108,7 +108,9 @@ pub mod __private {
     pub use core;
 
     #[cfg(feature = "__check-fast-path")]
-    pub use crate::runtime::{rejects_in_one_pass, sends_on_fast_path, takes_fast_path};
+    pub use crate::runtime::{
+        rejects_from_checkpoint, rejects_in_one_pass, sends_on_fast_path, takes_fast_path,
+    };
 
     #[cfg(feature = "snapshots")]
     pub use crate::__snapshot_test as snapshot_test;

@@ -8,7 +8,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use contract_core::__private::{rejects_in_one_pass, sends_on_fast_path, takes_fast_path};
+use contract_core::__private::{
+    rejects_from_checkpoint, rejects_in_one_pass, sends_on_fast_path, takes_fast_path,
+};
 use contract_core::{
     receive, receive_with, send, HandoffSchema, Limits, ProblemKind, ReceiveOptions,
 };
@@ -652,4 +654,121 @@ fn a_rejection_is_listed_in_one_pass_where_the_full_path_would_list_the_same() {
     assert_eq!(listed[2].0, "/letter");
     assert!(matches!(listed[2].1, ProblemKind::MissingField { .. }));
     assert_eq!(rejection.presence().missing(), ["letter"]);
+}
+
+const ORDER: &str = r#"{"orderRef": "o-1", "lines": [{"sku": "a", "qty": 1, "x": 1},
+    {"sku": "b", "qty": 2}], "status": "Open", "kind": "Plain", "note": null,
+    "meta": {"k": 1}, "pair": [1, "p"]}"#;
+
+/// Where the fast path gave up inside the top-level struct, the one-pass rejection goes on
+/// from the last top-level key it began, with the record it kept (what came after that key
+/// forgotten): the same problems and presence as the full path (checked by the feature
+/// `__check-fast-path` on every rejection). Where the record holds what forgetting cannot
+/// undo (an unknown top-level key, an unknown key with an escape), it starts over; where a
+/// key after the checkpoint names a field filled before it, the full path decides.
+#[test]
+fn a_rejection_goes_on_from_where_the_fast_path_gave_up() {
+    assert!(takes_fast_path::<Order>(ORDER.as_bytes()));
+    let order = |from: &str, to: &str| {
+        assert!(ORDER.contains(from), "{from}");
+        ORDER.replacen(from, to, 1).into_bytes()
+    };
+    let from_checkpoint = [
+        // Late, with an unknown key named before the checkpoint.
+        order(r#"[1, "p"]"#, r#"[300, "p"]"#),
+        order(r#"[1, "p"]"#, r#"[1, {"y": 1}]"#),
+        // In the second line, the unknown key of the first forgotten and met again.
+        order(r#""qty": 2"#, r#""qty": -2, "z": 1"#),
+        order(r#""qty": 2"#, r#""qty": -2, "x": 1"#),
+        // A field missing: serde refuses at the end, the pass goes on from the last key.
+        order(r#", "pair": [1, "p"]"#, ""),
+        order(r#""status": "Open""#, r#""status": "Shut""#),
+        order(r#""kind": "Plain""#, r#""kind": {"Bulk": {"units": -1}}"#),
+        order(r#""meta": {"k": 1}"#, r#""meta": {"k": -1, "j": 2}"#),
+        order(r#""note": null"#, r#""note": 5"#),
+    ];
+    for bytes in &from_checkpoint {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!takes_fast_path::<Order>(bytes), "{text}");
+        assert!(rejects_from_checkpoint::<Order>(bytes), "{text}");
+        assert!(receive::<Order>(bytes).is_err(), "{text}");
+    }
+    let late = |from: &str, to: &str| {
+        String::from_utf8_lossy(&order(from, to))
+            .replacen(r#"[1, "p"]"#, r#"[300, "p"]"#, 1)
+            .into_bytes()
+    };
+    let from_start = [
+        // An unknown top-level key before the checkpoint.
+        late(r#""note": null"#, r#""note": null, "zz": 1"#),
+        // An unknown key with an escape, named in the record as it came.
+        late(r#""x": 1"#, r#""\u0078": 1"#),
+        // No key begun: no checkpoint.
+        b"[1]".to_vec(),
+    ];
+    for bytes in &from_start {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!rejects_from_checkpoint::<Order>(bytes), "{text}");
+        assert!(rejects_in_one_pass::<Order>(bytes), "{text}");
+        assert!(receive::<Order>(bytes).is_err(), "{text}");
+    }
+    // A field filled before the checkpoint named again after it: the full path says how.
+    let again = order(r#"[1, "p"]"#, r#"[300, "p"], "orderRef": "o-2""#);
+    assert!(!rejects_in_one_pass::<Order>(&again));
+    assert!(receive::<Order>(&again).is_err());
+}
+
+/// A map key outside its constraint (serde reads a key's kind and no more) makes the fast
+/// path give up, so that the full path lists it: before, the fast path let it through, and
+/// a rejection that went on from a later key would not have listed it.
+#[test]
+fn a_constrained_map_key_outside_its_constraint_is_left_to_the_full_path() {
+    use contract_core::schema::shape::{ConstraintShape, Kind, Shape, StringFormat};
+
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+    #[serde(transparent)]
+    struct Code(String);
+
+    impl HandoffSchema for Code {
+        const SHAPE: &'static Shape =
+            &Shape::builtin(Kind::Constrained(&ConstraintShape::String {
+                format: StringFormat::Plain,
+                min_len: 1,
+                max_len: Some(4),
+                pattern: None,
+            }));
+    }
+
+    #[derive(Debug, Deserialize, HandoffSchema)]
+    struct Coded {
+        by_code: BTreeMap<Code, u8>,
+        code: Code,
+    }
+
+    let ok = br#"{"by_code": {"abcd": 1}, "code": "ab"}"#;
+    assert!(takes_fast_path::<Coded>(ok));
+    let bad_key = br#"{"by_code": {"abcde": 1}, "code": "ab"}"#;
+    assert!(!takes_fast_path::<Coded>(bad_key));
+    let Err(rejection) = receive::<Coded>(bad_key) else {
+        panic!("accepted")
+    };
+    let listed: Vec<(&str, &ProblemKind)> = rejection
+        .problems()
+        .iter()
+        .map(|p| (p.pointer.as_str(), &p.kind))
+        .collect();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].0, "/by_code/*");
+    assert!(matches!(listed[0].1, ProblemKind::InvalidKey { .. }));
+    // With a later problem too: both listed, the key's first.
+    let both = br#"{"by_code": {"abcde": 1}, "code": ""}"#;
+    let Err(rejection) = receive::<Coded>(both) else {
+        panic!("accepted")
+    };
+    let pointers: Vec<&str> = rejection
+        .problems()
+        .iter()
+        .map(|p| p.pointer.as_str())
+        .collect();
+    assert_eq!(pointers, ["/by_code/*", "/code"]);
 }

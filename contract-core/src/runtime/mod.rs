@@ -300,10 +300,16 @@ where
                 }
                 Err(Some(text)) => {
                     // Every problem, listed in one more pass where it can be.
-                    let (memo, buffers) = (&mut scratch.full, &mut scratch.reject);
-                    if let Some((problems, record)) =
-                        read::reject::reject(schema, plan, text, limits, memo, buffers)
-                    {
+                    let (full, fast) = (&mut scratch.full, &mut scratch.fast);
+                    if let Some((problems, record)) = read::reject::reject(
+                        schema,
+                        plan,
+                        text,
+                        limits,
+                        full,
+                        fast,
+                        &mut scratch.reject,
+                    ) {
                         let presence = Presence::shared(record, Side::Receive);
                         #[cfg(feature = "__check-fast-path")]
                         full_rejection_agrees(schema, bytes, limits, scratch, &problems, &presence);
@@ -413,6 +419,27 @@ pub fn rejects_in_one_pass<T>(bytes: &[u8]) -> bool
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
+    one_pass_rejection::<T>(bytes, false)
+}
+
+/// Whether `receive::<T>` lists the problems of `bytes` in one pass that goes on from where
+/// its fast path gave up in the top-level struct (with default limits), rather than from
+/// the start; for this project's tests.
+#[cfg(feature = "__check-fast-path")]
+#[doc(hidden)]
+pub fn rejects_from_checkpoint<T>(bytes: &[u8]) -> bool
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    one_pass_rejection::<T>(bytes, true)
+}
+
+/// [`rejects_in_one_pass`], and where `from_checkpoint`, only from the reader's checkpoint.
+#[cfg(feature = "__check-fast-path")]
+fn one_pass_rejection<T>(bytes: &[u8], from_checkpoint: bool) -> bool
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
     let schema = schema_of::<T>();
     let plan = fast_plan::<T>(schema);
     plan.eligible
@@ -420,8 +447,11 @@ where
             let limits = Limits::default();
             match read::fast::receive::<T>(schema, plan, bytes, &limits, &mut scratch.fast) {
                 Err(Some(text)) => {
-                    let (memo, buffers) = (&mut scratch.full, &mut scratch.reject);
-                    read::reject::reject(schema, plan, text, &limits, memo, buffers).is_some()
+                    let (full, fast) = (&mut scratch.full, &mut scratch.fast);
+                    let buffers = &mut scratch.reject;
+                    let (listed, went_on) =
+                        read::reject::listed(schema, plan, text, &limits, full, fast, buffers);
+                    listed.is_some() && (!from_checkpoint || went_on)
                 }
                 _ => false,
             }

@@ -657,8 +657,28 @@ impl<'s> Record<'s> {
             && self.arrived == other.arrived
             && self.unknown_omitted == other.unknown_omitted
             && same_words(&self.tally, &other.tally)
-            && self.missing == other.missing
-            && self.unknown == other.unknown
+            // Mostly both empty: compared without a call then.
+            && self.missing.len() == other.missing.len()
+            && self.unknown.len() == other.unknown.len()
+            && (self.missing.is_empty() || self.missing == other.missing)
+            && (self.unknown.is_empty() || self.unknown == other.unknown)
+    }
+
+    /// Forgets every arrival at a path that first arrived after the first `arrived` paths
+    /// did: what was recorded since, where those later arrivals were all at paths that
+    /// first arrived since (the fields of one member of the top-level struct and below).
+    pub(crate) fn forget_after(&mut self, arrived: u32) {
+        for tally in &mut self.tally {
+            if first(*tally) > arrived {
+                *tally = 0;
+            }
+        }
+        self.arrived = arrived;
+    }
+
+    /// Whether a field arrived at path `id`.
+    pub(crate) fn has_arrived(&self, id: u32) -> bool {
+        self.tally.get(id as usize).is_some_and(|t| count(*t) > 0)
     }
 
     /// Counts one arrival at path `id`.

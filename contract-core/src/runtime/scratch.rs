@@ -79,6 +79,29 @@ pub(crate) struct Memo {
     parked: Vec<Parked>,
     /// The last record the path finished: the next call that records the same shares it.
     last: Option<Arc<Recorded>>,
+    /// Where `receive`'s one-pass reader gave up inside the top-level struct, with its
+    /// record so far, for the one-pass rejection to go on from ([`Resume`]); dropped (its
+    /// paths kept) by the next call that starts.
+    pub(crate) resume: Option<Resume>,
+}
+
+/// Where the one-pass reader gave up, for the one-pass rejection to go on from: the record
+/// it kept, and the last key of the top-level struct it began.
+pub(crate) struct Resume {
+    pub(crate) record: Record<'static>,
+    pub(crate) checkpoint: Checkpoint,
+}
+
+/// The top-level struct's object as its key `keys` (from 0) began to be read, after keys
+/// the reader read whole: the struct read there, at path `here`; where the key's quote is;
+/// and how many paths had arrived then.
+#[derive(Clone, Copy)]
+pub(crate) struct Checkpoint {
+    pub(crate) def: &'static StructDef,
+    pub(crate) here: u32,
+    pub(crate) at: usize,
+    pub(crate) keys: usize,
+    pub(crate) arrived: u32,
 }
 
 /// The paths a memo kept of a schema it no longer works on.
@@ -113,6 +136,9 @@ const MAX_REMEMBERED_PATHS: usize = 4096;
 impl Memo {
     /// The record a call starts from: every path remembered, none arrived.
     pub(crate) fn start(&mut self, schema: &'static Schema, view: View) -> Record<'static> {
+        if let Some(mut resume) = self.resume.take() {
+            self.abandon(&mut resume.record);
+        }
         let address = std::ptr::from_ref(schema) as usize;
         let paths = match self.paths.take() {
             Some(paths)

@@ -41,7 +41,9 @@ use serde::de::{
 };
 
 use contract_schema::constraint::IntValue;
-use contract_schema::model::{EnumDef, IntKind, Repr, StructDef, Type, Unknown, VariantDefKind};
+use contract_schema::model::{
+    Constraint, EnumDef, IntKind, Repr, StructDef, Type, Unknown, VariantDefKind,
+};
 use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
@@ -49,7 +51,7 @@ use crate::runtime::plan::{
     constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
 };
 use crate::runtime::presence::{Label, Record, Recorded, ROOT};
-use crate::runtime::scratch::{KeySet, Memo, Opened};
+use crate::runtime::scratch::{Checkpoint, KeySet, Memo, Opened, Resume};
 use crate::runtime::tape::number::{
     f32_number, i128_of, key_number, number, number_end, u128_of, Number,
 };
@@ -88,6 +90,9 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
         text,
         at: 0,
         scratch: String::new(),
+        checkpoint: None,
+        resumable: true,
+        stopped_at: usize::MAX,
     };
     let value = T::deserialize(&mut fast);
     // serde_json refuses anything but whitespace after the value.
@@ -95,10 +100,17 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     if read {
         fast.name_unknown();
     }
+    let (checkpoint, resumable, stopped_at) = (fast.checkpoint, fast.resumable, fast.stopped_at);
     match value {
         Ok(value) if read => Ok((value, memo.finish(record))),
         _ => {
-            memo.abandon(&mut record);
+            // Not past the first point where the reader gave up: a visitor that went on past
+            // it read more, but the rejection lists from there.
+            match checkpoint.filter(|c| resumable && stopped_at >= c.at) {
+                // Kept for the one-pass rejection to go on from.
+                Some(checkpoint) => memo.resume = Some(Resume { record, checkpoint }),
+                None => memo.abandon(&mut record),
+            }
             Err(Some(text))
         }
     }
@@ -129,6 +141,12 @@ struct Fast<'de, 'i> {
     at: usize,
     /// The text of the last string with escapes, decoded.
     scratch: String,
+    /// The state of the top-level struct as its last key began, and whether the one-pass
+    /// rejection can go on from there (no key of the top-level struct was unknown before).
+    checkpoint: Option<Checkpoint>,
+    resumable: bool,
+    /// Where the reader first gave up (`usize::MAX` until it does).
+    stopped_at: usize,
 }
 
 impl Fast<'_, '_> {
@@ -266,6 +284,7 @@ impl<'de> Fast<'de, '_> {
     #[cold]
     fn stop<T>(&mut self) -> Res<T> {
         self.bail = true;
+        self.stopped_at = self.stopped_at.min(self.at);
         Err(Stop)
     }
 
@@ -632,9 +651,19 @@ impl<'de> Fast<'de, '_> {
             mode,
             here,
             n: 0,
+            mark: (0, 0),
         };
         let value = v.visit_map(&mut map);
-        let keys = map.keys;
+        let Map {
+            keys,
+            mode,
+            mark,
+            n,
+            ..
+        } = map;
+        if value.is_err() {
+            self.keep_checkpoint(here, mode, mark, n);
+        }
         keys.close(self.memo);
         if let Some(at) = spilled {
             self.memo.seen.truncate(at);
@@ -647,6 +676,29 @@ impl<'de> Fast<'de, '_> {
                 Ok(value)
             }
             _ => self.stop(),
+        }
+    }
+
+    /// Where the object at `here` read as `mode` failed, after `n` keys the last of which
+    /// began at `mark`: if it is the top-level struct (of at most 64 fields), where the
+    /// one-pass rejection can go on from.
+    #[cold]
+    fn keep_checkpoint(&mut self, here: u32, mode: Mode, mark: (usize, u32), n: usize) {
+        if let Mode::Struct {
+            def,
+            seen: Seen::Bits(_),
+            ..
+        } = mode
+        {
+            if self.depth == 1 && here == ROOT && n > 0 {
+                self.checkpoint = Some(Checkpoint {
+                    def,
+                    here,
+                    at: mark.0,
+                    keys: n - 1,
+                    arrived: mark.1,
+                });
+            }
         }
     }
 
@@ -1010,6 +1062,9 @@ struct Map<'f, 'de, 'i> {
     n: usize,
     /// The keys seen that name no field, by fingerprint.
     keys: KeySet,
+    /// Where its last key began (the offset of its quote), and how many paths had arrived
+    /// then.
+    mark: (usize, u32),
 }
 
 impl<'de> Fast<'de, '_> {
@@ -1039,6 +1094,8 @@ impl<'de> Fast<'de, '_> {
                         self.memo.unknown.push((here, start, start + key.len()));
                     }
                     None => {
+                        // Names in the record that forgetting arrivals would not undo.
+                        self.resumable = false;
                         self.name_unknown();
                         let max = self.limits.max_unknown_names;
                         self.record.unknown_name(here, self.scratch.as_bytes(), max);
@@ -1072,6 +1129,8 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
             Some(b'"') if self.n == 0 => {}
             _ => return fast.stop(),
         }
+        // Where this key begins, for the one-pass rejection to go on from.
+        self.mark = (fast.at, fast.record.arrived);
         self.n += 1;
         if self.n > fast.limits.max_keys_per_object {
             return fast.stop();
@@ -1097,7 +1156,10 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
                             }
                         };
                         if again {
-                            // Serde's "duplicate field", or the same key twice.
+                            // Serde's "duplicate field", or the same key twice. At the top
+                            // level, the one-pass rejection does not go on from here (it
+                            // takes the arrivals since the field's to be this key's).
+                            fast.resumable &= fast.depth != 1;
                             return fast.stop();
                         }
                         // At most 64 fields here, or fewer than the paths: `f` fits.
@@ -1113,6 +1175,8 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
                         (fast.node, fast.here) = (Node::Ty(&def.fields[f].ty), id);
                     }
                     None => {
+                        // The one-pass rejection would need this key's fingerprint.
+                        fast.resumable &= fast.depth != 1;
                         (fast.node, fast.here) =
                             fast.other_key(&mut self.keys, self.here, def, key)?;
                     }
@@ -1135,6 +1199,19 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
         };
         if !fresh(fast.memo, &mut self.keys, key.unwrap_or(&fast.scratch)) {
             return fast.stop();
+        }
+        // A constrained key's constraint (serde reads the kind and no more): outside it, or
+        // an integer this cannot tell, the full path says why.
+        if let Shape::Scalar(Type::Constrained(c)) = shape {
+            let text = key.unwrap_or(&fast.scratch);
+            let admitted = match &**c {
+                Constraint::String(_) => constraint_admits(c, Value::Str(text)),
+                Constraint::Int { .. } => IntValue::parse(text.as_bytes())
+                    .is_some_and(|v| constraint_admits(c, Value::Int(v))),
+            };
+            if !admitted {
+                return fast.stop();
+            }
         }
         seed.deserialize(Key {
             text: key,

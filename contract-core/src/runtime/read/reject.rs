@@ -13,6 +13,15 @@
 //! refusal the description cannot see is for the full path and serde to locate). With the
 //! feature `__check-fast-path` (this project's tests), the full path runs after every
 //! rejection listed here and must list the same problems with the same presence.
+//!
+//! Where the one-pass reader gave up inside the top-level struct, what it read before the
+//! last top-level key it began holds no problem (it gives up at the first point where the
+//! full path could find one), and it kept its record and that key's place
+//! ([`Checkpoint`](crate::runtime::scratch::Checkpoint)): the pass goes on from that key with
+//! that record, the arrivals since forgotten (they all belong to that key's member), rather
+//! than reading the payload again from its start. It starts over where the record holds what
+//! forgetting cannot undo (an unknown top-level key, a name the reader put in the record), and
+//! where going on gives up (another name of a field filled before the key).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -27,7 +36,7 @@ use crate::runtime::options::Limits;
 use crate::runtime::plan::{fingerprint, same, Plan};
 use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
-use crate::runtime::scratch::{Key, KeySet, Memo, RejectBuffers, Rendered, Seg};
+use crate::runtime::scratch::{Key, KeySet, Memo, RejectBuffers, Rendered, Resume, Seg};
 use crate::runtime::tape::check::{
     escape_token, int_in_range, is_canonical_int, type_text, MAX_KNOWN_TAGS,
 };
@@ -35,46 +44,133 @@ use crate::runtime::tape::number::{float, number_end};
 use crate::runtime::tape::scan::{escape_at, plain_run, unescape, NodeKind};
 
 /// The problems of `text` (UTF-8, `plan`'s type's payload) against the receiver view of
-/// `schema`, and its presence, recorded in `memo` (the full path's); `None` where the full
-/// path decides (see the module docs).
+/// `schema`, and its presence; `None` where the full path decides (see the module docs).
+/// Where the one-pass reader gave up inside the top-level struct and kept its record in
+/// `fast` (its memo), the pass goes on from the last key of the top-level struct it began
+/// (what came before it read whole, and found nothing to list), with that record, its
+/// arrivals since forgotten; else it reads from the start and records in `full` (the full
+/// path's memo).
 pub(crate) fn reject(
     schema: &'static Schema,
     plan: &'static Plan,
     text: &str,
     limits: &Limits,
+    full: &mut Memo,
+    fast: &mut Memo,
+    buffers: &mut RejectBuffers,
+) -> Option<Listed> {
+    listed(schema, plan, text, limits, full, fast, buffers).0
+}
+
+/// [`reject`], and whether the pass that listed the problems went on from the reader's
+/// checkpoint (for this project's tests).
+pub(crate) fn listed(
+    schema: &'static Schema,
+    plan: &'static Plan,
+    text: &str,
+    limits: &Limits,
+    full: &mut Memo,
+    fast: &mut Memo,
+    buffers: &mut RejectBuffers,
+) -> (Option<Listed>, bool) {
+    let resume = fast.resume.take();
+    let streams = plan.streams && text.len() <= limits.max_bytes && text.len() <= u32::MAX as usize;
+    match resume {
+        Some(resume) if streams && resumable(&resume) => {
+            match go_on(schema, text, limits, fast, buffers, resume) {
+                Some(listed) => (Some(listed), true),
+                // Where it gives up, the pass from the start may not (another name of a
+                // field filled before the checkpoint is a problem it lists).
+                None => (from_start(schema, text, limits, full, buffers), false),
+            }
+        }
+        Some(mut resume) => {
+            fast.abandon(&mut resume.record);
+            let listed = streams.then(|| from_start(schema, text, limits, full, buffers));
+            (listed.flatten(), false)
+        }
+        None => {
+            let listed = streams.then(|| from_start(schema, text, limits, full, buffers));
+            (listed.flatten(), false)
+        }
+    }
+}
+
+/// Whether the record the reader kept holds nothing that forgetting arrivals would not undo
+/// (no unknown name named in it yet: the reader names them at its end), of a struct the
+/// pass follows.
+fn resumable(resume: &Resume) -> bool {
+    let (record, checkpoint) = (&resume.record, &resume.checkpoint);
+    record.unknown.is_empty()
+        && record.unknown_omitted == 0
+        && checkpoint.def.flattened.is_empty()
+        && checkpoint.def.unknown != Unknown::Capture
+}
+
+/// The pass from the start of `text`.
+fn from_start(
+    schema: &'static Schema,
+    text: &str,
+    limits: &Limits,
     memo: &mut Memo,
     buffers: &mut RejectBuffers,
-) -> Option<(Vec<Problem>, Arc<Recorded>)> {
-    if !plan.streams || text.len() > limits.max_bytes || text.len() > u32::MAX as usize {
-        return None;
-    }
+) -> Option<Listed> {
     let mut record = memo.start(schema, View::Receiver);
-    buffers.problems.clear();
-    buffers.pointer.clear();
-    buffers.seen.clear();
-    buffers.rendered.text.clear();
-    buffers.rendered.marks.clear();
-    let mut stream = Stream {
-        schema,
-        input: text.as_bytes(),
-        text,
-        at: 0,
-        depth: 0,
-        limits,
-        memo: &mut *memo,
-        record: &mut record,
-        problems: &mut buffers.problems,
-        pointer: &mut buffers.pointer,
-        here: ROOT,
-        seen: &mut buffers.seen,
-        rendered: &mut buffers.rendered,
-        kept: 0,
-        last_named: None,
-    };
+    let mut stream = Stream::new(schema, text, limits, memo, &mut record, buffers);
     let listed = match stream.peek() {
         Some(_) => stream.value(&schema.root, 0).is_ok() && stream.peek().is_none(),
         None => false,
     };
+    listed_or_not(listed, memo, record, buffers)
+}
+
+/// The pass from the reader's checkpoint in the top-level struct, with its record.
+fn go_on(
+    schema: &'static Schema,
+    text: &str,
+    limits: &Limits,
+    memo: &mut Memo,
+    buffers: &mut RejectBuffers,
+    resume: Resume,
+) -> Option<Listed> {
+    let Resume {
+        mut record,
+        checkpoint,
+    } = resume;
+
+    // The unknown keys met before the checkpoint (in the order they came), named as the
+    // reader would have named them at its end.
+    let max = limits.max_unknown_names;
+    let before = memo
+        .unknown
+        .iter()
+        .take_while(|&&(_, start, _)| start < checkpoint.at)
+        .count();
+    memo.unknown.truncate(before);
+    for (here, start, end) in memo.unknown.drain(..) {
+        if let Some(name) = text.as_bytes().get(start..end) {
+            record.unknown_name(here, name, max);
+        }
+    }
+    let mut stream = Stream::new(schema, text, limits, memo, &mut record, buffers);
+    stream.at = checkpoint.at;
+    stream.depth = 1;
+    stream.here = checkpoint.here;
+    let listed = stream
+        .members(checkpoint.def, checkpoint.keys, Some(checkpoint.arrived))
+        .is_ok()
+        && stream.peek().is_none();
+    listed_or_not(listed, memo, record, buffers)
+}
+
+/// The problems listed and the record, where the pass read the whole payload and found a
+/// problem; else `None`, and the record's paths kept.
+fn listed_or_not(
+    listed: bool,
+    memo: &mut Memo,
+    mut record: Record<'static>,
+    buffers: &mut RejectBuffers,
+) -> Option<Listed> {
     if listed && !buffers.problems.is_empty() {
         // Moved out at their number: the buffer grows once per thread, not per call.
         let problems = buffers.problems.drain(..).collect();
@@ -84,6 +180,9 @@ pub(crate) fn reject(
         None
     }
 }
+
+/// The problems a pass listed, and the presence it recorded.
+pub(crate) type Listed = (Vec<Problem>, Arc<Recorded>);
 
 /// The full path decides.
 struct GiveUp;
@@ -117,6 +216,14 @@ impl Token {
         }
     }
 }
+
+/// The key of a field filled before the checkpoint the pass went on from: not one of the
+/// payload's (no string ends past `u32::MAX`).
+const BEFORE: Key = Key {
+    start: u32::MAX,
+    end: u32::MAX,
+    escaped: false,
+};
 
 /// The keys of a struct's object that no field reads, so far: the first, and past it the
 /// set of their fingerprints.
@@ -161,6 +268,41 @@ struct Stream<'a> {
 /// The keep of the walk for a contract's schema: its names borrowed.
 fn keep(name: &'static str) -> Cow<'static, str> {
     Cow::Borrowed(name)
+}
+
+impl<'a> Stream<'a> {
+    /// A pass from the start of `text`, recording in `record`, with `buffers` emptied.
+    fn new(
+        schema: &'static Schema,
+        text: &'a str,
+        limits: &'a Limits,
+        memo: &'a mut Memo,
+        record: &'a mut Record<'static>,
+        buffers: &'a mut RejectBuffers,
+    ) -> Self {
+        buffers.problems.clear();
+        buffers.pointer.clear();
+        buffers.seen.clear();
+        buffers.rendered.text.clear();
+        buffers.rendered.marks.clear();
+        Stream {
+            schema,
+            input: text.as_bytes(),
+            text,
+            at: 0,
+            depth: 0,
+            limits,
+            memo,
+            record,
+            problems: &mut buffers.problems,
+            pointer: &mut buffers.pointer,
+            here: ROOT,
+            seen: &mut buffers.seen,
+            rendered: &mut buffers.rendered,
+            kept: 0,
+            last_named: None,
+        }
+    }
 }
 
 impl Stream<'_> {
@@ -731,14 +873,31 @@ impl Stream<'_> {
             return Err(GiveUp);
         }
         self.open()?;
+        self.members(def, 0, None)
+    }
+
+    /// The members of a struct's object from the cursor to its end (`}` consumed), past
+    /// `keys` keys; where the pass goes on from a checkpoint (`resumed`: how many paths had
+    /// arrived there), the arrivals since forgotten (they all belong to the member of the
+    /// key at the cursor), and the fields that arrived before filled by those keys.
+    fn members(&mut self, def: &'static StructDef, keys: usize, resumed: Option<u32>) -> Res {
         let base = self.seen.len();
         self.seen.resize(base + def.fields.len(), None);
         let ids = self
             .memo
             .index
             .struct_ids(self.record, self.here, def, View::Receiver);
+        if let Some(arrived) = resumed {
+            self.record.forget_after(arrived);
+            for f in 0..def.fields.len() {
+                // At most 2^32 fields: `f` fits.
+                if self.record.has_arrived(ids + f as u32) {
+                    self.seen[base + f] = Some(BEFORE);
+                }
+            }
+        }
         let mut unknown = Unknowns::default();
-        let mut n = 0;
+        let mut n = keys;
         let mut next_guess = 0;
         if self.peek() != Some(b'}') {
             loop {
@@ -751,8 +910,10 @@ impl Stream<'_> {
                         let field = &def.fields[f];
                         if let Some(earlier) = self.seen[base + f] {
                             // The same key twice is for the full path; another name of a
-                            // field already read is serde's "duplicate field".
-                            if self.bytes_of(earlier) == self.bytes_of(key) {
+                            // field already read is serde's "duplicate field" (where the
+                            // earlier key came before the checkpoint, the full path says
+                            // which).
+                            if earlier == BEFORE || self.bytes_of(earlier) == self.bytes_of(key) {
                                 return Err(GiveUp);
                             }
                             let name = primary_name(field).unwrap_or_default();
@@ -979,9 +1140,18 @@ fn field_named(def: &StructDef, guess: usize, key: &[u8]) -> Option<usize> {
 /// Whether the receiver reads `key` into `field`.
 #[inline(always)]
 fn reads(field: &FieldDef, key: &[u8]) -> bool {
-    field.receiver.as_ref().is_some_and(|r| {
-        same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
-    })
+    let Some(r) = field.receiver.as_ref() else {
+        return false;
+    };
+    if same(r.name.as_bytes(), key) {
+        return true;
+    }
+    for alias in &r.aliases {
+        if same(alias.as_bytes(), key) {
+            return true;
+        }
+    }
+    false
 }
 
 fn primary_name(field: &'static FieldDef) -> Option<&'static str> {
@@ -990,8 +1160,9 @@ fn primary_name(field: &'static FieldDef) -> Option<&'static str> {
 
 /// The tagged variant the receiver reads `text` as.
 fn variant_named<'e>(e: &'e EnumDef, text: &str) -> Option<&'e VariantDef> {
+    let text = text.as_bytes();
     e.tagged_variants()
-        .find(|v| v.receiver.iter().any(|t| t == text))
+        .find(|v| v.receiver.iter().any(|t| same(t.as_bytes(), text)))
 }
 
 fn variant_label(v: &'static VariantDef) -> Label<'static> {
