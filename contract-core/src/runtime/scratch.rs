@@ -148,38 +148,33 @@ impl Memo {
                 paths
             }
             last => {
-                if let (Some(paths), Some(last_view)) = (last, self.view) {
-                    if self.parked.len() >= MAX_PARKED {
-                        self.parked.remove(0);
-                    }
-                    self.parked.push(Parked {
-                        schema: self.schema,
-                        view: last_view,
-                        index: std::mem::take(&mut self.index),
-                        paths,
-                        opened: std::mem::take(&mut self.opened),
-                        last: self.last.take(),
-                    });
-                }
-                self.schema = address;
-                self.view = Some(view);
-                self.last = None;
-                let parked = self
+                let back = self
                     .parked
                     .iter()
                     .position(|p| (p.schema, p.view) == (address, view));
-                match parked.map(|at| self.parked.swap_remove(at)) {
-                    Some(parked) if parked.paths.len() <= MAX_REMEMBERED_PATHS => {
-                        self.index = parked.index;
-                        self.opened = parked.opened;
-                        self.last = parked.last;
-                        parked.paths
+                match (last, self.view, back) {
+                    (Some(paths), Some(last_view), Some(at)) => {
+                        // Taking back a parked schema in exchange for the current one (a thread
+                        // that reads envelopes goes round three schemas): the two swap places,
+                        // without moving the others or allocating an index for the one leaving.
+                        let parked = &mut self.parked[at];
+                        parked.schema = std::mem::replace(&mut self.schema, address);
+                        parked.view = last_view;
+                        self.view = Some(view);
+                        std::mem::swap(&mut parked.index, &mut self.index);
+                        std::mem::swap(&mut parked.opened, &mut self.opened);
+                        std::mem::swap(&mut parked.last, &mut self.last);
+                        let taken = std::mem::replace(&mut parked.paths, paths);
+                        if taken.len() <= MAX_REMEMBERED_PATHS {
+                            taken
+                        } else {
+                            self.index.clear();
+                            self.opened.clear();
+                            self.last = None;
+                            Arc::default()
+                        }
                     }
-                    _ => {
-                        self.index.clear();
-                        self.opened.clear();
-                        Arc::default()
-                    }
+                    (last, _, _) => self.switch(last, address, view),
                 }
             }
         };
@@ -193,6 +188,49 @@ impl Memo {
         self.seen.clear();
         self.unknown.clear();
         record
+    }
+
+    /// Makes `address` and `view` the memo's schema, parking the paths of the last one
+    /// (`last`), and gives the paths it remembers of the new one.
+    fn switch(
+        &mut self,
+        last: Option<Arc<Paths<'static>>>,
+        address: usize,
+        view: View,
+    ) -> Arc<Paths<'static>> {
+        if let (Some(paths), Some(last_view)) = (last, self.view) {
+            if self.parked.len() >= MAX_PARKED {
+                self.parked.remove(0);
+            }
+            self.parked.push(Parked {
+                schema: self.schema,
+                view: last_view,
+                index: std::mem::take(&mut self.index),
+                paths,
+                opened: std::mem::take(&mut self.opened),
+                last: self.last.take(),
+            });
+        }
+        self.schema = address;
+        self.view = Some(view);
+        self.last = None;
+        let parked = self
+            .parked
+            .iter()
+            .position(|p| (p.schema, p.view) == (address, view));
+        match parked.map(|at| self.parked.swap_remove(at)) {
+            Some(parked) if parked.paths.len() <= MAX_REMEMBERED_PATHS => {
+                self.index = parked.index;
+                self.opened = parked.opened;
+                self.last = parked.last;
+                parked.paths
+            }
+            _ => {
+                self.index.clear();
+                self.opened.clear();
+                Arc::default()
+            }
+        }
     }
 
     /// The struct opened at path `here` before, if the value there was `node` (an address).
