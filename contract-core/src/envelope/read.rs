@@ -58,6 +58,38 @@ fn string_at<'b>(bytes: &'b [u8], span: &Range<usize>) -> Option<std::borrow::Co
     }
 }
 
+/// `T`'s contract id, when it can be compared with the bytes of a JSON string as it is: it
+/// holds no backslash (a quote in it would end the string the top level found first).
+/// Evaluated at compile time, per type.
+struct PlainId<T>(core::marker::PhantomData<T>);
+
+impl<T: HandoffContract> PlainId<T> {
+    const ID: Option<&'static str> = {
+        let bytes = T::CONTRACT.id.as_bytes();
+        let mut i = 0;
+        let mut plain = true;
+        while i < bytes.len() {
+            if bytes[i] == b'\\' {
+                plain = false;
+            }
+            i += 1;
+        }
+        if plain {
+            Some(T::CONTRACT.id)
+        } else {
+            None
+        }
+    };
+}
+
+/// Whether `raw` is `id` as a JSON string without escapes: `"` + `id` + `"`.
+fn quotes(raw: &[u8], id: &str) -> bool {
+    raw.len() == id.len() + 2
+        && raw.first() == Some(&b'"')
+        && raw.last() == Some(&b'"')
+        && raw.get(1..raw.len() - 1) == Some(id.as_bytes())
+}
+
 /// `senderPresence` as it is read: checked as an object of any values (every key once, at
 /// every level, text that is UTF-8, the limits), then read by [`Presence`]'s own
 /// `Deserialize`. A presence's `<field>Present` keys are the sender's contract's, so it is
@@ -136,24 +168,46 @@ where
     let mut problems = Vec::new();
     // The ids first: the payload is read only under the contract it is read as.
     let mut readable = !top.ambiguous && top.payloads == 1;
-    let mut id =
-        |span: &Option<Range<usize>>, pointer: &str, check: fn(&str) -> Result<(), ProblemKind>| {
-            match span.as_ref().and_then(|span| string_at(bytes, span)) {
-                Some(text) => {
-                    if let Err(kind) = check(&text) {
-                        problems.push(Problem {
-                            pointer: pointer.to_owned(),
-                            kind,
-                        });
-                        readable = false;
-                    }
-                }
-                // Absent, or not a string that reads: the envelope's fields say which.
-                None => readable = false,
+    let mut id = |span: &Option<Range<usize>>,
+                  pointer: &str,
+                  expected: Option<&str>,
+                  check: fn(&str) -> Result<(), ProblemKind>| {
+        // The id expected, written plainly (as `send_handoff` writes it): what `check` accepts
+        // first, known without decoding the string.
+        if let (Some(span), Some(expected)) = (span, expected) {
+            if bytes
+                .get(span.clone())
+                .is_some_and(|raw| quotes(raw, expected))
+            {
+                return;
             }
-        };
-    id(&top.schema_version, "/schemaVersion", ids::check::<Head>);
-    id(&top.contract, "/contract", ids::check::<T>);
+        }
+        match span.as_ref().and_then(|span| string_at(bytes, span)) {
+            Some(text) => {
+                if let Err(kind) = check(&text) {
+                    problems.push(Problem {
+                        pointer: pointer.to_owned(),
+                        kind,
+                    });
+                    readable = false;
+                }
+            }
+            // Absent, or not a string that reads: the envelope's fields say which.
+            None => readable = false,
+        }
+    };
+    id(
+        &top.schema_version,
+        "/schemaVersion",
+        PlainId::<Head>::ID,
+        ids::check::<Head>,
+    );
+    id(
+        &top.contract,
+        "/contract",
+        PlainId::<T>::ID,
+        ids::check::<T>,
+    );
 
     // The envelope's own fields, the payload's and the sender's presence's places each taken
     // by `null` (both are read apart: the payload as its contract, the presence as below).
