@@ -107,6 +107,19 @@ pub(crate) fn scan(bytes: &[u8], max_depth: usize, guess: bool) -> Result<(Top, 
                 top.payloads = 1;
                 return Ok((top, true));
             }
+            // `contract` not met yet: where it is the last member, written plainly after the
+            // payload (`…}, "contract": "c/v1"}`), the payload is taken to run up to it. As
+            // above, the guess holds only when that span reads as one JSON value.
+            if let (Some(_), None, Some((end, contract))) = (
+                &top.schema_version,
+                &top.contract,
+                contract_last(bytes, start),
+            ) {
+                top.contract = Some(contract);
+                top.payload = Some(start..end);
+                top.payloads = 1;
+                return Ok((top, true));
+            }
         }
         let stop = value(bytes, start, max_depth - 1)?;
         let span = start..stop;
@@ -149,6 +162,46 @@ fn last_value_end(bytes: &[u8], start: usize) -> Option<usize> {
     }
     let end = body[..close].iter().rposition(|b| !space(b))? + 1;
     Some(start + end)
+}
+
+/// Where a value starting at `start` ends if it is followed by one last member, `contract`,
+/// whose key and value are written without escapes, and the document's last `}`; with the
+/// span of that value (`None` when the document does not end so).
+fn contract_last(bytes: &[u8], start: usize) -> Option<(usize, Range<usize>)> {
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let body = bytes.get(start..)?;
+    // Walks back from the end over `}`, the value's closing quote, its text, its opening
+    // quote, `:`, `"contract"` and `,`, whitespace allowed between them.
+    let back = |end: usize| body[..end].iter().rposition(|b| !space(b));
+    let brace = back(body.len())?;
+    if body[brace] != b'}' {
+        return None;
+    }
+    let close = back(brace)?;
+    if body[close] != b'"' {
+        return None;
+    }
+    let open = body[..close]
+        .iter()
+        .rposition(|&b| b == b'"' || b == b'\\')?;
+    if body[open] != b'"' {
+        return None;
+    }
+    let colon = back(open)?;
+    if body[colon] != b':' {
+        return None;
+    }
+    let key_end = back(colon)? + 1;
+    let key_start = key_end.checked_sub(b"\"contract\"".len())?;
+    if &body[key_start..key_end] != b"\"contract\"" {
+        return None;
+    }
+    let comma = back(key_start)?;
+    if body[comma] != b',' {
+        return None;
+    }
+    let end = back(comma)? + 1;
+    Some((start + end, start + open..start + close + 1))
 }
 
 /// After the top level's `}`: whitespace only.
@@ -342,8 +395,34 @@ mod tests {
         );
         let text = r#"{"schemaVersion":"e/v1","contract":"c/v1","payload":[] }"#;
         assert_eq!(guess(text), Some((Some(r#""c/v1""#), Some("[]"), 0)));
+        // The contract last, after the payload.
+        let text = r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"}"#;
+        assert_eq!(guess(text), Some((Some(r#""c/v1""#), Some("[]"), 0)));
+        let text = r#"{"schemaVersion":"e/v1","senderPresence":{},"payload": {"a":["}"]}
+            , "x": 1 ,
+            "contract" :	"c/v1" }
+        "#;
+        assert_eq!(
+            guess(text),
+            Some((
+                Some(r#""c/v1""#),
+                Some(
+                    r#"{"a":["}"]}
+            , "x": 1"#
+                ),
+                1
+            ))
+        );
         for text in [
-            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"}"#,
+            r#"{"payload":[],"contract":"c/v1","schemaVersion":"e/v1"}"#,
+            r#"{"payload":[],"schemaVersion":"e/v1","contract":"c/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c\/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1\\"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contr\u0061ct":"c/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":1}"#,
+            r#"{"schemaVersion":"e/v1","payload":[] "contract":"c/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"]"#,
+            r#"{"schemaVersion":"e/v1","payload":"contract":"c/v1"}"#,
             r#"{"contract":"c/v1","contract":"c/v1","schemaVersion":"e/v1","payload":1}"#,
             r#"{"schemaVersion":"e/v1","contract":"c/v1","payload": }"#,
             r#"{"schemaVersion":"e/v1","contract":"c/v1","payload":1"#,
