@@ -369,6 +369,63 @@ fn a_contract_written_last_after_the_payload_is_checked_before_it() {
 }
 
 #[test]
+fn the_sender_s_presence_is_read_where_the_top_level_meets_it() {
+    // Before the payload, the sender's presence is read as the top level meets it; what that
+    // read does not accept is read from its span, as in any order.
+    let value = envelope_json();
+    let expected: Handoff<v1::Refund> = serde_json::from_value(value.clone()).expect("serde");
+    let keys = ["schemaVersion", "contract", "senderPresence", "payload"];
+    let text = String::from_utf8(ordered(&value, &keys)).expect("UTF-8");
+    let delivery = receive_handoff::<v1::Refund>(text.as_bytes(), &options()).expect("read");
+    assert_eq!(delivery.envelope(), &expected);
+    let mut none = value.clone();
+    none["senderPresence"] = Value::Null;
+    let delivery = receive_handoff::<v1::Refund>(&ordered(&none, &keys), &options()).expect("read");
+    assert!(delivery.envelope().sender_presence.is_none());
+    // A key twice inside it (its keys are data: `*`), and the member twice: located.
+    let inside = text.replacen(
+        r#""senderPresence":{"#,
+        r#""senderPresence":{"unknownFields":[],"#,
+        1,
+    );
+    let rejection = refused(inside.as_bytes());
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/senderPresence/*".to_owned(),
+            ProblemKind::DuplicateKey { key: None }
+        )],
+        "{rejection}"
+    );
+    let sender = value["senderPresence"].to_string();
+    let twice = text.replacen(
+        r#""senderPresence":"#,
+        &format!(r#""senderPresence":{sender},"senderPresence":"#),
+        1,
+    );
+    let rejection = refused(twice.as_bytes());
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/senderPresence".to_owned(),
+            ProblemKind::DuplicateKey {
+                key: Some("senderPresence".into())
+            }
+        )],
+        "{rejection}"
+    );
+    // A value its record does not read: serde's verdict, located under it.
+    let wrong = text.replacen(r#""unknownFields":[]"#, r#""unknownFields":7"#, 1);
+    let rejection = refused(wrong.as_bytes());
+    assert!(
+        rejection.problems()[0]
+            .pointer
+            .starts_with("/senderPresence"),
+        "{rejection}"
+    );
+}
+
+#[test]
 fn an_escaped_key_is_the_key_it_decodes_to() {
     let value = envelope_json();
     let text = String::from_utf8(ordered(&value, &["payload"])).expect("UTF-8");

@@ -2,6 +2,7 @@
 //! it names checked, the envelope's own fields read without the payload, then the payload
 //! alone, from its byte span, as its own contract.
 
+use core::cell::Cell;
 use core::ops::Range;
 
 use serde::de::DeserializeOwned;
@@ -12,7 +13,7 @@ use contract_schema::shape::{Kind, Shape};
 use crate::runtime::options::{Journey, Limits};
 use crate::runtime::presence::Presence;
 use crate::runtime::problem::{Problem, ProblemKind};
-use crate::runtime::receive_unspanned;
+use crate::runtime::{receive_first, receive_unspanned, Received};
 use crate::trace::CallSpan;
 use crate::traits::{shape_of, HandoffContract, HandoffSchema};
 
@@ -23,6 +24,15 @@ use super::{ids, top};
 /// The text that takes the place of a member read apart when the envelope's own fields are
 /// read.
 const PLACE: &[u8] = b"null";
+
+thread_local! {
+    /// The buffer the envelope's text without the members read apart is built in, kept
+    /// between calls for its room.
+    static HEAD_TEXT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// The room [`HEAD_TEXT`] keeps between calls, at most.
+const MAX_KEPT_HEAD_TEXT: usize = 64 * 1024;
 
 /// A member's value read apart (`payload`, `senderPresence`): its span in the envelope and the
 /// span of its place in the text read without it.
@@ -140,19 +150,42 @@ where
     // run to the document's end. When that guess is wrong the payload's read fails (a JSON
     // value followed by more members is not one value), and so does any other problem: the
     // whole top level is then read, and the envelope read again from it.
-    let top = match top::scan(bytes, limits.max_depth, true) {
-        Ok((top, false)) => top,
-        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, span, given) {
+    //
+    // The sender's presence, before the payload, is read where the top level meets it (by the
+    // one-pass reader, from its first byte on): where that reads it, its end is known without
+    // passing over its bytes first. Where it does not, the top level skips it and it is read
+    // from its span, as before.
+    let below = below(limits);
+    let mut early = None;
+    let read_presence = |start: usize| {
+        let (received, len) = receive_first::<Option<SenderPresence>>(bytes.get(start..)?, &below)?;
+        early = Some((start..start + len, received));
+        Some(start + len)
+    };
+    let top = match top::scan(bytes, limits.max_depth, true, read_presence) {
+        Ok((top, false)) => (top, early),
+        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, span, given, early) {
             Ok(delivery) => return Ok(delivery),
             Err(_) => match top::read(bytes, limits.max_depth) {
-                Ok(top) => top,
+                Ok(top) => (top, None),
                 Err(at) => return Err(whole::<T>(bytes, limits, at)),
             },
         },
         Err(at) => return Err(whole::<T>(bytes, limits, at)),
     };
-    from_top::<T>(bytes, &top, limits, span, given)
+    from_top::<T>(bytes, &top.0, limits, span, given, top.1)
 }
+
+/// The limits of a member's value: one level below the envelope's top.
+fn below(limits: &Limits) -> Limits {
+    Limits {
+        max_depth: limits.max_depth.saturating_sub(1),
+        ..*limits
+    }
+}
+
+/// The sender's presence read where the top level met it: its span, and what was read.
+type Early = Option<(Range<usize>, Received<Option<SenderPresence>>)>;
 
 /// Reads an envelope whose top level was read.
 fn from_top<T>(
@@ -161,6 +194,7 @@ fn from_top<T>(
     limits: &Limits,
     span: &CallSpan,
     given: &Journey,
+    early: Early,
 ) -> Result<Delivery<T>, HandoffRejection>
 where
     T: DeserializeOwned + HandoffContract + 'static,
@@ -213,12 +247,16 @@ where
     // by `null` (both are read apart: the payload as its contract, the presence as below).
     let apart = apart(top);
     let mut places: [Option<Placed>; 2] = [None, None];
-    let head_text;
+    // The text is built in a buffer kept per thread between calls (taken out for the call:
+    // a nested call finds it empty), so that an envelope allocates none.
+    let mut head_text = HEAD_TEXT.with(Cell::take);
     let head_bytes = if apart.iter().all(Option::is_none) {
         bytes
     } else {
         let cut: usize = apart.iter().flatten().map(|span| span.len()).sum();
-        let mut text = Vec::with_capacity(bytes.len() - cut + 2 * PLACE.len());
+        let text = &mut head_text;
+        text.clear();
+        text.reserve(bytes.len() - cut + 2 * PLACE.len());
         let mut from = 0;
         for (value, place) in apart.iter().zip(&mut places) {
             let Some(value) = value else { continue };
@@ -232,13 +270,9 @@ where
             from = value.end;
         }
         text.extend_from_slice(&bytes[from..]);
-        head_text = text;
         &head_text[..]
     };
-    let below = Limits {
-        max_depth: limits.max_depth.saturating_sub(1),
-        ..*limits
-    };
+    let below = below(limits);
     let (mut head, envelope_presence) = match receive_unspanned::<Head>(head_bytes, limits) {
         Ok(received) => {
             let (head, presence) = received.into_parts();
@@ -255,8 +289,16 @@ where
             (None, presence)
         }
     };
+    if head_text.capacity() <= MAX_KEPT_HEAD_TEXT {
+        HEAD_TEXT.with(|kept| kept.set(head_text));
+    }
     if let (Some(at), 1) = (&top.presence, top.presences) {
-        match receive_unspanned::<Option<SenderPresence>>(&bytes[at.clone()], &below) {
+        let read = match early {
+            // Read already, from the same bytes.
+            Some((read, received)) if read == *at => Ok(received),
+            _ => receive_unspanned::<Option<SenderPresence>>(&bytes[at.clone()], &below),
+        };
+        match read {
             Ok(received) => {
                 if let Some(head) = &mut head {
                     head.sender_presence = received.into_inner().map(|p| p.0);

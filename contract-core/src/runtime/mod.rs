@@ -336,6 +336,28 @@ where
     })
 }
 
+/// [`receive_unspanned`]'s one-pass reader alone, on the value at the start of `bytes`
+/// (more may follow it): the value, its presence and where it ends, when that reader accepts
+/// it (so that [`receive_unspanned`] of those bytes alone gives the same); `None` otherwise.
+pub(crate) fn receive_first<T>(bytes: &[u8], limits: &Limits) -> Option<(Received<T>, usize)>
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    let schema = schema_of::<T>();
+    with_scratch(|scratch| {
+        let plan = fast_plan::<T>(schema);
+        if !plan.eligible {
+            return None;
+        }
+        let (value, record, end) =
+            read::fast::receive_first::<T>(schema, plan, bytes, limits, &mut scratch.fast)?;
+        let presence = Presence::shared(record, Side::Receive);
+        #[cfg(feature = "__check-fast-path")]
+        full_path_agrees(schema, &bytes[..end], limits, scratch, &presence);
+        Some((Received { value, presence }, end))
+    })
+}
+
 /// Whether `send` writes `value` on its one-pass fast path (with default limits), rather
 /// than through the tape and the walk; for this project's tests.
 #[cfg(feature = "__check-fast-path")]
