@@ -13,7 +13,7 @@ use contract_schema::shape::{Kind, Shape};
 use crate::runtime::options::{Journey, Limits};
 use crate::runtime::presence::Presence;
 use crate::runtime::problem::{Problem, ProblemKind};
-use crate::runtime::{receive_first, receive_unspanned, Received};
+use crate::runtime::{receive_first, receive_in, receive_unspanned, MemoOf, Received};
 use crate::trace::CallSpan;
 use crate::traits::{shape_of, HandoffContract, HandoffSchema};
 
@@ -158,7 +158,11 @@ where
     let below = below(limits);
     let mut early = None;
     let read_presence = |start: usize| {
-        let (received, len) = receive_first::<Option<SenderPresence>>(bytes.get(start..)?, &below)?;
+        let (received, len) = receive_first::<Option<SenderPresence>>(
+            bytes.get(start..)?,
+            &below,
+            MemoOf::SenderPresence,
+        )?;
         early = Some((start..start + len, received));
         Some(start + len)
     };
@@ -273,22 +277,23 @@ where
         &head_text[..]
     };
     let below = below(limits);
-    let (mut head, envelope_presence) = match receive_unspanned::<Head>(head_bytes, limits) {
-        Ok(received) => {
-            let (head, presence) = received.into_parts();
-            (Some(head), presence)
-        }
-        Err(rejection) => {
-            let (found, presence) = rejection.into_parts();
-            problems.extend(found.into_iter().map(|mut problem| {
-                shift(&mut problem.kind, |offset| {
-                    original(offset, places.iter().flatten())
-                });
-                problem
-            }));
-            (None, presence)
-        }
-    };
+    let (mut head, envelope_presence) =
+        match receive_in::<Head>(head_bytes, limits, MemoOf::EnvelopeFields) {
+            Ok(received) => {
+                let (head, presence) = received.into_parts();
+                (Some(head), presence)
+            }
+            Err(rejection) => {
+                let (found, presence) = rejection.into_parts();
+                problems.extend(found.into_iter().map(|mut problem| {
+                    shift(&mut problem.kind, |offset| {
+                        original(offset, places.iter().flatten())
+                    });
+                    problem
+                }));
+                (None, presence)
+            }
+        };
     if head_text.capacity() <= MAX_KEPT_HEAD_TEXT {
         HEAD_TEXT.with(|kept| kept.set(head_text));
     }
@@ -296,7 +301,11 @@ where
         let read = match early {
             // Read already, from the same bytes.
             Some((read, received)) if read == *at => Ok(received),
-            _ => receive_unspanned::<Option<SenderPresence>>(&bytes[at.clone()], &below),
+            _ => receive_in::<Option<SenderPresence>>(
+                &bytes[at.clone()],
+                &below,
+                MemoOf::SenderPresence,
+            ),
         };
         match read {
             Ok(received) => {
@@ -376,7 +385,7 @@ where
 /// contract, for its located problems (`at`: where the top level was lost, for the case the
 /// read finds none).
 fn whole<T: HandoffContract>(bytes: &[u8], limits: &Limits, at: usize) -> HandoffRejection {
-    match receive_unspanned::<Head>(bytes, limits) {
+    match receive_in::<Head>(bytes, limits, MemoOf::EnvelopeFields) {
         Err(rejection) => {
             let (problems, presence) = rejection.into_parts();
             HandoffRejection::received::<T>(problems, Some(presence), None)

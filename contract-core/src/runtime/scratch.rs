@@ -25,6 +25,10 @@ pub(crate) struct Scratch {
     /// the full path, and the fast paths of `receive` and `send`.
     pub(crate) full: Memo,
     pub(crate) fast: Memo,
+    /// The one-pass reader's memos of an envelope's own fields and of its sender's presence:
+    /// a thread that reads envelopes reads three schemas by turns, and each then finds its
+    /// paths where it left them ([`MemoOf`]).
+    pub(crate) envelope: [Memo; 2],
     pub(crate) fast_send: Memo,
     /// The walk's buffers.
     pub(crate) walk: WalkBuffers<'static>,
@@ -32,6 +36,42 @@ pub(crate) struct Scratch {
     pub(crate) reject: RejectBuffers,
     /// How long the last payload `send` wrote: the next call reserves as much.
     pub(crate) written: usize,
+}
+
+/// Which memo `receive`'s one-pass reader works in.
+#[derive(Clone, Copy)]
+pub(crate) enum MemoOf {
+    /// `receive`'s own ([`Scratch::fast`]), a payload's.
+    Payload,
+    /// An envelope's own fields.
+    EnvelopeFields,
+    /// An envelope's sender's presence.
+    SenderPresence,
+}
+
+impl Scratch {
+    /// The one-pass reader's memo `of` names.
+    pub(crate) fn memo(&mut self, of: MemoOf) -> &mut Memo {
+        match of {
+            MemoOf::Payload => &mut self.fast,
+            MemoOf::EnvelopeFields => &mut self.envelope[0],
+            MemoOf::SenderPresence => &mut self.envelope[1],
+        }
+    }
+
+    /// What the one-pass rejection works in: the full path's memo, the reader's memo `of`
+    /// names, and the rejection's buffers.
+    pub(crate) fn reject_parts(
+        &mut self,
+        of: MemoOf,
+    ) -> (&mut Memo, &mut Memo, &mut RejectBuffers) {
+        let fast = match of {
+            MemoOf::Payload => &mut self.fast,
+            MemoOf::EnvelopeFields => &mut self.envelope[0],
+            MemoOf::SenderPresence => &mut self.envelope[1],
+        };
+        (&mut self.full, fast, &mut self.reject)
+    }
 }
 
 thread_local! {
