@@ -291,6 +291,141 @@ fn members_after_the_payload_are_read_and_checked_too() {
 }
 
 #[test]
+fn a_contract_written_last_after_the_payload_is_checked_before_it() {
+    // `schemaVersion` first and `contract` last, after the payload: the top level is read up
+    // to the payload, the contract found at the end; whatever does not fit that is read whole.
+    let value = envelope_json();
+    let expected: Handoff<v1::Refund> = serde_json::from_value(value.clone()).expect("serde");
+    let object = value.as_object().expect("an object");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort_by_key(|k| match *k {
+        "schemaVersion" => 0,
+        "payload" => 2,
+        "contract" => 3,
+        _ => 1,
+    });
+    let text = String::from_utf8(ordered(&value, &keys)).expect("UTF-8");
+    assert!(text.ends_with(r#"},"contract":"env-refund/v1"}"#), "{text}");
+    let body = text
+        .strip_suffix(r#","contract":"env-refund/v1"}"#)
+        .expect("last");
+    for accepted in [
+        text.clone(),
+        format!("{body} ,\n \"contract\" :\t\"env-refund/v1\" }}\n"),
+        format!(r#"{body},"contract":"env-refund\/v1"}}"#),
+        format!(r#"{body},"contr\u0061ct":"env-refund/v1"}}"#),
+    ] {
+        let delivery = receive_handoff::<v1::Refund>(accepted.as_bytes(), &options())
+            .unwrap_or_else(|e| panic!("{accepted}: {e}"));
+        assert_eq!(delivery.envelope(), &expected, "{accepted}");
+        assert_eq!(delivery.presence().received(), ["amountCents", "orderRef"]);
+    }
+    // Another contract: refused before the payload is read.
+    let other = format!(r#"{body},"contract":"env-invoice/v1"}}"#);
+    let rejection = refused(other.as_bytes());
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/contract".to_owned(),
+            ProblemKind::OtherContract {
+                expected: "env-refund/v1".into(),
+                found: "env-invoice/v1".into()
+            }
+        )]
+    );
+    assert!(rejection.presence().is_none());
+    // A second payload, or another member, between the payload and the contract.
+    let payload = value["payload"].to_string();
+    for (key, again) in [("payload", payload.as_str()), ("goal", r#""again""#)] {
+        let twice = format!(r#"{body},"{key}":{again},"contract":"env-refund/v1"}}"#);
+        let rejection = refused(twice.as_bytes());
+        assert!(
+            pointers_and_kinds(&rejection).contains(&(
+                format!("/{key}"),
+                ProblemKind::DuplicateKey {
+                    key: Some(key.into())
+                }
+            )),
+            "{key}: {rejection}"
+        );
+    }
+    // A payload that does not read: located under it.
+    let bad = text.replacen("\"amountCents\":", "\"amountCents\":\"x\",\"_\":", 1);
+    let rejection = refused(bad.as_bytes());
+    assert_eq!(
+        rejection.problems()[0].pointer,
+        "/payload/amountCents",
+        "{rejection}"
+    );
+    // The payload left open: the contract found at the end is inside it, and the envelope is
+    // not one JSON object.
+    let open = body.strip_suffix('}').expect("the payload's end");
+    let open = format!(r#"{open},"contract":"env-refund/v1"}}"#);
+    let rejection = refused(open.as_bytes());
+    assert!(
+        matches!(rejection.problems()[0].kind, ProblemKind::Malformed { .. }),
+        "{rejection}"
+    );
+}
+
+#[test]
+fn the_sender_s_presence_is_read_where_the_top_level_meets_it() {
+    // Before the payload, the sender's presence is read as the top level meets it; what that
+    // read does not accept is read from its span, as in any order.
+    let value = envelope_json();
+    let expected: Handoff<v1::Refund> = serde_json::from_value(value.clone()).expect("serde");
+    let keys = ["schemaVersion", "contract", "senderPresence", "payload"];
+    let text = String::from_utf8(ordered(&value, &keys)).expect("UTF-8");
+    let delivery = receive_handoff::<v1::Refund>(text.as_bytes(), &options()).expect("read");
+    assert_eq!(delivery.envelope(), &expected);
+    let mut none = value.clone();
+    none["senderPresence"] = Value::Null;
+    let delivery = receive_handoff::<v1::Refund>(&ordered(&none, &keys), &options()).expect("read");
+    assert!(delivery.envelope().sender_presence.is_none());
+    // A key twice inside it (its keys are data: `*`), and the member twice: located.
+    let inside = text.replacen(
+        r#""senderPresence":{"#,
+        r#""senderPresence":{"unknownFields":[],"#,
+        1,
+    );
+    let rejection = refused(inside.as_bytes());
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/senderPresence/*".to_owned(),
+            ProblemKind::DuplicateKey { key: None }
+        )],
+        "{rejection}"
+    );
+    let sender = value["senderPresence"].to_string();
+    let twice = text.replacen(
+        r#""senderPresence":"#,
+        &format!(r#""senderPresence":{sender},"senderPresence":"#),
+        1,
+    );
+    let rejection = refused(twice.as_bytes());
+    assert_eq!(
+        pointers_and_kinds(&rejection),
+        [(
+            "/senderPresence".to_owned(),
+            ProblemKind::DuplicateKey {
+                key: Some("senderPresence".into())
+            }
+        )],
+        "{rejection}"
+    );
+    // A value its record does not read: serde's verdict, located under it.
+    let wrong = text.replacen(r#""unknownFields":[]"#, r#""unknownFields":7"#, 1);
+    let rejection = refused(wrong.as_bytes());
+    assert!(
+        rejection.problems()[0]
+            .pointer
+            .starts_with("/senderPresence"),
+        "{rejection}"
+    );
+}
+
+#[test]
 fn an_escaped_key_is_the_key_it_decodes_to() {
     let value = envelope_json();
     let text = String::from_utf8(ordered(&value, &["payload"])).expect("UTF-8");

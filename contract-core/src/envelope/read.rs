@@ -2,6 +2,7 @@
 //! it names checked, the envelope's own fields read without the payload, then the payload
 //! alone, from its byte span, as its own contract.
 
+use core::cell::Cell;
 use core::ops::Range;
 
 use serde::de::DeserializeOwned;
@@ -12,7 +13,7 @@ use contract_schema::shape::{Kind, Shape};
 use crate::runtime::options::{Journey, Limits};
 use crate::runtime::presence::Presence;
 use crate::runtime::problem::{Problem, ProblemKind};
-use crate::runtime::receive_unspanned;
+use crate::runtime::{receive_first, receive_in, receive_unspanned, MemoOf, Received};
 use crate::trace::CallSpan;
 use crate::traits::{shape_of, HandoffContract, HandoffSchema};
 
@@ -23,6 +24,15 @@ use super::{ids, top};
 /// The text that takes the place of a member read apart when the envelope's own fields are
 /// read.
 const PLACE: &[u8] = b"null";
+
+thread_local! {
+    /// The buffer the envelope's text without the members read apart is built in, kept
+    /// between calls for its room.
+    static HEAD_TEXT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// The room [`HEAD_TEXT`] keeps between calls, at most.
+const MAX_KEPT_HEAD_TEXT: usize = 64 * 1024;
 
 /// A member's value read apart (`payload`, `senderPresence`): its span in the envelope and the
 /// span of its place in the text read without it.
@@ -56,6 +66,38 @@ fn string_at<'b>(bytes: &'b [u8], span: &Range<usize>) -> Option<std::borrow::Co
     } else {
         std::str::from_utf8(inner).ok().map(Into::into)
     }
+}
+
+/// `T`'s contract id, when it can be compared with the bytes of a JSON string as it is: it
+/// holds no backslash (a quote in it would end the string the top level found first).
+/// Evaluated at compile time, per type.
+struct PlainId<T>(core::marker::PhantomData<T>);
+
+impl<T: HandoffContract> PlainId<T> {
+    const ID: Option<&'static str> = {
+        let bytes = T::CONTRACT.id.as_bytes();
+        let mut i = 0;
+        let mut plain = true;
+        while i < bytes.len() {
+            if bytes[i] == b'\\' {
+                plain = false;
+            }
+            i += 1;
+        }
+        if plain {
+            Some(T::CONTRACT.id)
+        } else {
+            None
+        }
+    };
+}
+
+/// Whether `raw` is `id` as a JSON string without escapes: `"` + `id` + `"`.
+fn quotes(raw: &[u8], id: &str) -> bool {
+    raw.len() == id.len() + 2
+        && raw.first() == Some(&b'"')
+        && raw.last() == Some(&b'"')
+        && raw.get(1..raw.len() - 1) == Some(id.as_bytes())
 }
 
 /// `senderPresence` as it is read: checked as an object of any values (every key once, at
@@ -108,19 +150,46 @@ where
     // run to the document's end. When that guess is wrong the payload's read fails (a JSON
     // value followed by more members is not one value), and so does any other problem: the
     // whole top level is then read, and the envelope read again from it.
-    let top = match top::scan(bytes, limits.max_depth, true) {
-        Ok((top, false)) => top,
-        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, span, given) {
+    //
+    // The sender's presence, before the payload, is read where the top level meets it (by the
+    // one-pass reader, from its first byte on): where that reads it, its end is known without
+    // passing over its bytes first. Where it does not, the top level skips it and it is read
+    // from its span, as before.
+    let below = below(limits);
+    let mut early = None;
+    let read_presence = |start: usize| {
+        let (received, len) = receive_first::<Option<SenderPresence>>(
+            bytes.get(start..)?,
+            &below,
+            MemoOf::SenderPresence,
+        )?;
+        early = Some((start..start + len, received));
+        Some(start + len)
+    };
+    let top = match top::scan(bytes, limits.max_depth, true, read_presence) {
+        Ok((top, false)) => (top, early),
+        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, span, given, early) {
             Ok(delivery) => return Ok(delivery),
             Err(_) => match top::read(bytes, limits.max_depth) {
-                Ok(top) => top,
+                Ok(top) => (top, None),
                 Err(at) => return Err(whole::<T>(bytes, limits, at)),
             },
         },
         Err(at) => return Err(whole::<T>(bytes, limits, at)),
     };
-    from_top::<T>(bytes, &top, limits, span, given)
+    from_top::<T>(bytes, &top.0, limits, span, given, top.1)
 }
+
+/// The limits of a member's value: one level below the envelope's top.
+fn below(limits: &Limits) -> Limits {
+    Limits {
+        max_depth: limits.max_depth.saturating_sub(1),
+        ..*limits
+    }
+}
+
+/// The sender's presence read where the top level met it: its span, and what was read.
+type Early = Option<(Range<usize>, Received<Option<SenderPresence>>)>;
 
 /// Reads an envelope whose top level was read.
 fn from_top<T>(
@@ -129,6 +198,7 @@ fn from_top<T>(
     limits: &Limits,
     span: &CallSpan,
     given: &Journey,
+    early: Early,
 ) -> Result<Delivery<T>, HandoffRejection>
 where
     T: DeserializeOwned + HandoffContract + 'static,
@@ -136,35 +206,61 @@ where
     let mut problems = Vec::new();
     // The ids first: the payload is read only under the contract it is read as.
     let mut readable = !top.ambiguous && top.payloads == 1;
-    let mut id =
-        |span: &Option<Range<usize>>, pointer: &str, check: fn(&str) -> Result<(), ProblemKind>| {
-            match span.as_ref().and_then(|span| string_at(bytes, span)) {
-                Some(text) => {
-                    if let Err(kind) = check(&text) {
-                        problems.push(Problem {
-                            pointer: pointer.to_owned(),
-                            kind,
-                        });
-                        readable = false;
-                    }
-                }
-                // Absent, or not a string that reads: the envelope's fields say which.
-                None => readable = false,
+    let mut id = |span: &Option<Range<usize>>,
+                  pointer: &str,
+                  expected: Option<&str>,
+                  check: fn(&str) -> Result<(), ProblemKind>| {
+        // The id expected, written plainly (as `send_handoff` writes it): what `check` accepts
+        // first, known without decoding the string.
+        if let (Some(span), Some(expected)) = (span, expected) {
+            if bytes
+                .get(span.clone())
+                .is_some_and(|raw| quotes(raw, expected))
+            {
+                return;
             }
-        };
-    id(&top.schema_version, "/schemaVersion", ids::check::<Head>);
-    id(&top.contract, "/contract", ids::check::<T>);
+        }
+        match span.as_ref().and_then(|span| string_at(bytes, span)) {
+            Some(text) => {
+                if let Err(kind) = check(&text) {
+                    problems.push(Problem {
+                        pointer: pointer.to_owned(),
+                        kind,
+                    });
+                    readable = false;
+                }
+            }
+            // Absent, or not a string that reads: the envelope's fields say which.
+            None => readable = false,
+        }
+    };
+    id(
+        &top.schema_version,
+        "/schemaVersion",
+        PlainId::<Head>::ID,
+        ids::check::<Head>,
+    );
+    id(
+        &top.contract,
+        "/contract",
+        PlainId::<T>::ID,
+        ids::check::<T>,
+    );
 
     // The envelope's own fields, the payload's and the sender's presence's places each taken
     // by `null` (both are read apart: the payload as its contract, the presence as below).
     let apart = apart(top);
     let mut places: [Option<Placed>; 2] = [None, None];
-    let head_text;
+    // The text is built in a buffer kept per thread between calls (taken out for the call:
+    // a nested call finds it empty), so that an envelope allocates none.
+    let mut head_text = HEAD_TEXT.with(Cell::take);
     let head_bytes = if apart.iter().all(Option::is_none) {
         bytes
     } else {
         let cut: usize = apart.iter().flatten().map(|span| span.len()).sum();
-        let mut text = Vec::with_capacity(bytes.len() - cut + 2 * PLACE.len());
+        let text = &mut head_text;
+        text.clear();
+        text.reserve(bytes.len() - cut + 2 * PLACE.len());
         let mut from = 0;
         for (value, place) in apart.iter().zip(&mut places) {
             let Some(value) = value else { continue };
@@ -178,31 +274,40 @@ where
             from = value.end;
         }
         text.extend_from_slice(&bytes[from..]);
-        head_text = text;
         &head_text[..]
     };
-    let below = Limits {
-        max_depth: limits.max_depth.saturating_sub(1),
-        ..*limits
-    };
-    let (mut head, envelope_presence) = match receive_unspanned::<Head>(head_bytes, limits) {
-        Ok(received) => {
-            let (head, presence) = received.into_parts();
-            (Some(head), presence)
-        }
-        Err(rejection) => {
-            let (found, presence) = rejection.into_parts();
-            problems.extend(found.into_iter().map(|mut problem| {
-                shift(&mut problem.kind, |offset| {
-                    original(offset, places.iter().flatten())
-                });
-                problem
-            }));
-            (None, presence)
-        }
-    };
+    let below = below(limits);
+    let (mut head, envelope_presence) =
+        match receive_in::<Head>(head_bytes, limits, MemoOf::EnvelopeFields) {
+            Ok(received) => {
+                let (head, presence) = received.into_parts();
+                (Some(head), presence)
+            }
+            Err(rejection) => {
+                let (found, presence) = rejection.into_parts();
+                problems.extend(found.into_iter().map(|mut problem| {
+                    shift(&mut problem.kind, |offset| {
+                        original(offset, places.iter().flatten())
+                    });
+                    problem
+                }));
+                (None, presence)
+            }
+        };
+    if head_text.capacity() <= MAX_KEPT_HEAD_TEXT {
+        HEAD_TEXT.with(|kept| kept.set(head_text));
+    }
     if let (Some(at), 1) = (&top.presence, top.presences) {
-        match receive_unspanned::<Option<SenderPresence>>(&bytes[at.clone()], &below) {
+        let read = match early {
+            // Read already, from the same bytes.
+            Some((read, received)) if read == *at => Ok(received),
+            _ => receive_in::<Option<SenderPresence>>(
+                &bytes[at.clone()],
+                &below,
+                MemoOf::SenderPresence,
+            ),
+        };
+        match read {
             Ok(received) => {
                 if let Some(head) = &mut head {
                     head.sender_presence = received.into_inner().map(|p| p.0);
@@ -280,7 +385,7 @@ where
 /// contract, for its located problems (`at`: where the top level was lost, for the case the
 /// read finds none).
 fn whole<T: HandoffContract>(bytes: &[u8], limits: &Limits, at: usize) -> HandoffRejection {
-    match receive_unspanned::<Head>(bytes, limits) {
+    match receive_in::<Head>(bytes, limits, MemoOf::EnvelopeFields) {
         Err(rejection) => {
             let (problems, presence) = rejection.into_parts();
             HandoffRejection::received::<T>(problems, Some(presence), None)

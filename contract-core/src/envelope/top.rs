@@ -36,7 +36,16 @@ enum Key {
     Other,
 }
 
+#[inline]
 fn key(raw: &[u8], escaped: bool) -> Key {
+    // Most keys are none of the four, and have another length: told without a comparison.
+    if !escaped && !matches!(raw.len(), 7 | 8 | 13 | 14) {
+        return Key::Other;
+    }
+    key_of(raw, escaped)
+}
+
+fn key_of(raw: &[u8], escaped: bool) -> Key {
     let name = |raw: &[u8]| match raw {
         b"schemaVersion" => Key::SchemaVersion,
         b"contract" => Key::Contract,
@@ -63,7 +72,7 @@ fn key(raw: &[u8], escaped: bool) -> Key {
 /// offset where the document stops being an object this pass can follow (not JSON, not an
 /// object, nested deeper than `max_depth`).
 pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
-    scan(bytes, max_depth, false).map(|(top, _)| top)
+    scan(bytes, max_depth, false, |_| None).map(|(top, _)| top)
 }
 
 /// Reads the top level as [`read`] does, except that with `guess`, on reaching the first
@@ -73,7 +82,16 @@ pub(crate) fn read(bytes: &[u8], max_depth: usize) -> Result<Top, usize> {
 /// its bytes before they are read. The guess holds only when that span reads as one JSON
 /// value (a payload followed by more members does not): a caller must read the payload from
 /// it, and on any failure read the top level again with [`read`].
-pub(crate) fn scan(bytes: &[u8], max_depth: usize, guess: bool) -> Result<(Top, bool), usize> {
+///
+/// The first `senderPresence` whose value is an object is handed to `read_presence` (its
+/// start) before it is skipped: where that reads it, the end it gives is the object's (the
+/// matching `}` of an object that reads), and it is not passed over a second time.
+pub(crate) fn scan(
+    bytes: &[u8],
+    max_depth: usize,
+    guess: bool,
+    mut read_presence: impl FnMut(usize) -> Option<usize>,
+) -> Result<(Top, bool), usize> {
     let mut top = Top::default();
     let mut i = whitespace(bytes, 0);
     if bytes.get(i) != Some(&b'{') {
@@ -107,8 +125,32 @@ pub(crate) fn scan(bytes: &[u8], max_depth: usize, guess: bool) -> Result<(Top, 
                 top.payloads = 1;
                 return Ok((top, true));
             }
+            // `contract` not met yet: where it is the last member, written plainly after the
+            // payload (`…}, "contract": "c/v1"}`), the payload is taken to run up to it. As
+            // above, the guess holds only when that span reads as one JSON value.
+            if let (Some(_), None, Some((end, contract))) = (
+                &top.schema_version,
+                &top.contract,
+                contract_last(bytes, start),
+            ) {
+                top.contract = Some(contract);
+                top.payload = Some(start..end);
+                top.payloads = 1;
+                return Ok((top, true));
+            }
         }
-        let stop = value(bytes, start, max_depth - 1)?;
+        let read = match key {
+            Key::SenderPresence if top.presences == 0 && bytes.get(start) == Some(&b'{') => {
+                read_presence(start)
+            }
+            _ => None,
+        };
+        let stop = match (read, bytes.get(start)) {
+            (Some(stop), _) => stop,
+            // Most members are strings: skipped here, without a call.
+            (None, Some(b'"')) => string(bytes, start + 1)?.0 + 1,
+            (None, _) => value(bytes, start, max_depth - 1)?,
+        };
         let span = start..stop;
         match key {
             Key::SchemaVersion => {
@@ -149,6 +191,52 @@ fn last_value_end(bytes: &[u8], start: usize) -> Option<usize> {
     }
     let end = body[..close].iter().rposition(|b| !space(b))? + 1;
     Some(start + end)
+}
+
+/// Where a value starting at `start` ends if it is followed by one last member, `contract`,
+/// whose key and value are written without escapes, and the document's last `}`; with the
+/// span of that value (`None` when the document does not end so).
+fn contract_last(bytes: &[u8], start: usize) -> Option<(usize, Range<usize>)> {
+    const KEY: &[u8; 10] = b"\"contract\"";
+    let body = bytes.get(start..)?;
+    // Walks back from the end over `}`, the value's closing quote, its text, its opening
+    // quote, `:`, `"contract"` and `,`, whitespace allowed between them.
+    let brace = before(body, body.len(), b'}')?;
+    let close = before(body, brace, b'"')?;
+    let open = body[..close]
+        .iter()
+        .rposition(|&b| b == b'"' || b == b'\\')?;
+    if body[open] != b'"' {
+        return None;
+    }
+    let colon = before(body, open, b':')?;
+    let key_end = before(body, colon, b'"')? + 1;
+    let key_start = key_end.checked_sub(KEY.len())?;
+    // As an array: compared inline, without a call.
+    if <&[u8; 10]>::try_from(&body[key_start..key_end]).ok() != Some(KEY) {
+        return None;
+    }
+    let comma = before(body, key_start, b',')?;
+    // The payload's last byte: the first before the comma that is not whitespace.
+    let end = body[..comma]
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))?
+        + 1;
+    Some((start + end, start + open..start + close + 1))
+}
+
+/// Where the last byte of `body` before `at` that is not whitespace is, when it is `byte`.
+#[inline]
+fn before(body: &[u8], mut at: usize, byte: u8) -> Option<usize> {
+    while at > 0 {
+        at -= 1;
+        match body.get(at) {
+            Some(b' ' | b'\t' | b'\n' | b'\r') => {}
+            Some(&b) if b == byte => return Some(at),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// After the top level's `}`: whitespace only.
@@ -325,7 +413,7 @@ mod tests {
     #[test]
     fn the_payload_is_taken_to_run_to_the_last_brace_when_the_ids_come_first() {
         fn guess(text: &str) -> Option<(Option<&str>, Option<&str>, usize)> {
-            match super::scan(text.as_bytes(), 127, true) {
+            match super::scan(text.as_bytes(), 127, true, |_| None) {
                 Ok((top, true)) => {
                     let payload = top.payload.map(|r| &text[r]);
                     Some((top.contract.map(|r| &text[r]), payload, top.presences))
@@ -342,8 +430,34 @@ mod tests {
         );
         let text = r#"{"schemaVersion":"e/v1","contract":"c/v1","payload":[] }"#;
         assert_eq!(guess(text), Some((Some(r#""c/v1""#), Some("[]"), 0)));
+        // The contract last, after the payload.
+        let text = r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"}"#;
+        assert_eq!(guess(text), Some((Some(r#""c/v1""#), Some("[]"), 0)));
+        let text = r#"{"schemaVersion":"e/v1","senderPresence":{},"payload": {"a":["}"]}
+            , "x": 1 ,
+            "contract" :	"c/v1" }
+        "#;
+        assert_eq!(
+            guess(text),
+            Some((
+                Some(r#""c/v1""#),
+                Some(
+                    r#"{"a":["}"]}
+            , "x": 1"#
+                ),
+                1
+            ))
+        );
         for text in [
-            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"}"#,
+            r#"{"payload":[],"contract":"c/v1","schemaVersion":"e/v1"}"#,
+            r#"{"payload":[],"schemaVersion":"e/v1","contract":"c/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c\/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1\\"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contr\u0061ct":"c/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":1}"#,
+            r#"{"schemaVersion":"e/v1","payload":[] "contract":"c/v1"}"#,
+            r#"{"schemaVersion":"e/v1","payload":[],"contract":"c/v1"]"#,
+            r#"{"schemaVersion":"e/v1","payload":"contract":"c/v1"}"#,
             r#"{"contract":"c/v1","contract":"c/v1","schemaVersion":"e/v1","payload":1}"#,
             r#"{"schemaVersion":"e/v1","contract":"c/v1","payload": }"#,
             r#"{"schemaVersion":"e/v1","contract":"c/v1","payload":1"#,

@@ -109,6 +109,7 @@ use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
 use plan::{fast_plan, schema_of, Plan};
 use read::refused::refused;
 use scratch::with_scratch;
+pub(crate) use scratch::MemoOf;
 #[cfg(feature = "__check-fast-path")]
 use scratch::Scratch;
 #[cfg(debug_assertions)]
@@ -286,12 +287,24 @@ pub(crate) fn receive_unspanned<T>(bytes: &[u8], limits: &Limits) -> Result<Rece
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
+    receive_in::<T>(bytes, limits, MemoOf::Payload)
+}
+
+/// [`receive_unspanned`], its one-pass reader working in the memo `of` names.
+pub(crate) fn receive_in<T>(
+    bytes: &[u8],
+    limits: &Limits,
+    of: MemoOf,
+) -> Result<Received<T>, Rejection>
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
     let schema = schema_of::<T>();
     with_scratch(|scratch| {
         let plan = fast_plan::<T>(schema);
         let mut payload = Payload::Bytes(bytes);
         if plan.eligible {
-            match read::fast::receive::<T>(schema, plan, bytes, limits, &mut scratch.fast) {
+            match read::fast::receive::<T>(schema, plan, bytes, limits, scratch.memo(of)) {
                 Ok((value, record)) => {
                     let presence = Presence::shared(record, Side::Receive);
                     #[cfg(feature = "__check-fast-path")]
@@ -300,16 +313,10 @@ where
                 }
                 Err(Some(text)) => {
                     // Every problem, listed in one more pass where it can be.
-                    let (full, fast) = (&mut scratch.full, &mut scratch.fast);
-                    if let Some((problems, record)) = read::reject::reject(
-                        schema,
-                        plan,
-                        text,
-                        limits,
-                        full,
-                        fast,
-                        &mut scratch.reject,
-                    ) {
+                    let (full, fast, buffers) = scratch.reject_parts(of);
+                    if let Some((problems, record)) =
+                        read::reject::reject(schema, plan, text, limits, full, fast, buffers)
+                    {
                         let presence = Presence::shared(record, Side::Receive);
                         #[cfg(feature = "__check-fast-path")]
                         full_rejection_agrees(schema, bytes, limits, scratch, &problems, &presence);
@@ -333,6 +340,32 @@ where
             }
         }
         Err(Rejection::new(Side::Receive, problems, presence))
+    })
+}
+
+/// [`receive_unspanned`]'s one-pass reader alone, on the value at the start of `bytes`
+/// (more may follow it): the value, its presence and where it ends, when that reader accepts
+/// it (so that [`receive_unspanned`] of those bytes alone gives the same); `None` otherwise.
+pub(crate) fn receive_first<T>(
+    bytes: &[u8],
+    limits: &Limits,
+    of: MemoOf,
+) -> Option<(Received<T>, usize)>
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    let schema = schema_of::<T>();
+    with_scratch(|scratch| {
+        let plan = fast_plan::<T>(schema);
+        if !plan.eligible {
+            return None;
+        }
+        let (value, record, end) =
+            read::fast::receive_first::<T>(schema, plan, bytes, limits, scratch.memo(of))?;
+        let presence = Presence::shared(record, Side::Receive);
+        #[cfg(feature = "__check-fast-path")]
+        full_path_agrees(schema, &bytes[..end], limits, scratch, &presence);
+        Some((Received { value, presence }, end))
     })
 }
 

@@ -25,6 +25,10 @@ pub(crate) struct Scratch {
     /// the full path, and the fast paths of `receive` and `send`.
     pub(crate) full: Memo,
     pub(crate) fast: Memo,
+    /// The one-pass reader's memos of an envelope's own fields and of its sender's presence:
+    /// a thread that reads envelopes reads three schemas by turns, and each then finds its
+    /// paths where it left them ([`MemoOf`]).
+    pub(crate) envelope: [Memo; 2],
     pub(crate) fast_send: Memo,
     /// The walk's buffers.
     pub(crate) walk: WalkBuffers<'static>,
@@ -32,6 +36,42 @@ pub(crate) struct Scratch {
     pub(crate) reject: RejectBuffers,
     /// How long the last payload `send` wrote: the next call reserves as much.
     pub(crate) written: usize,
+}
+
+/// Which memo `receive`'s one-pass reader works in.
+#[derive(Clone, Copy)]
+pub(crate) enum MemoOf {
+    /// `receive`'s own ([`Scratch::fast`]), a payload's.
+    Payload,
+    /// An envelope's own fields.
+    EnvelopeFields,
+    /// An envelope's sender's presence.
+    SenderPresence,
+}
+
+impl Scratch {
+    /// The one-pass reader's memo `of` names.
+    pub(crate) fn memo(&mut self, of: MemoOf) -> &mut Memo {
+        match of {
+            MemoOf::Payload => &mut self.fast,
+            MemoOf::EnvelopeFields => &mut self.envelope[0],
+            MemoOf::SenderPresence => &mut self.envelope[1],
+        }
+    }
+
+    /// What the one-pass rejection works in: the full path's memo, the reader's memo `of`
+    /// names, and the rejection's buffers.
+    pub(crate) fn reject_parts(
+        &mut self,
+        of: MemoOf,
+    ) -> (&mut Memo, &mut Memo, &mut RejectBuffers) {
+        let fast = match of {
+            MemoOf::Payload => &mut self.fast,
+            MemoOf::EnvelopeFields => &mut self.envelope[0],
+            MemoOf::SenderPresence => &mut self.envelope[1],
+        };
+        (&mut self.full, fast, &mut self.reject)
+    }
 }
 
 thread_local! {
@@ -148,38 +188,33 @@ impl Memo {
                 paths
             }
             last => {
-                if let (Some(paths), Some(last_view)) = (last, self.view) {
-                    if self.parked.len() >= MAX_PARKED {
-                        self.parked.remove(0);
-                    }
-                    self.parked.push(Parked {
-                        schema: self.schema,
-                        view: last_view,
-                        index: std::mem::take(&mut self.index),
-                        paths,
-                        opened: std::mem::take(&mut self.opened),
-                        last: self.last.take(),
-                    });
-                }
-                self.schema = address;
-                self.view = Some(view);
-                self.last = None;
-                let parked = self
+                let back = self
                     .parked
                     .iter()
                     .position(|p| (p.schema, p.view) == (address, view));
-                match parked.map(|at| self.parked.swap_remove(at)) {
-                    Some(parked) if parked.paths.len() <= MAX_REMEMBERED_PATHS => {
-                        self.index = parked.index;
-                        self.opened = parked.opened;
-                        self.last = parked.last;
-                        parked.paths
+                match (last, self.view, back) {
+                    (Some(paths), Some(last_view), Some(at)) => {
+                        // Taking back a parked schema in exchange for the current one (a thread
+                        // that reads envelopes goes round three schemas): the two swap places,
+                        // without moving the others or allocating an index for the one leaving.
+                        let parked = &mut self.parked[at];
+                        parked.schema = std::mem::replace(&mut self.schema, address);
+                        parked.view = last_view;
+                        self.view = Some(view);
+                        std::mem::swap(&mut parked.index, &mut self.index);
+                        std::mem::swap(&mut parked.opened, &mut self.opened);
+                        std::mem::swap(&mut parked.last, &mut self.last);
+                        let taken = std::mem::replace(&mut parked.paths, paths);
+                        if taken.len() <= MAX_REMEMBERED_PATHS {
+                            taken
+                        } else {
+                            self.index.clear();
+                            self.opened.clear();
+                            self.last = None;
+                            Arc::default()
+                        }
                     }
-                    _ => {
-                        self.index.clear();
-                        self.opened.clear();
-                        Arc::default()
-                    }
+                    (last, _, _) => self.switch(last, address, view),
                 }
             }
         };
@@ -193,6 +228,49 @@ impl Memo {
         self.seen.clear();
         self.unknown.clear();
         record
+    }
+
+    /// Makes `address` and `view` the memo's schema, parking the paths of the last one
+    /// (`last`), and gives the paths it remembers of the new one.
+    fn switch(
+        &mut self,
+        last: Option<Arc<Paths<'static>>>,
+        address: usize,
+        view: View,
+    ) -> Arc<Paths<'static>> {
+        if let (Some(paths), Some(last_view)) = (last, self.view) {
+            if self.parked.len() >= MAX_PARKED {
+                self.parked.remove(0);
+            }
+            self.parked.push(Parked {
+                schema: self.schema,
+                view: last_view,
+                index: std::mem::take(&mut self.index),
+                paths,
+                opened: std::mem::take(&mut self.opened),
+                last: self.last.take(),
+            });
+        }
+        self.schema = address;
+        self.view = Some(view);
+        self.last = None;
+        let parked = self
+            .parked
+            .iter()
+            .position(|p| (p.schema, p.view) == (address, view));
+        match parked.map(|at| self.parked.swap_remove(at)) {
+            Some(parked) if parked.paths.len() <= MAX_REMEMBERED_PATHS => {
+                self.index = parked.index;
+                self.opened = parked.opened;
+                self.last = parked.last;
+                parked.paths
+            }
+            _ => {
+                self.index.clear();
+                self.opened.clear();
+                Arc::default()
+            }
+        }
     }
 
     /// The struct opened at path `here` before, if the value there was `node` (an address).

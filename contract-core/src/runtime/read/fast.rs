@@ -66,6 +66,32 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     limits: &Limits,
     memo: &mut Memo,
 ) -> Result<(T, Arc<Recorded>), Option<&'b str>> {
+    read::<T>(schema, plan, bytes, limits, memo, true).map(|(value, record, _)| (value, record))
+}
+
+/// [`receive`] of the value at the start of `bytes`, whatever follows it: the value, its
+/// record and where it ends, or `None` wherever `receive` would not accept the value alone.
+pub(crate) fn receive_first<T: serde::de::DeserializeOwned>(
+    schema: &'static Schema,
+    plan: &'static Plan,
+    bytes: &[u8],
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Option<(T, Arc<Recorded>, usize)> {
+    read::<T>(schema, plan, bytes, limits, memo, false).ok()
+}
+
+/// [`receive`], with `whole`; without it, what follows the value is not read, and the value
+/// ends where the reader stopped.
+#[inline(always)]
+fn read<'b, T: serde::de::DeserializeOwned>(
+    schema: &'static Schema,
+    plan: &'static Plan,
+    bytes: &'b [u8],
+    limits: &Limits,
+    memo: &mut Memo,
+    whole: bool,
+) -> Result<(T, Arc<Recorded>, usize), Option<&'b str>> {
     if bytes.len() > limits.max_bytes {
         return Err(None);
     }
@@ -96,13 +122,14 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
     };
     let value = T::deserialize(&mut fast);
     // serde_json refuses anything but whitespace after the value.
-    let read = value.is_ok() && !fast.bail && fast.peek().is_none();
+    let end = fast.at;
+    let read = value.is_ok() && !fast.bail && (!whole || fast.peek().is_none());
     if read {
         fast.name_unknown();
     }
     let (checkpoint, resumable, stopped_at) = (fast.checkpoint, fast.resumable, fast.stopped_at);
     match value {
-        Ok(value) if read => Ok((value, memo.finish(record))),
+        Ok(value) if read => Ok((value, memo.finish(record), end)),
         _ => {
             // Not past the first point where the reader gave up: a visitor that went on past
             // it read more, but the rejection lists from there.
