@@ -2,6 +2,7 @@
 
 use std::hash::Hasher;
 
+use contract_schema::model::{FieldDef, StructDef};
 use rustc_hash::FxHasher;
 
 /// `a == b`, compared in line for the short names fields mostly have: two overlapping
@@ -34,6 +35,31 @@ pub(crate) fn fingerprint(kind: u8, bytes: &[u8]) -> u64 {
     h.write_u8(kind);
     h.write(bytes);
     h.finish()
+}
+
+/// The field of `def` the receiver reads `key` into: serde gives a key to the first field
+/// that reads it; keys mostly come in declaration order, so the search starts at `guess`.
+/// Both one-pass readers (`read::fast`, `read::reject`) match keys with it.
+#[inline(always)]
+pub(crate) fn field_named(def: &StructDef, guess: usize, key: &[u8]) -> Option<usize> {
+    let fields = &def.fields;
+    let guess = guess.min(fields.len());
+    let mut f = guess;
+    while f < fields.len() {
+        if reads(&fields[f], key) {
+            return Some(f);
+        }
+        f += 1;
+    }
+    (0..guess).find(|&f| reads(&fields[f], key))
+}
+
+/// Whether the receiver reads `key` into `field` (its name or an alias).
+#[inline(always)]
+fn reads(field: &FieldDef, key: &[u8]) -> bool {
+    field.receiver.as_ref().is_some_and(|r| {
+        same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
+    })
 }
 
 #[cfg(test)]

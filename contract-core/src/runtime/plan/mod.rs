@@ -9,5 +9,5 @@ pub(crate) mod scalar;
 
 pub(crate) use cache::{fast_plan, per_type, schema_of, PerType};
 pub(crate) use compiled::{FieldKey, LastShape, Plan, Shape, StructFacts};
-pub(crate) use keys::{fingerprint, same};
+pub(crate) use keys::{field_named, fingerprint, same};
 pub(crate) use scalar::{constraint_admits, Value};

@@ -48,12 +48,12 @@ use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
 use crate::runtime::plan::{
-    constraint_admits, fingerprint, same, LastShape, Plan, Shape, StructFacts, Value,
+    constraint_admits, field_named, fingerprint, LastShape, Plan, Shape, StructFacts, Value,
 };
 use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::scratch::{Checkpoint, KeySet, Memo, Opened, Resume};
 use crate::runtime::tape::number::{
-    f32_number, i128_of, key_number, number, number_end, u128_of, Number,
+    f32_number, i128_of, key_number, number, number_end, plain_int, u128_of, Number,
 };
 use crate::runtime::tape::scan::{escape_at, plain_run, NodeKind};
 
@@ -256,31 +256,6 @@ impl Node {
     }
 }
 
-/// The field of `def` the receiver reads `key` into (serde gives a key to the first field
-/// that reads it; keys mostly come in declaration order, so the search starts at `guess`).
-#[inline(always)]
-fn field_named(def: &StructDef, guess: usize, key: &str) -> Option<usize> {
-    let key = key.as_bytes();
-    let fields = &def.fields;
-    let guess = guess.min(fields.len());
-    let mut f = guess;
-    while f < fields.len() {
-        if reads(&fields[f], key) {
-            return Some(f);
-        }
-        f += 1;
-    }
-    (0..guess).find(|&f| reads(&fields[f], key))
-}
-
-/// Whether the receiver reads `key` into `field`.
-#[inline(always)]
-fn reads(field: &contract_schema::model::FieldDef, key: &[u8]) -> bool {
-    field.receiver.as_ref().is_some_and(|r| {
-        same(r.name.as_bytes(), key) || r.aliases.iter().any(|a| same(a.as_bytes(), key))
-    })
-}
-
 // ---- the parser ------------------------------------------------------------------------
 
 /// The fast path's one error: it gives up, and the full path decides (and says why).
@@ -470,29 +445,12 @@ impl<'de> Fast<'de, '_> {
     /// in the one pass that finds its end; `None` (the cursor where it was) for any other.
     #[inline(always)]
     fn plain_int(&mut self) -> Option<Number> {
-        let input = self.input;
-        let negative = input.get(self.at) == Some(&b'-');
-        let start = self.at + usize::from(negative);
-        let mut at = start;
-        let mut n: u64 = 0;
-        while let Some(&b) = input.get(at) {
-            let digit = b.wrapping_sub(b'0');
-            if digit > 9 {
-                break;
-            }
-            n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
-            at += 1;
-        }
-        let digits = at - start;
-        let plain = (1..=18).contains(&digits)
-            && (digits == 1 || input[start] != b'0')
-            && !matches!(input.get(at), Some(b'.' | b'e' | b'E'));
-        let number = match (plain, negative) {
-            (false, _) => return None,
-            (true, false) => Number::U64(n),
-            // At most 18 digits: below `i64::MAX`.
-            (true, true) if n != 0 => Number::I64((n as i64).wrapping_neg()),
-            (true, true) => return None,
+        let (negative, n, at) = plain_int(self.input, self.at)?;
+        let number = if negative {
+            // At most 18 digits, not zero: `-n` is within `i64`.
+            Number::I64((n as i64).wrapping_neg())
+        } else {
+            Number::U64(n)
         };
         self.at = at;
         Some(number)
@@ -1171,7 +1129,7 @@ impl<'de> MapAccess<'de> for Map<'_, 'de, '_> {
                 ref mut next_guess,
                 facts,
             } => {
-                match field_named(def, *next_guess, key.unwrap_or(&fast.scratch)) {
+                match field_named(def, *next_guess, key.unwrap_or(&fast.scratch).as_bytes()) {
                     Some(f) => {
                         *next_guess = f + 1;
                         let again = match seen {

@@ -33,14 +33,14 @@ use contract_schema::model::{
 use contract_schema::{Schema, View};
 
 use crate::runtime::options::Limits;
-use crate::runtime::plan::{fingerprint, same, Plan};
+use crate::runtime::plan::{field_named, fingerprint, same, Plan};
 use crate::runtime::presence::{Label, Record, Recorded, ROOT};
 use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
 use crate::runtime::scratch::{Key, KeySet, Memo, RejectBuffers, Rendered, Resume, Seg};
 use crate::runtime::tape::check::{
     escape_token, int_in_range, is_canonical_int, type_text, MAX_KNOWN_TAGS,
 };
-use crate::runtime::tape::number::{float, number_end};
+use crate::runtime::tape::number::{float, number_end, plain_int};
 use crate::runtime::tape::scan::{escape_at, plain_run, unescape, NodeKind};
 
 /// The problems of `text` (UTF-8, `plan`'s type's payload) against the receiver view of
@@ -1084,31 +1084,6 @@ impl Stream<'_> {
     }
 }
 
-/// The integer at `input[at]` when it has at most 18 digits (which a `u64` holds) by JSON's
-/// grammar (no leading zero, no fraction, no exponent) and is not `-0`: whether it is
-/// negative, its magnitude, and where it ends; `None` for any other text.
-#[inline(always)]
-fn plain_int(input: &[u8], at: usize) -> Option<(bool, u64, usize)> {
-    let negative = input.get(at) == Some(&b'-');
-    let start = at + usize::from(negative);
-    let mut end = start;
-    let mut n: u64 = 0;
-    while let Some(&b) = input.get(end) {
-        let digit = b.wrapping_sub(b'0');
-        if digit > 9 {
-            break;
-        }
-        n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
-        end += 1;
-    }
-    let digits = end - start;
-    let plain = (1..=18).contains(&digits)
-        && (digits == 1 || input[start] != b'0')
-        && !matches!(input.get(end), Some(b'.' | b'e' | b'E'))
-        && !(negative && n == 0);
-    plain.then_some((negative, n, end))
-}
-
 /// The text of a string of `text` read before, decoded.
 #[inline(always)]
 fn text_of(text: &str, key: Key) -> Cow<'_, str> {
@@ -1119,39 +1094,6 @@ fn text_of(text: &str, key: Key) -> Cow<'_, str> {
         // Between two ASCII quotes of UTF-8 text: on character boundaries.
         Cow::Borrowed(text.get(start..end).unwrap_or_default())
     }
-}
-
-/// The field of `def` the receiver reads `key` into (the first that reads it; keys mostly
-/// come in declaration order, so the search starts at `guess`).
-#[inline(always)]
-fn field_named(def: &StructDef, guess: usize, key: &[u8]) -> Option<usize> {
-    let fields = &def.fields;
-    let guess = guess.min(fields.len());
-    let mut f = guess;
-    while f < fields.len() {
-        if reads(&fields[f], key) {
-            return Some(f);
-        }
-        f += 1;
-    }
-    (0..guess).find(|&f| reads(&fields[f], key))
-}
-
-/// Whether the receiver reads `key` into `field`.
-#[inline(always)]
-fn reads(field: &FieldDef, key: &[u8]) -> bool {
-    let Some(r) = field.receiver.as_ref() else {
-        return false;
-    };
-    if same(r.name.as_bytes(), key) {
-        return true;
-    }
-    for alias in &r.aliases {
-        if same(alias.as_bytes(), key) {
-            return true;
-        }
-    }
-    false
 }
 
 fn primary_name(field: &'static FieldDef) -> Option<&'static str> {

@@ -235,6 +235,32 @@ pub(crate) fn number_end(input: &[u8], start: usize) -> Option<(usize, NodeKind)
     Some((at, kind))
 }
 
+/// The integer at `input[at]` when it has at most 18 digits (which a `u64` holds) by JSON's
+/// grammar (no leading zero, no fraction, no exponent) and is not `-0`: whether it is
+/// negative, its magnitude, and where it ends; `None` for any other text. Both one-pass
+/// readers take such an integer in the pass that finds its end.
+#[inline(always)]
+pub(crate) fn plain_int(input: &[u8], at: usize) -> Option<(bool, u64, usize)> {
+    let negative = input.get(at) == Some(&b'-');
+    let start = at + usize::from(negative);
+    let mut end = start;
+    let mut n: u64 = 0;
+    while let Some(&b) = input.get(end) {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        n = n.wrapping_mul(10).wrapping_add(u64::from(digit));
+        end += 1;
+    }
+    let digits = end - start;
+    let plain = (1..=18).contains(&digits)
+        && (digits == 1 || input[start] != b'0')
+        && !matches!(input.get(end), Some(b'.' | b'e' | b'E'))
+        && !(negative && n == 0);
+    plain.then_some((negative, n, end))
+}
+
 #[cfg(test)]
 mod tests {
     use super::exact_f64;
