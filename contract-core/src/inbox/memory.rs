@@ -52,6 +52,16 @@ struct State {
     data: BTreeMap<String, Vec<u8>>,
 }
 
+impl State {
+    /// The context's last committed entry: the rollback target, and whose owner the next
+    /// acceptance in the context is compared with.
+    fn last(&self, context_id: &str) -> Option<&Entry> {
+        let (_, handoff_id) = self.contexts.get(context_id)?.last_key_value()?;
+        self.entries
+            .get(&(context_id.to_owned(), handoff_id.clone()))
+    }
+}
+
 impl MemoryLedger {
     /// An empty ledger.
     #[must_use]
@@ -167,16 +177,7 @@ impl Ledger for MemoryLedger {
         uris: &[&str],
     ) -> Result<ContextState, Infallible> {
         let state = tx.shared.lock();
-        let owner = state
-            .contexts
-            .get(context_id)
-            .and_then(|seqs| seqs.last_key_value())
-            .and_then(|(_, handoff_id)| {
-                state
-                    .entries
-                    .get(&(context_id.to_owned(), handoff_id.clone()))
-            })
-            .map(|entry| entry.owner.clone());
+        let owner = state.last(context_id).map(|entry| entry.owner.clone());
         let versions = uris
             .iter()
             .map(|uri| {
@@ -265,16 +266,7 @@ impl Ledger for MemoryLedger {
 
     fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, Infallible> {
         let state = self.lock();
-        let last = state
-            .contexts
-            .get(context_id)
-            .and_then(|seqs| seqs.last_key_value())
-            .and_then(|(_, handoff_id)| {
-                state
-                    .entries
-                    .get(&(context_id.to_owned(), handoff_id.clone()))
-            });
-        Ok(last.cloned())
+        Ok(state.last(context_id).cloned())
     }
 
     fn prune(&mut self, before: SystemTime) -> Result<u64, Infallible> {
