@@ -1,4 +1,7 @@
-//! JSON Schema (draft 2020-12) export of a [`Schema`], in its sender or receiver view.
+//! JSON Schema (draft 2020-12) export of a [`Schema`], in its sender or receiver view, and
+//! [`import`] of a peer's JSON Schema (2020-12 or draft-07) into one (see the `import`
+//! module's docs, repeated on [`import`]: what is read, what is refused in which view, and
+//! which shapes of the export are not read back).
 //!
 //! [`to_json_schema`] is a plain function over the model. The document it returns has:
 //!
@@ -227,10 +230,12 @@ use crate::model::{Body, Emit, FieldDef, Schema, StructDef, Type, TypeDef, Unkno
 
 mod enums;
 mod exporter;
+mod import;
 mod keys;
 mod keywords;
 
 pub use crate::model::View;
+pub use import::{import, ImportError, ImportWarning, Imported};
 use enums::Tag;
 use exporter::Exporter;
 use keywords::{at_most_one, constrained_schema, int_schema, nullable, obj, string_schema, unique};

@@ -1,0 +1,343 @@
+//! The document: its dialect, its root, this crate's document annotations
+//! (`x-handoff-contract`, `x-handoff-mode`, `x-handoff-view`), `$ref` into `$defs` and
+//! `definitions` (named types, recursion included), and the one place a schema is sent to
+//! what reads it (objects, unions, scalars).
+
+use serde_json::{Map, Value};
+
+use crate::contract::{is_contract_name, ContractId, Mode};
+use crate::model::{Body, Schema, Type, TypeDef};
+
+use super::importer::{child, error, is_keyword, Dialect, Importer, Result, Shaped};
+
+/// The dialect a `$schema` names: 2020-12 (and 2019-09) or draft-07 (and draft-06); none
+/// means 2020-12, as pydantic writes none.
+pub(super) fn dialect(doc: &Value) -> Result<Dialect> {
+    let Some(uri) = doc.get("$schema") else {
+        return Ok(Dialect::Draft2020);
+    };
+    let Some(uri) = uri.as_str() else {
+        return Err(error("/$schema", "`$schema` is not a string".to_owned()));
+    };
+    let uri = uri.trim_end_matches('#');
+    if uri.ends_with("/draft/2020-12/schema") || uri.ends_with("/draft/2019-09/schema") {
+        Ok(Dialect::Draft2020)
+    } else if uri.ends_with("/draft-07/schema") || uri.ends_with("/draft-06/schema") {
+        Ok(Dialect::Draft07)
+    } else {
+        Err(error(
+            "/$schema",
+            "unknown dialect: the import reads JSON Schema 2020-12 (also 2019-09) and draft-07 (also draft-06)".to_owned(),
+        ))
+    }
+}
+
+impl Importer<'_> {
+    /// The whole document as a [`Schema`].
+    pub(super) fn document(&mut self) -> Result<Schema> {
+        let doc = self.doc;
+        let (contract, mode) = self.identity()?;
+        let root = match doc {
+            Value::Object(map) => {
+                // The root is a named type when it is a struct or an enum (or a `$ref` to
+                // one); `#` names it, for a recursive root.
+                if map.contains_key("$ref") {
+                    self.ty(doc, "", "Root")?
+                } else {
+                    let hint = map.get("title").and_then(Value::as_str).unwrap_or("Root");
+                    let root = self.reference_to("", hint)?;
+                    self.unwrap_root(root)
+                }
+            }
+            other => self.ty(other, "", "Root")?,
+        };
+        if root == Type::Any {
+            self.warn(
+                "",
+                "the root schema constrains nothing: every JSON value is valid (zod-to-json-schema returns only `$schema` for a zod 4 schema; use zod 4's own `z.toJSONSchema`)".to_owned(),
+            );
+        }
+        Ok(Schema {
+            contract,
+            mode,
+            allowances: crate::allowance::Allowances::default(),
+            root,
+            types: std::mem::take(&mut self.types),
+        })
+    }
+
+    /// The root's named type when the root is a struct or an enum (or `#` is referenced),
+    /// else the type it holds, its definition dropped.
+    fn unwrap_root(&mut self, root: Type) -> Type {
+        let Type::Named(name) = &root else {
+            return root;
+        };
+        let recursive = self.refs.get("#").is_some();
+        match self.types.get(name).map(|d| &d.body) {
+            Some(Body::Newtype(inner)) if !recursive => {
+                let inner = inner.clone();
+                self.types.remove(name);
+                self.names.remove(name);
+                inner
+            }
+            _ => root,
+        }
+    }
+
+    /// `x-handoff-contract`, `x-handoff-mode` and `x-handoff-view` of the document.
+    fn identity(&mut self) -> Result<(Option<ContractId>, Mode)> {
+        let doc = self.doc;
+        let contract = match doc.get("x-handoff-contract") {
+            None => None,
+            Some(value) => {
+                let id = value
+                    .as_str()
+                    .and_then(|s| s.rsplit_once("/v"))
+                    .and_then(|(name, v)| Some((name, v.parse::<u32>().ok()?)))
+                    .filter(|(name, v)| is_contract_name(name) && *v >= 1);
+                let Some((name, version)) = id else {
+                    return Err(error(
+                        "/x-handoff-contract",
+                        "not a contract id: expected `name/vN`, the name kebab-case and N at least 1".to_owned(),
+                    ));
+                };
+                Some(ContractId {
+                    name: name.to_owned(),
+                    version,
+                })
+            }
+        };
+        let mode = match doc.get("x-handoff-mode") {
+            None => Mode::Full,
+            Some(value) => value.as_str().and_then(Mode::parse).ok_or_else(|| {
+                error(
+                    "/x-handoff-mode",
+                    "unknown mode: expected `backward`, `forward`, `full` or one of them with `-transitive`".to_owned(),
+                )
+            })?,
+        };
+        if let Some(view) = doc.get("x-handoff-view") {
+            if view.as_str() != Some(self.view.as_str()) {
+                self.warn(
+                    "/x-handoff-view",
+                    format!(
+                        "the document says it is not the {} view it is read as",
+                        self.view.as_str()
+                    ),
+                );
+            }
+        }
+        Ok((contract, mode))
+    }
+
+    /// The type of the schema at `pointer`.
+    pub(super) fn ty(&mut self, schema: &Value, pointer: &str, hint: &str) -> Result<Type> {
+        let shaped = self.shaped(schema, pointer, hint)?;
+        Ok(self.to_type(schema.as_object(), shaped, hint))
+    }
+
+    /// What the schema at `pointer` describes.
+    pub(super) fn shaped(&mut self, schema: &Value, pointer: &str, hint: &str) -> Result<Shaped> {
+        let map = match schema {
+            Value::Bool(true) => return Ok(Shaped::Type(Type::Any)),
+            Value::Bool(false) => {
+                self.unsupported(pointer, "`false` admits no value, which no type of the model is")?;
+                return Ok(Shaped::Type(Type::Any));
+            }
+            Value::Object(map) => map,
+            _ => {
+                return Err(error(
+                    pointer,
+                    "a schema is an object or a boolean".to_owned(),
+                ))
+            }
+        };
+        self.enter(pointer)?;
+        let out = self.dispatch(map, pointer, hint);
+        self.leave();
+        out
+    }
+
+    fn dispatch(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
+        if let Some(target) = map.get("$ref") {
+            return self.reference(map, target, pointer, hint).map(Shaped::Type);
+        }
+        for key in ["$dynamicRef", "$recursiveRef"] {
+            if map.contains_key(key) {
+                self.unsupported(&child(pointer, key), &format!("`{key}` is not read"))?;
+                return Ok(Shaped::Type(Type::Any));
+            }
+        }
+        // `allOf` of one schema beside annotations only: that schema (older pydantic writes
+        // a `$ref` with a description so).
+        if let Some(Value::Array(all)) = map.get("allOf") {
+            let only_annotations = map.keys().all(|k| {
+                k == "allOf" || k.starts_with("x-") || !is_keyword(k)
+            });
+            if let ([one], true) = (all.as_slice(), only_annotations) {
+                return self.shaped(one, &format!("{pointer}/allOf/0"), hint);
+            }
+        }
+        let types = match map.get("type") {
+            None => Vec::new(),
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => match ts.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
+                Some(ts) => ts,
+                None => return Err(error(&child(pointer, "type"), "`type` lists a value that is not a string".to_owned())),
+            },
+            Some(_) => return Err(error(&child(pointer, "type"), "`type` is a string or an array of strings".to_owned())),
+        };
+        let nullable = types.contains(&"null") && types.len() > 1;
+        let types: Vec<&str> = types.into_iter().filter(|t| !nullable || *t != "null").collect();
+        if types.len() > 1 {
+            return self.several_types(map, &types, nullable, pointer, hint);
+        }
+        let shaped = match types.first().copied() {
+            Some("integer") => Shaped::Type(self.integer(map, pointer)?),
+            Some("number") => Shaped::Type(self.number(map, pointer)?),
+            Some("string") if !map.contains_key("enum") && !map.contains_key("const") && !map.contains_key("oneOf") && !map.contains_key("anyOf") => {
+                Shaped::Type(self.string(map, pointer)?)
+            }
+            Some("boolean") => {
+                self.rest(map, pointer, &["type"])?;
+                Shaped::Type(Type::Bool)
+            }
+            Some("null") => {
+                self.rest(map, pointer, &["type"])?;
+                Shaped::Type(Type::Unit)
+            }
+            Some("array") => Shaped::Type(self.array(map, pointer, hint)?),
+            Some("object") if !map.contains_key("oneOf") && !map.contains_key("anyOf") => self.object(map, pointer, hint)?,
+            Some("string" | "object") | None => self.untyped(map, pointer, hint)?,
+            Some(_) => {
+                return Err(error(
+                    &child(pointer, "type"),
+                    "unknown type: expected `null`, `boolean`, `integer`, `number`, `string`, `array` or `object`".to_owned(),
+                ))
+            }
+        };
+        if nullable {
+            let ty = self.to_type(Some(map), shaped, hint);
+            return Ok(Shaped::Type(Type::option_of(ty)));
+        }
+        Ok(shaped)
+    }
+
+    /// A schema without one `type`: a union, an enum, an object by its keywords, or any value.
+    fn untyped(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
+        if map.contains_key("anyOf") || map.contains_key("oneOf") {
+            return self.union(map, pointer, hint);
+        }
+        if map.contains_key("enum") || map.contains_key("const") {
+            return self.values(map, pointer, hint);
+        }
+        if ["properties", "additionalProperties", "required", "propertyNames"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            return self.object(map, pointer, hint);
+        }
+        self.rest(map, pointer, &["type"])?;
+        Ok(Shaped::Type(Type::Any))
+    }
+
+    /// `type: [A, B, …]`: an untagged union of one schema per type.
+    fn several_types(
+        &mut self,
+        map: &Map<String, Value>,
+        types: &[&str],
+        nullable: bool,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Shaped> {
+        let alternatives: Vec<Value> = types
+            .iter()
+            .map(|t| {
+                let mut one = map.clone();
+                one.insert("type".into(), Value::String((*t).to_owned()));
+                Value::Object(one)
+            })
+            .collect();
+        let body = self.untagged(&alternatives, pointer, hint, true)?;
+        let ty = self.to_type(Some(map), Shaped::Body(body), hint);
+        Ok(Shaped::Type(if nullable { Type::option_of(ty) } else { ty }))
+    }
+
+    /// A `$ref`: a named type for a local target, whatever its siblings (read as annotations
+    /// in draft-07; refused beside it in 2020-12 unless they are).
+    fn reference(&mut self, map: &Map<String, Value>, target: &Value, pointer: &str, hint: &str) -> Result<Type> {
+        let at = child(pointer, "$ref");
+        if self.dialect == Dialect::Draft2020 {
+            self.rest(map, pointer, &["$ref"])?;
+        }
+        let Some(target) = target.as_str() else {
+            return Err(error(&at, "`$ref` is not a string".to_owned()));
+        };
+        let Some(fragment) = target.strip_prefix('#') else {
+            self.unsupported(&at, "a `$ref` outside the document is not followed")?;
+            return Ok(Type::Any);
+        };
+        let Some(target_pointer) = decode(fragment) else {
+            return Err(error(&at, "`$ref` is not a JSON pointer fragment".to_owned()));
+        };
+        if self.doc.pointer(&target_pointer).is_none() {
+            return Err(error(&at, "`$ref` points at nothing in the document".to_owned()));
+        }
+        let _ = hint;
+        let last = target_pointer.rsplit('/').next().unwrap_or_default();
+        self.reference_to(&target_pointer, if last.is_empty() { "Root" } else { last })
+    }
+
+    /// The named type of the schema at `target` (a JSON pointer into the document), read
+    /// once: its `title` names it when it has one, else `key`.
+    fn reference_to(&mut self, target: &str, key: &str) -> Result<Type> {
+        let ref_key = if target.is_empty() { "#" } else { target };
+        if let Some(name) = self.refs.get(ref_key) {
+            return Ok(Type::Named(name.clone()));
+        }
+        let Some(schema) = self.doc.pointer(target) else {
+            return Err(error(target, "`$ref` points at nothing in the document".to_owned()));
+        };
+        let title = schema.get("title").and_then(Value::as_str).filter(|t| !t.is_empty());
+        let name = self.fresh_name(title.unwrap_or(key));
+        self.refs.insert(ref_key.to_owned(), name.clone());
+        let rust_path = schema
+            .get("x-handoff-rust")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let doc = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let body = match self.shaped(schema, target, &name)? {
+            Shaped::Body(body) => body,
+            Shaped::Type(ty) => Body::Newtype(ty),
+        };
+        self.types.insert(name.clone(), TypeDef { rust_path, doc, body });
+        Ok(Type::Named(name))
+    }
+}
+
+/// A URI fragment's JSON pointer, percent-decoded; `None` when it is not one.
+fn decode(fragment: &str) -> Option<String> {
+    if !fragment.is_empty() && !fragment.starts_with('/') {
+        return None;
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            let hex = core::str::from_utf8(hex).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

@@ -1,0 +1,295 @@
+//! The importer's state (the document, the view, the named types built so far, the
+//! warnings) and what every part of it shares: the view's policy for what the model cannot
+//! hold, the keywords ignored or refused, JSON pointers, fresh type names and the depth
+//! bound.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use crate::model::{Body, Type, TypeDef, View, RESERVED};
+
+use super::outcome::{ImportError, ImportWarning};
+
+/// How many schemas deep the import follows before it gives up with an error.
+pub(super) const MAX_DEPTH: usize = 128;
+
+/// Keywords that change no verdict: annotations, identifiers, and the parts of the document
+/// that are read elsewhere. (`x-` keys are ignored too, apart from this crate's own, which
+/// are read where the export writes them.)
+const IGNORED: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "discriminator",
+    "$schema",
+    "$id",
+    "$comment",
+    "$anchor",
+    "$defs",
+    "definitions",
+    "$vocabulary",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// Every keyword of draft-07 and 2020-12 that constrains a value: one met where the import
+/// does not read it is what the model cannot hold (a warning for a producer, an error for a
+/// consumer); any other key is unknown, and ignored with a warning.
+const KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "format",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+];
+
+/// Whether `key` is a keyword that constrains a value (not an annotation).
+pub(super) fn is_keyword(key: &str) -> bool {
+    KEYWORDS.contains(&key)
+}
+
+/// The JSON Schema dialect of the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dialect {
+    /// draft 2020-12 (also 2019-09, and a document without `$schema`).
+    Draft2020,
+    /// draft-07 (also draft-06): `$ref` hides its siblings.
+    Draft07,
+}
+
+/// What a schema describes: a type on the wire, or the body of a named type (a struct or an
+/// enum), which becomes a named type of its own.
+pub(super) enum Shaped {
+    /// A type.
+    Type(Type),
+    /// A struct or an enum.
+    Body(Body),
+}
+
+/// What one import works with.
+pub(super) struct Importer<'a> {
+    /// The whole document, for `$ref`.
+    pub(super) doc: &'a Value,
+    /// Which side's schema this is.
+    pub(super) view: View,
+    /// The dialect.
+    pub(super) dialect: Dialect,
+    /// The named types built so far.
+    pub(super) types: BTreeMap<String, TypeDef>,
+    /// The name given to each `$ref` target (its JSON pointer), set before its body is read so
+    /// that a recursive reference finds it.
+    pub(super) refs: HashMap<String, String>,
+    /// Every name given, for fresh ones.
+    pub(super) names: HashSet<String>,
+    /// What was dropped or doubted.
+    pub(super) warnings: Vec<ImportWarning>,
+    /// How deep the schema being read is.
+    pub(super) depth: usize,
+}
+
+pub(super) type Result<T> = core::result::Result<T, ImportError>;
+
+impl<'a> Importer<'a> {
+    pub(super) fn new(doc: &'a Value, view: View, dialect: Dialect) -> Self {
+        Importer {
+            doc,
+            view,
+            dialect,
+            types: BTreeMap::new(),
+            refs: HashMap::new(),
+            names: HashSet::new(),
+            warnings: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// Whether this is a producer's schema.
+    pub(super) fn sender(&self) -> bool {
+        self.view == View::Sender
+    }
+
+    /// What the model cannot hold: dropped with a warning for a producer (its writer only
+    /// grows, which is cautious), an error for a consumer (ignoring a reader's constraint
+    /// could hide a break).
+    pub(super) fn unsupported(&mut self, pointer: &str, what: &str) -> Result<()> {
+        match self.view {
+            View::Sender => {
+                self.warn(
+                    pointer,
+                    format!("{what}; dropped from the producer's schema, which then may write more than it does"),
+                );
+                Ok(())
+            }
+            View::Receiver => Err(error(
+                pointer,
+                format!("{what}; a consumer's constraint cannot be dropped without hiding what it refuses"),
+            )),
+        }
+    }
+
+    /// Records a warning.
+    pub(super) fn warn(&mut self, pointer: &str, message: String) {
+        self.warnings.push(ImportWarning {
+            pointer: pointer.to_owned(),
+            message,
+        });
+    }
+
+    /// The keys of `map` beside those `read`: ignored, refused (a keyword the import does not
+    /// read here) or unknown (warned).
+    pub(super) fn rest(&mut self, map: &Map<String, Value>, pointer: &str, read: &[&str]) -> Result<()> {
+        for key in map.keys() {
+            let key = key.as_str();
+            if read.contains(&key) || IGNORED.contains(&key) || key.starts_with("x-") {
+                continue;
+            }
+            let at = child(pointer, key);
+            if KEYWORDS.contains(&key) {
+                self.unsupported(&at, &format!("`{key}` is not read here: the model cannot hold it"))?;
+            } else {
+                self.warn(&at, format!("unknown keyword `{key}` ignored"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Enters one schema deeper; an error past [`MAX_DEPTH`].
+    pub(super) fn enter(&mut self, pointer: &str) -> Result<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(error(
+                pointer,
+                format!("schemas nest deeper than {MAX_DEPTH} levels; the import stops here"),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves the schema [`Importer::enter`] entered.
+    pub(super) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// A display name not given yet, from `base` (a word of the canonical text is suffixed).
+    pub(super) fn fresh_name(&mut self, base: &str) -> String {
+        let base = if base.is_empty() { "Type" } else { base };
+        let mut name = base.to_owned();
+        let mut n = 2_u32;
+        while self.names.contains(&name) || RESERVED.contains(&name.as_str()) {
+            name = format!("{base}-{n}");
+            n = n.saturating_add(1);
+        }
+        self.names.insert(name.clone());
+        name
+    }
+
+    /// Registers a named type under a fresh name from `hint`.
+    pub(super) fn named(&mut self, hint: &str, rust_path: String, body: Body) -> Type {
+        let name = self.fresh_name(hint);
+        self.types.insert(
+            name.clone(),
+            TypeDef {
+                rust_path,
+                doc: String::new(),
+                body,
+            },
+        );
+        Type::Named(name)
+    }
+
+    /// A type from a shaped schema: a struct or an enum becomes a named type under a fresh
+    /// name from `hint` (its `title` when it has one).
+    pub(super) fn to_type(&mut self, map: Option<&Map<String, Value>>, shaped: Shaped, hint: &str) -> Type {
+        match shaped {
+            Shaped::Type(ty) => ty,
+            Shaped::Body(body) => {
+                let title = map.and_then(|m| m.get("title")).and_then(Value::as_str);
+                let rust = map
+                    .and_then(|m| m.get("x-handoff-rust"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                self.named(title.unwrap_or(hint), rust, body)
+            }
+        }
+    }
+}
+
+/// An error at `pointer`.
+pub(super) fn error(pointer: &str, message: String) -> ImportError {
+    ImportError {
+        pointer: pointer.to_owned(),
+        message,
+    }
+}
+
+/// The pointer of `key` inside the value at `pointer` (RFC 6901: `~` and `/` escaped).
+pub(super) fn child(pointer: &str, key: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + key.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    for c in key.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The pointer of item `index` inside the array at `pointer`.
+pub(super) fn item(pointer: &str, index: usize) -> String {
+    format!("{pointer}/{index}")
+}
+
+/// The strings of a JSON array, `None` when it is not an array of strings.
+pub(super) fn strings(value: &Value) -> Option<Vec<&str>> {
+    value.as_array()?.iter().map(Value::as_str).collect()
+}

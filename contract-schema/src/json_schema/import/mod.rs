@@ -1,0 +1,161 @@
+//! JSON Schema import: a peer's schema (pydantic, zod, or this crate's own export) read into
+//! a [`Schema`](crate::model::Schema), so that `compat::check` judges it against a Rust contract with the usual
+//! rule ids.
+//!
+//! [`import`] reads a document in the view of its author's position: a **producer's** schema
+//! as a sender view ([`View::Sender`]: what it may write), a **consumer's** as a receiver
+//! view ([`View::Receiver`]: what it accepts). The two differ where the model cannot hold a
+//! keyword: for a producer the keyword is **dropped with a warning** (its writer only grows,
+//! which is cautious: a break is never hidden), for a consumer it is an **error** (ignoring a
+//! reader's constraint could hide a break). Every warning and error carries the JSON pointer
+//! (RFC 6901) of the keyword it is about; their `Display` writes it as a URI fragment,
+//! `#/properties/amount/multipleOf: …`, and `#: …` for the document itself (so that it is not
+//! mistaken for the pointer `/`, the key `""`). No message holds a value of the document
+//! beyond keyword and property names.
+//!
+//! # What is read
+//!
+//! - **Dialects**: 2020-12 (also 2019-09) and draft-07 (also draft-06); a document without
+//!   `$schema` is 2020-12 (pydantic writes none). In draft-07 a `$ref`'s siblings are ignored,
+//!   as the draft says; in 2020-12 they must be annotations.
+//! - **Named types**: a `$ref` to any local pointer (`#/$defs/…`, `#/definitions/…`, `#` for a
+//!   recursive root) is a named type, read once (recursion and `$ref` cycles end there),
+//!   named by its `title` when it has one, else by the last token of the pointer (a clash
+//!   gets `-2`, `-3`, …); `x-handoff-rust` is its Rust path. A struct or an enum written
+//!   inline is a named type too, named by its `title`, else by where it sits
+//!   (`Order.lines[]`, `Order.payment`). The root is a named type when it is a struct or an
+//!   enum (named by its `title`, else `Root`). A `$ref` outside the document is not
+//!   followed (what the model cannot hold). Schemas nest at most 128 deep: deeper is an
+//!   error.
+//! - **Objects**: `properties` and `required` are a struct's fields (a producer writes a
+//!   required field always, another only when present; a consumer requires the required
+//!   ones). `additionalProperties` absent or `true`: a producer may write other keys of any
+//!   value (the struct captures them), a consumer ignores them; `false`: none (a consumer
+//!   denies them); a schema: other keys of that value, both views. An object with neither
+//!   `properties` nor `required`, not closed, is a **map**: `additionalProperties` its values,
+//!   `propertyNames` its keys (the export's integer-key patterns are `u128`/`i128` keys,
+//!   `["true", "false"]` a `bool` key, digits listed a set of integers, else a string schema).
+//! - **Unions**: `anyOf`/`oneOf` with `{"type": "null"}` among the alternatives is an
+//!   `option` of the rest, as is `type: [T, "null"]`. Alternatives that are strings
+//!   (`const`, `enum`) are a string enum; objects with a string `const` (or `enum`) under one
+//!   common key are a tagged union (pydantic's and zod's discriminated unions; serde's
+//!   internally tagged enum), adjacently tagged when every alternative holds only the tag
+//!   and one other key, the same in all; strings and objects of exactly one key, closed,
+//!   are serde's externally tagged enum; anything else is an untagged enum (variants named
+//!   by their `title`, else `V0`, `V1`, …). A tagged variant's `$ref`ed object is read as
+//!   the variant's fields. `type: [A, B]` is an untagged enum of the two.
+//! - **Scalars**: string `enum`/`const` (a string enum), `boolean`, `null`, `integer`
+//!   (`minimum`, `maximum`, their exclusive forms, `enum`/`const` of integers, `not` of
+//!   listed integers, an `anyOf` of ranges: a set of integers over the smallest kind that
+//!   holds it, unsigned first, so that `{"minimum": 0, "maximum": 255}` is `u8`; unbounded it
+//!   is `i128`, bounded below by 0 only `u128`), `number` (`f64`), `string` (`format` `uuid`,
+//!   `date-time`, `date`, `ipv4`, `ipv6`, `uri`, this crate's `x-handoff-format`,
+//!   `minLength`, `maxLength`, `pattern`; exactly one character is `char`).
+//! - **Arrays**: `items` (a list), with `uniqueItems` (a set), with `minItems` = `maxItems`
+//!   (a fixed-length array); `prefixItems` or draft-07's `items: [...]` (a tuple; for a
+//!   producer, a warning when the schema admits other lengths); `maxItems: 0` alone (the
+//!   empty tuple).
+//! - **This crate's annotations**: `x-handoff-contract` and `x-handoff-mode` (the contract id
+//!   and mode), `x-handoff-view` (a warning when it is not the view read), on a named type
+//!   `x-handoff-rust`, on a field `x-handoff-rust` (its Rust name), `x-handoff-provenance`,
+//!   `x-handoff-renamed-from`, `x-handoff-alias-of` (in a consumer's schema: another key of
+//!   the named field, with the export's "exactly one"/"at most one" `allOf` constraints), on
+//!   an alternative `x-handoff-catch-all` (a `#[serde(other)]` variant), on a string
+//!   `x-handoff-format`.
+//!
+//! # Ignored, refused, warned
+//!
+//! - **Ignored** in both views: `title`, `description`, `default`, `examples`, `deprecated`,
+//!   `readOnly`, `writeOnly`, `discriminator`, `$comment`, `$id`, `$anchor`, `contentEncoding`,
+//!   `contentMediaType`, `contentSchema`, and every other `x-` key.
+//! - **What the model cannot hold** (a warning for a producer, dropped; an error for a
+//!   consumer): a number's bounds and `multipleOf`, a `format` the model lacks (`email`,
+//!   pydantic's `binary`, JSON Schema's `time`, which needs an offset), an array's length
+//!   bounds other than a fixed length, `patternProperties` (a producer's object is then
+//!   open), `if`/`then`/`else`, `not` outside the integer shapes above, `$dynamicRef`, an
+//!   `allOf` beside properties other than the alias constraints (a producer's object is then
+//!   open), a `oneOf` of alternatives that may overlap (two of the same JSON type not told
+//!   apart by a tag; a producer's is read as `anyOf`), `false` and other schemas that admit
+//!   no value, a `$ref` outside the document, and every other keyword of either draft where
+//!   it is not read. A keyword of neither draft is ignored with a warning.
+//! - **Warned** in both views: a root that constrains nothing (zod-to-json-schema given a
+//!   zod 4 schema returns only `$schema`); in a producer's schema, a property with a
+//!   `default` that is not required (pydantic's serialization schema without
+//!   `json_schema_serialization_defaults_required=True`: the field is written, but the
+//!   schema does not say so).
+//! - **Errors** in both views: a document that is not JSON Schema the import reads (an
+//!   unknown `$schema`, a keyword of the wrong JSON type, a `$ref` to nothing), and a
+//!   malformed `x-handoff-contract` or `x-handoff-mode`.
+//!
+//! # The export read back
+//!
+//! For every snapshot `S`, `import(to_json_schema(S, Receiver), Receiver)` reads every value
+//! `S` reads and `import(to_json_schema(S, Sender), Sender)` writes no value `S` does not:
+//! `compat::check` finds nothing between them and `S` (tested on every snapshot of the
+//! repository and the fidelity catalogue). What the export does not say, the import cannot
+//! know, and reads as the JSON it describes:
+//!
+//! - integer kinds (`u16(0..=255)` is read as `u8`), float kinds (`f32` is `f64`), the
+//!   kind of an integer map key (`u128` or `i128`), newtypes (their `$defs` entries are
+//!   newtypes of what they hold, but an inline one is its content), and whether a one-
+//!   character string was a `char` (it is read as one);
+//! - an internally tagged newtype variant of a struct is read as a struct variant (serde
+//!   writes both alike); an adjacently tagged enum is told from an internally tagged one
+//!   whose variants all hold one field of the same name only by that shape;
+//! - a flattened enum (`allOf` beside properties, `unevaluatedProperties`) and a tagged enum
+//!   with `#[serde(untagged)]` variants are not read back: a consumer's is an error, a
+//!   producer's is read with a warning as an open object or an untagged enum of the two
+//!   parts.
+//!
+//! The tests in `contract-schema/tests/json_schema_import.rs` and
+//! `tests/tests/json_schema_roundtrip.rs` pin each of these.
+
+mod documents;
+mod importer;
+mod objects;
+mod outcome;
+mod scalars;
+mod unions;
+
+use serde_json::Value;
+
+use crate::model::View;
+
+pub use outcome::{ImportError, ImportWarning, Imported};
+
+/// Reads a peer's JSON Schema (2020-12 or draft-07) into a [`Schema`](crate::model::Schema), in the view of its
+/// author: [`View::Sender`] for a producer's, [`View::Receiver`] for a consumer's (see the
+/// module docs for what each keyword becomes).
+///
+/// ```
+/// use contract_schema::json_schema::{import, View};
+/// use serde_json::json;
+///
+/// let peer = json!({
+///     "title": "Refund",
+///     "type": "object",
+///     "properties": {"orderId": {"type": "string"}, "amount": {"type": "number", "minimum": 0}},
+///     "required": ["orderId"],
+/// });
+/// let producer = import(&peer, View::Sender)?;
+/// assert_eq!(producer.warnings[0].pointer, "/properties/amount/minimum");
+/// // A consumer's bound cannot be dropped.
+/// let err = import(&peer, View::Receiver).unwrap_err();
+/// assert_eq!(err.to_string().split(':').next(), Some("#/properties/amount/minimum"));
+/// # Ok::<(), contract_schema::json_schema::ImportError>(())
+/// ```
+///
+/// # Errors
+///
+/// An [`ImportError`] with the JSON pointer of the keyword: one the model cannot hold in a
+/// consumer's schema, or a document that is not a JSON Schema this reads. It never panics,
+/// whatever the document.
+pub fn import(doc: &Value, view: View) -> Result<Imported, ImportError> {
+    let dialect = documents::dialect(doc)?;
+    let mut importer = importer::Importer::new(doc, view, dialect);
+    let schema = importer.document()?;
+    Ok(Imported {
+        schema,
+        warnings: importer.warnings,
+    })
+}

@@ -1,0 +1,306 @@
+//! Objects: a struct (`properties`, `required`, `additionalProperties` absent, `true`, a
+//! schema or `false`), this crate's field annotations and alias constraints, and a map (an
+//! object of `additionalProperties` alone, its keys from `propertyNames`).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use crate::constraint::{IntRange, IntValue};
+use crate::model::{
+    Body, Emit, FieldDef, IntKind, Provenance, ReceiverField, SenderField, StructDef, Type,
+    Unknown,
+};
+
+use super::importer::{child, error, item, strings, Importer, Result, Shaped};
+
+/// The `propertyNames` pattern the export writes for an unsigned integer key.
+const UNSIGNED_KEY: &str = "^(0|[1-9][0-9]*)$";
+/// The `propertyNames` pattern the export writes for a signed integer key.
+const SIGNED_KEY: &str = "^(0|-?[1-9][0-9]*)$";
+
+impl Importer<'_> {
+    /// An object: a map when it has neither `properties` nor `required` and is not closed,
+    /// a struct otherwise.
+    pub(super) fn object(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
+        let closed = matches!(self.additional(map).1, Some(Value::Bool(false)));
+        if !map.contains_key("properties") && !map.contains_key("required") && !closed {
+            return self.map_type(map, pointer, hint).map(Shaped::Type);
+        }
+        let def = self.struct_def(map, pointer, hint)?;
+        Ok(Shaped::Body(Body::Struct(def)))
+    }
+
+    /// `additionalProperties`, or `unevaluatedProperties` when that alone is given (the export
+    /// closes an object so beside flattened enums), with its key.
+    fn additional<'m>(&self, map: &'m Map<String, Value>) -> (&'static str, Option<&'m Value>) {
+        match (map.get("additionalProperties"), map.get("unevaluatedProperties")) {
+            (None, Some(v)) => ("unevaluatedProperties", Some(v)),
+            (v, _) => ("additionalProperties", v),
+        }
+    }
+
+    /// A struct's fields and its policy for other keys.
+    pub(super) fn struct_def(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<StructDef> {
+        self.fields(map, pointer, hint, &[])
+    }
+
+    /// A struct whose properties named in `skip` (the tags of the enum it is a variant of)
+    /// are not fields.
+    pub(super) fn fields(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+        skip: &[&str],
+    ) -> Result<StructDef> {
+        let empty = Map::new();
+        let properties = match map.get("properties") {
+            None => &empty,
+            Some(Value::Object(p)) => p,
+            Some(_) => return Err(error(&child(pointer, "properties"), "`properties` is not an object".to_owned())),
+        };
+        let required_list: Vec<&str> = match map.get("required") {
+            None => Vec::new(),
+            Some(v) => strings(v).ok_or_else(|| {
+                error(&child(pointer, "required"), "`required` is not an array of strings".to_owned())
+            })?,
+        };
+        let mut required: HashSet<&str> = required_list.iter().copied().collect();
+        let receiver = !self.sender();
+        // Aliases (receiver view): a property marked `x-handoff-alias-of` is another key of
+        // the field it names.
+        let mut aliases: HashMap<&str, Vec<String>> = HashMap::new();
+        let mut alias_of: HashMap<&str, &str> = HashMap::new();
+        if receiver {
+            for (key, schema) in properties {
+                if let Some(primary) = schema.get("x-handoff-alias-of").and_then(Value::as_str) {
+                    if primary != key && properties.contains_key(primary) {
+                        aliases.entry(primary).or_default().push(key.clone());
+                        alias_of.insert(key.as_str(), primary);
+                    }
+                }
+            }
+        }
+        let mut opened = false;
+        if let Some(all) = map.get("allOf") {
+            let all_at = child(pointer, "allOf");
+            let Some(all) = all.as_array() else {
+                return Err(error(&all_at, "`allOf` is not an array".to_owned()));
+            };
+            for (i, entry) in all.iter().enumerate() {
+                let at = item(&all_at, i);
+                match key_group(entry) {
+                    Some((names, exactly_one)) if alias_group(&names, &alias_of) => {
+                        if exactly_one {
+                            if let Some(first) = names.first() {
+                                let primary = alias_of.get(first).copied().unwrap_or(first);
+                                required.insert(primary);
+                            }
+                        }
+                    }
+                    _ => {
+                        self.unsupported(&at, "an `allOf` beside an object's properties (the keys of a flattened enum, a constraint across keys) is not read")?;
+                        opened = true;
+                    }
+                }
+            }
+        }
+        let properties_at = child(pointer, "properties");
+        let mut fields = Vec::with_capacity(properties.len());
+        for (key, schema) in properties {
+            if alias_of.contains_key(key.as_str()) || skip.contains(&key.as_str()) {
+                continue;
+            }
+            let at = child(&properties_at, key);
+            let ty = self.ty(schema, &at, &format!("{hint}.{key}"))?;
+            let is_required = required.contains(key.as_str());
+            if self.sender() && !is_required && schema.get("default").is_some() {
+                self.warn(
+                    &child(&at, "default"),
+                    format!("`{key}` has a `default` but is not required: read as written only when present; a producer that always writes it (pydantic's serialization schema with `json_schema_serialization_defaults_required=True`) lists it as required"),
+                );
+            }
+            fields.push(self.field(key, schema, ty, is_required, aliases.remove(key.as_str())));
+        }
+        // A required name without a property: any value under it.
+        for (i, name) in required_list.iter().enumerate() {
+            if !properties.contains_key(*name) && !skip.contains(name) {
+                let _ = item(&child(pointer, "required"), i);
+                fields.push(self.field(name, &Value::Bool(true), Type::Any, true, None));
+            }
+        }
+        if let Some(patterns) = map.get("patternProperties") {
+            let _ = patterns;
+            self.unsupported(&child(pointer, "patternProperties"), "`patternProperties` is not read: the model has no key patterns")?;
+            opened = true;
+        }
+        let (additional_key, additional) = self.additional(map);
+        let (mut unknown, mut extra) = match additional {
+            None | Some(Value::Bool(true)) if self.sender() => (Unknown::Capture, Some(Type::Any)),
+            None | Some(Value::Bool(true)) => (Unknown::Ignore, None),
+            Some(Value::Bool(false)) => (Unknown::Deny, None),
+            Some(schema) => {
+                let ty = self.ty(schema, &child(pointer, additional_key), &format!("{hint}.*"))?;
+                (Unknown::Capture, Some(ty))
+            }
+        };
+        if opened && self.sender() {
+            unknown = Unknown::Capture;
+            extra = Some(Type::Any);
+        }
+        self.rest(
+            map,
+            pointer,
+            &["type", "properties", "required", "additionalProperties", "unevaluatedProperties", "allOf", "patternProperties"],
+        )?;
+        Ok(StructDef {
+            fields,
+            unknown,
+            extra,
+            flattened: Vec::new(),
+        })
+    }
+
+    /// One field, both views: the sender writes it always when required, else when present;
+    /// the receiver reads it under its key and aliases.
+    fn field(&mut self, key: &str, schema: &Value, ty: Type, required: bool, aliases: Option<Vec<String>>) -> FieldDef {
+        let rust_name = schema
+            .get("x-handoff-rust")
+            .and_then(Value::as_str)
+            .unwrap_or(key)
+            .to_owned();
+        let provenance = match schema.get("x-handoff-provenance").and_then(Value::as_str) {
+            Some("assumption") => Provenance::Assumption,
+            _ => Provenance::Confirmed,
+        };
+        let renamed_from = schema
+            .get("x-handoff-renamed-from")
+            .and_then(strings)
+            .map(|names| names.into_iter().map(str::to_owned).collect())
+            .unwrap_or_default();
+        FieldDef {
+            rust_name,
+            ty,
+            sender: Some(SenderField {
+                name: key.to_owned(),
+                emit: if required { Emit::Always } else { Emit::IfPresent },
+            }),
+            receiver: Some(ReceiverField {
+                name: key.to_owned(),
+                aliases: aliases.unwrap_or_default(),
+                required,
+            }),
+            provenance,
+            renamed_from,
+            doc: schema
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        }
+    }
+
+    /// A map: `additionalProperties` its values, `propertyNames` its keys.
+    fn map_type(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Type> {
+        let (additional_key, additional) = self.additional(map);
+        let value = match additional {
+            None | Some(Value::Bool(true)) => Type::Any,
+            Some(schema) => self.ty(schema, &child(pointer, additional_key), &format!("{hint}.*"))?,
+        };
+        let key = match map.get("propertyNames") {
+            None => Type::String(crate::model::StringFormat::Plain),
+            Some(names) => self.key_type(names, &child(pointer, "propertyNames"), hint)?,
+        };
+        self.rest(map, pointer, &["type", "additionalProperties", "unevaluatedProperties", "propertyNames"])?;
+        Ok(Type::Map(Box::new(key), Box::new(value)))
+    }
+
+    /// A map's key type from `propertyNames`: the export's integer patterns, `true`/`false`,
+    /// integers listed as strings, else a string schema.
+    fn key_type(&mut self, names: &Value, pointer: &str, hint: &str) -> Result<Type> {
+        let Value::Object(map) = names else {
+            return self.ty(names, pointer, hint);
+        };
+        let only = |k: &str| map.keys().all(|x| x == k || x == "type");
+        match map.get("pattern").and_then(Value::as_str) {
+            Some(UNSIGNED_KEY) if only("pattern") => return Ok(Type::Int(IntKind::U128)),
+            Some(SIGNED_KEY) if only("pattern") => return Ok(Type::Int(IntKind::I128)),
+            _ => {}
+        }
+        if let (Some(listed), true) = (map.get("enum").and_then(strings), only("enum")) {
+            let mut sorted = listed.clone();
+            sorted.sort_unstable();
+            if sorted == ["false", "true"] {
+                return Ok(Type::Bool);
+            }
+            let ints: Option<Vec<IntValue>> = listed.iter().map(|s| digits(s)).collect();
+            if let Some(ints) = ints.filter(|v| !v.is_empty()) {
+                return Ok(super::scalars::int_set(ints.into_iter().map(IntRange::one).collect()));
+            }
+        }
+        let stringly = ["type", "$ref", "anyOf", "oneOf", "enum", "const"]
+            .iter()
+            .all(|k| !map.contains_key(*k));
+        if stringly {
+            let mut with_type = map.clone();
+            with_type.insert("type".into(), Value::String("string".into()));
+            return self.ty(&Value::Object(with_type), pointer, hint);
+        }
+        self.ty(names, pointer, hint)
+    }
+}
+
+/// The names of an alias constraint the export writes: `oneOf` of `required` of one name
+/// each (exactly one of them: `true`), or `not` of `anyOf` of `required` pairs (at most one).
+fn key_group(entry: &Value) -> Option<(Vec<&str>, bool)> {
+    let map = entry.as_object()?;
+    if map.len() != 1 {
+        return None;
+    }
+    if let Some(alternatives) = map.get("oneOf").and_then(Value::as_array) {
+        let names: Option<Vec<&str>> = alternatives
+            .iter()
+            .map(|a| match a.as_object().filter(|a| a.len() == 1)?.get("required").and_then(strings)?.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            })
+            .collect();
+        return names.map(|n| (n, true));
+    }
+    let pairs = map.get("not")?.as_object().filter(|m| m.len() == 1)?.get("anyOf")?.as_array()?;
+    let mut names = Vec::new();
+    for pair in pairs {
+        let pair = pair.as_object().filter(|a| a.len() == 1)?.get("required").and_then(strings)?;
+        if pair.len() != 2 {
+            return None;
+        }
+        for name in pair {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    Some((names, false))
+}
+
+/// Whether `names` are one field's key and its aliases.
+fn alias_group(names: &[&str], alias_of: &HashMap<&str, &str>) -> bool {
+    let Some(first) = names.first() else {
+        return false;
+    };
+    let primary = alias_of.get(first).copied().unwrap_or(first);
+    names.len() > 1
+        && names
+            .iter()
+            .all(|n| *n == primary || alias_of.get(n).copied() == Some(primary))
+}
+
+/// An integer written as a map key: `0`, or digits without a leading zero, `-` before.
+fn digits(s: &str) -> Option<IntValue> {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    if body.is_empty() || (body.len() > 1 && body.starts_with('0')) || s == "-0" {
+        return None;
+    }
+    IntValue::parse(s.as_bytes())
+}
