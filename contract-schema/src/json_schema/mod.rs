@@ -235,9 +235,9 @@ mod keys;
 mod keywords;
 
 pub use crate::model::View;
-pub use import::{import, ImportError, ImportWarning, Imported};
 use enums::Tag;
 use exporter::Exporter;
+pub use import::{import, ImportError, ImportWarning, Imported};
 use keywords::{at_most_one, constrained_schema, int_schema, nullable, obj, string_schema, unique};
 
 /// The JSON Schema dialect of every exported document.

@@ -141,7 +141,10 @@ impl Importer<'_> {
         let map = match schema {
             Value::Bool(true) => return Ok(Shaped::Type(Type::Any)),
             Value::Bool(false) => {
-                self.unsupported(pointer, "`false` admits no value, which no type of the model is")?;
+                self.unsupported(
+                    pointer,
+                    "`false` admits no value, which no type of the model is",
+                )?;
                 return Ok(Shaped::Type(Type::Any));
             }
             Value::Object(map) => map,
@@ -171,9 +174,9 @@ impl Importer<'_> {
         // `allOf` of one schema beside annotations only: that schema (older pydantic writes
         // a `$ref` with a description so).
         if let Some(Value::Array(all)) = map.get("allOf") {
-            let only_annotations = map.keys().all(|k| {
-                k == "allOf" || k.starts_with("x-") || !is_keyword(k)
-            });
+            let only_annotations = map
+                .keys()
+                .all(|k| k == "allOf" || k.starts_with("x-") || !is_keyword(k));
             if let ([one], true) = (all.as_slice(), only_annotations) {
                 return self.shaped(one, &format!("{pointer}/allOf/0"), hint);
             }
@@ -181,14 +184,29 @@ impl Importer<'_> {
         let types = match map.get("type") {
             None => Vec::new(),
             Some(Value::String(t)) => vec![t.as_str()],
-            Some(Value::Array(ts)) => match ts.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
-                Some(ts) => ts,
-                None => return Err(error(&child(pointer, "type"), "`type` lists a value that is not a string".to_owned())),
-            },
-            Some(_) => return Err(error(&child(pointer, "type"), "`type` is a string or an array of strings".to_owned())),
+            Some(Value::Array(ts)) => {
+                match ts.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
+                    Some(ts) => ts,
+                    None => {
+                        return Err(error(
+                            &child(pointer, "type"),
+                            "`type` lists a value that is not a string".to_owned(),
+                        ))
+                    }
+                }
+            }
+            Some(_) => {
+                return Err(error(
+                    &child(pointer, "type"),
+                    "`type` is a string or an array of strings".to_owned(),
+                ))
+            }
         };
         let nullable = types.contains(&"null") && types.len() > 1;
-        let types: Vec<&str> = types.into_iter().filter(|t| !nullable || *t != "null").collect();
+        let types: Vec<&str> = types
+            .into_iter()
+            .filter(|t| !nullable || *t != "null")
+            .collect();
         if types.len() > 1 {
             return self.several_types(map, &types, nullable, pointer, hint);
         }
@@ -231,9 +249,14 @@ impl Importer<'_> {
         if map.contains_key("enum") || map.contains_key("const") {
             return self.values(map, pointer, hint);
         }
-        if ["properties", "additionalProperties", "required", "propertyNames"]
-            .iter()
-            .any(|k| map.contains_key(*k))
+        if [
+            "properties",
+            "additionalProperties",
+            "required",
+            "propertyNames",
+        ]
+        .iter()
+        .any(|k| map.contains_key(*k))
         {
             return self.object(map, pointer, hint);
         }
@@ -260,12 +283,22 @@ impl Importer<'_> {
             .collect();
         let body = self.untagged(&alternatives, pointer, hint, true)?;
         let ty = self.to_type(Some(map), Shaped::Body(body), hint);
-        Ok(Shaped::Type(if nullable { Type::option_of(ty) } else { ty }))
+        Ok(Shaped::Type(if nullable {
+            Type::option_of(ty)
+        } else {
+            ty
+        }))
     }
 
     /// A `$ref`: a named type for a local target, whatever its siblings (read as annotations
     /// in draft-07; refused beside it in 2020-12 unless they are).
-    fn reference(&mut self, map: &Map<String, Value>, target: &Value, pointer: &str, hint: &str) -> Result<Type> {
+    fn reference(
+        &mut self,
+        map: &Map<String, Value>,
+        target: &Value,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Type> {
         let at = child(pointer, "$ref");
         if self.dialect == Dialect::Draft2020 {
             self.rest(map, pointer, &["$ref"])?;
@@ -278,10 +311,16 @@ impl Importer<'_> {
             return Ok(Type::Any);
         };
         let Some(target_pointer) = decode(fragment) else {
-            return Err(error(&at, "`$ref` is not a JSON pointer fragment".to_owned()));
+            return Err(error(
+                &at,
+                "`$ref` is not a JSON pointer fragment".to_owned(),
+            ));
         };
         if self.doc.pointer(&target_pointer).is_none() {
-            return Err(error(&at, "`$ref` points at nothing in the document".to_owned()));
+            return Err(error(
+                &at,
+                "`$ref` points at nothing in the document".to_owned(),
+            ));
         }
         let _ = hint;
         let last = target_pointer.rsplit('/').next().unwrap_or_default();
@@ -296,9 +335,15 @@ impl Importer<'_> {
             return Ok(Type::Named(name.clone()));
         }
         let Some(schema) = self.doc.pointer(target) else {
-            return Err(error(target, "`$ref` points at nothing in the document".to_owned()));
+            return Err(error(
+                target,
+                "`$ref` points at nothing in the document".to_owned(),
+            ));
         };
-        let title = schema.get("title").and_then(Value::as_str).filter(|t| !t.is_empty());
+        let title = schema
+            .get("title")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty());
         let name = self.fresh_name(title.unwrap_or(key));
         self.refs.insert(ref_key.to_owned(), name.clone());
         let rust_path = schema
@@ -315,7 +360,14 @@ impl Importer<'_> {
             Shaped::Body(body) => body,
             Shaped::Type(ty) => Body::Newtype(ty),
         };
-        self.types.insert(name.clone(), TypeDef { rust_path, doc, body });
+        self.types.insert(
+            name.clone(),
+            TypeDef {
+                rust_path,
+                doc,
+                body,
+            },
+        );
         Ok(Type::Named(name))
     }
 }

@@ -183,7 +183,12 @@ impl<'a> Importer<'a> {
 
     /// The keys of `map` beside those `read`: ignored, refused (a keyword the import does not
     /// read here) or unknown (warned).
-    pub(super) fn rest(&mut self, map: &Map<String, Value>, pointer: &str, read: &[&str]) -> Result<()> {
+    pub(super) fn rest(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        read: &[&str],
+    ) -> Result<()> {
         for key in map.keys() {
             let key = key.as_str();
             if read.contains(&key) || IGNORED.contains(&key) || key.starts_with("x-") {
@@ -191,7 +196,10 @@ impl<'a> Importer<'a> {
             }
             let at = child(pointer, key);
             if KEYWORDS.contains(&key) {
-                self.unsupported(&at, &format!("`{key}` is not read here: the model cannot hold it"))?;
+                self.unsupported(
+                    &at,
+                    &format!("`{key}` is not read here: the model cannot hold it"),
+                )?;
             } else {
                 self.warn(&at, format!("unknown keyword `{key}` ignored"));
             }
@@ -245,7 +253,12 @@ impl<'a> Importer<'a> {
 
     /// A type from a shaped schema: a struct or an enum becomes a named type under a fresh
     /// name from `hint` (its `title` when it has one).
-    pub(super) fn to_type(&mut self, map: Option<&Map<String, Value>>, shaped: Shaped, hint: &str) -> Type {
+    pub(super) fn to_type(
+        &mut self,
+        map: Option<&Map<String, Value>>,
+        shaped: Shaped,
+        hint: &str,
+    ) -> Type {
         match shaped {
             Shaped::Type(ty) => ty,
             Shaped::Body(body) => {

@@ -8,8 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::constraint::{IntRange, IntValue};
 use crate::model::{
-    Body, Emit, FieldDef, IntKind, Provenance, ReceiverField, SenderField, StructDef, Type,
-    Unknown,
+    Body, Emit, FieldDef, IntKind, Provenance, ReceiverField, SenderField, StructDef, Type, Unknown,
 };
 
 use super::importer::{child, error, item, strings, Importer, Result, Shaped};
@@ -22,7 +21,12 @@ const SIGNED_KEY: &str = "^(0|-?[1-9][0-9]*)$";
 impl Importer<'_> {
     /// An object: a map when it has neither `properties` nor `required` and is not closed,
     /// a struct otherwise.
-    pub(super) fn object(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
+    pub(super) fn object(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Shaped> {
         let closed = matches!(self.additional(map).1, Some(Value::Bool(false)));
         if !map.contains_key("properties") && !map.contains_key("required") && !closed {
             return self.map_type(map, pointer, hint).map(Shaped::Type);
@@ -34,14 +38,22 @@ impl Importer<'_> {
     /// `additionalProperties`, or `unevaluatedProperties` when that alone is given (the export
     /// closes an object so beside flattened enums), with its key.
     fn additional<'m>(&self, map: &'m Map<String, Value>) -> (&'static str, Option<&'m Value>) {
-        match (map.get("additionalProperties"), map.get("unevaluatedProperties")) {
+        match (
+            map.get("additionalProperties"),
+            map.get("unevaluatedProperties"),
+        ) {
             (None, Some(v)) => ("unevaluatedProperties", Some(v)),
             (v, _) => ("additionalProperties", v),
         }
     }
 
     /// A struct's fields and its policy for other keys.
-    pub(super) fn struct_def(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<StructDef> {
+    pub(super) fn struct_def(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<StructDef> {
         self.fields(map, pointer, hint, &[])
     }
 
@@ -58,12 +70,20 @@ impl Importer<'_> {
         let properties = match map.get("properties") {
             None => &empty,
             Some(Value::Object(p)) => p,
-            Some(_) => return Err(error(&child(pointer, "properties"), "`properties` is not an object".to_owned())),
+            Some(_) => {
+                return Err(error(
+                    &child(pointer, "properties"),
+                    "`properties` is not an object".to_owned(),
+                ))
+            }
         };
         let required_list: Vec<&str> = match map.get("required") {
             None => Vec::new(),
             Some(v) => strings(v).ok_or_else(|| {
-                error(&child(pointer, "required"), "`required` is not an array of strings".to_owned())
+                error(
+                    &child(pointer, "required"),
+                    "`required` is not an array of strings".to_owned(),
+                )
             })?,
         };
         let mut required: HashSet<&str> = required_list.iter().copied().collect();
@@ -132,7 +152,10 @@ impl Importer<'_> {
         }
         if let Some(patterns) = map.get("patternProperties") {
             let _ = patterns;
-            self.unsupported(&child(pointer, "patternProperties"), "`patternProperties` is not read: the model has no key patterns")?;
+            self.unsupported(
+                &child(pointer, "patternProperties"),
+                "`patternProperties` is not read: the model has no key patterns",
+            )?;
             opened = true;
         }
         let (additional_key, additional) = self.additional(map);
@@ -141,7 +164,11 @@ impl Importer<'_> {
             None | Some(Value::Bool(true)) => (Unknown::Ignore, None),
             Some(Value::Bool(false)) => (Unknown::Deny, None),
             Some(schema) => {
-                let ty = self.ty(schema, &child(pointer, additional_key), &format!("{hint}.*"))?;
+                let ty = self.ty(
+                    schema,
+                    &child(pointer, additional_key),
+                    &format!("{hint}.*"),
+                )?;
                 (Unknown::Capture, Some(ty))
             }
         };
@@ -152,7 +179,15 @@ impl Importer<'_> {
         self.rest(
             map,
             pointer,
-            &["type", "properties", "required", "additionalProperties", "unevaluatedProperties", "allOf", "patternProperties"],
+            &[
+                "type",
+                "properties",
+                "required",
+                "additionalProperties",
+                "unevaluatedProperties",
+                "allOf",
+                "patternProperties",
+            ],
         )?;
         Ok(StructDef {
             fields,
@@ -164,7 +199,14 @@ impl Importer<'_> {
 
     /// One field, both views: the sender writes it always when required, else when present;
     /// the receiver reads it under its key and aliases.
-    fn field(&mut self, key: &str, schema: &Value, ty: Type, required: bool, aliases: Option<Vec<String>>) -> FieldDef {
+    fn field(
+        &mut self,
+        key: &str,
+        schema: &Value,
+        ty: Type,
+        required: bool,
+        aliases: Option<Vec<String>>,
+    ) -> FieldDef {
         let rust_name = schema
             .get("x-handoff-rust")
             .and_then(Value::as_str)
@@ -184,7 +226,11 @@ impl Importer<'_> {
             ty,
             sender: Some(SenderField {
                 name: key.to_owned(),
-                emit: if required { Emit::Always } else { Emit::IfPresent },
+                emit: if required {
+                    Emit::Always
+                } else {
+                    Emit::IfPresent
+                },
             }),
             receiver: Some(ReceiverField {
                 name: key.to_owned(),
@@ -206,13 +252,26 @@ impl Importer<'_> {
         let (additional_key, additional) = self.additional(map);
         let value = match additional {
             None | Some(Value::Bool(true)) => Type::Any,
-            Some(schema) => self.ty(schema, &child(pointer, additional_key), &format!("{hint}.*"))?,
+            Some(schema) => self.ty(
+                schema,
+                &child(pointer, additional_key),
+                &format!("{hint}.*"),
+            )?,
         };
         let key = match map.get("propertyNames") {
             None => Type::String(crate::model::StringFormat::Plain),
             Some(names) => self.key_type(names, &child(pointer, "propertyNames"), hint)?,
         };
-        self.rest(map, pointer, &["type", "additionalProperties", "unevaluatedProperties", "propertyNames"])?;
+        self.rest(
+            map,
+            pointer,
+            &[
+                "type",
+                "additionalProperties",
+                "unevaluatedProperties",
+                "propertyNames",
+            ],
+        )?;
         Ok(Type::Map(Box::new(key), Box::new(value)))
     }
 
@@ -236,7 +295,9 @@ impl Importer<'_> {
             }
             let ints: Option<Vec<IntValue>> = listed.iter().map(|s| digits(s)).collect();
             if let Some(ints) = ints.filter(|v| !v.is_empty()) {
-                return Ok(super::scalars::int_set(ints.into_iter().map(IntRange::one).collect()));
+                return Ok(super::scalars::int_set(
+                    ints.into_iter().map(IntRange::one).collect(),
+                ));
             }
         }
         let stringly = ["type", "$ref", "anyOf", "oneOf", "enum", "const"]
@@ -261,17 +322,34 @@ fn key_group(entry: &Value) -> Option<(Vec<&str>, bool)> {
     if let Some(alternatives) = map.get("oneOf").and_then(Value::as_array) {
         let names: Option<Vec<&str>> = alternatives
             .iter()
-            .map(|a| match a.as_object().filter(|a| a.len() == 1)?.get("required").and_then(strings)?.as_slice() {
-                [one] => Some(*one),
-                _ => None,
+            .map(|a| {
+                match a
+                    .as_object()
+                    .filter(|a| a.len() == 1)?
+                    .get("required")
+                    .and_then(strings)?
+                    .as_slice()
+                {
+                    [one] => Some(*one),
+                    _ => None,
+                }
             })
             .collect();
         return names.map(|n| (n, true));
     }
-    let pairs = map.get("not")?.as_object().filter(|m| m.len() == 1)?.get("anyOf")?.as_array()?;
+    let pairs = map
+        .get("not")?
+        .as_object()
+        .filter(|m| m.len() == 1)?
+        .get("anyOf")?
+        .as_array()?;
     let mut names = Vec::new();
     for pair in pairs {
-        let pair = pair.as_object().filter(|a| a.len() == 1)?.get("required").and_then(strings)?;
+        let pair = pair
+            .as_object()
+            .filter(|a| a.len() == 1)?
+            .get("required")
+            .and_then(strings)?;
         if pair.len() != 2 {
             return None;
         }

@@ -146,55 +146,87 @@ impl Importer<'_> {
         }
         if let Some(not) = map.get("not") {
             let at = child(pointer, "not");
-            let excluded = not
-                .as_object()
-                .filter(|m| m.len() == 1)
-                .and_then(|m| match (m.get("enum"), m.get("const")) {
-                    (Some(Value::Array(values)), None) => values.iter().map(exact_integer).collect(),
+            let excluded = not.as_object().filter(|m| m.len() == 1).and_then(|m| {
+                match (m.get("enum"), m.get("const")) {
+                    (Some(Value::Array(values)), None) => {
+                        values.iter().map(exact_integer).collect()
+                    }
                     (None, Some(value)) => exact_integer(value).map(|v| vec![v]),
                     _ => None,
-                });
+                }
+            });
             match excluded {
                 Some(mut excluded) => {
                     excluded.sort();
                     ranges = exclude(ranges, &excluded);
                 }
-                None => self.unsupported(&at, "a `not` other than of integers listed is not read")?,
+                None => {
+                    self.unsupported(&at, "a `not` other than of integers listed is not read")?
+                }
             }
         }
         self.rest(
             map,
             pointer,
-            &["type", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "enum", "const", "anyOf", "not"],
+            &[
+                "type",
+                "minimum",
+                "exclusiveMinimum",
+                "maximum",
+                "exclusiveMaximum",
+                "enum",
+                "const",
+                "anyOf",
+                "not",
+            ],
         )?;
         if ranges.is_empty() {
-            self.unsupported(pointer, "these integer keywords admit no value, which no type of the model is")?;
+            self.unsupported(
+                pointer,
+                "these integer keywords admit no value, which no type of the model is",
+            )?;
             return Ok(Type::Int(IntKind::I128));
         }
         Ok(int_set(ranges))
     }
 
     /// The integers of `enum` or `const`, when given.
-    fn listed_integers(&mut self, map: &Map<String, Value>, pointer: &str) -> Result<Option<Vec<IntValue>>> {
+    fn listed_integers(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Option<Vec<IntValue>>> {
         let (key, values) = match (map.get("enum"), map.get("const")) {
             (Some(Value::Array(values)), _) => ("enum", values.iter().collect::<Vec<_>>()),
             (None, Some(value)) => ("const", vec![value]),
             (None, None) => return Ok(None),
-            (Some(_), _) => return Err(error(&child(pointer, "enum"), "`enum` is not an array".to_owned())),
+            (Some(_), _) => {
+                return Err(error(
+                    &child(pointer, "enum"),
+                    "`enum` is not an array".to_owned(),
+                ))
+            }
         };
         let at = child(pointer, key);
         let mut out = Vec::with_capacity(values.len());
         for (i, value) in values.into_iter().enumerate() {
             match exact_integer(value) {
                 Some(v) => out.push(v),
-                None => self.unsupported(&item(&at, i), "a value of an integer `enum` that is not an integer is not read")?,
+                None => self.unsupported(
+                    &item(&at, i),
+                    "a value of an integer `enum` that is not an integer is not read",
+                )?,
             }
         }
         Ok(Some(out))
     }
 
     /// The ranges of an integer's `anyOf` (each `minimum` and `maximum` only), when given.
-    fn integer_ranges(&mut self, map: &Map<String, Value>, pointer: &str) -> Result<Option<Vec<IntRange>>> {
+    fn integer_ranges(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Option<Vec<IntRange>>> {
         let Some(any) = map.get("anyOf") else {
             return Ok(None);
         };
@@ -222,7 +254,10 @@ impl Importer<'_> {
         match parsed {
             Some(ranges) => Ok(Some(ranges)),
             None => {
-                self.unsupported(&at, "an integer's `anyOf` other than of `minimum`/`maximum` ranges is not read")?;
+                self.unsupported(
+                    &at,
+                    "an integer's `anyOf` other than of `minimum`/`maximum` ranges is not read",
+                )?;
                 Ok(None)
             }
         }
@@ -230,15 +265,31 @@ impl Importer<'_> {
 
     /// `type: number`: an `f64`; its bounds and `multipleOf` are beyond the model.
     pub(super) fn number(&mut self, map: &Map<String, Value>, pointer: &str) -> Result<Type> {
-        for key in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"] {
+        for key in [
+            "minimum",
+            "exclusiveMinimum",
+            "maximum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ] {
             if map.contains_key(key) {
-                self.unsupported(&child(pointer, key), &format!("`{key}` of a number is not read: the model's floats have no bounds"))?;
+                self.unsupported(
+                    &child(pointer, key),
+                    &format!("`{key}` of a number is not read: the model's floats have no bounds"),
+                )?;
             }
         }
         self.rest(
             map,
             pointer,
-            &["type", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf"],
+            &[
+                "type",
+                "minimum",
+                "exclusiveMinimum",
+                "maximum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ],
         )?;
         Ok(Type::Float(FloatKind::F64))
     }
@@ -266,9 +317,11 @@ impl Importer<'_> {
             }
         }
         if let Some(name) = map.get("x-handoff-format") {
-            let own = name
-                .as_str()
-                .and_then(|n| StringFormat::NAMED.into_iter().find(|f| f.as_str() == Some(n)));
+            let own = name.as_str().and_then(|n| {
+                StringFormat::NAMED
+                    .into_iter()
+                    .find(|f| f.as_str() == Some(n))
+            });
             match own {
                 Some(f) if format == StringFormat::Plain => format = f,
                 _ => {
@@ -283,7 +336,10 @@ impl Importer<'_> {
         for (key, min) in [("minLength", true), ("maxLength", false)] {
             let Some(value) = map.get(key) else { continue };
             let Some(n) = value.as_u64() else {
-                return Err(error(&child(pointer, key), format!("`{key}` is not a non-negative integer")));
+                return Err(error(
+                    &child(pointer, key),
+                    format!("`{key}` is not a non-negative integer"),
+                ));
             };
             if min {
                 length.min = n;
@@ -294,10 +350,22 @@ impl Importer<'_> {
         let pattern = match map.get("pattern") {
             None => None,
             Some(Value::String(p)) => Some(p.clone()),
-            Some(_) => return Err(error(&child(pointer, "pattern"), "`pattern` is not a string".to_owned())),
+            Some(_) => {
+                return Err(error(
+                    &child(pointer, "pattern"),
+                    "`pattern` is not a string".to_owned(),
+                ))
+            }
         };
-        self.rest(map, pointer, &["type", "format", "minLength", "maxLength", "pattern"])?;
-        let one = Length { min: 1, max: Some(1) };
+        self.rest(
+            map,
+            pointer,
+            &["type", "format", "minLength", "maxLength", "pattern"],
+        )?;
+        let one = Length {
+            min: 1,
+            max: Some(1),
+        };
         if length == one && pattern.is_none() && format == StringFormat::Plain {
             return Ok(Type::Char);
         }
@@ -306,12 +374,20 @@ impl Importer<'_> {
 
     /// `type: array`: a tuple (`prefixItems`, or draft-07's `items: [...]`), a fixed-length
     /// array, a set (`uniqueItems`) or a list.
-    pub(super) fn array(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Type> {
+    pub(super) fn array(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Type> {
         let count = |key: &str| -> Result<Option<u64>> {
             match map.get(key) {
                 None => Ok(None),
                 Some(v) => v.as_u64().map(Some).ok_or_else(|| {
-                    error(&child(pointer, key), format!("`{key}` is not a non-negative integer"))
+                    error(
+                        &child(pointer, key),
+                        format!("`{key}` is not a non-negative integer"),
+                    )
                 }),
             }
         };
@@ -319,14 +395,27 @@ impl Importer<'_> {
         let unique = match map.get("uniqueItems") {
             None => false,
             Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(error(&child(pointer, "uniqueItems"), "`uniqueItems` is not a boolean".to_owned())),
+            Some(_) => {
+                return Err(error(
+                    &child(pointer, "uniqueItems"),
+                    "`uniqueItems` is not a boolean".to_owned(),
+                ))
+            }
         };
         let tuple = match (map.get("prefixItems"), map.get("items")) {
             (Some(prefix), _) => Some(("prefixItems", prefix, "items")),
             (None, Some(items @ Value::Array(_))) => Some(("items", items, "additionalItems")),
             _ => None,
         };
-        let read = ["type", "prefixItems", "items", "additionalItems", "minItems", "maxItems", "uniqueItems"];
+        let read = [
+            "type",
+            "prefixItems",
+            "items",
+            "additionalItems",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+        ];
         if let Some((key, prefix, tail_key)) = tuple {
             let at = child(pointer, key);
             let Some(prefix) = prefix.as_array() else {
@@ -347,7 +436,10 @@ impl Importer<'_> {
                 }
             }
             if unique {
-                self.unsupported(&child(pointer, "uniqueItems"), "`uniqueItems` on a tuple is not read")?;
+                self.unsupported(
+                    &child(pointer, "uniqueItems"),
+                    "`uniqueItems` on a tuple is not read",
+                )?;
             }
             self.rest(map, pointer, &read)?;
             return Ok(Type::Tuple(items));
@@ -362,12 +454,16 @@ impl Importer<'_> {
         };
         if let Some(extra) = map.get("additionalItems") {
             let _ = extra;
-            self.warn(&child(pointer, "additionalItems"), "`additionalItems` without a tuple constrains nothing; ignored".to_owned());
+            self.warn(
+                &child(pointer, "additionalItems"),
+                "`additionalItems` without a tuple constrains nothing; ignored".to_owned(),
+            );
         }
         let ty = match (min, max) {
-            (Some(a), Some(b)) if a == b && a > 0 && !unique => {
-                Type::Array(Box::new(item_type), usize::try_from(a).unwrap_or(usize::MAX))
-            }
+            (Some(a), Some(b)) if a == b && a > 0 && !unique => Type::Array(
+                Box::new(item_type),
+                usize::try_from(a).unwrap_or(usize::MAX),
+            ),
             (None | Some(0), None) => {
                 if unique {
                     Type::Set(Box::new(item_type))
@@ -376,8 +472,15 @@ impl Importer<'_> {
                 }
             }
             _ => {
-                let key = if min.unwrap_or(0) > 0 { "minItems" } else { "maxItems" };
-                self.unsupported(&child(pointer, key), "an array's length bounds are not read: the model's lists have none")?;
+                let key = if min.unwrap_or(0) > 0 {
+                    "minItems"
+                } else {
+                    "maxItems"
+                };
+                self.unsupported(
+                    &child(pointer, key),
+                    "an array's length bounds are not read: the model's lists have none",
+                )?;
                 if unique {
                     Type::Set(Box::new(item_type))
                 } else {

@@ -61,19 +61,33 @@ fn catch_all(map: &Map<String, Value>) -> bool {
 /// Whether a schema is `{"type": "null"}` (with annotations only).
 fn is_null(map: &Map<String, Value>) -> bool {
     map.get("type").is_some_and(|t| t == "null")
-        && map.keys().all(|k| k == "type" || !super::importer::is_keyword(k))
+        && map
+            .keys()
+            .all(|k| k == "type" || !super::importer::is_keyword(k))
 }
 
 impl<'a> Importer<'a> {
     /// `anyOf` or `oneOf` (beside an optional `type`).
-    pub(super) fn union(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
-        let key = if map.contains_key("anyOf") { "anyOf" } else { "oneOf" };
+    pub(super) fn union(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Shaped> {
+        let key = if map.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
         let at = child(pointer, key);
         let Some(listed) = map.get(key).and_then(Value::as_array) else {
             return Err(error(&at, format!("`{key}` is not an array")));
         };
         if key == "anyOf" && map.contains_key("oneOf") {
-            self.unsupported(&child(pointer, "oneOf"), "`oneOf` beside `anyOf` is not read")?;
+            self.unsupported(
+                &child(pointer, "oneOf"),
+                "`oneOf` beside `anyOf` is not read",
+            )?;
         }
         let mut alternatives = Vec::with_capacity(listed.len());
         let mut null = false;
@@ -81,7 +95,11 @@ impl<'a> Importer<'a> {
             let alt_at = item(&at, i);
             // An alternative that admits nothing adds nothing.
             let nothing = written == &Value::Bool(false)
-                || written.as_object().is_some_and(|m| m.len() == 1 && m.get("not").is_some_and(|n| n.as_object().is_some_and(Map::is_empty)));
+                || written.as_object().is_some_and(|m| {
+                    m.len() == 1
+                        && m.get("not")
+                            .is_some_and(|n| n.as_object().is_some_and(Map::is_empty))
+                });
             if nothing {
                 continue;
             }
@@ -101,10 +119,17 @@ impl<'a> Importer<'a> {
         let ty = match alternatives.as_slice() {
             [] if null => Type::Unit,
             [] => {
-                self.unsupported(&at, "no alternative admits a value, which no type of the model is")?;
+                self.unsupported(
+                    &at,
+                    "no alternative admits a value, which no type of the model is",
+                )?;
                 Type::Any
             }
-            [one] => self.ty(one.written, &one.pointer, hint)?,
+            // One alternative is that type, unless it is a variant (this crate annotates each
+            // with its `title`): an enum of one variant.
+            [one] if one.written.get("title").is_none() => {
+                self.ty(one.written, &one.pointer, hint)?
+            }
             _ => {
                 let body = self.alternatives(&alternatives, key, map, &at, hint)?;
                 if !null {
@@ -117,7 +142,11 @@ impl<'a> Importer<'a> {
     }
 
     /// Follows `$ref`s from an alternative to the object schema it is.
-    fn follow<'v>(&mut self, written: &'v Value, pointer: &str) -> Result<(Option<&'v Map<String, Value>>, String)>
+    fn follow<'v>(
+        &mut self,
+        written: &'v Value,
+        pointer: &str,
+    ) -> Result<(Option<&'v Map<String, Value>>, String)>
     where
         'a: 'v,
     {
@@ -127,7 +156,11 @@ impl<'a> Importer<'a> {
             let Some(map) = value.as_object() else {
                 return Ok((None, at));
             };
-            let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) else {
+            let Some(target) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+            else {
                 return Ok((Some(map), at));
             };
             let doc: &'a Value = self.doc;
@@ -139,7 +172,10 @@ impl<'a> Importer<'a> {
                 None => return Ok((None, at)),
             }
         }
-        Err(error(pointer, format!("`$ref`s lead to `$ref`s more than {MAX_REF_CHAIN} times")))
+        Err(error(
+            pointer,
+            format!("`$ref`s lead to `$ref`s more than {MAX_REF_CHAIN} times"),
+        ))
     }
 
     /// Two or more alternatives: a string enum, a tagged, externally tagged or untagged enum.
@@ -151,6 +187,11 @@ impl<'a> Importer<'a> {
         at: &str,
         hint: &str,
     ) -> Result<Body> {
+        if key == "anyOf" {
+            if let Some(body) = self.with_untagged_variants(alternatives, hint)? {
+                return Ok(body);
+            }
+        }
         if let Some(body) = self.string_alternatives(alternatives, parent)? {
             return Ok(body);
         }
@@ -176,25 +217,104 @@ impl<'a> Importer<'a> {
         }
         let written: Vec<Value> = alternatives.iter().map(|a| a.written.clone()).collect();
         let _ = at;
-        self.untagged_at(&written, alternatives.iter().map(|a| a.pointer.clone()).collect(), hint)
+        self.untagged_at(
+            &written,
+            alternatives.iter().map(|a| a.pointer.clone()).collect(),
+            hint,
+        )
+    }
+
+    /// serde's tagged enum with `#[serde(untagged)]` variants, as the export writes it: an
+    /// `anyOf` of the tagged enum (inline, the first alternative) and of the untagged
+    /// variants' contents. `None` when the first alternative is not a tagged enum.
+    fn with_untagged_variants(
+        &mut self,
+        alternatives: &[Alternative<'_>],
+        hint: &str,
+    ) -> Result<Option<Body>> {
+        let Some((first, rest)) = alternatives.split_first() else {
+            return Ok(None);
+        };
+        let inline_enum = first.written.as_object().is_some_and(|m| {
+            !m.contains_key("$ref")
+                && (m.contains_key("oneOf") || m.contains_key("enum"))
+                && !m.contains_key("title")
+        });
+        if !inline_enum || rest.is_empty() {
+            return Ok(None);
+        }
+        let Shaped::Body(Body::Enum(mut tagged)) =
+            self.shaped(first.written, &first.pointer, hint)?
+        else {
+            return Ok(None);
+        };
+        if tagged.repr == Repr::Untagged {
+            return Ok(None);
+        }
+        let mut written: Vec<Value> = rest.iter().map(|a| a.written.clone()).collect();
+        let mut pointers: Vec<String> = rest.iter().map(|a| a.pointer.clone()).collect();
+        // Several untagged variants are one `anyOf` of their contents.
+        if let ([only], [at]) = (rest, pointers.as_slice()) {
+            let nested = only
+                .written
+                .as_object()
+                .filter(|m| !m.contains_key("title") && m.len() == 1);
+            if let Some(Value::Array(inner)) = nested.and_then(|m| m.get("anyOf")) {
+                let at = child(at, "anyOf");
+                pointers = (0..inner.len()).map(|i| item(&at, i)).collect();
+                written = inner.clone();
+            }
+        }
+        if let Body::Enum(untagged) = self.untagged_at(&written, pointers, hint)? {
+            tagged
+                .variants
+                .extend(untagged.variants.into_iter().map(|mut v| {
+                    v.untagged = true;
+                    v
+                }));
+        }
+        Ok(Some(Body::Enum(tagged)))
     }
 
     /// `type: [A, B]`: an untagged enum of one schema per type.
-    pub(super) fn untagged(&mut self, alternatives: &[Value], pointer: &str, hint: &str, _typed: bool) -> Result<Body> {
-        let pointers = alternatives.iter().map(|_| child(pointer, "type")).collect();
+    pub(super) fn untagged(
+        &mut self,
+        alternatives: &[Value],
+        pointer: &str,
+        hint: &str,
+        _typed: bool,
+    ) -> Result<Body> {
+        let pointers = alternatives
+            .iter()
+            .map(|_| child(pointer, "type"))
+            .collect();
         self.untagged_at(alternatives, pointers, hint)
     }
 
     /// An untagged enum: a variant per alternative, named by its `title`.
-    fn untagged_at(&mut self, alternatives: &[Value], pointers: Vec<String>, hint: &str) -> Result<Body> {
+    fn untagged_at(
+        &mut self,
+        alternatives: &[Value],
+        pointers: Vec<String>,
+        hint: &str,
+    ) -> Result<Body> {
         let mut variants = Vec::with_capacity(alternatives.len());
         for (i, (written, pointer)) in alternatives.iter().zip(pointers).enumerate() {
             let title = written.get("title").and_then(Value::as_str);
             let name = title.map_or_else(|| format!("V{i}"), str::to_owned);
             let kind = match written.as_object() {
                 Some(m) if is_null(m) => VariantDefKind::Unit,
-                Some(m) if !m.contains_key("$ref") && m.contains_key("properties") && !m.contains_key("anyOf") && !m.contains_key("oneOf") => {
-                    VariantDefKind::Struct(self.struct_def(m, &pointer, &format!("{hint}.{name}"))?)
+                Some(m)
+                    if !m.contains_key("$ref")
+                        && m.contains_key("properties")
+                        && !m.contains_key("anyOf")
+                        && !m.contains_key("oneOf") =>
+                {
+                    VariantDefKind::Struct(self.struct_def(
+                        m,
+                        &pointer,
+                        &format!("{hint}.{name}"),
+                    )?)
                 }
                 _ => self.content(written, &pointer, &format!("{hint}.{name}"))?,
             };
@@ -221,7 +341,11 @@ impl<'a> Importer<'a> {
 
     /// Alternatives that are each strings (`const`, `enum`, this crate's catch-all): a
     /// string enum.
-    fn string_alternatives(&mut self, alternatives: &[Alternative<'_>], parent: &Map<String, Value>) -> Result<Option<Body>> {
+    fn string_alternatives(
+        &mut self,
+        alternatives: &[Alternative<'_>],
+        parent: &Map<String, Value>,
+    ) -> Result<Option<Body>> {
         let typed_string = parent.get("type").is_some_and(|t| t == "string");
         let mut variants = Vec::with_capacity(alternatives.len());
         for alternative in alternatives {
@@ -229,7 +353,10 @@ impl<'a> Importer<'a> {
                 return Ok(None);
             };
             let title = map.get("title").and_then(Value::as_str);
-            if catch_all(map) && map.get("not").and_then(|n| n.get("enum")).is_some() && !map.contains_key("properties") {
+            if catch_all(map)
+                && map.get("not").and_then(|n| n.get("enum")).is_some()
+                && !map.contains_key("properties")
+            {
                 let name = title.unwrap_or("Other");
                 let mut v = variant(name, &[name], VariantDefKind::Unit, alternative.written);
                 v.other = true;
@@ -237,11 +364,18 @@ impl<'a> Importer<'a> {
                 continue;
             }
             let typed = typed_string || map.get("type").is_some_and(|t| t == "string");
-            let Some(names) = tag_values_of(map).filter(|_| typed || map.contains_key("const") || map.contains_key("enum")) else {
+            let Some(names) = tag_values_of(map)
+                .filter(|_| typed || map.contains_key("const") || map.contains_key("enum"))
+            else {
                 return Ok(None);
             };
             let name = title.or_else(|| names.first().copied()).unwrap_or_default();
-            variants.push(variant(name, &names, VariantDefKind::Unit, alternative.written));
+            variants.push(variant(
+                name,
+                &names,
+                VariantDefKind::Unit,
+                alternative.written,
+            ));
         }
         Ok(Some(Body::Enum(EnumDef {
             repr: Repr::External,
@@ -261,14 +395,22 @@ impl<'a> Importer<'a> {
             let props = map.get("properties").and_then(Value::as_object);
             let tag_schema = props.and_then(|p| p.get(tag));
             let names = tag_schema.and_then(tag_values).unwrap_or_default();
-            let title = map.get("title").and_then(Value::as_str)
+            let title = map
+                .get("title")
+                .and_then(Value::as_str)
                 .or_else(|| alternative.written.get("title").and_then(Value::as_str));
-            let name = title.or_else(|| names.first().copied()).unwrap_or("Other").to_owned();
+            let name = title
+                .or_else(|| names.first().copied())
+                .unwrap_or("Other")
+                .to_owned();
             let variant_hint = format!("{hint}.{name}");
             let properties_at = child(&alternative.target, "properties");
             let kind = match &content {
                 Some(content_key) => match props.and_then(|p| p.get(content_key.as_str())) {
-                    Some(schema) if !(schema.get("type").is_some_and(|t| t == "null") && !self.required(map, content_key)) => {
+                    Some(schema)
+                        if !(schema.get("type").is_some_and(|t| t == "null")
+                            && !self.required(map, content_key)) =>
+                    {
                         let at = child(&properties_at, content_key);
                         match schema.as_object() {
                             Some(m) if !m.contains_key("$ref") && m.contains_key("properties") => {
@@ -285,20 +427,33 @@ impl<'a> Importer<'a> {
                         None if others == 0 => VariantDefKind::Unit,
                         Some(Value::Object(values)) if others == 0 => {
                             let at = child(&alternative.target, "additionalProperties");
-                            let value = self.ty(&Value::Object(values.clone()), &at, &variant_hint)?;
+                            let value =
+                                self.ty(&Value::Object(values.clone()), &at, &variant_hint)?;
                             VariantDefKind::Newtype(Type::Map(
                                 Box::new(Type::String(crate::model::StringFormat::Plain)),
                                 Box::new(value),
                             ))
                         }
-                        Some(Value::Bool(true)) if others == 0 => VariantDefKind::Newtype(Type::Any),
-                        _ => VariantDefKind::Struct(self.fields(map, &alternative.target, &variant_hint, &[tag])?),
+                        Some(Value::Bool(true)) if others == 0 => {
+                            VariantDefKind::Newtype(Type::Any)
+                        }
+                        _ => VariantDefKind::Struct(self.fields(
+                            map,
+                            &alternative.target,
+                            &variant_hint,
+                            &[tag],
+                        )?),
                     }
                 }
             };
             if content.is_some() {
-                deny |= map.get("additionalProperties") == Some(&Value::Bool(false)) && !self.sender();
-                self.rest(map, &alternative.target, &["type", "properties", "required", "additionalProperties"])?;
+                deny |=
+                    map.get("additionalProperties") == Some(&Value::Bool(false)) && !self.sender();
+                self.rest(
+                    map,
+                    &alternative.target,
+                    &["type", "properties", "required", "additionalProperties"],
+                )?;
             }
             let mut v = variant(&name, &names, kind, alternative.written);
             if catch_all(map) || names.is_empty() {
@@ -311,7 +466,9 @@ impl<'a> Importer<'a> {
                 tag: tag.to_owned(),
                 content,
             },
-            None => Repr::Internal { tag: tag.to_owned() },
+            None => Repr::Internal {
+                tag: tag.to_owned(),
+            },
         };
         Ok(Body::Enum(EnumDef {
             repr,
@@ -333,13 +490,21 @@ impl<'a> Importer<'a> {
         // The shape first, so that nothing is read from alternatives of another shape.
         let single_key = |map: &Map<String, Value>| {
             map.get("additionalProperties") == Some(&Value::Bool(false))
-                && map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
-                && (map.get("required").and_then(strings).is_some_and(|r| r.len() == 1)
+                && map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| !p.is_empty())
+                && (map
+                    .get("required")
+                    .and_then(strings)
+                    .is_some_and(|r| r.len() == 1)
                     || map.get("maxProperties").and_then(Value::as_u64) == Some(1))
         };
         let fits = alternatives.iter().all(|a| {
             a.map.is_some_and(|m| {
-                tag_values_of(m).is_some() || single_key(m) || (catch_all(m) && m.contains_key("not"))
+                tag_values_of(m).is_some()
+                    || single_key(m)
+                    || (catch_all(m) && m.contains_key("not"))
             })
         });
         if !fits || !alternatives.iter().any(|a| a.map.is_some_and(single_key)) {
@@ -351,7 +516,12 @@ impl<'a> Importer<'a> {
             let title = map.get("title").and_then(Value::as_str);
             if let Some(names) = tag_values_of(map) {
                 let name = title.or_else(|| names.first().copied()).unwrap_or_default();
-                variants.push(variant(name, &names, VariantDefKind::Unit, alternative.written));
+                variants.push(variant(
+                    name,
+                    &names,
+                    VariantDefKind::Unit,
+                    alternative.written,
+                ));
                 continue;
             }
             if catch_all(map) && !single_key(map) {
@@ -361,9 +531,13 @@ impl<'a> Importer<'a> {
                 variants.push(v);
                 continue;
             }
-            let Some(props) = map.get("properties").and_then(Value::as_object) else { continue };
+            let Some(props) = map.get("properties").and_then(Value::as_object) else {
+                continue;
+            };
             let names: Vec<&str> = props.keys().map(String::as_str).collect();
-            let Some((first, schema)) = props.iter().next() else { continue };
+            let Some((first, schema)) = props.iter().next() else {
+                continue;
+            };
             let name = title.unwrap_or(first).to_owned();
             let at = child(&child(&alternative.target, "properties"), first);
             let variant_hint = format!("{hint}.{name}");
@@ -377,7 +551,14 @@ impl<'a> Importer<'a> {
             self.rest(
                 map,
                 &alternative.target,
-                &["type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"],
+                &[
+                    "type",
+                    "properties",
+                    "required",
+                    "additionalProperties",
+                    "minProperties",
+                    "maxProperties",
+                ],
             )?;
             variants.push(variant(&name, &names, kind, alternative.written));
         }
@@ -390,20 +571,39 @@ impl<'a> Importer<'a> {
 
     /// `enum` or `const` without alternatives: a string enum, integers, `null`, booleans, or
     /// strings or `null`.
-    pub(super) fn values(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
+    pub(super) fn values(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Shaped> {
         let (key, listed): (&str, Vec<&Value>) = match (map.get("enum"), map.get("const")) {
             (Some(Value::Array(values)), None) => ("enum", values.iter().collect()),
             (None, Some(value)) => ("const", vec![value]),
-            (Some(Value::Array(values)), Some(value)) => ("enum", values.iter().filter(|v| *v == value).collect()),
-            _ => return Err(error(&child(pointer, "enum"), "`enum` is not an array".to_owned())),
+            (Some(Value::Array(values)), Some(value)) => {
+                ("enum", values.iter().filter(|v| *v == value).collect())
+            }
+            _ => {
+                return Err(error(
+                    &child(pointer, "enum"),
+                    "`enum` is not an array".to_owned(),
+                ))
+            }
         };
         let at = child(pointer, key);
         let typed = map.get("type").and_then(Value::as_str);
-        if listed.iter().all(|v| v.is_i64() || v.is_u64()) && !listed.is_empty() && typed.is_none_or(|t| t == "integer") {
+        if listed.iter().all(|v| v.is_i64() || v.is_u64())
+            && !listed.is_empty()
+            && typed.is_none_or(|t| t == "integer")
+        {
             return self.integer(map, pointer).map(Shaped::Type);
         }
         let null = listed.iter().any(|v| v.is_null());
-        let names: Option<Vec<&str>> = listed.iter().filter(|v| !v.is_null()).map(|v| v.as_str()).collect();
+        let names: Option<Vec<&str>> = listed
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(|v| v.as_str())
+            .collect();
         self.rest(map, pointer, &["type", "enum", "const"])?;
         let ty = match names {
             Some(names) if names.is_empty() && null => return Ok(Shaped::Type(Type::Unit)),
@@ -422,9 +622,17 @@ impl<'a> Importer<'a> {
                 }
                 self.to_type(Some(map), Shaped::Body(body), hint)
             }
-            _ if listed.iter().all(|v| v.is_boolean()) && listed.len() == 2 && listed[0] != listed[1] => Type::Bool,
+            _ if listed.iter().all(|v| v.is_boolean())
+                && listed.len() == 2
+                && listed[0] != listed[1] =>
+            {
+                Type::Bool
+            }
             _ => {
-                self.unsupported(&at, &format!("an `{key}` other than of strings or of integers is not read"))?;
+                self.unsupported(
+                    &at,
+                    &format!("an `{key}` other than of strings or of integers is not read"),
+                )?;
                 Type::Any
             }
         };
@@ -465,7 +673,9 @@ fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
             continue;
         }
         for alternative in alternatives {
-            let Some(map) = alternative.map else { return None };
+            let Some(map) = alternative.map else {
+                return None;
+            };
             let Some(schema) = properties(alternative).and_then(|p| p.get(key)) else {
                 continue 'keys;
             };
@@ -480,11 +690,17 @@ fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
 }
 
 /// The content key of an adjacently tagged union: every alternative holds the tag and at
-/// most this one other key (not a tag itself), and one holds it.
+/// most this one other key (not a tag itself), and either two hold it or one holds it as an
+/// optional `null` (a unit variant read with `"content": null`). With one alternative
+/// holding one such key, the union is read as internally tagged, a struct variant of one
+/// field, which is the same JSON.
 fn adjacent_content(alternatives: &[Alternative<'_>], tag: &str) -> Option<String> {
     let mut content: Option<&str> = None;
+    let mut holding = 0_usize;
+    let mut null_unit = false;
     for alternative in alternatives {
-        let props = alternative.map?.get("properties")?.as_object()?;
+        let map = alternative.map?;
+        let props = map.get("properties")?.as_object()?;
         for (key, schema) in props {
             if key == tag {
                 continue;
@@ -497,9 +713,20 @@ fn adjacent_content(alternatives: &[Alternative<'_>], tag: &str) -> Option<Strin
                 Some(c) if c == key => {}
                 Some(_) => return None,
             }
+            let required = map
+                .get("required")
+                .and_then(strings)
+                .is_some_and(|r| r.contains(&key.as_str()));
+            if !required && schema.get("type").is_some_and(|t| t == "null") {
+                null_unit = true;
+            } else {
+                holding += 1;
+            }
         }
     }
-    content.map(str::to_owned)
+    content
+        .filter(|_| holding >= 2 || null_unit)
+        .map(str::to_owned)
 }
 
 /// The JSON types a schema admits, as bits (every type when it does not say).
@@ -516,7 +743,10 @@ fn kinds(map: &Map<String, Value>) -> u8 {
     };
     match map.get("type") {
         Some(Value::String(t)) => one(t),
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).fold(0, |acc, t| acc | one(t)),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .fold(0, |acc, t| acc | one(t)),
         _ if map.contains_key("properties") => OBJECT,
         _ => ANY,
     }
