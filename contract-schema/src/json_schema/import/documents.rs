@@ -72,7 +72,7 @@ impl Importer<'_> {
         let Type::Named(name) = &root else {
             return root;
         };
-        let recursive = self.refs.get("#").is_some();
+        let recursive = self.root_referenced;
         match self.types.get(name).map(|d| &d.body) {
             Some(Body::Newtype(inner)) if !recursive => {
                 let inner = inner.clone();
@@ -281,13 +281,12 @@ impl Importer<'_> {
                 Value::Object(one)
             })
             .collect();
-        let body = self.untagged(&alternatives, pointer, hint, true)?;
+        let body = self.untagged(&alternatives, pointer, hint)?;
+        if !nullable {
+            return Ok(Shaped::Body(body));
+        }
         let ty = self.to_type(Some(map), Shaped::Body(body), hint);
-        Ok(Shaped::Type(if nullable {
-            Type::option_of(ty)
-        } else {
-            ty
-        }))
+        Ok(Shaped::Type(Type::option_of(ty)))
     }
 
     /// A `$ref`: a named type for a local target, whatever its siblings (read as annotations
@@ -323,6 +322,9 @@ impl Importer<'_> {
             ));
         }
         let _ = hint;
+        if target_pointer.is_empty() {
+            self.root_referenced = true;
+        }
         let last = target_pointer.rsplit('/').next().unwrap_or_default();
         self.reference_to(&target_pointer, if last.is_empty() { "Root" } else { last })
     }

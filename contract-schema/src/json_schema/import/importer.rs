@@ -131,6 +131,8 @@ pub(super) struct Importer<'a> {
     pub(super) warnings: Vec<ImportWarning>,
     /// How deep the schema being read is.
     pub(super) depth: usize,
+    /// Whether a `$ref` points at the document itself (`#`): the root is then a named type.
+    pub(super) root_referenced: bool,
 }
 
 pub(super) type Result<T> = core::result::Result<T, ImportError>;
@@ -146,6 +148,7 @@ impl<'a> Importer<'a> {
             names: HashSet::new(),
             warnings: Vec::new(),
             depth: 0,
+            root_referenced: false,
         }
     }
 

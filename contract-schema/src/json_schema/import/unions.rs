@@ -215,7 +215,7 @@ impl<'a> Importer<'a> {
                 seen |= kinds;
             }
         }
-        let written: Vec<Value> = alternatives.iter().map(|a| a.written.clone()).collect();
+        let written: Vec<&Value> = alternatives.iter().map(|a| a.written).collect();
         let _ = at;
         self.untagged_at(
             &written,
@@ -251,7 +251,7 @@ impl<'a> Importer<'a> {
         if tagged.repr == Repr::Untagged {
             return Ok(None);
         }
-        let mut written: Vec<Value> = rest.iter().map(|a| a.written.clone()).collect();
+        let mut written: Vec<&Value> = rest.iter().map(|a| a.written).collect();
         let mut pointers: Vec<String> = rest.iter().map(|a| a.pointer.clone()).collect();
         // Several untagged variants are one `anyOf` of their contents.
         if let ([only], [at]) = (rest, pointers.as_slice()) {
@@ -262,7 +262,7 @@ impl<'a> Importer<'a> {
             if let Some(Value::Array(inner)) = nested.and_then(|m| m.get("anyOf")) {
                 let at = child(at, "anyOf");
                 pointers = (0..inner.len()).map(|i| item(&at, i)).collect();
-                written = inner.clone();
+                written = inner.iter().collect();
             }
         }
         if let Body::Enum(untagged) = self.untagged_at(&written, pointers, hint)? {
@@ -282,19 +282,19 @@ impl<'a> Importer<'a> {
         alternatives: &[Value],
         pointer: &str,
         hint: &str,
-        _typed: bool,
     ) -> Result<Body> {
         let pointers = alternatives
             .iter()
             .map(|_| child(pointer, "type"))
             .collect();
-        self.untagged_at(alternatives, pointers, hint)
+        let alternatives: Vec<&Value> = alternatives.iter().collect();
+        self.untagged_at(&alternatives, pointers, hint)
     }
 
     /// An untagged enum: a variant per alternative, named by its `title`.
     fn untagged_at(
         &mut self,
-        alternatives: &[Value],
+        alternatives: &[&Value],
         pointers: Vec<String>,
         hint: &str,
     ) -> Result<Body> {
@@ -425,10 +425,9 @@ impl<'a> Importer<'a> {
                     let others = props.map_or(0, |p| p.keys().filter(|k| *k != tag).count());
                     match map.get("additionalProperties") {
                         None if others == 0 => VariantDefKind::Unit,
-                        Some(Value::Object(values)) if others == 0 => {
+                        Some(values @ Value::Object(_)) if others == 0 => {
                             let at = child(&alternative.target, "additionalProperties");
-                            let value =
-                                self.ty(&Value::Object(values.clone()), &at, &variant_hint)?;
+                            let value = self.ty(values, &at, &variant_hint)?;
                             VariantDefKind::Newtype(Type::Map(
                                 Box::new(Type::String(crate::model::StringFormat::Plain)),
                                 Box::new(value),

@@ -1,0 +1,947 @@
+//! `json_schema::import`: a case per shape read and per keyword refused, in each view (a
+//! producer's schema is read as a sender view, a consumer's as a receiver view), with the
+//! JSON pointer of every warning and error.
+
+use contract_schema::compat::{self, Rule};
+use contract_schema::constraint::{IntRange, IntValue, Length};
+use contract_schema::json_schema::{import, ImportError, Imported, View};
+use contract_schema::model::{
+    Body, Emit, EnumDef, FloatKind, IntKind, Provenance, Repr, Schema, StringFormat, StructDef,
+    Type, Unknown, VariantDefKind,
+};
+use serde_json::{json, Value};
+
+// ----- helpers ------------------------------------------------------------------------------
+
+fn sender(doc: &Value) -> Imported {
+    import(doc, View::Sender).unwrap_or_else(|e| panic!("a producer's schema reads: {e}"))
+}
+
+fn receiver(doc: &Value) -> Imported {
+    import(doc, View::Receiver).unwrap_or_else(|e| panic!("a consumer's schema reads: {e}"))
+}
+
+/// Both views read without a warning.
+fn both_clean(doc: &Value) -> [Schema; 2] {
+    [View::Sender, View::Receiver].map(|view| {
+        let imported = import(doc, view).unwrap_or_else(|e| panic!("{view:?}: {e}"));
+        assert_eq!(imported.warnings, vec![], "{view:?}");
+        imported.schema
+    })
+}
+
+fn pointers(imported: &Imported) -> Vec<&str> {
+    imported
+        .warnings
+        .iter()
+        .map(|w| w.pointer.as_str())
+        .collect()
+}
+
+/// What the model cannot hold: dropped with one warning at `pointer` for a producer, an error
+/// at `pointer` for a consumer. Returns the producer's schema.
+fn refused(doc: &Value, pointer: &str) -> Schema {
+    let producer = sender(doc);
+    assert_eq!(
+        pointers(&producer),
+        vec![pointer],
+        "{:?}",
+        producer.warnings
+    );
+    let err: ImportError = import(doc, View::Receiver).expect_err("a consumer's is refused");
+    assert_eq!(err.pointer, pointer, "{err}");
+    assert!(
+        err.to_string().starts_with(&format!("#{pointer}: ")),
+        "{err}"
+    );
+    producer.schema
+}
+
+fn def<'a>(schema: &'a Schema, name: &str) -> &'a Body {
+    &schema
+        .def(name)
+        .unwrap_or_else(|| panic!("no type {name}: {:?}", schema.types.keys()))
+        .body
+}
+
+fn struct_of<'a>(schema: &'a Schema, name: &str) -> &'a StructDef {
+    match def(schema, name) {
+        Body::Struct(s) => s,
+        other => panic!("{name} is not a struct: {other:?}"),
+    }
+}
+
+fn enum_of<'a>(schema: &'a Schema, name: &str) -> &'a EnumDef {
+    match def(schema, name) {
+        Body::Enum(e) => e,
+        other => panic!("{name} is not an enum: {other:?}"),
+    }
+}
+
+/// The root type of a one-property object, `{"type": "object", "properties": {"v": schema}}`.
+fn field_type(schema_of_v: Value, view: View) -> Type {
+    let doc = json!({"title": "T", "type": "object", "properties": {"v": schema_of_v}, "required": ["v"]});
+    let imported = import(&doc, view).unwrap_or_else(|e| panic!("{e}"));
+    struct_of(&imported.schema, "T").fields[0].ty.clone()
+}
+
+fn string() -> Type {
+    Type::String(StringFormat::Plain)
+}
+
+// ----- documents, dialects, references ---------------------------------------------------------
+
+#[test]
+fn a_pydantic_model_without_schema_is_2020_12_with_its_defs() {
+    // As pydantic 2 writes `RefundRequest.model_json_schema()`.
+    let doc = json!({
+        "$defs": {
+            "Category": {"enum": ["damaged", "late"], "title": "Category", "type": "string"},
+            "Line": {
+                "properties": {"sku": {"title": "Sku", "type": "string"}, "qty": {"title": "Qty", "type": "integer"}},
+                "required": ["sku", "qty"], "title": "Line", "type": "object"
+            }
+        },
+        "properties": {
+            "orderId": {"title": "Orderid", "type": "string"},
+            "category": {"$ref": "#/$defs/Category"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Note"},
+            "lines": {"items": {"$ref": "#/$defs/Line"}, "title": "Lines", "type": "array"}
+        },
+        "required": ["orderId", "category", "lines"],
+        "title": "RefundRequest",
+        "type": "object"
+    });
+    let consumer = receiver(&doc);
+    assert_eq!(consumer.warnings, vec![]);
+    let schema = consumer.schema;
+    assert_eq!(schema.root, Type::Named("RefundRequest".into()));
+    let root = struct_of(&schema, "RefundRequest");
+    assert_eq!(root.unknown, Unknown::Ignore);
+    let field = |name: &str| {
+        root.fields
+            .iter()
+            .find(|f| f.rust_name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    assert_eq!(field("orderId").ty, string());
+    assert_eq!(field("category").ty, Type::Named("Category".into()));
+    assert_eq!(field("note").ty, Type::option_of(string()));
+    assert_eq!(
+        field("note").receiver.as_ref().map(|r| r.required),
+        Some(false)
+    );
+    assert_eq!(
+        field("lines").ty,
+        Type::List(Box::new(Type::Named("Line".into())))
+    );
+    assert!(enum_of(&schema, "Category").is_string_enum());
+    assert_eq!(
+        struct_of(&schema, "Line").fields[0].ty,
+        Type::Int(IntKind::I128),
+        "an unbounded integer is i128"
+    );
+    // The producer's default that is not required: written, but the schema does not say.
+    let producer = sender(&doc);
+    assert_eq!(pointers(&producer), ["/properties/note/default"]);
+    let note = &struct_of(&producer.schema, "RefundRequest").fields;
+    let note = note.iter().find(|f| f.rust_name == "note").expect("note");
+    assert_eq!(note.sender.as_ref().map(|s| s.emit), Some(Emit::IfPresent));
+}
+
+#[test]
+fn draft_07_reads_definitions_type_arrays_and_items_arrays() {
+    let doc = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$ref": "#/definitions/Refund",
+        "definitions": {
+            "Refund": {
+                "type": "object",
+                "properties": {
+                    "note": {"type": ["string", "null"]},
+                    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "boolean"}],
+                             "additionalItems": false, "minItems": 2, "maxItems": 2},
+                    "link": {"$ref": "#/definitions/Refund", "description": "siblings of $ref are ignored in draft-07", "type": "string"}
+                },
+                "required": ["note", "pair"],
+                "additionalProperties": false
+            }
+        }
+    });
+    for schema in both_clean(&doc) {
+        assert_eq!(schema.root, Type::Named("Refund".into()));
+        let refund = struct_of(&schema, "Refund");
+        assert_eq!(refund.unknown, Unknown::Deny);
+        let types: Vec<&Type> = refund.fields.iter().map(|f| &f.ty).collect();
+        assert_eq!(
+            types,
+            [
+                &Type::Named("Refund".into()),
+                &Type::option_of(string()),
+                &Type::Tuple(vec![string(), Type::Bool]),
+            ]
+        );
+    }
+}
+
+#[test]
+fn an_unknown_dialect_is_an_error_in_both_views() {
+    let doc = json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "string"});
+    for view in [View::Sender, View::Receiver] {
+        let err = import(&doc, view).expect_err("draft-04");
+        assert_eq!(err.pointer, "/$schema");
+    }
+}
+
+#[test]
+fn recursive_references_and_cycles_terminate() {
+    let doc = json!({
+        "$ref": "#/$defs/Node",
+        "$defs": {
+            "Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}, "required": ["children"]},
+            "A": {"$ref": "#/$defs/B"},
+            "B": {"$ref": "#/$defs/A"}
+        }
+    });
+    let [s, r] = both_clean(&doc);
+    for schema in [&s, &r] {
+        let node = struct_of(schema, "Node");
+        assert_eq!(
+            node.fields[0].ty,
+            Type::List(Box::new(Type::Named("Node".into())))
+        );
+    }
+    // A cycle of references alone, reached from a property: newtypes of each other.
+    let cycle = json!({"type": "object", "title": "T", "properties": {"a": {"$ref": "#/$defs/A"}},
+                       "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}});
+    let [s, _] = both_clean(&cycle);
+    assert_eq!(def(&s, "A"), &Body::Newtype(Type::Named("B".into())));
+    assert_eq!(def(&s, "B"), &Body::Newtype(Type::Named("A".into())));
+    // A recursive root, through `#` (zod 4 writes so).
+    let root = json!({"type": "object", "title": "Tree", "properties": {"next": {"$ref": "#"}}});
+    let r = receiver(&root).schema;
+    assert_eq!(r.root, Type::Named("Tree".into()));
+    assert_eq!(
+        struct_of(&r, "Tree").fields[0].ty,
+        Type::Named("Tree".into())
+    );
+}
+
+#[test]
+fn a_reference_to_nothing_is_an_error_and_one_outside_the_document_is_refused() {
+    let dangling = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Gone"}}});
+    for view in [View::Sender, View::Receiver] {
+        let err = import(&dangling, view).expect_err("dangling");
+        assert_eq!(err.pointer, "/properties/a/$ref");
+    }
+    let remote =
+        json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}});
+    let producer = refused(&remote, "/properties/a/$ref");
+    assert_eq!(struct_of(&producer, "Root").fields[0].ty, Type::Any);
+}
+
+#[test]
+fn nesting_deeper_than_the_bound_is_an_error_not_a_crash() {
+    let mut doc = json!({"type": "string"});
+    for _ in 0..1_000 {
+        doc = json!({"type": "array", "items": doc});
+    }
+    for view in [View::Sender, View::Receiver] {
+        let err = import(&doc, view).expect_err("too deep");
+        assert!(err.message.contains("deeper than 128"), "{err}");
+        assert!(err.pointer.starts_with("/items/items/"), "{}", err.pointer);
+    }
+}
+
+#[test]
+fn documents_that_are_not_schemas_are_errors() {
+    for (doc, pointer) in [
+        (json!(3), ""),
+        (json!({"type": 3}), "/type"),
+        (json!({"type": "object", "properties": []}), "/properties"),
+        (json!({"type": "object", "required": "a"}), "/required"),
+        (json!({"type": "string", "minLength": -1}), "/minLength"),
+        (json!({"type": "thing"}), "/type"),
+        (json!({"$ref": 1}), "/$ref"),
+        (
+            json!({"x-handoff-contract": "Refund/v0"}),
+            "/x-handoff-contract",
+        ),
+        (json!({"x-handoff-mode": "sideways"}), "/x-handoff-mode"),
+    ] {
+        for view in [View::Sender, View::Receiver] {
+            let err = import(&doc, view).expect_err("not a schema");
+            assert_eq!(err.pointer, pointer, "{doc}: {err}");
+        }
+    }
+}
+
+#[test]
+fn a_root_that_constrains_nothing_is_warned_in_both_views() {
+    // What zod-to-json-schema returns for a zod 4 schema.
+    let doc = json!({"$schema": "http://json-schema.org/draft-07/schema#"});
+    for view in [View::Sender, View::Receiver] {
+        let imported = import(&doc, view).expect("reads");
+        assert_eq!(imported.schema.root, Type::Any);
+        assert_eq!(pointers(&imported), [""]);
+        assert!(imported.warnings[0]
+            .to_string()
+            .starts_with("#: the root schema constrains nothing"));
+    }
+}
+
+// ----- this crate's annotations ----------------------------------------------------------------
+
+#[test]
+fn the_exports_annotations_are_read_back() {
+    let doc = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "x-handoff-contract": "refund-request/v2",
+        "x-handoff-mode": "backward",
+        "x-handoff-view": "receiver",
+        "title": "Refund",
+        "$ref": "#/$defs/Refund",
+        "$defs": {"Refund": {
+            "title": "Refund",
+            "x-handoff-rust": "app::Refund",
+            "type": "object",
+            "properties": {
+                "orderId": {"type": "string", "x-handoff-rust": "order_id",
+                            "x-handoff-renamed-from": ["orderRef"], "x-handoff-provenance": "assumption"},
+                "order": {"type": "string", "x-handoff-alias-of": "orderId", "x-handoff-rust": "order_id",
+                          "x-handoff-renamed-from": ["orderRef"], "x-handoff-provenance": "assumption"},
+                "when": {"type": "string", "x-handoff-format": "naive-date-time"}
+            },
+            "required": ["when"],
+            "allOf": [{"oneOf": [{"required": ["orderId"]}, {"required": ["order"]}]}]
+        }}
+    });
+    let consumer = receiver(&doc);
+    assert_eq!(consumer.warnings, vec![]);
+    let schema = consumer.schema;
+    assert_eq!(
+        schema.contract.as_ref().map(ToString::to_string).as_deref(),
+        Some("refund-request/v2")
+    );
+    assert_eq!(schema.mode, compat::Mode::Backward);
+    assert_eq!(
+        schema.def("Refund").map(|d| d.rust_path.as_str()),
+        Some("app::Refund")
+    );
+    let refund = struct_of(&schema, "Refund");
+    assert_eq!(refund.fields.len(), 2, "the alias is not a field");
+    let order = &refund.fields[0];
+    assert_eq!(order.rust_name, "order_id");
+    assert_eq!(order.provenance, Provenance::Assumption);
+    assert_eq!(order.renamed_from, ["orderRef"]);
+    let read = order.receiver.as_ref().expect("read");
+    assert_eq!(
+        (read.name.as_str(), read.aliases.as_slice(), read.required),
+        ("orderId", &["order".to_owned()][..], true)
+    );
+    assert_eq!(
+        refund.fields[1].ty,
+        Type::String(StringFormat::NaiveDateTime)
+    );
+    // Read as the other view: a warning at `x-handoff-view`, and the alias constraint is
+    // not one (a sender view has no aliases).
+    let producer = sender(&doc);
+    assert_eq!(
+        pointers(&producer),
+        ["/x-handoff-view", "/$defs/Refund/allOf/0"]
+    );
+}
+
+#[test]
+fn an_at_most_one_alias_constraint_keeps_the_field_optional() {
+    let doc = json!({"title": "T", "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string", "x-handoff-alias-of": "a"}},
+        "allOf": [{"not": {"anyOf": [{"required": ["a", "b"]}]}}]});
+    let schema = receiver(&doc).schema;
+    let read = struct_of(&schema, "T").fields[0]
+        .receiver
+        .clone()
+        .expect("read");
+    assert_eq!((read.aliases, read.required), (vec!["b".to_owned()], false));
+}
+
+// ----- objects and maps ------------------------------------------------------------------------
+
+#[test]
+fn additional_properties_absent_true_a_schema_or_false_in_each_view() {
+    let object = |additional: Option<Value>| {
+        let mut doc = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+        if let Some(a) = additional {
+            doc["additionalProperties"] = a;
+        }
+        doc
+    };
+    let policy = |doc: &Value, view| {
+        let schema = import(doc, view).expect("reads").schema;
+        let s = struct_of(&schema, "T");
+        (s.unknown, s.extra.clone())
+    };
+    for open in [object(None), object(Some(json!(true)))] {
+        // A producer's open object may carry other keys; a consumer's ignores them.
+        assert_eq!(
+            policy(&open, View::Sender),
+            (Unknown::Capture, Some(Type::Any))
+        );
+        assert_eq!(policy(&open, View::Receiver), (Unknown::Ignore, None));
+    }
+    let typed = object(Some(
+        json!({"type": "integer", "minimum": 0, "maximum": 255}),
+    ));
+    for view in [View::Sender, View::Receiver] {
+        assert_eq!(
+            policy(&typed, view),
+            (Unknown::Capture, Some(Type::Int(IntKind::U8)))
+        );
+        assert_eq!(
+            policy(&object(Some(json!(false))), view),
+            (Unknown::Deny, None)
+        );
+    }
+}
+
+#[test]
+fn an_open_producer_breaks_a_reader_that_denies_unknown_fields() {
+    let consumer = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+    let producer = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let report = compat::check(&sender(&producer).schema, &receiver(&consumer).schema);
+    let rules: Vec<Rule> = report.findings().iter().map(|f| f.rule).collect();
+    assert_eq!(rules, [Rule::UnknownFieldDenied]);
+    // Closed on both sides: nothing.
+    let closed = compat::check(&sender(&consumer).schema, &receiver(&consumer).schema);
+    assert!(closed.is_compatible(), "{closed}");
+}
+
+#[test]
+fn maps_take_their_keys_from_property_names() {
+    let map = |names: Option<Value>| {
+        let mut doc = json!({"type": "object", "additionalProperties": {"type": "boolean"}});
+        if let Some(n) = names {
+            doc["propertyNames"] = n;
+        }
+        doc
+    };
+    let key = |doc: Value| match both_clean(&doc)[1].root.clone() {
+        Type::Map(k, v) => {
+            assert_eq!(*v, Type::Bool);
+            *k
+        }
+        other => panic!("not a map: {other:?}"),
+    };
+    assert_eq!(key(map(None)), string());
+    assert_eq!(
+        key(map(Some(json!({"pattern": "^(0|[1-9][0-9]*)$"})))),
+        Type::Int(IntKind::U128)
+    );
+    assert_eq!(
+        key(map(Some(json!({"pattern": "^(0|-?[1-9][0-9]*)$"})))),
+        Type::Int(IntKind::I128)
+    );
+    assert_eq!(
+        key(map(Some(json!({"enum": ["true", "false"]})))),
+        Type::Bool
+    );
+    assert_eq!(
+        key(map(Some(json!({"enum": ["1", "5"]})))),
+        Type::int_in(
+            IntKind::U8,
+            [
+                IntRange::one(IntValue::from_u128(1)),
+                IntRange::one(IntValue::from_u128(5))
+            ]
+        )
+    );
+    assert_eq!(
+        key(map(Some(json!({"format": "uuid"})))),
+        Type::String(StringFormat::Uuid)
+    );
+    // `additionalProperties: true` alone is a map of anything.
+    let any = both_clean(&json!({"type": "object", "additionalProperties": true}))[0]
+        .root
+        .clone();
+    assert_eq!(any, Type::Map(Box::new(string()), Box::new(Type::Any)));
+}
+
+#[test]
+fn an_object_with_properties_and_a_schema_for_the_rest_is_a_struct_that_captures_them() {
+    let doc = json!({"title": "T", "type": "object", "properties": {}, "additionalProperties": {"type": "string"}});
+    let [s, _] = both_clean(&doc);
+    let t = struct_of(&s, "T");
+    assert!(t.fields.is_empty());
+    assert_eq!(
+        (t.unknown, t.extra.clone()),
+        (Unknown::Capture, Some(string()))
+    );
+}
+
+#[test]
+fn inline_objects_get_stable_names_from_their_title_or_place() {
+    let doc = json!({"title": "Order", "type": "object", "properties": {
+        "payment": {"type": "object", "properties": {"card": {"type": "string"}}},
+        "lines": {"type": "array", "items": {"type": "object", "properties": {"sku": {"type": "string"}}}},
+        "address": {"title": "Address", "type": "object", "properties": {"city": {"type": "string"}}}
+    }});
+    let schema = receiver(&doc).schema;
+    let names: Vec<&String> = schema.types.keys().collect();
+    assert_eq!(
+        names,
+        ["Address", "Order", "Order.lines[]", "Order.payment"]
+    );
+    // Read twice: the same names.
+    assert_eq!(receiver(&doc).schema, schema);
+}
+
+// ----- unions and enums ------------------------------------------------------------------------
+
+#[test]
+fn nullable_forms_are_options() {
+    for view in [View::Sender, View::Receiver] {
+        for schema in [
+            json!({"type": ["integer", "null"], "minimum": 0, "maximum": 255}),
+            json!({"anyOf": [{"type": "integer", "minimum": 0, "maximum": 255}, {"type": "null"}]}),
+            json!({"oneOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": 255}]}),
+        ] {
+            assert_eq!(
+                field_type(schema, view),
+                Type::option_of(Type::Int(IntKind::U8))
+            );
+        }
+        assert_eq!(field_type(json!({"type": "null"}), view), Type::Unit);
+        assert_eq!(
+            field_type(json!({"enum": ["a", null]}), view).to_string(),
+            "option<T.v>"
+        );
+    }
+}
+
+#[test]
+fn string_enums_and_consts() {
+    for doc in [
+        json!({"title": "S", "type": "string", "enum": ["a", "b"]}),
+        json!({"title": "S", "enum": ["a", "b"]}),
+        json!({"title": "S", "oneOf": [{"const": "a", "description": "A"}, {"const": "b"}], "type": "string"}),
+    ] {
+        let [s, r] = both_clean(&doc);
+        for schema in [s, r] {
+            let e = enum_of(&schema, "S");
+            assert!(e.is_string_enum());
+            let names: Vec<&str> = e
+                .variants
+                .iter()
+                .filter_map(|v| v.sender.as_deref())
+                .collect();
+            assert_eq!(names, ["a", "b"]);
+        }
+    }
+    let one = both_clean(&json!({"title": "K", "const": "only", "type": "string"}))[0].clone();
+    assert_eq!(enum_of(&one, "K").variants.len(), 1);
+}
+
+#[test]
+fn tagged_unions_of_pydantic_and_zod_are_internally_tagged_enums() {
+    // pydantic: a discriminated union of models, by `$ref`, with a `discriminator` (ignored).
+    let pydantic = json!({
+        "$defs": {
+            "Cash": {"properties": {"kind": {"const": "cash", "title": "Kind", "type": "string"}, "amount": {"type": "number"}},
+                     "required": ["kind", "amount"], "title": "Cash", "type": "object"},
+            "Card": {"properties": {"kind": {"const": "card", "title": "Kind", "type": "string"}, "last4": {"type": "string"}},
+                     "required": ["kind", "last4"], "title": "Card", "type": "object"}
+        },
+        "title": "Payment",
+        "oneOf": [{"$ref": "#/$defs/Cash"}, {"$ref": "#/$defs/Card"}],
+        "discriminator": {"propertyName": "kind", "mapping": {"cash": "#/$defs/Cash", "card": "#/$defs/Card"}}
+    });
+    // zod 4: `z.discriminatedUnion("kind", [...])`, inline.
+    let zod = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Payment",
+        "anyOf": [
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "cash"}, "amount": {"type": "number"}}, "required": ["kind", "amount"], "additionalProperties": false},
+            {"type": "object", "properties": {"kind": {"type": "string", "const": "card"}, "last4": {"type": "string"}}, "required": ["kind", "last4"], "additionalProperties": false}
+        ]
+    });
+    for doc in [pydantic, zod] {
+        for schema in both_clean(&doc) {
+            let e = enum_of(&schema, "Payment");
+            assert_eq!(e.repr, Repr::Internal { tag: "kind".into() });
+            let tags: Vec<&str> = e
+                .variants
+                .iter()
+                .filter_map(|v| v.sender.as_deref())
+                .collect();
+            assert_eq!(tags, ["cash", "card"]);
+            let VariantDefKind::Struct(cash) = &e.variants[0].kind else {
+                panic!("a struct variant");
+            };
+            let fields: Vec<(&str, &Type)> = cash
+                .fields
+                .iter()
+                .map(|f| (f.rust_name.as_str(), &f.ty))
+                .collect();
+            assert_eq!(fields, [("amount", &Type::Float(FloatKind::F64))]);
+        }
+    }
+}
+
+#[test]
+fn serdes_external_and_adjacent_and_untagged_shapes() {
+    let external = json!({"title": "E", "oneOf": [
+        {"type": "string", "const": "Stop", "title": "Stop"},
+        {"type": "object", "properties": {"Move": {"type": "integer", "minimum": 0, "maximum": 255}}, "required": ["Move"], "additionalProperties": false, "title": "Move"}
+    ]});
+    for schema in both_clean(&external) {
+        let e = enum_of(&schema, "E");
+        assert_eq!(e.repr, Repr::External);
+        assert_eq!(e.variants[0].kind, VariantDefKind::Unit);
+        assert_eq!(
+            e.variants[1].kind,
+            VariantDefKind::Newtype(Type::Int(IntKind::U8))
+        );
+    }
+    let adjacent = json!({"title": "A", "oneOf": [
+        {"type": "object", "properties": {"t": {"type": "string", "const": "X"}, "c": {"type": "string"}}, "required": ["t", "c"], "additionalProperties": false},
+        {"type": "object", "properties": {"t": {"type": "string", "const": "Y"}, "c": {"type": "boolean"}}, "required": ["t", "c"], "additionalProperties": false}
+    ]});
+    for schema in both_clean(&adjacent) {
+        let e = enum_of(&schema, "A");
+        assert_eq!(
+            e.repr,
+            Repr::Adjacent {
+                tag: "t".into(),
+                content: "c".into()
+            }
+        );
+        assert_eq!(e.variants[1].kind, VariantDefKind::Newtype(Type::Bool));
+    }
+    // pydantic's `int | str`: an untagged enum, variants named by place.
+    let untagged = json!({"title": "U", "anyOf": [{"type": "integer"}, {"type": "string"}]});
+    for schema in both_clean(&untagged) {
+        let e = enum_of(&schema, "U");
+        assert_eq!(e.repr, Repr::Untagged);
+        let names: Vec<&str> = e.variants.iter().map(|v| v.rust_name.as_str()).collect();
+        assert_eq!(names, ["V0", "V1"]);
+    }
+    // `type: [A, B]`: the same.
+    let typed = both_clean(&json!({"title": "U", "type": ["integer", "string"]}))[1].clone();
+    assert_eq!(enum_of(&typed, "U").repr, Repr::Untagged);
+}
+
+#[test]
+fn a_catch_all_is_read_from_its_annotation() {
+    let doc = json!({"title": "S", "type": "string", "oneOf": [
+        {"const": "a", "title": "A", "description": "first"},
+        {"not": {"enum": ["a"]}, "title": "Other", "x-handoff-catch-all": true}
+    ]});
+    let schema = receiver(&doc).schema;
+    assert!(enum_of(&schema, "S").catch_all().is_some());
+}
+
+#[test]
+fn a_oneof_of_overlapping_alternatives_is_refused() {
+    let doc =
+        json!({"title": "U", "oneOf": [{"type": "string"}, {"type": "string", "minLength": 3}]});
+    let producer = refused(&doc, "/oneOf/1");
+    assert_eq!(enum_of(&producer, "U").repr, Repr::Untagged);
+    // Disjoint JSON types need no tag.
+    both_clean(&json!({"title": "U", "oneOf": [{"type": "string"}, {"type": "boolean"}]}));
+    // An integer is also a number.
+    refused(
+        &json!({"title": "U", "oneOf": [{"type": "number"}, {"type": "integer"}]}),
+        "/oneOf/1",
+    );
+}
+
+// ----- scalars ---------------------------------------------------------------------------------
+
+#[test]
+fn integer_bounds_choose_the_smallest_kind_that_holds_them() {
+    let int = |schema: Value| field_type(schema, View::Receiver);
+    let v = IntValue::from_i128;
+    assert_eq!(int(json!({"type": "integer"})), Type::Int(IntKind::I128));
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": 0})),
+        Type::Int(IntKind::U128)
+    );
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": 0, "maximum": 255})),
+        Type::Int(IntKind::U8)
+    );
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": -128, "maximum": 127})),
+        Type::Int(IntKind::I8)
+    );
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": 0, "maximum": 18_446_744_073_709_551_615_u64})),
+        Type::Int(IntKind::U64)
+    );
+    assert_eq!(
+        int(json!({"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10})),
+        Type::int_in(IntKind::U8, [IntRange::new(v(1), v(9))])
+    );
+    // Non-integral bounds round inward.
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": 0.5, "maximum": 9.5})),
+        Type::int_in(IntKind::U8, [IntRange::new(v(1), v(9))])
+    );
+    assert_eq!(
+        int(json!({"type": "integer", "enum": [1, 5, 200]})),
+        Type::int_in(IntKind::U8, [1, 5, 200].map(|n| IntRange::one(v(n))))
+    );
+    assert_eq!(
+        int(json!({"const": -3})),
+        Type::int_in(IntKind::I8, [IntRange::one(v(-3))])
+    );
+    // The export's `NonZeroI32` and ranges.
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": -2_147_483_648_i64, "maximum": 2_147_483_647, "not": {"enum": [0]}})).to_string(),
+        "i32(..=-1, 1..)"
+    );
+    assert_eq!(
+        int(json!({"type": "integer", "minimum": 0, "maximum": 12, "anyOf": [{"minimum": 0, "maximum": 2}, {"minimum": 9, "maximum": 12}]})).to_string(),
+        "u8(0..=2, 9..=12)"
+    );
+}
+
+#[test]
+fn numbers_are_f64_and_their_bounds_are_refused() {
+    assert_eq!(
+        field_type(json!({"type": "number"}), View::Receiver),
+        Type::Float(FloatKind::F64)
+    );
+    for key in [
+        "minimum",
+        "exclusiveMinimum",
+        "maximum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ] {
+        let doc = json!({"title": "T", "type": "object", "properties": {"v": {"type": "number", key: 1}}});
+        let producer = refused(&doc, &format!("/properties/v/{key}"));
+        assert_eq!(
+            struct_of(&producer, "T").fields[0].ty,
+            Type::Float(FloatKind::F64)
+        );
+    }
+    let multiple = json!({"title": "T", "type": "object", "properties": {"v": {"type": "integer", "multipleOf": 5}}});
+    refused(&multiple, "/properties/v/multipleOf");
+}
+
+#[test]
+fn strings_formats_lengths_and_patterns() {
+    let s = |schema: Value| field_type(schema, View::Receiver);
+    for (format, expected) in [
+        ("uuid", StringFormat::Uuid),
+        ("date-time", StringFormat::DateTime),
+        ("date", StringFormat::Date),
+        ("ipv4", StringFormat::Ipv4),
+        ("ipv6", StringFormat::Ipv6),
+        ("uri", StringFormat::Url),
+    ] {
+        assert_eq!(
+            s(json!({"type": "string", "format": format})),
+            Type::String(expected)
+        );
+    }
+    assert_eq!(
+        s(json!({"type": "string", "minLength": 1, "maxLength": 8, "pattern": "^[a-z]+$"})),
+        Type::string_with(
+            StringFormat::Plain,
+            Length {
+                min: 1,
+                max: Some(8)
+            },
+            Some("^[a-z]+$".into())
+        )
+    );
+    assert_eq!(
+        s(json!({"type": "string", "minLength": 1, "maxLength": 1})),
+        Type::Char
+    );
+    for format in ["email", "binary", "time", "hostname"] {
+        let doc = json!({"title": "T", "type": "object", "properties": {"v": {"type": "string", "format": format}}});
+        let producer = refused(&doc, "/properties/v/format");
+        assert_eq!(struct_of(&producer, "T").fields[0].ty, string());
+    }
+}
+
+// ----- arrays ----------------------------------------------------------------------------------
+
+#[test]
+fn lists_sets_fixed_arrays_and_tuples() {
+    let a = |schema: Value| {
+        let [s, r] = [View::Sender, View::Receiver].map(|view| field_type(schema.clone(), view));
+        assert_eq!(s, r);
+        s
+    };
+    let b = || Box::new(Type::Bool);
+    assert_eq!(
+        a(json!({"type": "array", "items": {"type": "boolean"}})),
+        Type::List(b())
+    );
+    assert_eq!(a(json!({"type": "array"})), Type::List(Box::new(Type::Any)));
+    assert_eq!(
+        a(json!({"type": "array", "items": {"type": "boolean"}, "uniqueItems": true})),
+        Type::Set(b())
+    );
+    assert_eq!(
+        a(json!({"type": "array", "items": {"type": "boolean"}, "minItems": 4, "maxItems": 4})),
+        Type::Array(b(), 4)
+    );
+    assert_eq!(
+        a(
+            json!({"type": "array", "prefixItems": [{"type": "boolean"}, {"type": "string"}], "items": false, "minItems": 2})
+        ),
+        Type::Tuple(vec![Type::Bool, string()])
+    );
+    // pydantic's `tuple[bool, str]`.
+    assert_eq!(
+        a(
+            json!({"type": "array", "prefixItems": [{"type": "boolean"}, {"type": "string"}], "minItems": 2, "maxItems": 2})
+        ),
+        Type::Tuple(vec![Type::Bool, string()])
+    );
+    assert_eq!(
+        a(json!({"type": "array", "maxItems": 0})),
+        Type::Tuple(Vec::new())
+    );
+}
+
+#[test]
+fn an_open_tuple_is_warned_for_a_producer() {
+    let doc = json!({"title": "T", "type": "object", "properties": {"v": {"type": "array", "prefixItems": [{"type": "boolean"}]}}});
+    let producer = sender(&doc);
+    assert_eq!(pointers(&producer), ["/properties/v/prefixItems"]);
+    // A consumer that also reads other lengths is read as stricter, which hides no break.
+    assert_eq!(receiver(&doc).warnings, vec![]);
+}
+
+#[test]
+fn list_length_bounds_are_refused() {
+    for key in ["minItems", "maxItems"] {
+        let doc = json!({"title": "T", "type": "object", "properties": {"v": {"type": "array", "items": {"type": "string"}, key: 3}}});
+        let producer = refused(&doc, &format!("/properties/v/{key}"));
+        assert_eq!(
+            struct_of(&producer, "T").fields[0].ty,
+            Type::List(Box::new(string()))
+        );
+    }
+}
+
+// ----- keywords refused, ignored, unknown -------------------------------------------------------
+
+#[test]
+fn each_keyword_the_model_cannot_hold_is_refused_at_its_pointer() {
+    let property =
+        |schema: Value| json!({"title": "T", "type": "object", "properties": {"v": schema}});
+    for key in ["if", "then", "else"] {
+        refused(
+            &property(json!({"type": "string", key: {"minLength": 1}})),
+            &format!("/properties/v/{key}"),
+        );
+    }
+    refused(
+        &property(json!({"type": "string", "not": {"const": "x"}})),
+        "/properties/v/not",
+    );
+    refused(
+        &property(json!({"$dynamicRef": "#meta"})),
+        "/properties/v/$dynamicRef",
+    );
+    refused(
+        &property(
+            json!({"type": "array", "items": {"type": "string"}, "contains": {"const": "a"}}),
+        ),
+        "/properties/v/contains",
+    );
+    refused(
+        &property(json!({"type": "boolean", "const": true})),
+        "/properties/v/const",
+    );
+    refused(&property(json!(false)), "/properties/v");
+    // `patternProperties`: a producer's object is then open.
+    let patterns = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}},
+                          "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": false});
+    let producer = refused(&patterns, "/patternProperties");
+    assert_eq!(struct_of(&producer, "T").unknown, Unknown::Capture);
+    // An `allOf` beside properties that is not the export's alias constraint.
+    let all_of = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}},
+                        "allOf": [{"required": ["a"]}], "additionalProperties": false});
+    let producer = refused(&all_of, "/allOf/0");
+    assert_eq!(struct_of(&producer, "T").unknown, Unknown::Capture);
+    // `minProperties` on a struct.
+    refused(
+        &json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 1}),
+        "/minProperties",
+    );
+}
+
+#[test]
+fn annotations_are_ignored_in_both_views() {
+    let doc = json!({
+        "title": "T", "description": "d", "$comment": "c", "$id": "https://example.com/t",
+        "type": "object",
+        "properties": {"a": {"type": "string", "title": "A", "description": "a", "examples": ["x"],
+                             "deprecated": true, "readOnly": true, "writeOnly": false, "x-zod": 1}},
+        "required": ["a"],
+        "discriminator": {"propertyName": "a"},
+        "x-other": {"anything": [1, 2]}
+    });
+    both_clean(&doc);
+    // A default on a required property, or in a consumer's schema: nothing to say.
+    both_clean(
+        &json!({"title": "T", "type": "object", "properties": {"a": {"type": "string", "default": "x"}}, "required": ["a"]}),
+    );
+    assert_eq!(receiver(&json!({"title": "T", "type": "object", "properties": {"a": {"type": "string", "default": "x"}}})).warnings, vec![]);
+}
+
+#[test]
+fn an_unknown_keyword_is_ignored_with_a_warning_in_both_views() {
+    let doc = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string", "frobnicate": 1}}});
+    for view in [View::Sender, View::Receiver] {
+        let imported = import(&doc, view).expect("reads");
+        assert_eq!(pointers(&imported), ["/properties/a/frobnicate"]);
+    }
+}
+
+#[test]
+fn pointers_escape_slash_and_tilde_in_keys() {
+    let doc = json!({"title": "T", "type": "object", "properties": {"a/b~c": {"type": "number", "minimum": 0}}});
+    refused(&doc, "/properties/a~1b~0c/minimum");
+}
+
+#[test]
+fn messages_never_hold_values_of_the_document() {
+    let doc = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string", "format": "secret-format-value"}}});
+    let err = import(&doc, View::Receiver).expect_err("refused");
+    assert!(!err.to_string().contains("secret-format-value"), "{err}");
+}
+
+// ----- wide documents ---------------------------------------------------------------------------
+
+#[test]
+fn ten_thousand_fields_import_whole() {
+    let properties: serde_json::Map<String, Value> = (0..10_000)
+        .map(|i| {
+            (
+                format!("f{i}"),
+                json!({"type": "integer", "minimum": 0, "maximum": 255}),
+            )
+        })
+        .collect();
+    let required: Vec<String> = (0..10_000).step_by(2).map(|i| format!("f{i}")).collect();
+    let doc =
+        json!({"title": "Wide", "type": "object", "properties": properties, "required": required});
+    let schema = receiver(&doc).schema;
+    let wide = struct_of(&schema, "Wide");
+    assert_eq!(wide.fields.len(), 10_000);
+    let required = wide
+        .fields
+        .iter()
+        .filter(|f| f.receiver.as_ref().is_some_and(|r| r.required))
+        .count();
+    assert_eq!(required, 5_000);
+}
