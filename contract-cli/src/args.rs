@@ -10,12 +10,16 @@ use contract_schema::json_schema::View;
 /// The usage text, printed by `--help` and after a usage error.
 pub const USAGE: &str = "\
 usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]
+       handoff diff PRODUCER CONSUMER --mode check [--format text|json]
        handoff check OLD_DIR NEW_DIR [--format text|json]
        handoff json-schema SNAPSHOT [--view sender|receiver] [--out FILE]
 
 diff         compares two snapshot files of one contract; the mode defaults to the one the
              new snapshot declares (full when it declares none); `--mode check` compares a
-             producer (OLD.snap, say vendored from its repository) with a consumer (NEW.snap)
+             producer (OLD.snap, say vendored from its repository) with a consumer (NEW.snap);
+             in check mode either side may be a peer's JSON Schema (`.json`, 2020-12 or
+             draft-07: pydantic, zod), read as what a producer writes or a consumer accepts,
+             its warnings printed as `warning: FILE: #POINTER: MESSAGE`
 check        compares two `contracts/` folders (say, the last release's and today's): every
              contract major present in both under its declared mode, and every published
              major that disappeared; a file named like a snapshot but not as one
@@ -253,6 +257,14 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
         return Err(format!("unexpected argument `{}`", extra.display()));
     }
     let format = format.unwrap_or_default();
+    if sub == "diff" && mode != Some(DiffMode::Check) {
+        if let Some(json) = [&old, &new].into_iter().find(|p| is_json_schema(p)) {
+            return Err(format!(
+                "`{}` is a JSON Schema: a peer's schema is compared only with `--mode check` (producer first, consumer second)",
+                json.display()
+            ));
+        }
+    }
     Ok(if sub == "diff" {
         Command::Diff {
             old,
@@ -263,6 +275,14 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
     } else {
         Command::Check { old, new, format }
     })
+}
+
+/// Whether `diff` reads this file as a peer's JSON Schema (a `.json` file) rather than a
+/// snapshot.
+#[must_use]
+pub fn is_json_schema(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 #[cfg(test)]
@@ -317,6 +337,25 @@ mod tests {
         assert!(parse(&args("merge a b")).is_err());
         assert!(parse(&[]).is_err());
         assert_eq!(parse(&args("check -h")).unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn a_json_schema_side_needs_check_mode() {
+        assert!(matches!(
+            parse(&args("diff producer.json consumer.snap --mode check")),
+            Ok(Command::Diff {
+                mode: Some(DiffMode::Check),
+                ..
+            })
+        ));
+        for line in [
+            "diff producer.json consumer.snap",
+            "diff a.snap b.JSON --mode full",
+            "diff a.json b.json --mode backward",
+        ] {
+            let err = parse(&args(line)).unwrap_err();
+            assert!(err.contains("only with `--mode check`"), "{line}: {err}");
+        }
     }
 
     #[test]

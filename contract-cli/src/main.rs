@@ -1,6 +1,13 @@
 //! `handoff`: compatibility of handoff-contract snapshots, and their JSON Schema, for CI.
 //!
-//! - `handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]`
+//! - `handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]`;
+//!   with `--mode check`, either side may be a peer's JSON Schema (a `.json` file: pydantic,
+//!   zod, or this tool's own export), imported with `contract_schema::json_schema::import` in
+//!   its position's view: the producer's (first) as a sender view, the consumer's (second) as
+//!   a receiver view. The import's warnings go to stderr as `warning: FILE: #POINTER: MESSAGE`
+//!   in text; in JSON they are the document's `warnings` array (`file`, `pointer`,
+//!   `message`), and stderr stays quiet. A schema the import refuses exits 2 with
+//!   `error: FILE: #POINTER: MESSAGE`.
 //! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
 //! - `handoff json-schema SNAPSHOT [--view sender|receiver] [--out FILE]`: the JSON Schema
 //!   (draft 2020-12) of one snapshot in the chosen view (receiver by default), pretty-printed
@@ -26,8 +33,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use contract_schema::compat::{self, CompatReport, Direction, Finding, Fix, Rule};
-use contract_schema::json_schema::{to_json_schema, View};
+use contract_schema::json_schema::{import, to_json_schema, ImportWarning, View};
 use contract_schema::snapshot;
+use contract_schema::Schema;
 use serde::Serialize;
 
 use args::{Command, DiffMode, Format};
@@ -110,11 +118,70 @@ struct DiffOutput<'a> {
     mode: &'static str,
     #[serde(flatten)]
     report: &'a CompatReport,
+    /// The import warnings of a `.json` side; absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<ImportNote>,
+}
+
+/// An import warning of a peer's JSON Schema, in `diff`'s JSON output.
+#[derive(Serialize)]
+struct ImportNote {
+    file: String,
+    pointer: String,
+    message: String,
+}
+
+/// One side of `diff`: a snapshot, or (a `.json` file) a peer's JSON Schema imported in
+/// `view`, its warnings added to `notes`.
+fn diff_side(path: &Path, view: View, notes: &mut Vec<ImportNote>) -> Result<Schema, String> {
+    if !args::is_json_schema(path) {
+        return snapshots::read(path);
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("{}: cannot read the JSON Schema: {e}", path.display()))?;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        format!(
+            "{}:{}:{}: not JSON: {}",
+            path.display(),
+            e.line(),
+            e.column(),
+            json_error_kind(&e)
+        )
+    })?;
+    let imported = import(&doc, view).map_err(|e| format!("{}: {e}", path.display()))?;
+    notes.extend(imported.warnings.into_iter().map(|w| ImportNote {
+        file: path.display().to_string(),
+        pointer: w.pointer,
+        message: w.message,
+    }));
+    Ok(imported.schema)
+}
+
+/// What is wrong with a document that is not JSON, without echoing its contents.
+fn json_error_kind(e: &serde_json::Error) -> &'static str {
+    match e.classify() {
+        serde_json::error::Category::Io => "cannot be read",
+        serde_json::error::Category::Syntax => "a syntax error",
+        serde_json::error::Category::Data => "an unexpected value",
+        serde_json::error::Category::Eof => "it ends too early",
+    }
 }
 
 fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Result<bool, String> {
-    let old_schema = snapshots::read(old)?;
-    let new_schema = snapshots::read(new)?;
+    // A `.json` side is read only in check mode (the arguments say so): the producer's
+    // schema as a sender view, the consumer's as a receiver view.
+    let mut notes = Vec::new();
+    let old_schema = diff_side(old, View::Sender, &mut notes)?;
+    let new_schema = diff_side(new, View::Receiver, &mut notes)?;
+    if format == Format::Text {
+        for note in &notes {
+            let warning = ImportWarning {
+                pointer: note.pointer.clone(),
+                message: note.message.clone(),
+            };
+            eprintln!("warning: {}: {warning}", note.file);
+        }
+    }
     // Two versions compare under the mode asked for, else the one the new snapshot declares.
     let mode = mode.unwrap_or(DiffMode::Evolve(new_schema.mode));
     // The findings the new snapshot accepts on purpose are reported as allowed, with their
@@ -141,6 +208,7 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
             new: new.display().to_string(),
             mode: mode_name,
             report: &report,
+            warnings: notes,
         })?),
     }
     Ok(report.is_compatible())

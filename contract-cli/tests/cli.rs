@@ -817,3 +817,198 @@ fn json_schema_usage_errors_and_unreadable_input_exit_2() {
         stderr(&out)
     );
 }
+
+// ----- `diff --mode check` with a peer's JSON Schema on either side ------------------------------
+// (contract_schema::json_schema::import: a producer's schema read as a sender view, a
+// consumer's as a receiver view)
+
+/// A pydantic producer of `Payload` (`orderRef: str`, `amount: int >= 0`), as
+/// `model_json_schema(mode="serialization")` writes it: no `$schema`, a `title` per property,
+/// and `note`, whose `default` is written but not listed as required.
+fn pydantic_producer(required: &[&str]) -> String {
+    serde_json::json!({
+        "title": "Payload",
+        "type": "object",
+        "properties": {
+            "orderRef": {"title": "Orderref", "type": "string"},
+            "amount": {"title": "Amount", "type": "integer", "minimum": 0, "maximum": 18_446_744_073_709_551_615_u64},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Note"}
+        },
+        "required": required,
+        "additionalProperties": false
+    })
+    .to_string()
+}
+
+#[test]
+fn diff_check_reads_a_producers_json_schema_and_prints_its_warnings() {
+    let tmp = TempDir::new();
+    let producer = write(
+        &tmp.0,
+        "producer.json",
+        &pydantic_producer(&["orderRef", "amount"]),
+    );
+    let consumer = write(&tmp.0, "consumer.snap", &snapshot("p", 1, Mode::Full, v1()));
+    let out = handoff(&[&"diff", &producer, &consumer, &"--mode", &"check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "warning: {}: #/properties/note/default: `note` has a `default` but is not required: read as written only when present; a producer that always writes it (pydantic's serialization schema with `json_schema_serialization_defaults_required=True`) lists it as required\n",
+            producer.display()
+        )
+    );
+    assert!(stdout(&out).contains("(mode check)"), "{}", stdout(&out));
+
+    // The producer may omit `orderRef`, which the consumer requires: a break, exit 1.
+    let omits = write(&tmp.0, "omits.json", &pydantic_producer(&["amount"]));
+    let out = handoff(&[&"diff", &omits, &consumer, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("error[REQUIRED_FIELD_MAY_BE_OMITTED]"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn diff_check_reads_a_consumers_json_schema_and_its_json_output_lists_the_warnings() {
+    let tmp = TempDir::new();
+    let producer = write(&tmp.0, "producer.snap", &snapshot("p", 1, Mode::Full, v1()));
+    // A zod consumer that also requires `reason`, which the producer never sends, and
+    // carries a keyword the import does not know.
+    let consumer = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "orderRef": {"type": "string"},
+            "amount": {"type": "integer", "minimum": 0},
+            "reason": {"type": "string", "x-zod-brand": "Reason", "frobnicate": true}
+        },
+        "required": ["orderRef", "amount", "reason"]
+    });
+    let consumer = write(&tmp.0, "consumer.json", &consumer.to_string());
+    let out = handoff(&[
+        &"diff",
+        &producer,
+        &consumer,
+        &"--mode",
+        &"check",
+        &"--format",
+        &"json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        out.stderr.is_empty(),
+        "JSON output keeps stderr quiet: {}",
+        stderr(&out)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["mode"], "check");
+    assert_eq!(doc["compatible"], false);
+    let rules: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["REQUIRED_FIELD_NOT_SENT"]);
+    assert_eq!(
+        doc["warnings"],
+        serde_json::json!([{
+            "file": consumer.display().to_string(),
+            "pointer": "/properties/reason/frobnicate",
+            "message": "unknown keyword `frobnicate` ignored"
+        }])
+    );
+    // A snapshot pair has no `warnings` key at all.
+    let out = handoff(&[
+        &"diff",
+        &producer,
+        &producer,
+        &"--mode",
+        &"check",
+        &"--format",
+        &"json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc.get("warnings").is_none(), "{doc}");
+}
+
+#[test]
+fn diff_check_of_a_json_schema_against_the_snapshot_it_was_exported_from_is_compatible() {
+    let tmp = TempDir::new();
+    let snap = repository_snapshot();
+    for (view, producer_first) in [("sender", true), ("receiver", false)] {
+        let json = tmp.0.join(format!("{view}.json"));
+        let out = handoff(&[&"json-schema", &snap, &"--view", &view, &"--out", &json]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let out = if producer_first {
+            handoff(&[&"diff", &json, &snap, &"--mode", &"check"])
+        } else {
+            handoff(&[&"diff", &snap, &json, &"--mode", &"check"])
+        };
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{view}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        assert!(out.stderr.is_empty(), "{view}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn diff_with_a_json_schema_outside_check_mode_or_refused_exits_2() {
+    let tmp = TempDir::new();
+    let json = write(&tmp.0, "peer.json", &pydantic_producer(&["orderRef"]));
+    let snap = write(&tmp.0, "peer.snap", &snapshot("p", 1, Mode::Full, v1()));
+    for mode in [None, Some("full"), Some("backward")] {
+        let out = match mode {
+            None => handoff(&[&"diff", &json, &snap]),
+            Some(m) => handoff(&[&"diff", &snap, &json, &"--mode", &m]),
+        };
+        assert_eq!(out.status.code(), Some(2), "{mode:?}");
+        let err = stderr(&out);
+        assert!(err.contains("only with `--mode check`"), "{err}");
+        assert!(err.contains("usage: handoff"), "{err}");
+    }
+    // A consumer's bound on a number cannot be dropped: refused, with its pointer.
+    let bounded = write(
+        &tmp.0,
+        "bounded.json",
+        r#"{"type": "object", "properties": {"amount": {"type": "number", "minimum": 0}}}"#,
+    );
+    let out = handoff(&[&"diff", &snap, &bounded, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: {}: #/properties/amount/minimum: ",
+            bounded.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // Not JSON: the file, line and column, not its contents.
+    let broken = write(&tmp.0, "broken.json", "{\n  \"type\": secret\n}");
+    let out = handoff(&[&"diff", &broken, &snap, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!("error: {}:2:", broken.display())),
+        "{err}"
+    );
+    assert!(!err.contains("secret"), "{err}");
+    // Missing: named.
+    let missing = tmp.0.join("missing.json");
+    let out = handoff(&[&"diff", &missing, &snap, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with(&format!("error: {}: cannot read", missing.display())));
+}
