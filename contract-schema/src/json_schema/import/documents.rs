@@ -133,7 +133,7 @@ impl Importer<'_> {
     /// The type of the schema at `pointer`.
     pub(super) fn ty(&mut self, schema: &Value, pointer: &str, hint: &str) -> Result<Type> {
         let shaped = self.shaped(schema, pointer, hint)?;
-        Ok(self.to_type(schema.as_object(), shaped, hint))
+        Ok(self.type_of(schema.as_object(), shaped, hint))
     }
 
     /// What the schema at `pointer` describes.
@@ -235,7 +235,7 @@ impl Importer<'_> {
             }
         };
         if nullable {
-            let ty = self.to_type(Some(map), shaped, hint);
+            let ty = self.type_of(Some(map), shaped, hint);
             return Ok(Shaped::Type(Type::option_of(ty)));
         }
         Ok(shaped)
@@ -285,7 +285,7 @@ impl Importer<'_> {
         if !nullable {
             return Ok(Shaped::Body(body));
         }
-        let ty = self.to_type(Some(map), Shaped::Body(body), hint);
+        let ty = self.type_of(Some(map), Shaped::Body(body), hint);
         Ok(Shaped::Type(Type::option_of(ty)))
     }
 

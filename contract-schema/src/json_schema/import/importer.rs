@@ -256,7 +256,7 @@ impl<'a> Importer<'a> {
 
     /// A type from a shaped schema: a struct or an enum becomes a named type under a fresh
     /// name from `hint` (its `title` when it has one).
-    pub(super) fn to_type(
+    pub(super) fn type_of(
         &mut self,
         map: Option<&Map<String, Value>>,
         shaped: Shaped,

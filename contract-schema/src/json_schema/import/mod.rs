@@ -89,23 +89,30 @@
 //!
 //! # The export read back
 //!
-//! For every snapshot `S`, `import(to_json_schema(S, Receiver), Receiver)` reads every value
-//! `S` reads and `import(to_json_schema(S, Sender), Sender)` writes no value `S` does not:
-//! `compat::check` finds nothing between them and `S` (tested on every snapshot of the
-//! repository and the fidelity catalogue). What the export does not say, the import cannot
-//! know, and reads as the JSON it describes:
+//! For every snapshot `S`, `import(to_json_schema(S, Receiver), Receiver)` reads what `S`
+//! reads and `import(to_json_schema(S, Sender), Sender)` writes what `S` writes:
+//! `compat::check` finds between them and `S` what it finds between `S` and itself (tested on
+//! every snapshot of the repository and every type of the fidelity catalogue). Enums with
+//! `#[serde(untagged)]` variants (an `anyOf` of the tagged enum and the untagged contents) and
+//! an externally tagged enum of one variant (a `oneOf` of one titled alternative) read back.
+//! What the export does not say, the import cannot know, and reads as the JSON it describes:
 //!
-//! - integer kinds (`u16(0..=255)` is read as `u8`), float kinds (`f32` is `f64`), the
-//!   kind of an integer map key (`u128` or `i128`), newtypes (their `$defs` entries are
-//!   newtypes of what they hold, but an inline one is its content), and whether a one-
-//!   character string was a `char` (it is read as one);
-//! - an internally tagged newtype variant of a struct is read as a struct variant (serde
-//!   writes both alike); an adjacently tagged enum is told from an internally tagged one
-//!   whose variants all hold one field of the same name only by that shape;
-//! - a flattened enum (`allOf` beside properties, `unevaluatedProperties`) and a tagged enum
-//!   with `#[serde(untagged)]` variants are not read back: a consumer's is an error, a
-//!   producer's is read with a warning as an open object or an untagged enum of the two
-//!   parts.
+//! - integer kinds (`u16(0..=255)` is read as `u8`), float kinds (`f32` is `f64`), the kind
+//!   of an integer map key (`u128` or `i128`, which a `u8` key does not hold: `check(W, S)`
+//!   reports `INT_OUT_OF_RANGE` at the map's `*`), newtypes (a `$defs` entry is a newtype of
+//!   what it holds; an inline one is its content), and whether a one-character string was a
+//!   `char` (it is read as one);
+//! - an internally tagged newtype variant of a struct is written as the struct's fields
+//!   beside the tag, as a struct variant is, and read as a struct variant (`TYPE_CHANGED` at
+//!   that variant against the snapshot);
+//! - an adjacently tagged enum is told from an internally tagged one whose variants each hold
+//!   one field of the same name by that field: adjacent when two alternatives hold it, or one
+//!   holds it as an optional `null` (a unit variant's content, in the receiver view); so an
+//!   adjacently tagged enum with one variant that carries content is read as internally
+//!   tagged, a struct variant of one field, the same JSON;
+//! - a flattened enum (an `allOf` beside the properties, closed by `unevaluatedProperties`)
+//!   is not read back: a consumer's is an error at the `allOf` entry, a producer's is dropped
+//!   with a warning and its object read as open.
 //!
 //! The tests in `contract-schema/tests/json_schema_import.rs` and
 //! `tests/tests/json_schema_roundtrip.rs` pin each of these.

@@ -427,13 +427,11 @@ impl Importer<'_> {
             }
             let len = prefix.len() as u64;
             let closed = map.get(tail_key) == Some(&Value::Bool(false)) || max == Some(len);
-            if !closed || min.unwrap_or(0) != len {
-                if self.sender() {
-                    self.warn(
-                        &at,
-                        format!("read as a tuple of exactly {len} items; the schema also admits other lengths, which a producer may then write"),
-                    );
-                }
+            if (!closed || min.unwrap_or(0) != len) && self.sender() {
+                self.warn(
+                    &at,
+                    format!("read as a tuple of exactly {len} items; the schema also admits other lengths, which a producer may then write"),
+                );
             }
             if unique {
                 self.unsupported(

@@ -135,7 +135,7 @@ impl<'a> Importer<'a> {
                 if !null {
                     return Ok(Shaped::Body(body));
                 }
-                self.to_type(Some(map), Shaped::Body(body), hint)
+                self.type_of(Some(map), Shaped::Body(body), hint)
             }
         };
         Ok(Shaped::Type(if null { Type::option_of(ty) } else { ty }))
@@ -408,8 +408,8 @@ impl<'a> Importer<'a> {
             let kind = match &content {
                 Some(content_key) => match props.and_then(|p| p.get(content_key.as_str())) {
                     Some(schema)
-                        if !(schema.get("type").is_some_and(|t| t == "null")
-                            && !self.required(map, content_key)) =>
+                        if !schema.get("type").is_some_and(|t| t == "null")
+                            || self.required(map, content_key) =>
                     {
                         let at = child(&properties_at, content_key);
                         match schema.as_object() {
@@ -619,7 +619,7 @@ impl<'a> Importer<'a> {
                 if !null {
                     return Ok(Shaped::Body(body));
                 }
-                self.to_type(Some(map), Shaped::Body(body), hint)
+                self.type_of(Some(map), Shaped::Body(body), hint)
             }
             _ if listed.iter().all(|v| v.is_boolean())
                 && listed.len() == 2
@@ -672,9 +672,7 @@ fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
             continue;
         }
         for alternative in alternatives {
-            let Some(map) = alternative.map else {
-                return None;
-            };
+            let map = alternative.map?;
             let Some(schema) = properties(alternative).and_then(|p| p.get(key)) else {
                 continue 'keys;
             };
