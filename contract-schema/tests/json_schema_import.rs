@@ -945,3 +945,133 @@ fn ten_thousand_fields_import_whole() {
         .count();
     assert_eq!(required, 5_000);
 }
+
+// ----- any document ------------------------------------------------------------------------------
+
+mod any_document {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Keys a schema has, and some it should not.
+    const KEYS: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "prefixItems",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "enum",
+        "const",
+        "$ref",
+        "$defs",
+        "definitions",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "uniqueItems",
+        "minItems",
+        "maxItems",
+        "propertyNames",
+        "title",
+        "default",
+        "x-handoff-alias-of",
+        "x-handoff-catch-all",
+        "x-handoff-format",
+        "x-handoff-rust",
+        "a",
+        "b",
+    ];
+
+    /// Values a keyword meets: type names, pointers, numbers at the edges, strings.
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "object",
+                "array",
+                "string",
+                "integer",
+                "number",
+                "null",
+                "boolean",
+                "#",
+                "#/$defs/a",
+                "#/$defs/b",
+                "#/definitions/a",
+                "#/properties/a",
+                "a",
+                "b",
+                "uuid",
+                "email",
+                "^a$",
+                "date-time",
+                "ip",
+            ])
+            .prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            any::<bool>().prop_map(Value::from),
+            Just(Value::Null),
+        ]
+    }
+
+    fn document() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(
+                    |entries| {
+                        Value::Object(
+                            entries
+                                .into_iter()
+                                .map(|(k, v)| (k.to_owned(), v))
+                                .collect(),
+                        )
+                    }
+                ),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Whatever the document, the import answers (a schema or an error with a pointer into
+        /// the document), never panics, and a warning's pointer is one too.
+        #[test]
+        fn every_document_gets_an_answer_never_a_panic(doc in document()) {
+            for view in [View::Sender, View::Receiver] {
+                match import(&doc, view) {
+                    Ok(imported) => {
+                        for w in &imported.warnings {
+                            prop_assert!(w.pointer.is_empty() || w.pointer.starts_with('/'), "{w}");
+                        }
+                        // What was read can be checked against itself.
+                        let _ = compat::check(&imported.schema, &imported.schema);
+                    }
+                    Err(e) => prop_assert!(e.pointer.is_empty() || e.pointer.starts_with('/'), "{e}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn integer_bounds_that_cross_admit_no_value_and_are_refused() {
+    let doc = json!({"title": "T", "type": "object", "properties": {"v": {"type": "integer", "minimum": 10, "maximum": 5}}});
+    let producer = refused(&doc, "/properties/v");
+    assert_eq!(
+        struct_of(&producer, "T").fields[0].ty,
+        Type::Int(IntKind::I128)
+    );
+}

@@ -180,6 +180,7 @@ impl Importer<'_> {
                 "not",
             ],
         )?;
+        ranges.retain(|r| r.min <= r.max);
         if ranges.is_empty() {
             self.unsupported(
                 pointer,
