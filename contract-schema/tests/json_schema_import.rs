@@ -1075,3 +1075,98 @@ fn integer_bounds_that_cross_admit_no_value_and_are_refused() {
         Type::Int(IntKind::I128)
     );
 }
+
+// ----- a peer against a Rust contract -------------------------------------------------------------
+
+/// `refund-request/v2` of the examples: `category` (a string enum with a catch-all),
+/// `orderId` (alias `orderRef`), `amountCents: u64`, `useCase` (optional, an assumption).
+fn refund_request_v2() -> Schema {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/contracts/refund-request.v2.snap");
+    contract_schema::snapshot::read(&path).expect("the example's snapshot reads")
+}
+
+/// A pydantic consumer of refund requests, `model_json_schema()` (validation mode).
+fn pydantic_consumer(categories: &[&str]) -> Value {
+    json!({
+        "$defs": {"Category": {"enum": categories, "title": "Category", "type": "string"}},
+        "properties": {
+            "category": {"$ref": "#/$defs/Category"},
+            "orderId": {"title": "Orderid", "type": "string"},
+            "amountCents": {"minimum": 0, "title": "Amountcents", "type": "integer"},
+            "useCase": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Usecase"}
+        },
+        "required": ["category", "orderId", "amountCents"],
+        "title": "RefundRequest",
+        "type": "object"
+    })
+}
+
+#[test]
+fn a_rust_producer_against_a_pydantic_consumer_is_judged_with_the_usual_rules() {
+    let producer = refund_request_v2();
+    let all = ["damaged", "not-delivered", "changed-mind", "other"];
+    let consumer = receiver(&pydantic_consumer(&all)).schema;
+    let report = compat::check(&producer, &consumer);
+    assert!(report.is_compatible(), "{report}");
+    // The consumer drops a category the producer may send, and has no catch-all.
+    let fewer = receiver(&pydantic_consumer(&["damaged", "not-delivered", "other"])).schema;
+    let report = compat::check(&producer, &fewer);
+    let found: Vec<(Rule, &str)> = report
+        .findings()
+        .iter()
+        .map(|f| (f.rule, f.path.as_str()))
+        .collect();
+    assert_eq!(found, [(Rule::EnumValueUnknown, "category(changed-mind)")]);
+}
+
+#[test]
+fn a_zod_producer_against_a_rust_consumer_is_judged_with_the_usual_rules() {
+    // zod 4, `z.toJSONSchema(schema)` (output): `useCase` may be absent or null, and the
+    // producer writes `orderRef`, which the Rust consumer reads through its alias.
+    let zod = |amount: Value| {
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "category": {"type": "string", "enum": ["damaged", "late"]},
+                "orderRef": {"type": "string"},
+                "amountCents": amount,
+                "useCase": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+            },
+            "required": ["category", "orderRef", "amountCents"],
+            "additionalProperties": false
+        })
+    };
+    let consumer = refund_request_v2();
+    let safe = json!({"type": "integer", "minimum": 0, "maximum": 9_007_199_254_740_991_u64});
+    let producer = sender(&zod(safe)).schema;
+    let report = compat::check(&producer, &consumer);
+    // `late` is read as the catch-all; `useCase` null is an `Option`'s `None`; the
+    // producer's `useCase` is an assumption nowhere, so nothing breaks.
+    assert!(report.is_compatible(), "{report}");
+    // zod's `z.number()`: a float where the consumer reads an integer.
+    let producer = sender(&zod(json!({"type": "number"}))).schema;
+    let rules: Vec<Rule> = compat::check(&producer, &consumer)
+        .findings()
+        .iter()
+        .map(|f| f.rule)
+        .collect();
+    assert_eq!(rules, [Rule::FloatIntoInteger]);
+}
+
+#[test]
+fn a_peers_consumer_says_nothing_of_provenance_and_this_crates_export_does() {
+    let field = |doc: &Value| struct_of(&receiver(doc).schema, "T").fields[0].provenance;
+    let peer = json!({"title": "T", "type": "object", "properties": {"a": {"type": "string"}}});
+    assert_eq!(field(&peer), Provenance::Assumption, "accepts either");
+    let mut own = peer.clone();
+    own["x-handoff-view"] = json!("receiver");
+    assert_eq!(field(&own), Provenance::Confirmed);
+    // A peer's producer: confirmed, the default.
+    let producer = sender(&peer).schema;
+    assert_eq!(
+        struct_of(&producer, "T").fields[0].provenance,
+        Provenance::Confirmed
+    );
+}

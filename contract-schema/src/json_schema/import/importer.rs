@@ -133,6 +133,9 @@ pub(super) struct Importer<'a> {
     pub(super) depth: usize,
     /// Whether a `$ref` points at the document itself (`#`): the root is then a named type.
     pub(super) root_referenced: bool,
+    /// Whether the document is this crate's export (it has `x-handoff-view`), whose fields
+    /// say their provenance; a peer's say nothing of it.
+    pub(super) own: bool,
 }
 
 pub(super) type Result<T> = core::result::Result<T, ImportError>;
@@ -149,6 +152,7 @@ impl<'a> Importer<'a> {
             warnings: Vec::new(),
             depth: 0,
             root_referenced: false,
+            own: doc.get("x-handoff-view").is_some(),
         }
     }
 

@@ -55,6 +55,12 @@
 //!   (a fixed-length array); `prefixItems` or draft-07's `items: [...]` (a tuple; for a
 //!   producer, a warning when the schema admits other lengths); `maxItems: 0` alone (the
 //!   empty tuple).
+//! - **Provenance**: this crate's export says which fields are working assumptions
+//!   (`x-handoff-provenance`); a peer's schema (one without `x-handoff-view`) says nothing of
+//!   it, and a peer's consumer relies on no confirmation: its fields are read as accepting
+//!   either (`assumption`), so that a Rust producer's assumption is no
+//!   `PROVENANCE_WEAKENED` against it, which no payload could witness. A peer producer's
+//!   fields are confirmed, the default.
 //! - **This crate's annotations**: `x-handoff-contract` and `x-handoff-mode` (the contract id
 //!   and mode), `x-handoff-view` (a warning when it is not the view read), on a named type
 //!   `x-handoff-rust`, on a field `x-handoff-rust` (its Rust name), `x-handoff-provenance`,

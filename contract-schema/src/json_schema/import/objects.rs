@@ -214,6 +214,9 @@ impl Importer<'_> {
             .to_owned();
         let provenance = match schema.get("x-handoff-provenance").and_then(Value::as_str) {
             Some("assumption") => Provenance::Assumption,
+            // A peer's consumer knows nothing of provenance: it relies on no confirmation,
+            // so it reads either.
+            _ if !self.own && !self.sender() => Provenance::Assumption,
             _ => Provenance::Confirmed,
         };
         let renamed_from = schema
