@@ -85,6 +85,16 @@ fn field_type(schema_of_v: Value, view: View) -> Type {
     struct_of(&imported.schema, "T").fields[0].ty.clone()
 }
 
+/// An object of these entries, the values moved in.
+fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
 fn string() -> Type {
     Type::String(StringFormat::Plain)
 }
@@ -243,13 +253,90 @@ fn a_reference_to_nothing_is_an_error_and_one_outside_the_document_is_refused() 
 #[test]
 fn nesting_deeper_than_the_bound_is_an_error_not_a_crash() {
     let mut doc = json!({"type": "string"});
-    for _ in 0..1_000 {
-        doc = json!({"type": "array", "items": doc});
+    for _ in 0..300 {
+        doc = object([("type", "array".into()), ("items", doc)]);
     }
     for view in [View::Sender, View::Receiver] {
         let err = import(&doc, view).expect_err("too deep");
-        assert!(err.message.contains("deeper than 128"), "{err}");
+        assert!(err.message.contains("deeper than 64"), "{err}");
         assert!(err.pointer.starts_with("/items/items/"), "{}", err.pointer);
+    }
+    // Through objects, maps, unions and tagged unions alike: each level wraps the one inside
+    // (moved in, not through `json!`, which would copy it recursively).
+    let wrap: [fn(Value) -> Value; 6] = [
+        |inner| {
+            object([
+                ("type", "object".into()),
+                ("properties", object([("a", inner)])),
+            ])
+        },
+        |inner| object([("type", "object".into()), ("additionalProperties", inner)]),
+        |inner| {
+            object([(
+                "anyOf",
+                Value::Array(vec![inner, json!({"type": "integer"})]),
+            )])
+        },
+        |inner| {
+            let a = object([
+                ("type", "object".into()),
+                (
+                    "properties",
+                    object([("k", json!({"const": "a"})), ("v", inner)]),
+                ),
+            ]);
+            object([(
+                "oneOf",
+                Value::Array(vec![
+                    a,
+                    json!({"type": "object", "properties": {"k": {"const": "b"}}}),
+                ]),
+            )])
+        },
+        |inner| {
+            let v = object([
+                ("type", "object".into()),
+                ("properties", object([("V", inner)])),
+                ("required", json!(["V"])),
+                ("additionalProperties", false.into()),
+            ]);
+            object([(
+                "oneOf",
+                Value::Array(vec![json!({"type": "string", "const": "U"}), v]),
+            )])
+        },
+        |inner| {
+            let tagged = object([(
+                "oneOf",
+                Value::Array(vec![
+                    object([
+                        ("type", "object".into()),
+                        (
+                            "properties",
+                            object([("k", json!({"const": "a"})), ("v", inner)]),
+                        ),
+                    ]),
+                    json!({"type": "object", "properties": {"k": {"const": "b"}}}),
+                ]),
+            )]);
+            object([(
+                "anyOf",
+                Value::Array(vec![tagged, json!({"type": "integer", "title": "N"})]),
+            )])
+        },
+    ];
+    for (shape, wrap) in wrap.iter().enumerate() {
+        let mut doc = json!({"type": "string"});
+        for _ in 0..200 {
+            doc = wrap(doc);
+        }
+        for view in [View::Sender, View::Receiver] {
+            let err = import(&doc, view).expect_err("too deep");
+            assert!(
+                err.message.contains("deeper than 64"),
+                "shape {shape}: {err}"
+            );
+        }
     }
 }
 

@@ -11,8 +11,10 @@ use crate::model::{Body, Type, TypeDef, View, RESERVED};
 
 use super::outcome::{ImportError, ImportWarning};
 
-/// How many schemas deep the import follows before it gives up with an error.
-pub(super) const MAX_DEPTH: usize = 128;
+/// How many schemas deep the import follows before it gives up with an error: far deeper
+/// than pydantic or zod nest, and shallow enough that the deepest path (tagged unions inside
+/// tagged unions) fits a test thread's 2 MiB stack in a debug build.
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// Keywords that change no verdict: annotations, identifiers, and the parts of the document
 /// that are read elsewhere. (`x-` keys are ignored too, apart from this crate's own, which

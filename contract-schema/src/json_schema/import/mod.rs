@@ -25,7 +25,7 @@
 //!   inline is a named type too, named by its `title`, else by where it sits
 //!   (`Order.lines[]`, `Order.payment`). The root is a named type when it is a struct or an
 //!   enum (named by its `title`, else `Root`). A `$ref` outside the document is not
-//!   followed (what the model cannot hold). Schemas nest at most 128 deep: deeper is an
+//!   followed (what the model cannot hold). Schemas nest at most 64 deep: deeper is an
 //!   error.
 //! - **Objects**: `properties` and `required` are a struct's fields (a producer writes a
 //!   required field always, another only when present; a consumer requires the required
