@@ -163,7 +163,7 @@ impl Importer<'_> {
 
     fn dispatch(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
         if let Some(target) = map.get("$ref") {
-            return self.reference(map, target, pointer, hint).map(Shaped::Type);
+            return self.reference(map, target, pointer).map(Shaped::Type);
         }
         for key in ["$dynamicRef", "$recursiveRef"] {
             if map.contains_key(key) {
@@ -296,7 +296,6 @@ impl Importer<'_> {
         map: &Map<String, Value>,
         target: &Value,
         pointer: &str,
-        hint: &str,
     ) -> Result<Type> {
         let at = child(pointer, "$ref");
         if self.dialect == Dialect::Draft2020 {
@@ -321,7 +320,6 @@ impl Importer<'_> {
                 "`$ref` points at nothing in the document".to_owned(),
             ));
         }
-        let _ = hint;
         if target_pointer.is_empty() {
             self.root_referenced = true;
         }

@@ -144,14 +144,12 @@ impl Importer<'_> {
             fields.push(self.field(key, schema, ty, is_required, aliases.remove(key.as_str())));
         }
         // A required name without a property: any value under it.
-        for (i, name) in required_list.iter().enumerate() {
+        for name in &required_list {
             if !properties.contains_key(*name) && !skip.contains(name) {
-                let _ = item(&child(pointer, "required"), i);
                 fields.push(self.field(name, &Value::Bool(true), Type::Any, true, None));
             }
         }
-        if let Some(patterns) = map.get("patternProperties") {
-            let _ = patterns;
+        if map.contains_key("patternProperties") {
             self.unsupported(
                 &child(pointer, "patternProperties"),
                 "`patternProperties` is not read: the model has no key patterns",

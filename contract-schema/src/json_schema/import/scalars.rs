@@ -451,8 +451,7 @@ impl Importer<'_> {
             None => Type::Any,
             Some(schema) => self.ty(schema, &child(pointer, "items"), &format!("{hint}[]"))?,
         };
-        if let Some(extra) = map.get("additionalItems") {
-            let _ = extra;
+        if map.contains_key("additionalItems") {
             self.warn(
                 &child(pointer, "additionalItems"),
                 "`additionalItems` without a tuple constrains nothing; ignored".to_owned(),

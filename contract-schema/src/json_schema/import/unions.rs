@@ -131,7 +131,7 @@ impl<'a> Importer<'a> {
                 self.ty(one.written, &one.pointer, hint)?
             }
             _ => {
-                let body = self.alternatives(&alternatives, key, map, &at, hint)?;
+                let body = self.alternatives(&alternatives, key, map, hint)?;
                 if !null {
                     return Ok(Shaped::Body(body));
                 }
@@ -184,7 +184,6 @@ impl<'a> Importer<'a> {
         alternatives: &[Alternative<'_>],
         key: &str,
         parent: &Map<String, Value>,
-        at: &str,
         hint: &str,
     ) -> Result<Body> {
         if key == "anyOf" {
@@ -216,7 +215,6 @@ impl<'a> Importer<'a> {
             }
         }
         let written: Vec<&Value> = alternatives.iter().map(|a| a.written).collect();
-        let _ = at;
         self.untagged_at(
             &written,
             alternatives.iter().map(|a| a.pointer.clone()).collect(),
