@@ -190,6 +190,40 @@ macro_rules! catalogue {
     };
 }
 
+/// The catalogue's non-generic types that derive a schema, read from `src/types.rs`: each
+/// item's attributes (from the end of the item before it) name `HandoffSchema` or
+/// `HandoffContract`.
+fn catalogue_names() -> Vec<String> {
+    let source = include_str!("../src/types.rs");
+    let mut names = Vec::new();
+    let mut attributes = String::new();
+    for line in source.lines() {
+        let trimmed = line.trim_start();
+        let item = trimmed
+            .strip_prefix("pub struct ")
+            .or_else(|| trimmed.strip_prefix("pub enum "));
+        match item {
+            Some(rest) if line == trimmed => {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let generic = rest[name.len()..].starts_with('<');
+                if attributes.contains("Handoff") && !generic {
+                    names.push(name);
+                }
+                attributes.clear();
+            }
+            _ if line.starts_with('}') => attributes.clear(),
+            _ => {
+                attributes.push_str(line);
+                attributes.push('\n');
+            }
+        }
+    }
+    names
+}
+
 #[test]
 fn every_catalogue_type_reads_back() {
     let all = catalogue![
@@ -255,6 +289,15 @@ fn every_catalogue_type_reads_back() {
         Channel,
         WithUntaggedVariants,
     ];
+    // A new catalogue type joins the list above.
+    let listed: BTreeSet<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+    let names = catalogue_names();
+    assert_eq!(names.len(), all.len(), "{names:?}");
+    let missing: Vec<String> = names
+        .into_iter()
+        .filter(|n| !listed.contains(n.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "add to the list: {missing:?}");
     let found = problems(all.iter().map(|(n, s)| (n.clone(), s)));
     assert_pinned(&found, CATALOGUE_NOT_READ_BACK);
 }
