@@ -35,7 +35,7 @@
 //!   `properties` nor `required`, not closed, is a **map**: `additionalProperties` its values,
 //!   `propertyNames` its keys (the export's integer-key patterns are `u128`/`i128` keys,
 //!   `["true", "false"]` a `bool` key, digits listed a set of integers, else a string schema).
-//! - **Unions**: `anyOf`/`oneOf` with `{"type": "null"}` among the alternatives is an
+//! - **Unions** (`unions`, the tagged ones in `tagged`): `anyOf`/`oneOf` with `{"type": "null"}` among the alternatives is an
 //!   `option` of the rest, as is `type: [T, "null"]`. Alternatives that are strings
 //!   (`const`, `enum`) are a string enum; objects with a string `const` (or `enum`) under one
 //!   common key are a tagged union (pydantic's and zod's discriminated unions; serde's
@@ -128,6 +128,7 @@ mod importer;
 mod objects;
 mod outcome;
 mod scalars;
+mod tagged;
 mod unions;
 
 use serde_json::Value;

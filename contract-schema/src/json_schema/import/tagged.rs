@@ -1,0 +1,452 @@
+//! Tagged enums: string enums (`enum`, `const`, a `oneOf` of `const`s), tagged unions
+//! (objects with a `const` under one key, as pydantic's and zod's discriminated unions and
+//! serde's internally tagged enums write them; adjacently tagged when each holds only the tag
+//! and one content key), serde's externally tagged enum, and the catch-all this crate marks.
+
+use serde_json::{Map, Value};
+
+use crate::model::{Body, EnumDef, Repr, Type, VariantDef, VariantDefKind};
+
+use super::importer::{child, error, is_keyword, strings, Importer, Result, Shaped};
+
+/// One alternative, its `$ref`s followed: the object schema and its pointer.
+pub(super) struct Alternative<'v> {
+    /// The alternative as written (a `$ref`, or the schema itself).
+    pub(super) written: &'v Value,
+    /// Its pointer.
+    pub(super) pointer: String,
+    /// The schema it resolves to, when an object.
+    pub(super) map: Option<&'v Map<String, Value>>,
+    /// That schema's pointer.
+    pub(super) target: String,
+}
+
+/// The tag values a property schema holds: a string `const`, or an `enum` of strings.
+fn tag_values(schema: &Value) -> Option<Vec<&str>> {
+    tag_values_of(schema.as_object()?)
+}
+
+/// [`tag_values`] of an object schema.
+fn tag_values_of(map: &Map<String, Value>) -> Option<Vec<&str>> {
+    if map.get("type").is_some_and(|t| t != "string") {
+        return None;
+    }
+    match (map.get("const"), map.get("enum")) {
+        (Some(Value::String(one)), None) => Some(vec![one.as_str()]),
+        (None, Some(listed)) => strings(listed).filter(|l| !l.is_empty()),
+        _ => None,
+    }
+}
+
+/// Whether an alternative is this crate's catch-all.
+fn catch_all(map: &Map<String, Value>) -> bool {
+    map.get("x-handoff-catch-all") == Some(&Value::Bool(true))
+}
+
+/// Whether a schema is `{"type": "null"}` (with annotations only).
+pub(super) fn is_null(map: &Map<String, Value>) -> bool {
+    map.get("type").is_some_and(|t| t == "null")
+        && map.keys().all(|k| k == "type" || !is_keyword(k))
+}
+
+impl Importer<'_> {
+    /// Alternatives that are each strings (`const`, `enum`, this crate's catch-all): a
+    /// string enum.
+    pub(super) fn string_alternatives(
+        &mut self,
+        alternatives: &[Alternative<'_>],
+        parent: &Map<String, Value>,
+    ) -> Result<Option<Body>> {
+        let typed_string = parent.get("type").is_some_and(|t| t == "string");
+        let mut variants = Vec::with_capacity(alternatives.len());
+        for alternative in alternatives {
+            let Some(map) = alternative.map else {
+                return Ok(None);
+            };
+            let title = map.get("title").and_then(Value::as_str);
+            if catch_all(map)
+                && map.get("not").and_then(|n| n.get("enum")).is_some()
+                && !map.contains_key("properties")
+            {
+                let name = title.unwrap_or("Other");
+                let mut v = variant(name, &[name], VariantDefKind::Unit, alternative.written);
+                v.other = true;
+                variants.push(v);
+                continue;
+            }
+            let typed = typed_string || map.get("type").is_some_and(|t| t == "string");
+            let Some(names) = tag_values_of(map)
+                .filter(|_| typed || map.contains_key("const") || map.contains_key("enum"))
+            else {
+                return Ok(None);
+            };
+            let name = title.or_else(|| names.first().copied()).unwrap_or_default();
+            variants.push(variant(
+                name,
+                &names,
+                VariantDefKind::Unit,
+                alternative.written,
+            ));
+        }
+        Ok(Some(Body::Enum(EnumDef {
+            repr: Repr::External,
+            variants,
+            deny_unknown_fields: false,
+        })))
+    }
+
+    /// A tagged union: each alternative an object with the tag under `tag`; adjacently
+    /// tagged when each holds the tag and at most one other key, the same in each.
+    pub(super) fn tagged(
+        &mut self,
+        alternatives: &[Alternative<'_>],
+        tag: &str,
+        hint: &str,
+    ) -> Result<Body> {
+        let content = adjacent_content(alternatives, tag);
+        let mut variants = Vec::with_capacity(alternatives.len());
+        let mut deny = false;
+        for alternative in alternatives {
+            let Some(map) = alternative.map else { continue };
+            let props = map.get("properties").and_then(Value::as_object);
+            let tag_schema = props.and_then(|p| p.get(tag));
+            let names = tag_schema.and_then(tag_values).unwrap_or_default();
+            let title = map
+                .get("title")
+                .and_then(Value::as_str)
+                .or_else(|| alternative.written.get("title").and_then(Value::as_str));
+            let name = title
+                .or_else(|| names.first().copied())
+                .unwrap_or("Other")
+                .to_owned();
+            let variant_hint = format!("{hint}.{name}");
+            let properties_at = child(&alternative.target, "properties");
+            let kind = match &content {
+                Some(content_key) => match props.and_then(|p| p.get(content_key.as_str())) {
+                    Some(schema)
+                        if !schema.get("type").is_some_and(|t| t == "null")
+                            || self.required(map, content_key) =>
+                    {
+                        let at = child(&properties_at, content_key);
+                        match schema.as_object() {
+                            Some(m) if !m.contains_key("$ref") && m.contains_key("properties") => {
+                                VariantDefKind::Struct(self.struct_def(m, &at, &variant_hint)?)
+                            }
+                            _ => self.content(schema, &at, &variant_hint)?,
+                        }
+                    }
+                    _ => VariantDefKind::Unit,
+                },
+                None => {
+                    let others = props.map_or(0, |p| p.keys().filter(|k| *k != tag).count());
+                    match map.get("additionalProperties") {
+                        None if others == 0 => VariantDefKind::Unit,
+                        Some(values @ Value::Object(_)) if others == 0 => {
+                            let at = child(&alternative.target, "additionalProperties");
+                            let value = self.ty(values, &at, &variant_hint)?;
+                            VariantDefKind::Newtype(Type::Map(
+                                Box::new(Type::String(crate::model::StringFormat::Plain)),
+                                Box::new(value),
+                            ))
+                        }
+                        Some(Value::Bool(true)) if others == 0 => {
+                            VariantDefKind::Newtype(Type::Any)
+                        }
+                        _ => VariantDefKind::Struct(self.fields(
+                            map,
+                            &alternative.target,
+                            &variant_hint,
+                            &[tag],
+                        )?),
+                    }
+                }
+            };
+            if content.is_some() {
+                deny |=
+                    map.get("additionalProperties") == Some(&Value::Bool(false)) && !self.sender();
+                self.rest(
+                    map,
+                    &alternative.target,
+                    &["type", "properties", "required", "additionalProperties"],
+                )?;
+            }
+            let mut v = variant(&name, &names, kind, alternative.written);
+            if catch_all(map) || names.is_empty() {
+                v.other = true;
+            }
+            variants.push(v);
+        }
+        let repr = match content {
+            Some(content) => Repr::Adjacent {
+                tag: tag.to_owned(),
+                content,
+            },
+            None => Repr::Internal {
+                tag: tag.to_owned(),
+            },
+        };
+        Ok(Body::Enum(EnumDef {
+            repr,
+            variants,
+            deny_unknown_fields: deny,
+        }))
+    }
+
+    /// Whether `key` is in the object's `required`.
+    fn required(&self, map: &Map<String, Value>, key: &str) -> bool {
+        map.get("required")
+            .and_then(strings)
+            .is_some_and(|r| r.contains(&key))
+    }
+
+    /// serde's externally tagged enum: each alternative a string (a unit variant) or an
+    /// object of exactly one key, the variant's name, holding its content.
+    pub(super) fn external(
+        &mut self,
+        alternatives: &[Alternative<'_>],
+        hint: &str,
+    ) -> Result<Option<Body>> {
+        // The shape first, so that nothing is read from alternatives of another shape.
+        let single_key = |map: &Map<String, Value>| {
+            map.get("additionalProperties") == Some(&Value::Bool(false))
+                && map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| !p.is_empty())
+                && (map
+                    .get("required")
+                    .and_then(strings)
+                    .is_some_and(|r| r.len() == 1)
+                    || map.get("maxProperties").and_then(Value::as_u64) == Some(1))
+        };
+        let fits = alternatives.iter().all(|a| {
+            a.map.is_some_and(|m| {
+                tag_values_of(m).is_some()
+                    || single_key(m)
+                    || (catch_all(m) && m.contains_key("not"))
+            })
+        });
+        if !fits || !alternatives.iter().any(|a| a.map.is_some_and(single_key)) {
+            return Ok(None);
+        }
+        let mut variants = Vec::with_capacity(alternatives.len());
+        for alternative in alternatives {
+            let Some(map) = alternative.map else { continue };
+            let title = map.get("title").and_then(Value::as_str);
+            if let Some(names) = tag_values_of(map) {
+                let name = title.or_else(|| names.first().copied()).unwrap_or_default();
+                variants.push(variant(
+                    name,
+                    &names,
+                    VariantDefKind::Unit,
+                    alternative.written,
+                ));
+                continue;
+            }
+            if catch_all(map) && !single_key(map) {
+                let name = title.unwrap_or("Other");
+                let mut v = variant(name, &[name], VariantDefKind::Unit, alternative.written);
+                v.other = true;
+                variants.push(v);
+                continue;
+            }
+            let Some(props) = map.get("properties").and_then(Value::as_object) else {
+                continue;
+            };
+            let names: Vec<&str> = props.keys().map(String::as_str).collect();
+            let Some((first, schema)) = props.iter().next() else {
+                continue;
+            };
+            let name = title.unwrap_or(first).to_owned();
+            let at = child(&child(&alternative.target, "properties"), first);
+            let variant_hint = format!("{hint}.{name}");
+            let kind = match schema.as_object() {
+                Some(m) if is_null(m) => VariantDefKind::Unit,
+                Some(m) if !m.contains_key("$ref") && m.contains_key("properties") => {
+                    VariantDefKind::Struct(self.struct_def(m, &at, &variant_hint)?)
+                }
+                _ => self.content(schema, &at, &variant_hint)?,
+            };
+            self.rest(
+                map,
+                &alternative.target,
+                &[
+                    "type",
+                    "properties",
+                    "required",
+                    "additionalProperties",
+                    "minProperties",
+                    "maxProperties",
+                ],
+            )?;
+            variants.push(variant(&name, &names, kind, alternative.written));
+        }
+        Ok(Some(Body::Enum(EnumDef {
+            repr: Repr::External,
+            variants,
+            deny_unknown_fields: false,
+        })))
+    }
+
+    /// `enum` or `const` without alternatives: a string enum, integers, `null`, booleans, or
+    /// strings or `null`.
+    pub(super) fn values(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Shaped> {
+        let (key, listed): (&str, Vec<&Value>) = match (map.get("enum"), map.get("const")) {
+            (Some(Value::Array(values)), None) => ("enum", values.iter().collect()),
+            (None, Some(value)) => ("const", vec![value]),
+            (Some(Value::Array(values)), Some(value)) => {
+                ("enum", values.iter().filter(|v| *v == value).collect())
+            }
+            _ => {
+                return Err(error(
+                    &child(pointer, "enum"),
+                    "`enum` is not an array".to_owned(),
+                ))
+            }
+        };
+        let at = child(pointer, key);
+        let typed = map.get("type").and_then(Value::as_str);
+        if listed.iter().all(|v| v.is_i64() || v.is_u64())
+            && !listed.is_empty()
+            && typed.is_none_or(|t| t == "integer")
+        {
+            return self.integer(map, pointer).map(Shaped::Type);
+        }
+        let null = listed.iter().any(|v| v.is_null());
+        let names: Option<Vec<&str>> = listed
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(|v| v.as_str())
+            .collect();
+        self.rest(map, pointer, &["type", "enum", "const"])?;
+        let ty = match names {
+            Some(names) if names.is_empty() && null => return Ok(Shaped::Type(Type::Unit)),
+            Some(names) if !names.is_empty() => {
+                let variants = names
+                    .iter()
+                    .map(|n| variant(n, &[n], VariantDefKind::Unit, &Value::Null))
+                    .collect();
+                let body = Body::Enum(EnumDef {
+                    repr: Repr::External,
+                    variants,
+                    deny_unknown_fields: false,
+                });
+                if !null {
+                    return Ok(Shaped::Body(body));
+                }
+                self.type_of(Some(map), Shaped::Body(body), hint)
+            }
+            _ if listed.iter().all(|v| v.is_boolean())
+                && listed.len() == 2
+                && listed[0] != listed[1] =>
+            {
+                Type::Bool
+            }
+            _ => {
+                self.unsupported(
+                    &at,
+                    &format!("an `{key}` other than of strings or of integers is not read"),
+                )?;
+                Type::Any
+            }
+        };
+        Ok(Shaped::Type(if null { Type::option_of(ty) } else { ty }))
+    }
+}
+
+/// A variant named `name`, written under the first of `names` and read under all of them,
+/// its doc the alternative's `description`.
+pub(super) fn variant(
+    name: &str,
+    names: &[&str],
+    kind: VariantDefKind,
+    written: &Value,
+) -> VariantDef {
+    VariantDef {
+        rust_name: name.to_owned(),
+        sender: names.first().map(|n| (*n).to_owned()),
+        receiver: names.iter().map(|n| (*n).to_owned()).collect(),
+        other: false,
+        untagged: false,
+        kind,
+        doc: written
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    }
+}
+
+/// An alternative's `properties`.
+fn properties<'v>(a: &Alternative<'v>) -> Option<&'v Map<String, Value>> {
+    a.map?.get("properties")?.as_object()
+}
+
+/// The key under which every alternative is an object holding its tag (a `const` or an
+/// `enum` of strings; this crate's catch-all, any other string).
+pub(super) fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
+    let first = alternatives.first()?;
+    let candidates = properties(first)?;
+    'keys: for (key, schema) in candidates {
+        if tag_values(schema).is_none() {
+            continue;
+        }
+        for alternative in alternatives {
+            let map = alternative.map?;
+            let Some(schema) = properties(alternative).and_then(|p| p.get(key)) else {
+                continue 'keys;
+            };
+            let catch = catch_all(map) && schema.get("not").is_some();
+            if tag_values(schema).is_none() && !catch {
+                continue 'keys;
+            }
+        }
+        return Some(key.clone());
+    }
+    None
+}
+
+/// The content key of an adjacently tagged union: every alternative holds the tag and at
+/// most this one other key (not a tag itself), and either two hold it or one holds it as an
+/// optional `null` (a unit variant read with `"content": null`). With one alternative
+/// holding one such key, the union is read as internally tagged, a struct variant of one
+/// field, which is the same JSON.
+fn adjacent_content(alternatives: &[Alternative<'_>], tag: &str) -> Option<String> {
+    let mut content: Option<&str> = None;
+    let mut holding = 0_usize;
+    let mut null_unit = false;
+    for alternative in alternatives {
+        let map = alternative.map?;
+        let props = map.get("properties")?.as_object()?;
+        for (key, schema) in props {
+            if key == tag {
+                continue;
+            }
+            if tag_values(schema).is_some() {
+                return None;
+            }
+            match content {
+                None => content = Some(key),
+                Some(c) if c == key => {}
+                Some(_) => return None,
+            }
+            let required = map
+                .get("required")
+                .and_then(strings)
+                .is_some_and(|r| r.contains(&key.as_str()));
+            if !required && schema.get("type").is_some_and(|t| t == "null") {
+                null_unit = true;
+            } else {
+                holding += 1;
+            }
+        }
+    }
+    content
+        .filter(|_| holding >= 2 || null_unit)
+        .map(str::to_owned)
+}
