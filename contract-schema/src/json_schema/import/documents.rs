@@ -10,6 +10,10 @@ use crate::model::{Body, Schema, Type, TypeDef};
 
 use super::importer::{child, error, is_keyword, Dialect, Importer, Result, Shaped};
 
+/// The error of a `type` the import does not know.
+const UNKNOWN_TYPE: &str =
+    "unknown type: expected `null`, `boolean`, `integer`, `number`, `string`, `array` or `object`";
+
 /// The dialect a `$schema` names: 2020-12 (and 2019-09) or draft-07 (and draft-06); none
 /// means 2020-12, as pydantic writes none.
 pub(super) fn dialect(doc: &Value) -> Result<Dialect> {
@@ -210,12 +214,12 @@ impl Importer<'_> {
         if types.len() > 1 {
             return self.several_types(map, &types, nullable, pointer, hint);
         }
+        let union = map.contains_key("oneOf") || map.contains_key("anyOf");
+        let listed = map.contains_key("enum") || map.contains_key("const");
         let shaped = match types.first().copied() {
             Some("integer") => Shaped::Type(self.integer(map, pointer)?),
             Some("number") => Shaped::Type(self.number(map, pointer)?),
-            Some("string") if !map.contains_key("enum") && !map.contains_key("const") && !map.contains_key("oneOf") && !map.contains_key("anyOf") => {
-                Shaped::Type(self.string(map, pointer)?)
-            }
+            Some("string") if !listed && !union => Shaped::Type(self.string(map, pointer)?),
             Some("boolean") => {
                 self.rest(map, pointer, &["type"])?;
                 Shaped::Type(Type::Bool)
@@ -225,14 +229,9 @@ impl Importer<'_> {
                 Shaped::Type(Type::Unit)
             }
             Some("array") => Shaped::Type(self.array(map, pointer, hint)?),
-            Some("object") if !map.contains_key("oneOf") && !map.contains_key("anyOf") => self.object(map, pointer, hint)?,
+            Some("object") if !union => self.object(map, pointer, hint)?,
             Some("string" | "object") | None => self.untyped(map, pointer, hint)?,
-            Some(_) => {
-                return Err(error(
-                    &child(pointer, "type"),
-                    "unknown type: expected `null`, `boolean`, `integer`, `number`, `string`, `array` or `object`".to_owned(),
-                ))
-            }
+            Some(_) => return Err(error(&child(pointer, "type"), UNKNOWN_TYPE.to_owned())),
         };
         if nullable {
             let ty = self.type_of(Some(map), shaped, hint);

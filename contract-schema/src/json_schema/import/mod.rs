@@ -1,6 +1,6 @@
 //! JSON Schema import: a peer's schema (pydantic, zod, or this crate's own export) read into
-//! a [`Schema`](crate::model::Schema), so that `compat::check` judges it against a Rust contract with the usual
-//! rule ids.
+//! a [`Schema`](crate::model::Schema), so that `compat::check` judges it against a Rust
+//! contract with the usual rule ids.
 //!
 //! [`import`] reads a document in the view of its author's position: a **producer's** schema
 //! as a sender view ([`View::Sender`]: what it may write), a **consumer's** as a receiver
@@ -35,15 +35,18 @@
 //!   `properties` nor `required`, not closed, is a **map**: `additionalProperties` its values,
 //!   `propertyNames` its keys (the export's integer-key patterns are `u128`/`i128` keys,
 //!   `["true", "false"]` a `bool` key, digits listed a set of integers, else a string schema).
-//! - **Unions** (`unions`, the tagged ones in `tagged`): `anyOf`/`oneOf` with `{"type": "null"}` among the alternatives is an
-//!   `option` of the rest, as is `type: [T, "null"]`. Alternatives that are strings
-//!   (`const`, `enum`) are a string enum; objects with a string `const` (or `enum`) under one
-//!   common key are a tagged union (pydantic's and zod's discriminated unions; serde's
-//!   internally tagged enum), adjacently tagged when every alternative holds only the tag
-//!   and one other key, the same in all; strings and objects of exactly one key, closed,
-//!   are serde's externally tagged enum; anything else is an untagged enum (variants named
-//!   by their `title`, else `V0`, `V1`, …). A tagged variant's `$ref`ed object is read as
-//!   the variant's fields. `type: [A, B]` is an untagged enum of the two.
+//! - **Unions** (`unions`; the tagged ones in `tagged`): `anyOf`/`oneOf` with
+//!   `{"type": "null"}` among the alternatives is an `option` of the rest, as is
+//!   `type: [T, "null"]`. Alternatives that are strings (`const`, `enum`) are a string enum;
+//!   objects with a string `const` (or `enum`) under one common key are a tagged union
+//!   (pydantic's and zod's discriminated unions; serde's internally tagged enum), adjacently
+//!   tagged when every alternative holds only the tag and one other key, the same in all
+//!   (see below); strings and objects of exactly one key, closed, are serde's externally
+//!   tagged enum; an `anyOf` whose first alternative is such an enum, inline, is that enum
+//!   with the other alternatives as `#[serde(untagged)]` variants; anything else is an
+//!   untagged enum (variants named by their `title`, else `V0`, `V1`, …). A tagged variant's
+//!   `$ref`ed object is read as the variant's fields. `type: [A, B]` is an untagged enum of
+//!   the two.
 //! - **Scalars**: string `enum`/`const` (a string enum), `boolean`, `null`, `integer`
 //!   (`minimum`, `maximum`, their exclusive forms, `enum`/`const` of integers, `not` of
 //!   listed integers, an `anyOf` of ranges: a set of integers over the smallest kind that
@@ -137,9 +140,10 @@ use crate::model::View;
 
 pub use outcome::{ImportError, ImportWarning, Imported};
 
-/// Reads a peer's JSON Schema (2020-12 or draft-07) into a [`Schema`](crate::model::Schema), in the view of its
-/// author: [`View::Sender`] for a producer's, [`View::Receiver`] for a consumer's (see the
-/// module docs for what each keyword becomes).
+/// Reads a peer's JSON Schema (2020-12 or draft-07) into a
+/// [`Schema`](crate::model::Schema), in the view of its author: [`View::Sender`] for a
+/// producer's, [`View::Receiver`] for a consumer's (see the module docs for what each keyword
+/// becomes).
 ///
 /// ```
 /// use contract_schema::json_schema::{import, View};
