@@ -1,0 +1,206 @@
+"""Real pydantic 2 peers of the Rust contracts in `tests/tests/peers.rs`.
+
+Each model is a refund request as a Python agent would write it: an optional field, an alias,
+a string enum, a tagged union and a nested list. `tests/tests/peers.rs` drives this script:
+
+    python peers.py schema MODEL ROLE     # the model's JSON Schema for ROLE (producer|consumer)
+    python peers.py write MODEL           # instances the peer builds, validates and writes
+    python peers.py read MODEL            # for each JSON line on stdin: "ok" or "refused"
+    python peers.py wide N                # the producer schema of an N-field model
+                                          # (contract-schema/benches/shared/pydantic_shaped.rs)
+
+Roles: a consumer's schema is pydantic's `mode="validation"` (what `model_validate_json`
+accepts); a producer's is `mode="serialization"` with
+`json_schema_serialization_defaults_required=True` (a field with a default is always written),
+and the producer writes `model_dump_json(by_alias=True)` (by default pydantic writes the Python
+name `order_id`, not the alias).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+
+class Reason(str, Enum):
+    """Why the customer wants a refund."""
+
+    damaged = "damaged"
+    late = "late"
+    other = "other"
+
+
+class ReasonLost(str, Enum):
+    """The reasons of a newer producer: `lost` is one the Rust consumer does not know."""
+
+    damaged = "damaged"
+    late = "late"
+    other = "other"
+    lost = "lost"
+
+
+class Line(BaseModel):
+    sku: str
+    quantity: int = Field(ge=1, le=1000)
+
+
+class Card(BaseModel):
+    kind: Literal["card"]
+    last4: str
+
+
+class Voucher(BaseModel):
+    kind: Literal["voucher"]
+    code: str
+
+
+Method = Annotated[Union[Card, Voucher], Field(discriminator="kind")]
+
+AMOUNT = Field(alias="amountCents", ge=0, le=4294967295)
+
+
+class Refund(BaseModel):
+    """The refund request both sides agree on."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    order_id: str = Field(alias="orderId")
+    amount_cents: int = AMOUNT
+    reason: Reason
+    note: Optional[str] = None
+    lines: list[Line]
+    method: Method
+
+
+class RefundNoteRequired(BaseModel):
+    """A consumer that needs `note` present (it may be null): the Rust producer omits it."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    order_id: str = Field(alias="orderId")
+    amount_cents: int = AMOUNT
+    reason: Reason
+    note: Optional[str]
+    lines: list[Line]
+    method: Method
+
+
+class RefundLost(BaseModel):
+    """A producer with a reason the Rust consumer does not know."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    order_id: str = Field(alias="orderId")
+    amount_cents: int = AMOUNT
+    reason: ReasonLost
+    note: Optional[str] = None
+    lines: list[Line]
+    method: Method
+
+
+MODELS = {
+    "refund": Refund,
+    "refund-note-required": RefundNoteRequired,
+    "refund-lost": RefundLost,
+}
+
+
+def samples(model: type[BaseModel]) -> list[BaseModel]:
+    """Instances the peer builds through its own validation: every reason, both methods,
+    with and without a note, empty and full lists."""
+    reasons = [r.value for r in model.model_fields["reason"].annotation]
+    out = []
+    for i, reason in enumerate(reasons):
+        method = (
+            {"kind": "card", "last4": "4242"}
+            if i % 2 == 0
+            else {"kind": "voucher", "code": "V-1"}
+        )
+        lines = [{"sku": f"SKU-{n}", "quantity": n + 1} for n in range(i)]
+        note = None if i % 2 == 0 else "left at the door"
+        raw = {
+            "orderId": f"A-{i}",
+            "amountCents": 4294967295 if i == len(reasons) - 1 else 100 * i,
+            "reason": reason,
+            "note": note,
+            "lines": lines,
+            "method": method,
+        }
+        out.append(model.model_validate(raw))
+    return out
+
+
+class WideReason(str, Enum):
+    damaged = "damaged"
+    late = "late"
+    other = "other"
+
+
+class WideLine(BaseModel):
+    sku: str
+    quantity: int = Field(ge=0, le=4294967295)
+
+
+def wide(n: int) -> type[BaseModel]:
+    """The N-field model the import bench generates in Rust: fields `field_0` … cycling
+    through a string, a bounded integer, an optional string, a list of lines and an enum."""
+    kinds = [
+        (str, ...),
+        (int, Field(ge=0, le=4294967295)),
+        (Optional[str], None),
+        (list[WideLine], ...),
+        (WideReason, ...),
+    ]
+    fields = {f"field_{i}": kinds[i % 5] for i in range(n)}
+    model = create_model(
+        "Wide",
+        __config__=ConfigDict(json_schema_serialization_defaults_required=True),
+        **fields,
+    )
+    return model
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[1] == "wide":
+        schema = wide(int(argv[2])).model_json_schema(mode="serialization")
+        print(json.dumps(schema, indent=2, sort_keys=True))
+        return 0
+    if len(argv) < 3 or argv[2] not in MODELS:
+        print(__doc__, file=sys.stderr)
+        return 2
+    command, model = argv[1], MODELS[argv[2]]
+    if command == "schema":
+        role = argv[3] if len(argv) > 3 else ""
+        if role == "consumer":
+            schema = model.model_json_schema(mode="validation")
+        elif role == "producer":
+            schema = model.model_json_schema(mode="serialization")
+        else:
+            print("role: producer or consumer", file=sys.stderr)
+            return 2
+        print(json.dumps(schema, indent=2, sort_keys=True))
+    elif command == "write":
+        for instance in samples(model):
+            print(instance.model_dump_json(by_alias=True))
+    elif command == "read":
+        for line in sys.stdin:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                model.model_validate_json(line)
+                print("ok")
+            except ValidationError:
+                print("refused")
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
