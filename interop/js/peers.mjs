@@ -19,7 +19,7 @@ import { createInterface } from "node:readline";
 
 const U32_MAX = 4294967295;
 
-function refundOf(zz, { strict = false, note = true } = {}) {
+function refundOf(zz, { strict = false, note = "nullish" } = {}) {
   const line = zz.object({ sku: zz.string(), quantity: zz.number().int().min(1).max(1000) });
   const method = zz.discriminatedUnion("kind", [
     zz.object({ kind: zz.literal("card"), last4: zz.string() }),
@@ -32,7 +32,11 @@ function refundOf(zz, { strict = false, note = true } = {}) {
     lines: zz.array(line),
     method,
   };
-  if (note) {
+  if (note === "nullish") {
+    // What a TypeScript reader of another language's optional field declares: absent, null
+    // or a string.
+    shape.note = zz.string().nullish();
+  } else if (note === "optional") {
     shape.note = zz.string().optional();
   }
   const object = zz.object(shape);
@@ -43,7 +47,9 @@ const MODELS = {
   // The refund request both sides agree on.
   refund: { zod: 4, schema: refundOf(z) },
   // A consumer that refuses unknown keys and has no `note`: the Rust producer writes one.
-  "refund-strict": { zod: 4, schema: refundOf(z, { strict: true, note: false }) },
+  "refund-strict": { zod: 4, schema: refundOf(z, { strict: true, note: "none" }) },
+  // A consumer whose `note` may be absent but never null.
+  "refund-optional": { zod: 4, schema: refundOf(z, { note: "optional" }) },
   // The agreed request declared with zod 3.
   "refund-v3": { zod: 3, schema: refundOf(z3) },
 };

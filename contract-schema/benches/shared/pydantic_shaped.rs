@@ -73,7 +73,7 @@ pub fn pydantic_producer(n: usize) -> Value {
 /// The canonical text of the Rust contract that reads the `n`-field model: `u32` for the
 /// bounded integers, `option<string>` read when present, `list<WideLine>` and the enum `WideReason`.
 pub fn rust_contract(n: usize) -> String {
-    let mut text = String::from("root Wide\n\nstruct Wide\n  unknown ignore\n");
+    let mut text = String::from("root Wide\n\nstruct Wide\n  rust \"bench::Wide\"\n  unknown ignore\n");
     for i in 0..n {
         let ty = match i % 5 {
             0 => "string",
@@ -92,10 +92,10 @@ pub fn rust_contract(n: usize) -> String {
         ));
     }
     text.push_str(concat!(
-        "\nstruct WideLine\n  unknown ignore\n",
+        "\nstruct WideLine\n  rust \"bench::WideLine\"\n  unknown ignore\n",
         "  field quantity: u32\n    send \"quantity\" always\n    receive \"quantity\" required\n",
         "  field sku: string\n    send \"sku\" always\n    receive \"sku\" required\n",
-        "\nenum WideReason\n  repr external\n",
+        "\nenum WideReason\n  rust \"bench::WideReason\"\n  repr external\n",
         "  variant Damaged: unit\n    send \"damaged\"\n    receive \"damaged\"\n",
         "  variant Late: unit\n    send \"late\"\n    receive \"late\"\n",
         "  variant Other: unit\n    send \"other\"\n    receive \"other\"\n",
