@@ -15,6 +15,9 @@
 //!   had in earlier versions: an explanation, never a key the receiver reads), and on an alias
 //!   property of the receiver view, `x-handoff-alias-of` (the field's own key).
 //!
+//! [`ANNOTATIONS`] lists these `x-handoff-*` keywords (a validator in strict mode must be told
+//! of them); [`without_annotations`] removes them.
+//!
 //! `$defs` keys are derived from display names so that they are valid JSON-pointer tokens and
 //! URI fragments without escaping: `::` becomes `.`, every run of other punctuation becomes one
 //! `-`, trailing punctuation is dropped (`Handoff<RefundRequest>` is `Handoff-RefundRequest`,
@@ -32,10 +35,12 @@
 //! The **receiver view** describes what `Deserialize` accepts: properties under the deserialize
 //! name and every alias; `required` holds the fields that must be present; a field readable
 //! under several keys must appear under exactly one of them when it is required and under at
-//! most one otherwise (serde rejects two as a duplicate field); `null` is accepted only where
-//! the type is an `Option` (a `default` field may be absent but not `null`); unknown keys are
-//! allowed (serde ignores them), forbidden (`deny_unknown_fields`) or typed by the value of a
-//! flattened map that captures them.
+//! most one otherwise (serde rejects two as a duplicate field): a `oneOf` with each key
+//! `required`, or a `not` of an `anyOf` with each pair of keys `required`, every `required`
+//! beside `properties` naming its keys as `true`, as ajv's `strict: true` requires; `null` is
+//! accepted only where the type is an `Option` (a `default` field may be absent but not
+//! `null`); unknown keys are allowed (serde ignores them), forbidden (`deny_unknown_fields`)
+//! or typed by the value of a flattened map that captures them.
 //!
 //! # Types
 //!
