@@ -12,7 +12,7 @@ pub const USAGE: &str = "\
 usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]
        handoff diff PRODUCER CONSUMER --mode check [--format text|json]
        handoff check OLD_DIR NEW_DIR [--format text|json]
-       handoff json-schema SNAPSHOT [--view sender|receiver] [--out FILE]
+       handoff json-schema SNAPSHOT [--view sender|receiver] [--no-annotations] [--out FILE]
 
 diff         compares two snapshot files of one contract; the mode defaults to the one the
              new snapshot declares (full when it declares none); `--mode check` compares a
@@ -29,7 +29,8 @@ check        compares two `contracts/` folders (say, the last release's and toda
 json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,
              for a peer written in another language: the receiver view (what the consumer's
              Deserialize accepts, the default) or the sender view (what the producer's
-             Serialize writes)
+             Serialize writes); `--no-annotations` leaves out the `x-handoff-*` keywords,
+             for a validator that refuses keywords it does not know (ajv's strict mode)
 
 exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input
              (json-schema: 0 when the schema is written, 2 on a usage error, an unreadable
@@ -89,6 +90,8 @@ pub enum Command {
         view: View,
         /// The file to write, or `None` for stdout.
         out: Option<PathBuf>,
+        /// Whether the `x-handoff-*` annotations are written (unless `--no-annotations`).
+        annotations: bool,
     },
 }
 
@@ -122,6 +125,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
     let mut format = None;
     let mut view = None;
     let mut out = None;
+    let mut annotations = true;
     let mut i = 0;
     while let Some(arg) = rest.get(i) {
         i += 1;
@@ -203,6 +207,15 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                 }
                 out = Some(PathBuf::from(v));
             }
+            "--no-annotations" if exporting => {
+                if inline.is_some() {
+                    return Err("`--no-annotations` takes no value".to_owned());
+                }
+                if !annotations {
+                    return Err("`--no-annotations` is given twice".to_owned());
+                }
+                annotations = false;
+            }
             "--mode" if exporting => {
                 return Err(
                     "`--mode` applies to `diff` only; `json-schema` exports one snapshot"
@@ -221,7 +234,9 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                         .to_owned(),
                 )
             }
-            "--view" | "--out" => return Err(format!("`{key}` applies to `json-schema` only")),
+            "--view" | "--out" | "--no-annotations" => {
+                return Err(format!("`{key}` applies to `json-schema` only"))
+            }
             _ if key.starts_with('-') && key.len() > 1 => {
                 return Err(format!("unknown option `{key}`"))
             }
@@ -240,6 +255,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
             snapshot,
             view: view.unwrap_or(View::Receiver),
             out,
+            annotations,
         });
     }
     let what = if sub == "diff" {
@@ -366,6 +382,7 @@ mod tests {
                 snapshot: "a.snap".into(),
                 view: View::Receiver,
                 out: None,
+                annotations: true,
             }
         );
         assert_eq!(
@@ -374,7 +391,36 @@ mod tests {
                 snapshot: "a.snap".into(),
                 view: View::Sender,
                 out: Some("a.json".into()),
+                annotations: true,
             }
+        );
+    }
+
+    #[test]
+    fn json_schema_without_annotations_is_a_flag_of_json_schema_alone() {
+        assert_eq!(
+            parse(&args("json-schema a.snap --no-annotations --view sender")).unwrap(),
+            Command::JsonSchema {
+                snapshot: "a.snap".into(),
+                view: View::Sender,
+                out: None,
+                annotations: false,
+            }
+        );
+        assert_eq!(
+            parse(&args(
+                "json-schema a.snap --no-annotations --no-annotations"
+            ))
+            .unwrap_err(),
+            "`--no-annotations` is given twice"
+        );
+        assert_eq!(
+            parse(&args("json-schema a.snap --no-annotations=yes")).unwrap_err(),
+            "`--no-annotations` takes no value"
+        );
+        assert_eq!(
+            parse(&args("diff a b --no-annotations")).unwrap_err(),
+            "`--no-annotations` applies to `json-schema` only"
         );
     }
 
@@ -456,6 +502,7 @@ mod tests {
                 snapshot: "a.snap".into(),
                 view: View::Receiver,
                 out: Some(PathBuf::from(path)),
+                annotations: true,
             }
         );
     }

@@ -9,11 +9,14 @@
 //!   `message`), and stderr stays quiet. A schema the import refuses exits 2 with
 //!   `error: FILE: #POINTER: MESSAGE`.
 //! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
-//! - `handoff json-schema SNAPSHOT [--view sender|receiver] [--out FILE]`: the JSON Schema
-//!   (draft 2020-12) of one snapshot in the chosen view (receiver by default), pretty-printed
-//!   to stdout or FILE, so that a peer in another language gets the schema in CI without
-//!   compiling Rust. The document carries `x-handoff-contract` (for a contract) and
-//!   `x-handoff-view`; see `contract_schema::json_schema` for the rest.
+//! - `handoff json-schema SNAPSHOT [--view sender|receiver] [--no-annotations] [--out FILE]`:
+//!   the JSON Schema (draft 2020-12) of one snapshot in the chosen view (receiver by
+//!   default), pretty-printed to stdout or FILE, so that a peer in another language gets the
+//!   schema in CI without compiling Rust. The document carries `x-handoff-contract` (for a
+//!   contract) and `x-handoff-view`; see `contract_schema::json_schema` for the rest.
+//!   `--no-annotations` leaves out every `x-handoff-*` keyword
+//!   (`contract_schema::json_schema::without_annotations`), for a validator that refuses
+//!   keywords it does not know.
 //!
 //! `diff` and `check` honour the findings the NEW snapshot accepts on purpose (its `allow`
 //! lines, from `#[handoff(allow(RULE_ID, reason = "…"))]`): they are printed as allowed,
@@ -33,7 +36,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use contract_schema::compat::{self, CompatReport, Direction, Finding, Fix, Rule};
-use contract_schema::json_schema::{import, to_json_schema, ImportWarning, View};
+use contract_schema::json_schema::{
+    import, to_json_schema, without_annotations, ImportWarning, View,
+};
 use contract_schema::snapshot;
 use contract_schema::Schema;
 use serde::Serialize;
@@ -77,7 +82,8 @@ fn main() -> ExitCode {
             snapshot,
             view,
             out,
-        } => json_schema(&snapshot, view, out.as_deref()),
+            annotations,
+        } => json_schema(&snapshot, view, out.as_deref(), annotations),
     };
     match outcome {
         Ok(true) => ExitCode::from(COMPATIBLE),
@@ -100,9 +106,18 @@ fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
 }
 
 /// Writes the JSON Schema of the snapshot at `path` in `view` to `out`, or to stdout.
-fn json_schema(path: &Path, view: View, out: Option<&Path>) -> Result<bool, String> {
+fn json_schema(
+    path: &Path,
+    view: View,
+    out: Option<&Path>,
+    annotations: bool,
+) -> Result<bool, String> {
     let schema = snapshots::read(path)?;
-    let text = to_json(&to_json_schema(&schema, view))?;
+    let mut document = to_json_schema(&schema, view);
+    if !annotations {
+        document = without_annotations(document);
+    }
+    let text = to_json(&document)?;
     match out {
         None => print(&text),
         Some(out) => std::fs::write(out, format!("{text}\n"))

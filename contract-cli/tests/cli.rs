@@ -740,6 +740,28 @@ fn json_schema_of_a_temporary_snapshot_to_a_file() {
 }
 
 #[test]
+fn json_schema_without_annotations_validates_as_the_annotated_export() {
+    use contract_schema::json_schema::{without_annotations, ANNOTATIONS};
+
+    let path = repository_snapshot();
+    for view in ["receiver", "sender"] {
+        let annotated = handoff(&[&"json-schema", &path, &"--view", &view]);
+        let plain = handoff(&[&"json-schema", &path, &"--view", &view, &"--no-annotations"]);
+        let (annotated, _) = exported(&annotated);
+        let (json, validator) = exported(&plain);
+        assert_eq!(json, without_annotations(annotated.clone()));
+        // No annotation anywhere in the text, and the annotated export had some.
+        let text = stdout(&plain);
+        assert!(ANNOTATIONS.iter().all(|key| !text.contains(key)), "{text}");
+        assert_ne!(json, annotated);
+        let sent =
+            serde_json::json!({"category": "damaged", "orderId": "A-1", "amountCents": 1250});
+        assert!(validator.is_valid(&sent));
+        assert!(!validator.is_valid(&serde_json::json!({"category": "damaged", "orderId": "A-1"})));
+    }
+}
+
+#[test]
 fn json_schema_usage_errors_and_unreadable_input_exit_2() {
     let tmp = TempDir::new();
     let good = write(&tmp.0, "good.snap", &snapshot("x", 1, Mode::Full, v1()));

@@ -4,5 +4,6 @@
 // Fixture fields and variants: each type's doc says what shape it stands for.
 #[allow(missing_docs)]
 pub mod fuzz;
+pub mod mutations;
 pub mod strategies;
 pub mod types;

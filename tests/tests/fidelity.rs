@@ -21,10 +21,9 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use contract_core::schema::model::{
-    Body, Constraint, Emit, FieldDef, Repr, Type, Unknown, VariantDefKind,
-};
+use contract_core::schema::model::{Body, Constraint, Emit, Repr, Type, Unknown, VariantDefKind};
 use contract_core::{json_schema, receive, send, HandoffSchema, ProblemKind, Schema, View};
+use contract_tests::mutations::{field_at, site_mutations, site_object, value_mut, Mutation};
 use contract_tests::strategies::{
     receiver_instances, wrong_values, Instance, Place, Site, Slot, SplitMix, Step, WrongValue,
 };
@@ -53,26 +52,6 @@ fn cases() -> u32 {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(CASES)
-}
-
-/// Values a field is retyped to.
-fn replacements() -> Vec<Value> {
-    vec![
-        json!(null),
-        json!(true),
-        json!(7),
-        json!(-3),
-        json!(0),
-        json!(2.0),
-        json!(1.5),
-        json!("x"),
-        json!(""),
-        json!([]),
-        json!([1]),
-        json!(["x"]),
-        json!({}),
-        json!({ "a": 1 }),
-    ]
 }
 
 struct Harness<T> {
@@ -660,140 +639,6 @@ fn value_point(slot: &Slot, serde: bool, by_schema: bool) -> Option<&'static str
         )
     );
     (!serde && by_schema && unchecked).then_some("formats without a standard name")
-}
-
-/// The value at a path inside an instance.
-fn value_mut<'a>(root: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
-    let mut node = root;
-    for step in path {
-        node = match step {
-            Step::Key(k) => node.get_mut(k.as_str())?,
-            Step::Index(i) => node.get_mut(*i)?,
-        };
-    }
-    Some(node)
-}
-
-/// The object of a site inside an instance.
-fn site_object<'a>(root: &'a Value, path: &[Step]) -> Option<&'a Value> {
-    let mut node = root;
-    for step in path {
-        node = match step {
-            Step::Key(k) => node.get(k.as_str())?,
-            Step::Index(i) => node.get(*i)?,
-        };
-    }
-    Some(node)
-}
-
-/// The field a key of a struct object belongs to, for the receiver.
-fn field_at<'a>(site: &'a Site, key: &str) -> Option<&'a FieldDef> {
-    site.fields
-        .iter()
-        .find(|f| f.receiver.as_ref().is_some_and(|r| r.accepts(key)))
-}
-
-/// One change of a struct object.
-#[derive(Debug, Clone)]
-enum Mutation {
-    Remove { key: String },
-    Rename { key: String, to: String },
-    Retype { key: String, to: Value },
-    AddKey { key: String, value: Value },
-}
-
-impl Mutation {
-    fn apply(&self, root: &Value, path: &[Step]) -> Option<Value> {
-        let mut out = root.clone();
-        let mut node = &mut out;
-        for step in path {
-            node = match step {
-                Step::Key(k) => node.get_mut(k.as_str())?,
-                Step::Index(i) => node.get_mut(*i)?,
-            };
-        }
-        let object = node.as_object_mut()?;
-        match self {
-            Mutation::Remove { key } => {
-                object.remove(key)?;
-            }
-            Mutation::Rename { key, to } => {
-                let value = object.remove(key)?;
-                object.insert(to.clone(), value);
-            }
-            Mutation::Retype { key, to } => {
-                *object.get_mut(key)? = to.clone();
-            }
-            Mutation::AddKey { key, value } => {
-                object.insert(key.clone(), value.clone());
-            }
-        }
-        Some(out)
-    }
-}
-
-/// The mutations of one struct object: every present key removed, renamed, retyped (to three
-/// values of other types and to `null`), duplicated under its other names, and an unknown key.
-fn site_mutations(root: &Value, site: &Site, rng: &mut SplitMix) -> Vec<Mutation> {
-    let Some(object) = site_object(root, &site.path).and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    let replacements = replacements();
-    let mut out = Vec::new();
-    for (key, value) in object {
-        out.push(Mutation::Remove { key: key.clone() });
-        out.push(Mutation::Rename {
-            key: key.clone(),
-            to: format!("{key}Renamed"),
-        });
-        out.push(Mutation::Retype {
-            key: key.clone(),
-            to: Value::Null,
-        });
-        for _ in 0..3 {
-            if let Some(to) = rng.pick(&replacements) {
-                if std::mem::discriminant(to) != std::mem::discriminant(value) {
-                    out.push(Mutation::Retype {
-                        key: key.clone(),
-                        to: to.clone(),
-                    });
-                }
-            }
-        }
-        if let Some(receiver) = field_at(site, key).and_then(|f| f.receiver.as_ref()) {
-            for other in std::iter::once(&receiver.name).chain(&receiver.aliases) {
-                if other == key {
-                    continue;
-                }
-                // Read under another of its names: serde reads it alone...
-                out.push(Mutation::Rename {
-                    key: key.clone(),
-                    to: other.clone(),
-                });
-                // ...and rejects it next to the first as a duplicate field.
-                out.push(Mutation::AddKey {
-                    key: other.clone(),
-                    value: value.clone(),
-                });
-            }
-        }
-    }
-    let unknown = if site.unknown == Unknown::Capture {
-        "zzCapturedOrNot"
-    } else {
-        "zzUnknownField"
-    };
-    if !object.contains_key(unknown) {
-        out.push(Mutation::AddKey {
-            key: unknown.to_owned(),
-            value: json!(1),
-        });
-        out.push(Mutation::AddKey {
-            key: unknown.to_owned(),
-            value: json!("text"),
-        });
-    }
-    out
 }
 
 fn report(name: &str, checked: usize, tried: &BTreeMap<String, usize>, explained: usize) {

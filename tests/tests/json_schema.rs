@@ -259,7 +259,11 @@ fn a_required_field_read_under_an_alias_appears_exactly_once() {
     assert_eq!(refund["required"], json!(["category"]));
     assert_eq!(
         refund["allOf"],
-        json!([{ "oneOf": [{ "required": ["orderId"] }, { "required": ["orderRef"] }] }])
+        // Each key also under `properties`, as ajv's `strict: true` requires of a `required`.
+        json!([{ "oneOf": [
+            { "properties": { "orderId": true }, "required": ["orderId"] },
+            { "properties": { "orderRef": true }, "required": ["orderRef"] },
+        ] }])
     );
     assert_eq!(
         refund["properties"]["orderRef"]["x-handoff-alias-of"],

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use crate::model::{Body, EnumDef, FlatEnumDef, Repr, Type, VariantDef, VariantDefKind};
 
 use super::exporter::Exporter;
-use super::keywords::{at_most_one, either, obj, one_of, unique};
+use super::keywords::{at_most_one, either, obj, one_of, required_keys, unique, CATCH_ALL, RUST};
 use crate::model::View;
 
 impl Exporter<'_> {
@@ -75,8 +75,7 @@ impl Exporter<'_> {
                     if let [only] = names.as_slice() {
                         alternative.insert("required".into(), json!([only]));
                     } else {
-                        let any: Vec<Value> =
-                            names.iter().map(|n| json!({ "required": [n] })).collect();
+                        let any: Vec<Value> = names.iter().map(|n| required_keys(&[n])).collect();
                         alternative.insert("anyOf".into(), any.into());
                     }
                     alternatives.push(self.annotated(variant, alternative));
@@ -98,7 +97,7 @@ impl Exporter<'_> {
             let schema = Value::Object(out);
             out = obj(json!({ "anyOf": [schema, {}] }));
         }
-        out.insert("x-handoff-rust".into(), flat.rust_name.clone().into());
+        out.insert(RUST.into(), flat.rust_name.clone().into());
         if !flat.doc.is_empty() {
             out.insert("description".into(), flat.doc.clone().into());
         }
@@ -158,7 +157,7 @@ impl Exporter<'_> {
                 Repr::External | Repr::Untagged | Repr::Internal { .. } => unknown_tag,
             };
             let mut alternative = self.annotated(other, alternative);
-            alternative.insert("x-handoff-catch-all".into(), true.into());
+            alternative.insert(CATCH_ALL.into(), true.into());
             alternatives.push(alternative);
         }
         if def.repr == Repr::Untagged {
@@ -199,7 +198,7 @@ impl Exporter<'_> {
             let known: Vec<&String> = def.variants.iter().flat_map(|v| &v.receiver).collect();
             let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
             let mut alternative = self.annotated(other, tag_only(&with_tag(unknown_tag)));
-            alternative.insert("x-handoff-catch-all".into(), true.into());
+            alternative.insert(CATCH_ALL.into(), true.into());
             alternatives.push(alternative);
         }
         alternatives
@@ -223,7 +222,7 @@ impl Exporter<'_> {
             if let Some(other) = catch_all {
                 let mut alternative =
                     self.annotated(other, obj(json!({ "not": { "enum": names } })));
-                alternative.insert("x-handoff-catch-all".into(), true.into());
+                alternative.insert(CATCH_ALL.into(), true.into());
                 one_of.push(Value::Object(alternative));
             }
             if !one_of.is_empty() {
@@ -419,7 +418,7 @@ impl Exporter<'_> {
                     out.insert("additionalProperties".into(), json!({ "type": "null" }));
                     out.insert("propertyNames".into(), json!({ "not": { "enum": known } }));
                     let mut alternative = self.annotated(other, single_key(out));
-                    alternative.insert("x-handoff-catch-all".into(), true.into());
+                    alternative.insert(CATCH_ALL.into(), true.into());
                     alternatives.push(alternative);
                 }
             }
@@ -443,7 +442,7 @@ impl Exporter<'_> {
                     let unknown_tag = obj(json!({ "type": "string", "not": { "enum": known } }));
                     let out = self.adjacent(tags, (tag, content), unknown_tag, None, deny);
                     let mut alternative = self.annotated(other, out);
-                    alternative.insert("x-handoff-catch-all".into(), true.into());
+                    alternative.insert(CATCH_ALL.into(), true.into());
                     alternatives.push(alternative);
                 }
             }

@@ -10,6 +10,25 @@ use serde_json::{json, Map, Number, Value};
 
 use crate::model::{Constraint, IntKind, IntValue, StringFormat};
 
+/// The annotation on an alias property of the receiver view: the field's own key.
+pub(super) const ALIAS_OF: &str = "x-handoff-alias-of";
+/// The annotation on the alternative a `#[serde(other)]` variant reads.
+pub(super) const CATCH_ALL: &str = "x-handoff-catch-all";
+/// The annotation at the root of a contract's export: its id (`refund-request/v2`).
+pub(super) const CONTRACT: &str = "x-handoff-contract";
+/// The annotation on a string of a format JSON Schema has no standard name for.
+pub(super) const FORMAT: &str = "x-handoff-format";
+/// The annotation at the root of a contract's export: its compatibility mode.
+pub(super) const MODE: &str = "x-handoff-mode";
+/// The annotation on a field that is a working assumption.
+pub(super) const PROVENANCE: &str = "x-handoff-provenance";
+/// The annotation on a field: the names it had in earlier versions.
+pub(super) const RENAMED_FROM: &str = "x-handoff-renamed-from";
+/// The annotation on a named type (its Rust path) or a field (its Rust name).
+pub(super) const RUST: &str = "x-handoff-rust";
+/// The annotation at the root of every export: `sender` or `receiver`.
+pub(super) const VIEW: &str = "x-handoff-view";
+
 /// Turns a `json!` object literal into its map (anything else is the empty schema).
 pub(super) fn obj(value: Value) -> Map<String, Value> {
     match value {
@@ -53,12 +72,24 @@ pub(super) fn one_of(alternatives: Vec<Map<String, Value>>) -> Map<String, Value
     obj(json!({ "oneOf": alternatives }))
 }
 
+/// The keys, all present: `required`, with each key also under `properties` (as `true`, which
+/// constrains nothing), since ajv's `strict: true` (`strictRequired`) refuses a `required`
+/// whose keys its own schema object does not define.
+pub(super) fn required_keys<S: AsRef<str>>(names: &[S]) -> Value {
+    let properties: Map<String, Value> = names
+        .iter()
+        .map(|n| (n.as_ref().to_owned(), Value::Bool(true)))
+        .collect();
+    let required: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    json!({ "properties": properties, "required": required })
+}
+
 /// At most one of these keys may be present.
 pub(super) fn at_most_one(names: &[&String]) -> Value {
     let mut pairs = Vec::new();
     for (i, a) in names.iter().enumerate() {
         for b in names.iter().skip(i + 1) {
-            pairs.push(json!({ "required": [a, b] }));
+            pairs.push(required_keys(&[a, b]));
         }
     }
     json!({ "not": { "anyOf": pairs } })
@@ -175,7 +206,7 @@ pub(super) fn string_schema(format: StringFormat) -> Map<String, Value> {
         | StringFormat::SocketAddrV6
         | StringFormat::SocketAddr => {
             if let Some(name) = format.as_str() {
-                out.insert("x-handoff-format".into(), name.into());
+                out.insert(FORMAT.into(), name.into());
             }
         }
     }

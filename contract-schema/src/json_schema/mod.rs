@@ -18,6 +18,9 @@
 //!   had in earlier versions: an explanation, never a key the receiver reads), and on an alias
 //!   property of the receiver view, `x-handoff-alias-of` (the field's own key).
 //!
+//! [`ANNOTATIONS`] lists these `x-handoff-*` keywords (a validator in strict mode must be told
+//! of them); [`without_annotations`] removes them.
+//!
 //! `$defs` keys are derived from display names so that they are valid JSON-pointer tokens and
 //! URI fragments without escaping: `::` becomes `.`, every run of other punctuation becomes one
 //! `-`, trailing punctuation is dropped (`Handoff<RefundRequest>` is `Handoff-RefundRequest`,
@@ -35,10 +38,12 @@
 //! The **receiver view** describes what `Deserialize` accepts: properties under the deserialize
 //! name and every alias; `required` holds the fields that must be present; a field readable
 //! under several keys must appear under exactly one of them when it is required and under at
-//! most one otherwise (serde rejects two as a duplicate field); `null` is accepted only where
-//! the type is an `Option` (a `default` field may be absent but not `null`); unknown keys are
-//! allowed (serde ignores them), forbidden (`deny_unknown_fields`) or typed by the value of a
-//! flattened map that captures them.
+//! most one otherwise (serde rejects two as a duplicate field): a `oneOf` with each key
+//! `required`, or a `not` of an `anyOf` with each pair of keys `required`, every `required`
+//! beside `properties` naming its keys as `true`, as ajv's `strict: true` requires; `null` is
+//! accepted only where the type is an `Option` (a `default` field may be absent but not
+//! `null`); unknown keys are allowed (serde ignores them), forbidden (`deny_unknown_fields`)
+//! or typed by the value of a flattened map that captures them.
 //!
 //! # Types
 //!
@@ -238,7 +243,92 @@ pub use crate::model::View;
 use enums::Tag;
 use exporter::Exporter;
 pub use import::{import, ImportError, ImportWarning, Imported};
-use keywords::{at_most_one, constrained_schema, int_schema, nullable, obj, string_schema, unique};
+use keywords::{
+    at_most_one, constrained_schema, int_schema, nullable, obj, required_keys, string_schema,
+    unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, MODE, PROVENANCE, RENAMED_FROM, RUST, VIEW,
+};
+
+/// Every annotation keyword an export may write, sorted: `x-handoff-*` keys that no validator
+/// knows, which the import reads back (the module docs say where each sits).
+///
+/// A validator in strict mode refuses a keyword it does not know: register these as known
+/// (ajv: `ajv.addVocabulary(ANNOTATIONS)`), or export without them ([`without_annotations`],
+/// `handoff json-schema --no-annotations`).
+pub const ANNOTATIONS: &[&str] = &[
+    ALIAS_OF,
+    CATCH_ALL,
+    CONTRACT,
+    FORMAT,
+    MODE,
+    PROVENANCE,
+    RENAMED_FROM,
+    RUST,
+    VIEW,
+];
+
+/// Keywords of draft 2020-12 whose value is a schema.
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "contains",
+    "else",
+    "if",
+    "items",
+    "not",
+    "propertyNames",
+    "then",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+/// Keywords of draft 2020-12 whose value is an array of schemas.
+const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords of draft 2020-12 whose value is an object of schemas.
+const SCHEMA_MAP_KEYWORDS: &[&str] = &[
+    "$defs",
+    "dependentSchemas",
+    "patternProperties",
+    "properties",
+];
+
+/// An export without its annotations: every keyword of [`ANNOTATIONS`] removed from every
+/// schema object of the document, so that a validator that refuses unknown keywords (ajv's
+/// default strict mode) compiles it with no more set up than the formats it checks.
+///
+/// Only schema positions are walked (the subschemas of 2020-12's applicators, `$defs`):
+/// a property or `$defs` entry named like an annotation, and the values of `const`, `enum`,
+/// `examples` and `default`, are data and stay. Nothing else changes, so the document
+/// validates exactly what the export does; what is lost is what the import reads back from
+/// the annotations (contract id, mode, view, Rust names, provenance, former names, aliases,
+/// catch-alls, formats without a standard name).
+#[must_use]
+pub fn without_annotations(mut document: Value) -> Value {
+    strip_annotations(&mut document);
+    document
+}
+
+/// [`without_annotations`] in place.
+fn strip_annotations(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        // `true`, `false`: no keyword to remove.
+        return;
+    };
+    for key in ANNOTATIONS {
+        map.remove(*key);
+    }
+    for (keyword, value) in map.iter_mut() {
+        let keyword = keyword.as_str();
+        if SCHEMA_KEYWORDS.contains(&keyword) {
+            strip_annotations(value);
+        } else if SCHEMA_ARRAY_KEYWORDS.contains(&keyword) {
+            if let Value::Array(items) = value {
+                items.iter_mut().for_each(strip_annotations);
+            }
+        } else if SCHEMA_MAP_KEYWORDS.contains(&keyword) {
+            if let Value::Object(entries) = value {
+                entries.values_mut().for_each(strip_annotations);
+            }
+        }
+    }
+}
 
 /// The JSON Schema dialect of every exported document.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -263,10 +353,10 @@ pub fn to_json_schema(schema: &Schema, view: View) -> Value {
         doc.insert("title".into(), name.clone().into());
     }
     if let Some(id) = &schema.contract {
-        doc.insert("x-handoff-contract".into(), id.to_string().into());
-        doc.insert("x-handoff-mode".into(), schema.mode.as_str().into());
+        doc.insert(CONTRACT.into(), id.to_string().into());
+        doc.insert(MODE.into(), schema.mode.as_str().into());
     }
-    doc.insert("x-handoff-view".into(), view.as_str().into());
+    doc.insert(VIEW.into(), view.as_str().into());
     for (key, value) in exporter.ty(&schema.root) {
         doc.insert(key, value);
     }
@@ -351,7 +441,7 @@ impl Exporter<'_> {
         if !def.doc.is_empty() {
             out.insert("description".into(), def.doc.clone().into());
         }
-        out.insert("x-handoff-rust".into(), def.rust_path.clone().into());
+        out.insert(RUST.into(), def.rust_path.clone().into());
         let body = match &def.body {
             Body::Struct(s) => self.struct_schema(s, &[]),
             Body::Enum(e) => self.enum_schema(e),
@@ -421,19 +511,13 @@ impl Exporter<'_> {
             out.insert("description".into(), field.doc.clone().into());
         }
         if field.rust_name != key {
-            out.insert("x-handoff-rust".into(), field.rust_name.clone().into());
+            out.insert(RUST.into(), field.rust_name.clone().into());
         }
         if field.provenance == crate::model::Provenance::Assumption {
-            out.insert(
-                "x-handoff-provenance".into(),
-                field.provenance.as_str().into(),
-            );
+            out.insert(PROVENANCE.into(), field.provenance.as_str().into());
         }
         if !field.renamed_from.is_empty() {
-            out.insert(
-                "x-handoff-renamed-from".into(),
-                field.renamed_from.clone().into(),
-            );
+            out.insert(RENAMED_FROM.into(), field.renamed_from.clone().into());
         }
         out
     }
@@ -488,7 +572,7 @@ impl Exporter<'_> {
                     properties.insert(primary.clone(), Value::Object(schema.clone()));
                     for alias in names.iter().skip(1) {
                         let mut alias_schema = schema.clone();
-                        alias_schema.insert("x-handoff-alias-of".into(), primary.clone().into());
+                        alias_schema.insert(ALIAS_OF.into(), primary.clone().into());
                         properties.insert((*alias).clone(), Value::Object(alias_schema));
                     }
                     if names.len() == 1 {
@@ -498,7 +582,7 @@ impl Exporter<'_> {
                     } else if receiver.required {
                         // Exactly one of the keys: serde rejects two as a duplicate field.
                         let one_of: Vec<Value> =
-                            names.iter().map(|n| json!({ "required": [n] })).collect();
+                            names.iter().map(|n| required_keys(&[n])).collect();
                         constraints.push(json!({ "oneOf": one_of }));
                     } else {
                         constraints.push(at_most_one(&names));
@@ -738,6 +822,41 @@ mod tests {
             assert_eq!(out["maxItems"], 0);
             assert!(out.get("prefixItems").is_none(), "{out}");
         }
+    }
+
+    #[test]
+    fn without_annotations_removes_keywords_never_data() {
+        let doc = json!({
+            "x-handoff-contract": "a/v1",
+            "x-handoff-view": "receiver",
+            "type": "object",
+            "properties": {
+                "x-handoff-rust": {"type": "string", "x-handoff-rust": "rust_name"},
+                "kind": {"const": {"x-handoff-mode": "data"}, "enum": [{"x-handoff-view": 1}]},
+            },
+            "allOf": [{"oneOf": [{"x-handoff-catch-all": true, "required": ["kind"]}]}],
+            "$defs": {"x-handoff-format": {"items": {"x-handoff-format": "time"}}},
+        });
+        let stripped = without_annotations(doc);
+        assert_eq!(
+            stripped,
+            json!({
+                "type": "object",
+                "properties": {
+                    "x-handoff-rust": {"type": "string"},
+                    "kind": {"const": {"x-handoff-mode": "data"}, "enum": [{"x-handoff-view": 1}]},
+                },
+                "allOf": [{"oneOf": [{"required": ["kind"]}]}],
+                "$defs": {"x-handoff-format": {"items": {}}},
+            })
+        );
+    }
+
+    #[test]
+    fn annotations_are_sorted_and_each_an_x_handoff_key() {
+        assert_eq!(ANNOTATIONS.len(), 9);
+        assert!(ANNOTATIONS.windows(2).all(|w| w[0] < w[1]));
+        assert!(ANNOTATIONS.iter().all(|k| k.starts_with("x-handoff-")));
     }
 
     #[test]
