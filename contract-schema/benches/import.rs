@@ -47,9 +47,16 @@ fn inputs(n: usize) -> Inputs {
         imported.warnings
     );
     let producer_snapshot = text::to_text(&imported.schema);
-    let (peer, reader) = (by_import(&peer_json, &contract), by_snapshots(&producer_snapshot, &contract));
+    let (peer, reader) = (
+        by_import(&peer_json, &contract),
+        by_snapshots(&producer_snapshot, &contract),
+    );
     assert!(peer.is_compatible(), "the generated pair is compatible");
-    assert_eq!(peer.findings().len(), reader.findings().len(), "both paths find the same");
+    assert_eq!(
+        peer.findings().len(),
+        reader.findings().len(),
+        "both paths find the same"
+    );
     Inputs {
         peer_json,
         contract,

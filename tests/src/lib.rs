@@ -5,5 +5,6 @@
 #[allow(missing_docs)]
 pub mod fuzz;
 pub mod mutations;
+pub mod peers;
 pub mod strategies;
 pub mod types;

@@ -47,6 +47,7 @@ use contract_core::schema::json_schema::ANNOTATIONS;
 use contract_core::schema::snapshot;
 use contract_core::{json_schema, receive, send, HandoffSchema, ProblemKind, Schema, View};
 use contract_tests::mutations::{site_mutations, site_object, value_mut};
+use contract_tests::peers::{node_ready, python, skip, workspace};
 use contract_tests::strategies::{generate, wrong_values, Instance, SplitMix};
 use contract_tests::types::*;
 use jsonschema::Validator;
@@ -60,14 +61,6 @@ const INSTANCES: u64 = 12;
 const SITES: usize = 3;
 /// Slots given wrong values per instance, at most.
 const SLOTS: usize = 4;
-
-/// The workspace's root.
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from(".."))
-}
 
 /// `<target>/interop`, emptied: see the module docs.
 fn interop_dir() -> PathBuf {
@@ -431,20 +424,6 @@ fn write_all() -> (PathBuf, usize) {
     (dir, total)
 }
 
-/// Whether `CI=true`: a missing peer is then a failure, not a skip.
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Skips loudly, or fails under CI.
-fn skip(what: &str) {
-    assert!(
-        !in_ci(),
-        "CI=true, yet {what}: .ci/run installs them before the tests"
-    );
-    eprintln!("SKIPPED: {what}");
-}
-
 /// Runs one peer's script; its summary line (`summary: {json}`) is returned.
 fn run_peer(program: &Path, script: &Path, dir: &Path) -> Map<String, Value> {
     let output = Process::new(program)
@@ -476,23 +455,6 @@ fn run_peer(program: &Path, script: &Path, dir: &Path) -> Map<String, Value> {
             script.display()
         ),
     }
-}
-
-/// The Python of the venv: `HANDOFF_INTEROP_PYTHON`, else `interop/py/.venv/bin/python`.
-fn python() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("HANDOFF_INTEROP_PYTHON") {
-        return Some(PathBuf::from(p));
-    }
-    let venv = workspace().join("interop/py/.venv/bin/python");
-    venv.exists().then_some(venv)
-}
-
-/// Whether `node` runs.
-fn node_runs() -> bool {
-    Process::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// Checks that every listed point explained at least one case (`points.json` holds one of
@@ -528,7 +490,7 @@ fn ajv_and_python_jsonschema_agree_with_the_rust_verdicts() {
     let total = total + 3;
     eprintln!("{total} cases written to {}", dir.display());
     let root = workspace();
-    if node_runs() && root.join("interop/js/node_modules/ajv").exists() {
+    if node_ready() && root.join("interop/js/node_modules/ajv").exists() {
         let summary = run_peer(Path::new("node"), &root.join("interop/js/agree.mjs"), &dir);
         assert_summary(
             "agree.mjs",

@@ -15,16 +15,17 @@
 //!   other refuses (`receive` the peer's, or the peer the Rust producer's).
 //!
 //! The peers run from the packages `.ci/run` installs (`npm ci --prefix interop/js`; a venv
-//! with `interop/py/requirements.txt`, whose `python` `HANDOFF_INTEROP_PYTHON` names). Without
-//! them each test passes printing `SKIPPED: …`, unless `CI=true`, where that is a failure.
+//! with `interop/py/requirements.txt`, whose `python` `HANDOFF_INTEROP_PYTHON` names, else
+//! `interop/py/.venv`). Without them each test passes printing `SKIPPED: …`, unless `CI=true`,
+//! where that is a failure.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use contract_core::schema::json_schema::import;
 use contract_core::schema::shape::{ConstraintShape, IntKind, IntRange, IntValue, Kind};
 use contract_core::{compat, receive, send, HandoffSchema, Schema, Shape, View};
+use contract_tests::peers::{node_ready, python, skip, workspace};
 use serde::{Deserialize, Serialize};
 
 /// The Rust side of every case: what a Rust agent writes and reads.
@@ -154,44 +155,26 @@ impl Role {
     }
 }
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate is inside the workspace")
-        .to_path_buf()
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// The command that runs a peer's script, or `None` (after saying so) when the peer's
-/// packages are not installed here. Under `CI=true` a missing peer is a failure.
+/// The command that runs a peer's script, or `None` (after a loud skip) when the peer's
+/// packages are not installed here; under `CI=true` a missing peer fails the test.
 fn peer_command(peer: Peer) -> Option<Command> {
-    let missing = |what: &str| {
-        assert!(
-            !in_ci(),
-            "CI=true but the {peer:?} peer cannot run: {what} (.ci/run installs it)"
-        );
-        eprintln!("SKIPPED: {peer:?} peer: {what} (run .ci/run's interop install, or see tests/README.md)");
-        None
-    };
     match peer {
         Peer::Pydantic => {
-            let Some(python) = std::env::var_os("HANDOFF_INTEROP_PYTHON") else {
-                return missing("need HANDOFF_INTEROP_PYTHON, the python of a venv with interop/py/requirements.txt");
+            let Some(python) = python() else {
+                skip("the pydantic peer: need the Python venv (HANDOFF_INTEROP_PYTHON, or interop/py/.venv with interop/py/requirements.txt)");
+                return None;
             };
             let mut cmd = Command::new(python);
-            cmd.arg(repo().join("interop/py/peers.py"));
+            cmd.arg(workspace().join("interop/py/peers.py"));
             Some(cmd)
         }
         Peer::Zod => {
-            let js = repo().join("interop/js");
-            if !js.join("node_modules/zod").is_dir() {
-                return missing("need interop/js/node_modules (npm ci --prefix interop/js)");
+            if !node_ready() {
+                skip("the zod peer: need node/npm deps (npm ci --prefix interop/js)");
+                return None;
             }
             let mut cmd = Command::new("node");
-            cmd.arg(js.join("peers.mjs"));
+            cmd.arg(workspace().join("interop/js/peers.mjs"));
             Some(cmd)
         }
     }

@@ -34,7 +34,9 @@ pub fn pydantic_producer(n: usize) -> Value {
         let t = title(&name);
         let schema = match i % 5 {
             0 => json!({ "title": t, "type": "string" }),
-            1 => json!({ "maximum": 4_294_967_295_u64, "minimum": 0, "title": t, "type": "integer" }),
+            1 => {
+                json!({ "maximum": 4_294_967_295_u64, "minimum": 0, "title": t, "type": "integer" })
+            }
             2 => json!({
                 "anyOf": [{ "type": "string" }, { "type": "null" }],
                 "default": null,
@@ -73,7 +75,8 @@ pub fn pydantic_producer(n: usize) -> Value {
 /// The canonical text of the Rust contract that reads the `n`-field model: `u32` for the
 /// bounded integers, `option<string>` read when present, `list<WideLine>` and the enum `WideReason`.
 pub fn rust_contract(n: usize) -> String {
-    let mut text = String::from("root Wide\n\nstruct Wide\n  rust \"bench::Wide\"\n  unknown ignore\n");
+    let mut text =
+        String::from("root Wide\n\nstruct Wide\n  rust \"bench::Wide\"\n  unknown ignore\n");
     for i in 0..n {
         let ty = match i % 5 {
             0 => "string",
