@@ -64,10 +64,12 @@ impl Commit {
     /// When the current directory is in no git repository, or `name` names no commit there
     /// (the message says what a shallow clone needs).
     pub fn resolve(name: &str) -> Result<Self, String> {
-        let prefix = git(["rev-parse", "--show-prefix"])
-            .map_err(|e| format!("`--against` reads the git repository of the current directory: {e}"))?;
-        let prefix = String::from_utf8(prefix)
-            .map_err(|_| "the current directory's path in the repository is not UTF-8".to_owned())?;
+        let prefix = git(["rev-parse", "--show-prefix"]).map_err(|e| {
+            format!("`--against` reads the git repository of the current directory: {e}")
+        })?;
+        let prefix = String::from_utf8(prefix).map_err(|_| {
+            "the current directory's path in the repository is not UTF-8".to_owned()
+        })?;
         // `--verify` reads one argument as a revision, never as an option (a ref starting
         // with `-` is refused by the argument parser anyway).
         let id = git(["rev-parse", "--verify", "--quiet", &format!("{name}^{{commit}}")])

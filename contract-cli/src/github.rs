@@ -106,10 +106,7 @@ mod tests {
 
     #[test]
     fn properties_escape_colon_and_comma_too() {
-        assert_eq!(
-            escape_property("a,b:c%d\ne\rf"),
-            "a%2Cb%3Ac%25d%0Ae%0Df"
-        );
+        assert_eq!(escape_property("a,b:c%d\ne\rf"), "a%2Cb%3Ac%25d%0Ae%0Df");
     }
 
     #[test]
@@ -133,6 +130,9 @@ mod tests {
             "::warning title=FIELD_REMOVED::old readers require `x`;%0Arestore it"
         );
         a.title = None;
-        assert_eq!(a.to_string(), "::warning::old readers require `x`;%0Arestore it");
+        assert_eq!(
+            a.to_string(),
+            "::warning::old readers require `x`;%0Arestore it"
+        );
     }
 }

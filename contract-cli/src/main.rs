@@ -373,7 +373,11 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
         },
     )?;
     let compatible = contracts.iter().all(|c| c.report.is_compatible());
-    let title = format!("handoff check {} -> {}", old_dir.display(), new_dir.display());
+    let title = format!(
+        "handoff check {} -> {}",
+        old_dir.display(),
+        new_dir.display()
+    );
     match format {
         Format::Text => print(&check_text(&title, &contracts)),
         Format::Json => print(&to_json(&CheckOutput {
