@@ -1,9 +1,12 @@
 //! The source map of a snapshot: the line in the FILE (insta's header counted) of each type,
 //! field and variant, and the line a compatibility finding points at in the new snapshot.
 
-use contract_schema::compat::{self, Mode, Rule};
+use contract_schema::arbitrary::arb_schema;
+use contract_schema::compat::{self, Direction, Finding, Fix, Mode, Rule};
+use contract_schema::model::{Body, StructDef, VariantDefKind};
 use contract_schema::snapshot;
-use contract_schema::text::{parse_with_lines, Element};
+use contract_schema::text::{parse_with_lines, to_text, Element};
+use proptest::prelude::*;
 
 /// A snapshot whose elements sit on known lines: insta's header takes lines 1 to 4.
 const NEW: &str = "\
@@ -221,4 +224,102 @@ fn a_finding_about_what_is_gone_points_at_what_held_it() {
     // A variant removed: the enum that held it.
     let old = format!("{NEW}  variant Lost: unit\n    send \"lost\"\n    receive \"lost\"\n");
     assert_eq!(line_of_finding(&old, Rule::EnumVariantRemoved), Some(44));
+}
+
+/// The line `n` of `file` (from 1), without its indentation.
+fn line_at<'f>(file: &[&'f str], n: Option<usize>) -> Option<&'f str> {
+    file.get(n?.checked_sub(1)?).map(|l| l.trim_start())
+}
+
+/// Whether `line` is the `field` or `flatten` line of the field `name`.
+fn is_field_line(line: Option<&str>, name: &str) -> bool {
+    line.is_some_and(|l| {
+        ["field ", "flatten "].iter().any(|k| {
+            l.strip_prefix(k)
+                .is_some_and(|rest| rest.starts_with(&format!("{name}:")) || rest.starts_with('"'))
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_element_of_any_schema_has_the_line_that_writes_it(schema in arb_schema()) {
+        let contents = format!("---\nsource: tests/a.rs\n---\n{}", to_text(&schema));
+        let (parsed, lines) = snapshot::parse_with_lines(&contents).unwrap();
+        prop_assert_eq!(&parsed, &schema);
+        let file: Vec<&str> = contents.lines().collect();
+        prop_assert_eq!(line_at(&file, lines.root_line()).map(|l| l.starts_with("root ")), Some(true));
+        for (name, def) in &schema.types {
+            let head = line_at(&file, lines.line_of(&Element::Type(name)));
+            prop_assert!(
+                head.is_some_and(|l| ["struct ", "enum ", "newtype ", "views "]
+                    .iter()
+                    .any(|k| l.strip_prefix(k).is_some_and(|rest| rest.starts_with(name.as_str())))),
+                "type {} at {:?}", name, head
+            );
+            let fields_of = |s: &StructDef| -> Vec<String> {
+                s.fields.iter().map(|f| f.rust_name.clone())
+                    .chain(s.flattened.iter().map(|f| f.rust_name.clone()))
+                    .collect()
+            };
+            match &def.body {
+                Body::Struct(s) => {
+                    for field in fields_of(s) {
+                        let at = line_at(&file, lines.line_of(&Element::Field { ty: name, field: &field }));
+                        prop_assert!(is_field_line(at, &field), "{}.{} at {:?}", name, field, at);
+                    }
+                }
+                Body::Enum(e) => {
+                    for v in &e.variants {
+                        let variant = v.rust_name.as_str();
+                        let at = line_at(&file, lines.line_of(&Element::Variant { ty: name, variant }));
+                        prop_assert!(at.is_some_and(|l| l.starts_with("variant ")), "{}::{} at {:?}", name, variant, at);
+                        if let VariantDefKind::Struct(s) = &v.kind {
+                            for field in fields_of(s) {
+                                let element = Element::VariantField { ty: name, variant, field: &field };
+                                let at = line_at(&file, lines.line_of(&element));
+                                prop_assert!(is_field_line(at, &field), "{:?} at {:?}", element, at);
+                            }
+                        }
+                    }
+                }
+                Body::Newtype(_) | Body::Views { .. } => {}
+            }
+        }
+    }
+
+    /// Whatever a finding's path says (the engine's or not), its line is one of the file's.
+    #[test]
+    fn any_path_finds_a_line_of_the_file_never_a_panic(
+        schema in arb_schema(),
+        path in "[a-zA-Z0-9_.*()\\[\\] ]{0,40}",
+        forward in any::<bool>(),
+    ) {
+        let contents = format!("---\nsource: tests/a.rs\n---\n{}", to_text(&schema));
+        let (parsed, lines) = snapshot::parse_with_lines(&contents).unwrap();
+        let direction = if forward { Direction::Forward } else { Direction::Backward };
+        let finding = Finding::new(Rule::TypeChanged, path, direction, "why", "hint", Fix::Described);
+        let line = snapshot::finding_line(&parsed, &lines, &finding);
+        // The header takes lines 1 to 3.
+        prop_assert!(line.is_some_and(|n| (4..=contents.lines().count()).contains(&n)), "{:?}", line);
+    }
+
+    /// The findings between any two schemas point at an element's line of the new one.
+    #[test]
+    fn every_finding_points_at_an_element_line(old in arb_schema(), new in arb_schema()) {
+        let contents = format!("---\nsource: tests/a.rs\n---\n{}", to_text(&new));
+        let (parsed, lines) = snapshot::parse_with_lines(&contents).unwrap();
+        let file: Vec<&str> = contents.lines().collect();
+        let report = compat::evolve(&old, &parsed, Mode::Full);
+        for finding in report.findings() {
+            let at = line_at(&file, snapshot::finding_line(&parsed, &lines, finding));
+            let keywords = ["root ", "struct ", "enum ", "newtype ", "views ", "field ", "flatten ", "variant "];
+            prop_assert!(
+                at.is_some_and(|l| keywords.iter().any(|k| l.starts_with(k))),
+                "{} at {:?} points at {:?}", finding.rule.id(), finding.path, at
+            );
+        }
+    }
 }
