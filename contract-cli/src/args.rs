@@ -32,7 +32,8 @@ check --against GIT_REF
 --format github
              GitHub Actions annotations: `::error file=…,line=…,title=RULE_ID::why; hint`
              per breaking finding, on the line of the NEW snapshot it is about (the line of
-             the struct or enum that held what is gone), `::warning` for an allowed one
+             the struct or enum that held what is gone), `::warning` for an allowed one;
+             `file=` is the path as given, or with `--against` from the repository's root
 json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,
              for a peer written in another language: the receiver view (what the consumer's
              Deserialize accepts, the default) or the sender view (what the producer's

@@ -125,7 +125,9 @@ impl Commit {
     /// When `git ls-tree` fails or writes what it never writes.
     pub fn list(&self, dir: &Path) -> Result<Listing, String> {
         let mut args = vec![
-            OsStr::new("ls-tree").to_owned(),
+            // A folder's name is a name, never a glob or pathspec magic.
+            OsStr::new("--literal-pathspecs").to_owned(),
+            "ls-tree".into(),
             "-z".into(),
             "--full-tree".into(),
             self.id.clone().into(),
@@ -176,5 +178,50 @@ impl Commit {
     /// When `git cat-file` fails.
     pub fn read(&self, object: &str) -> Result<Vec<u8>, String> {
         git(["cat-file", "blob", object]).map_err(|e| format!("{}: {e}", self.name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit_in(prefix: &str) -> Commit {
+        Commit {
+            name: "main".to_owned(),
+            id: "0".repeat(40),
+            prefix: PathBuf::from(prefix),
+        }
+    }
+
+    #[test]
+    fn a_folder_is_found_from_the_current_directory() {
+        let root = commit_in("");
+        assert_eq!(
+            root.in_repository(Path::new("contracts")).unwrap(),
+            Path::new("contracts")
+        );
+        assert_eq!(
+            root.in_repository(Path::new("./a/../b/")).unwrap(),
+            Path::new("b")
+        );
+        assert_eq!(root.in_repository(Path::new(".")).unwrap(), Path::new(""));
+        let app = commit_in("crates/app");
+        assert_eq!(
+            app.in_repository(Path::new("contracts")).unwrap(),
+            Path::new("crates/app/contracts")
+        );
+        assert_eq!(
+            app.in_repository(Path::new("../../shared/contracts"))
+                .unwrap(),
+            Path::new("shared/contracts")
+        );
+        assert_eq!(
+            app.in_repository(Path::new("../../../x")).unwrap_err(),
+            "../../../x: outside the git repository of the current directory"
+        );
+        assert!(app
+            .in_repository(Path::new("/abs/contracts"))
+            .unwrap_err()
+            .contains("relative to the current directory"));
     }
 }
