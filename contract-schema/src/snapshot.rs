@@ -11,9 +11,13 @@
 //! - the file-name convention, both ways: [`file_name`] (and [`stem`], insta's name for the
 //!   snapshot, and [`path`]) and [`parse_file_name`];
 //! - insta's header: [`strip_header`];
-//! - reading: [`parse`] for contents, [`read`] and [`read_published`] for a file, with a
+//! - reading: [`parse`] for contents, [`read`] and [`read_published`] for a file,
+//!   [`read_bytes`] for a file's bytes read elsewhere (another commit's), with a
 //!   [`SnapshotError`] that locates the problem (path, line, column, kind) and displays as
 //!   `PATH:LINE:COLUMN: MESSAGE`;
+//! - lines, for tools that point into the file: [`parse_with_lines`] and
+//!   [`read_with_lines`] also give the [`SourceMap`] of each type's, field's and variant's
+//!   line, and [`finding_line`] the line a compatibility finding is about;
 //! - the published check: [`check_published`], whose [`PublishedError`] is either an
 //!   unreadable snapshot or the compatibility report of what breaks.
 //!
