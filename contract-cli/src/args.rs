@@ -9,9 +9,10 @@ use contract_schema::json_schema::View;
 
 /// The usage text, printed by `--help` and after a usage error.
 pub const USAGE: &str = "\
-usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json]
-       handoff diff PRODUCER CONSUMER --mode check [--format text|json]
-       handoff check OLD_DIR NEW_DIR [--format text|json]
+usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json|github]
+       handoff diff PRODUCER CONSUMER --mode check [--format text|json|github]
+       handoff check OLD_DIR NEW_DIR [--format text|json|github]
+       handoff check --against GIT_REF [DIR…] [--format text|json|github]
        handoff json-schema SNAPSHOT [--view sender|receiver] [--no-annotations] [--out FILE]
 
 diff         compares two snapshot files of one contract; the mode defaults to the one the
@@ -26,6 +27,17 @@ check        compares two `contracts/` folders (say, the last release's and toda
              (`Refund.v1.snap`, `a.v01.snap`) is left out with a warning
              (diff and check: a finding the NEW snapshot accepts on purpose, in an `allow`
              line, is printed as allowed with its reason and does not break)
+check --against GIT_REF
+             compares each DIR (default `contracts`; several for a crate whose
+             `[package.metadata.handoff] snapshots` lists several) in the working tree with
+             the same folder at GIT_REF (`origin/main`), read with `git` from the current
+             directory; a folder missing at GIT_REF holds new contracts. A shallow clone
+             lacks older commits: `actions/checkout` needs `fetch-depth: 0`
+--format github
+             GitHub Actions annotations: `::error file=…,line=…,title=RULE_ID::why; hint`
+             per breaking finding, on the line of the NEW snapshot it is about (the line of
+             the struct or enum that held what is gone), `::warning` for an allowed one;
+             `file=` is the path as given, or with `--against` from the repository's root
 json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,
              for a peer written in another language: the receiver view (what the consumer's
              Deserialize accepts, the default) or the sender view (what the producer's
@@ -44,6 +56,8 @@ pub enum Format {
     Text,
     /// One JSON document.
     Json,
+    /// GitHub Actions workflow commands (`::error file=…,line=…`), one per finding.
+    Github,
 }
 
 /// How `diff` compares its two files.
@@ -79,6 +93,15 @@ pub enum Command {
         old: PathBuf,
         /// The newer folder.
         new: PathBuf,
+        /// How to print.
+        format: Format,
+    },
+    /// Compare snapshot folders of the working tree with the same folders at a git ref.
+    CheckAgainst {
+        /// The ref (`origin/main`, a tag, a commit id).
+        git_ref: String,
+        /// The folders, relative to the current directory (`contracts` unless given).
+        dirs: Vec<PathBuf>,
         /// How to print.
         format: Format,
     },
@@ -126,6 +149,7 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
     let mut view = None;
     let mut out = None;
     let mut annotations = true;
+    let mut against = None;
     let mut i = 0;
     while let Some(arg) = rest.get(i) {
         i += 1;
@@ -179,9 +203,29 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                 format = Some(match v.as_str() {
                     "text" => Format::Text,
                     "json" => Format::Json,
-                    _ => return Err(format!("unknown format `{v}`: expected `text` or `json`")),
+                    "github" => Format::Github,
+                    _ => {
+                        return Err(format!(
+                            "unknown format `{v}`: expected `text`, `json` or `github`"
+                        ))
+                    }
                 });
             }
+            "--against" if sub == "check" => {
+                if against.is_some() {
+                    return Err("`--against` is given twice".to_owned());
+                }
+                let v = utf8("--against", value_os("--against")?)?;
+                // A ref is never empty, and one starting with `-` would reach git as an
+                // option.
+                if v.is_empty() || v.starts_with('-') {
+                    return Err(format!(
+                        "`--against` needs a git ref (`origin/main`), found `{v}`"
+                    ));
+                }
+                against = Some(v);
+            }
+            "--against" => return Err("`--against` applies to `check` only".to_owned()),
             "--view" if exporting => {
                 if view.is_some() {
                     return Err("`--view` is given twice".to_owned());
@@ -256,6 +300,17 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
             view: view.unwrap_or(View::Receiver),
             out,
             annotations,
+        });
+    }
+    if let Some(git_ref) = against {
+        let mut dirs: Vec<PathBuf> = positional.collect();
+        if dirs.is_empty() {
+            dirs.push(PathBuf::from("contracts"));
+        }
+        return Ok(Command::CheckAgainst {
+            git_ref,
+            dirs,
+            format: format.unwrap_or_default(),
         });
     }
     let what = if sub == "diff" {
@@ -372,6 +427,46 @@ mod tests {
             let err = parse(&args(line)).unwrap_err();
             assert!(err.contains("only with `--mode check`"), "{line}: {err}");
         }
+    }
+
+    #[test]
+    fn check_against_a_ref_takes_any_number_of_folders() {
+        assert_eq!(
+            parse(&args("check --against origin/main --format github")).unwrap(),
+            Command::CheckAgainst {
+                git_ref: "origin/main".into(),
+                dirs: vec!["contracts".into()],
+                format: Format::Github,
+            }
+        );
+        assert_eq!(
+            parse(&args("check a --against=v1.4.0 b c")).unwrap(),
+            Command::CheckAgainst {
+                git_ref: "v1.4.0".into(),
+                dirs: vec!["a".into(), "b".into(), "c".into()],
+                format: Format::Text,
+            }
+        );
+        assert_eq!(
+            parse(&args("check --against")).unwrap_err(),
+            "`--against` needs a value"
+        );
+        assert_eq!(
+            parse(&args("check --against=--output=x")).unwrap_err(),
+            "`--against` needs a git ref (`origin/main`), found `--output=x`"
+        );
+        assert_eq!(
+            parse(&args("check --against a --against b")).unwrap_err(),
+            "`--against` is given twice"
+        );
+        assert_eq!(
+            parse(&args("diff a b --against main")).unwrap_err(),
+            "`--against` applies to `check` only"
+        );
+        assert_eq!(
+            parse(&args("diff a b --format yaml")).unwrap_err(),
+            "unknown format `yaml`: expected `text`, `json` or `github`"
+        );
     }
 
     #[test]

@@ -9,6 +9,11 @@
 //!   `message`), and stderr stays quiet. A schema the import refuses exits 2 with
 //!   `error: FILE: #POINTER: MESSAGE`.
 //! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
+//! - `handoff check --against GIT_REF [DIR…]`: each folder (default `contracts`) of the
+//!   working tree against the same folder at a git ref, read with `git` (see [`git`]); a
+//!   folder missing at the ref holds new contracts.
+//! - `--format github` (`diff`, `check`): GitHub Actions annotations (see [`github`]), each
+//!   on the line of the new snapshot its finding is about.
 //! - `handoff json-schema SNAPSHOT [--view sender|receiver] [--no-annotations] [--out FILE]`:
 //!   the JSON Schema (draft 2020-12) of one snapshot in the chosen view (receiver by
 //!   default), pretty-printed to stdout or FILE, so that a peer in another language gets the
@@ -29,21 +34,25 @@
 #![warn(missing_docs)]
 
 mod args;
+mod git;
+mod github;
 mod snapshots;
 
+use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use contract_schema::compat::{self, CompatReport, Direction, Finding, Fix, Rule};
 use contract_schema::json_schema::{
     import, to_json_schema, without_annotations, ImportWarning, View,
 };
-use contract_schema::snapshot;
-use contract_schema::Schema;
+use contract_schema::text::SourceMap;
+use contract_schema::{snapshot, ContractId, Schema};
 use serde::Serialize;
 
 use args::{Command, DiffMode, Format};
+use github::{Annotation, Level};
 
 /// Exit status of a compatible comparison (or a schema written).
 const COMPATIBLE: u8 = 0;
@@ -78,6 +87,11 @@ fn main() -> ExitCode {
             format,
         } => diff(&old, &new, mode, format),
         Command::Check { old, new, format } => check(&old, &new, format),
+        Command::CheckAgainst {
+            git_ref,
+            dirs,
+            format,
+        } => check_against(&git_ref, &dirs, format),
         Command::JsonSchema {
             snapshot,
             view,
@@ -184,10 +198,23 @@ fn json_error_kind(e: &serde_json::Error) -> &'static str {
 
 fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Result<bool, String> {
     // A `.json` side is read only in check mode (the arguments say so): the producer's
-    // schema as a sender view, the consumer's as a receiver view.
+    // schema as a sender view, the consumer's as a receiver view. A new snapshot is read with
+    // the line of each element, for `--format github`; a JSON Schema has no such lines.
     let mut notes = Vec::new();
     let old_schema = diff_side(old, View::Sender, &mut notes)?;
-    let new_schema = diff_side(new, View::Receiver, &mut notes)?;
+    let located = if args::is_json_schema(new) {
+        None
+    } else {
+        Some(Located::read(new, new.display().to_string())?)
+    };
+    let imported_new;
+    let new_schema = match &located {
+        Some(located) => &located.schema,
+        None => {
+            imported_new = diff_side(new, View::Receiver, &mut notes)?;
+            &imported_new
+        }
+    };
     if format == Format::Text {
         for note in &notes {
             let warning = ImportWarning {
@@ -204,11 +231,11 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
     let allowances = &new_schema.allowances;
     let (report, mode_name) = match mode {
         DiffMode::Evolve(m) => (
-            compat::evolve_with(&old_schema, &new_schema, m, allowances),
+            compat::evolve_with(&old_schema, new_schema, m, allowances),
             m.as_str(),
         ),
         DiffMode::Check => (
-            compat::check_with(&old_schema, &new_schema, allowances),
+            compat::check_with(&old_schema, new_schema, allowances),
             "check",
         ),
     };
@@ -225,8 +252,88 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
             report: &report,
             warnings: notes,
         })?),
+        Format::Github => {
+            for note in &notes {
+                let warning = ImportWarning {
+                    pointer: note.pointer.clone(),
+                    message: note.message.clone(),
+                };
+                print(
+                    &Annotation {
+                        level: Level::Warning,
+                        file: Some(note.file.clone()),
+                        line: None,
+                        title: Some("JSON Schema import".to_owned()),
+                        message: warning.to_string(),
+                    }
+                    .to_string(),
+                );
+            }
+            for annotation in annotations(&report, located.as_ref()) {
+                print(&annotation.to_string());
+            }
+            print(&format!(
+                "handoff diff {} -> {} (mode {mode_name}): {}",
+                old.display(),
+                new.display(),
+                summary(&report)
+            ));
+        }
     }
     Ok(report.is_compatible())
+}
+
+/// A new snapshot as read, with what `--format github` needs to place its findings: the
+/// file as annotations name it, and the line of each element.
+struct Located {
+    file: String,
+    schema: Schema,
+    lines: SourceMap,
+}
+
+impl Located {
+    /// Reads the snapshot at `path`, which annotations call `file`.
+    fn read(path: &Path, file: String) -> Result<Self, String> {
+        let (schema, lines) = snapshot::read_with_lines(path).map_err(|e| e.to_string())?;
+        Ok(Located {
+            file,
+            schema,
+            lines,
+        })
+    }
+}
+
+/// The annotation of each finding of `report`: an error for a breaking one, a warning for
+/// one allowed on purpose, on its line of the new snapshot (no file when there is none: a
+/// removed snapshot).
+fn annotations(report: &CompatReport, new: Option<&Located>) -> Vec<Annotation> {
+    report
+        .findings()
+        .iter()
+        .map(|finding| {
+            let mut message = format!("{}; {}", finding.why, finding.hint);
+            if let Some(reason) = &finding.allowed {
+                message.push_str(&format!(" (allowed on purpose: {reason})"));
+            }
+            Annotation {
+                level: if finding.is_breaking() {
+                    Level::Error
+                } else {
+                    Level::Warning
+                },
+                file: new.map(|n| n.file.clone()),
+                line: new.and_then(|n| snapshot::finding_line(&n.schema, &n.lines, finding)),
+                title: Some(finding.rule.id().to_owned()),
+                message,
+            }
+        })
+        .collect()
+}
+
+/// The last line of a report's text: `compatible`, `incompatible: N breaking findings`.
+fn summary(report: &CompatReport) -> String {
+    let text = report.to_string();
+    text.lines().last().unwrap_or_default().to_owned()
 }
 
 /// What became of one contract major between the two folders.
@@ -236,6 +343,9 @@ struct ContractOutcome {
     status: &'static str,
     mode: Option<&'static str>,
     report: CompatReport,
+    /// Today's snapshot, to place annotations; none for a removed one.
+    #[serde(skip)]
+    new: Option<Located>,
 }
 
 #[derive(Serialize)]
@@ -246,22 +356,38 @@ struct CheckOutput {
     contracts: Vec<ContractOutcome>,
 }
 
-fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String> {
-    let old = snapshots::list(old_dir)?;
-    let new = snapshots::list(new_dir)?;
-    for path in old.misnamed.iter().chain(&new.misnamed) {
-        eprintln!("{}", snapshots::misnamed_warning(path));
-    }
-    let (old, new) = (old.snapshots, new.snapshots);
+/// The older side of a folder comparison: its snapshots by contract version, named for
+/// messages, and how to read one.
+struct OldFolder<'a, K> {
+    /// The folder as messages name it.
+    name: String,
+    snapshots: BTreeMap<ContractId, K>,
+    read: &'a dyn Fn(&K) -> Result<Schema, String>,
+}
+
+/// The newer side: the folder as messages name it, its snapshot files, and the name an
+/// annotation gives each (its path from the repository's root when known).
+struct NewFolder<'a> {
+    name: String,
+    snapshots: BTreeMap<ContractId, PathBuf>,
+    file: &'a dyn Fn(&Path) -> String,
+}
+
+/// Compares every contract major of two folders: each one in both under the new
+/// snapshot's mode and allowances, each published one that disappeared, each new one read
+/// (an unreadable new snapshot must not pass CI).
+fn compare_folders<K>(
+    old: &OldFolder<'_, K>,
+    new: &NewFolder<'_>,
+) -> Result<Vec<ContractOutcome>, String> {
     let mut contracts = Vec::new();
-    for (contract, old_path) in &old {
+    for (contract, old_snapshot) in &old.snapshots {
         let id = contract.to_string();
-        let Some(new_path) = new.get(contract) else {
+        let Some(new_path) = new.snapshots.get(contract) else {
             let version = contract.version;
             let why = format!(
                 "`{id}` was published in {} but its snapshot is missing from {}",
-                old_dir.display(),
-                new_dir.display()
+                old.name, new.name
             );
             let hint = format!(
                 "restore `{}` while consumers of v{version} remain (a producer may keep emitting v{version} beside newer majors)",
@@ -280,13 +406,15 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
                 status: "removed",
                 mode: None,
                 report: CompatReport::new(vec![finding]),
+                new: None,
             });
             continue;
         };
-        let old_schema = snapshots::read(old_path)?;
-        let new_schema = snapshots::read(new_path)?;
+        let old_schema = (old.read)(old_snapshot)?;
+        let located = Located::read(new_path, (new.file)(new_path))?;
+        let new_schema = &located.schema;
         let mode = new_schema.mode;
-        let report = compat::evolve_with(&old_schema, &new_schema, mode, &new_schema.allowances);
+        let report = compat::evolve_with(&old_schema, new_schema, mode, &new_schema.allowances);
         contracts.push(ContractOutcome {
             contract: id,
             status: if report.is_compatible() {
@@ -296,35 +424,187 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
             },
             mode: Some(mode.as_str()),
             report,
+            new: Some(located),
         });
     }
-    for (contract, path) in &new {
-        if !old.contains_key(contract) {
-            // Read it anyway: an unreadable new snapshot must not pass CI.
-            snapshots::read(path)?;
+    for (contract, path) in &new.snapshots {
+        if !old.snapshots.contains_key(contract) {
+            let located = Located::read(path, (new.file)(path))?;
             contracts.push(ContractOutcome {
                 contract: contract.to_string(),
                 status: "new",
                 mode: None,
                 report: CompatReport::default(),
+                new: Some(located),
             });
         }
     }
+    Ok(contracts)
+}
+
+/// The warning for a file left out as misnamed, as `format` prints it: on stderr, and for
+/// `github` also as an annotation on stdout.
+fn warn_misnamed(path: &Path, file: &str, format: Format) {
+    eprintln!("{}", snapshots::misnamed_warning(path));
+    if format == Format::Github {
+        let message = snapshots::misnamed_warning(path);
+        let message = message.strip_prefix("warning: ").unwrap_or(&message);
+        print(
+            &Annotation {
+                level: Level::Warning,
+                file: Some(file.to_owned()),
+                line: None,
+                title: None,
+                message: message.to_owned(),
+            }
+            .to_string(),
+        );
+    }
+}
+
+fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String> {
+    let old = snapshots::list(old_dir)?;
+    let new = snapshots::list(new_dir)?;
+    for path in old.misnamed.iter().chain(&new.misnamed) {
+        warn_misnamed(path, &path.display().to_string(), format);
+    }
+    let read = |path: &PathBuf| snapshots::read(path);
+    let file = |path: &Path| path.display().to_string();
+    let contracts = compare_folders(
+        &OldFolder {
+            name: old_dir.display().to_string(),
+            snapshots: old.snapshots,
+            read: &read,
+        },
+        &NewFolder {
+            name: new_dir.display().to_string(),
+            snapshots: new.snapshots,
+            file: &file,
+        },
+    )?;
     let compatible = contracts.iter().all(|c| c.report.is_compatible());
+    let title = format!(
+        "handoff check {} -> {}",
+        old_dir.display(),
+        new_dir.display()
+    );
     match format {
-        Format::Text => print(&check_text(old_dir, new_dir, &contracts, compatible)),
+        Format::Text => print(&check_text(&title, &contracts)),
         Format::Json => print(&to_json(&CheckOutput {
             old: old_dir.display().to_string(),
             new: new_dir.display().to_string(),
             compatible,
             contracts,
         })?),
+        Format::Github => print(&check_github(&title, &contracts)),
     }
     Ok(compatible)
 }
 
-fn check_text(old: &Path, new: &Path, contracts: &[ContractOutcome], compatible: bool) -> String {
-    let mut out = format!("handoff check {} -> {}\n", old.display(), new.display());
+/// `check --against`: the whole output, one document for every folder.
+#[derive(Serialize)]
+struct AgainstOutput {
+    against: String,
+    compatible: bool,
+    folders: Vec<CheckOutput>,
+}
+
+/// Compares each folder of the working tree with the same folder at `git_ref`.
+fn check_against(git_ref: &str, dirs: &[PathBuf], format: Format) -> Result<bool, String> {
+    let commit = git::Commit::resolve(git_ref)?;
+    let mut folders = Vec::new();
+    for dir in dirs {
+        let in_repo = commit.in_repository(dir)?;
+        let old = commit.list(&in_repo)?;
+        // Today's folder may be gone, its contracts removed; a folder in neither is a typo.
+        let new = match snapshots::list(dir) {
+            Ok(listing) => listing,
+            Err(_) if !dir.exists() && !old.snapshots.is_empty() => snapshots::Listing::default(),
+            Err(e) => return Err(e),
+        };
+        for path in &old.misnamed {
+            let shown = format!("{}:{}", commit.name, path.display());
+            eprintln!("{}", snapshots::misnamed_warning(Path::new(&shown)));
+        }
+        for path in &new.misnamed {
+            let file = relative_file(&in_repo, dir, path);
+            warn_misnamed(path, &file, format);
+        }
+        let read = |(path, object): &(PathBuf, String)| {
+            let shown = PathBuf::from(format!("{}:{}", commit.name, path.display()));
+            let bytes = commit.read(object)?;
+            snapshot::read_bytes(&shown, bytes).map_err(|e| e.to_string())
+        };
+        let file = |path: &Path| relative_file(&in_repo, dir, path);
+        let contracts = compare_folders(
+            &OldFolder {
+                name: format!("{}:{}", commit.name, in_repo.display()),
+                snapshots: old.snapshots,
+                read: &read,
+            },
+            &NewFolder {
+                name: dir.display().to_string(),
+                snapshots: new.snapshots,
+                file: &file,
+            },
+        )?;
+        folders.push(CheckOutput {
+            old: format!("{}:{}", commit.name, in_repo.display()),
+            new: dir.display().to_string(),
+            compatible: contracts.iter().all(|c| c.report.is_compatible()),
+            contracts,
+        });
+    }
+    let compatible = folders.iter().all(|f| f.compatible);
+    match format {
+        Format::Text => {
+            let texts: Vec<String> = folders
+                .iter()
+                .map(|f| {
+                    let title = format!("handoff check {} -> {}", f.old, f.new);
+                    check_text(&title, &f.contracts)
+                })
+                .collect();
+            print(&texts.join("\n\n"));
+        }
+        Format::Json => print(&to_json(&AgainstOutput {
+            against: git_ref.to_owned(),
+            compatible,
+            folders,
+        })?),
+        Format::Github => {
+            for f in &folders {
+                let title = format!("handoff check {} -> {}", f.old, f.new);
+                print(&check_github(&title, &f.contracts));
+            }
+        }
+    }
+    Ok(compatible)
+}
+
+/// The path from the repository's root of `path`, a file of `dir` (a folder given from the
+/// current directory, at `in_repo` from the root): GitHub places annotations by it.
+fn relative_file(in_repo: &Path, dir: &Path, path: &Path) -> String {
+    match path.strip_prefix(dir) {
+        Ok(inside) => in_repo.join(inside).display().to_string(),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// `--format github` for `check`: each finding's annotation, then a summary line.
+fn check_github(title: &str, contracts: &[ContractOutcome]) -> String {
+    let mut out = Vec::new();
+    for c in contracts {
+        for annotation in annotations(&c.report, c.new.as_ref()) {
+            out.push(annotation.to_string());
+        }
+    }
+    out.push(format!("{title}: {}", check_summary(contracts)));
+    out.join("\n")
+}
+
+fn check_text(title: &str, contracts: &[ContractOutcome]) -> String {
+    let mut out = format!("{title}\n");
     for c in contracts {
         let mode = c.mode.map(|m| format!(" (mode {m})")).unwrap_or_default();
         out.push_str(&format!("\n{}{mode}: {}\n", c.contract, c.status));
@@ -332,19 +612,24 @@ fn check_text(old: &Path, new: &Path, contracts: &[ContractOutcome], compatible:
             out.push_str(&format!("\n{}\n", c.report));
         }
     }
+    out.push_str(&format!("\n{}", check_summary(contracts)));
+    out
+}
+
+/// `N contract versions checked: compatible` (or `: M breaking`).
+fn check_summary(contracts: &[ContractOutcome]) -> String {
     let breaking = contracts
         .iter()
         .filter(|c| !c.report.is_compatible())
         .count();
-    out.push_str(&format!(
-        "\n{} contract version{} checked: {}",
+    format!(
+        "{} contract version{} checked: {}",
         contracts.len(),
         if contracts.len() == 1 { "" } else { "s" },
-        if compatible {
+        if breaking == 0 {
             "compatible".to_owned()
         } else {
             format!("{breaking} breaking")
         }
-    ));
-    out
+    )
 }

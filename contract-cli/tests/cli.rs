@@ -1034,3 +1034,232 @@ fn diff_with_a_json_schema_outside_check_mode_or_refused_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with(&format!("error: {}: cannot read", missing.display())));
 }
+
+// ----- CI against a git ref: `check --against`, `--format github` ------------------------
+//
+// Each test makes a temporary git repository (user set locally, no signing), commits a
+// `contracts/` folder, then changes it in a second commit or in the working tree.
+
+/// `git ARGS` in `dir`, isolated from any repository or configuration around the test.
+fn git_in(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A repository in `dir` whose first commit holds `files` (path from the root, contents).
+fn repository(dir: &Path, files: &[(&str, &str)]) {
+    git_in(dir, &["init", "-q", "-b", "main"]);
+    git_in(dir, &["config", "user.name", "handoff test"]);
+    git_in(dir, &["config", "user.email", "handoff@example.invalid"]);
+    git_in(dir, &["config", "commit.gpgsign", "false"]);
+    commit(dir, files, "first");
+}
+
+/// Writes `files` and commits them.
+fn commit(dir: &Path, files: &[(&str, &str)], message: &str) {
+    for (path, contents) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    git_in(dir, &["add", "-A"]);
+    git_in(dir, &["commit", "-q", "-m", message]);
+}
+
+/// `handoff ARGS` run from `dir`, isolated as `git_in` is.
+fn handoff_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_handoff"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_against_a_ref_of_a_compatible_change_exits_0() {
+    let tmp = TempDir::new();
+    let repo = tmp.sub("repo");
+    let v1_text = snapshot("order", 1, Mode::Full, v1());
+    repository(&repo, &[("contracts/order.v1.snap", &v1_text)]);
+    // In the working tree, uncommitted: an optional field added, and a new folder.
+    let mut fields = v1();
+    fields.push(FieldDef::plain("note", Type::Option(Box::new(string()))));
+    write(
+        &repo.join("contracts"),
+        "order.v1.snap",
+        &snapshot("order", 1, Mode::Full, fields),
+    );
+    let more = tmp.sub("repo/more");
+    write(
+        &more,
+        "ping.v1.snap",
+        &snapshot("ping", 1, Mode::Full, v1()),
+    );
+
+    let out = handoff_in(&repo, &["check", "--against", "HEAD", "contracts", "more"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("handoff check HEAD:contracts -> contracts"),
+        "{text}"
+    );
+    assert!(text.contains("order/v1 (mode full): compatible"), "{text}");
+    // `more` is missing at HEAD: its contracts are new, nothing to break.
+    assert!(text.contains("ping/v1: new"), "{text}");
+
+    // The same with the default folder, in JSON.
+    let out = handoff_in(&repo, &["check", "--against=HEAD", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["against"], "HEAD");
+    assert_eq!(json["compatible"], true);
+    assert_eq!(json["folders"][0]["new"], "contracts");
+    assert_eq!(json["folders"][0]["contracts"][0]["status"], "compatible");
+}
+
+#[test]
+fn check_against_a_ref_annotates_a_removed_required_field_on_its_structs_line() {
+    let tmp = TempDir::new();
+    let repo = tmp.sub("repo");
+    // The contracts of a crate in a subfolder of the repository, run from that crate.
+    let v1_text = snapshot("order", 1, Mode::Full, v1());
+    repository(&repo, &[("app/contracts/order.v1.snap", &v1_text)]);
+    // Second commit: `amount`, which old readers require, removed.
+    let removed = snapshot(
+        "order",
+        1,
+        Mode::Full,
+        vec![FieldDef::plain("orderRef", string())],
+    );
+    commit(
+        &repo,
+        &[("app/contracts/order.v1.snap", &removed)],
+        "second",
+    );
+    // The struct's line in the new snapshot, as the file has it.
+    let struct_line = removed.lines().position(|l| l == "struct Payload").unwrap() + 1;
+    assert_eq!(
+        struct_line, 9,
+        "insta's 4 header lines, contract, mode, root, blank"
+    );
+
+    let out = handoff_in(
+        &repo.join("app"),
+        &["check", "--against", "HEAD~1", "--format", "github"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    let error = text
+        .lines()
+        .find(|l| l.starts_with("::error "))
+        .unwrap_or_else(|| panic!("no annotation in {text}"));
+    // The file from the repository's root, for GitHub to place it; the struct's line.
+    assert!(
+        error.starts_with("::error file=app/contracts/order.v1.snap,line=9,title=FIELD_REMOVED::"),
+        "{error}"
+    );
+    assert!(error.contains("`amount`"), "{error}");
+    assert!(error.contains("; "), "why; hint: {error}");
+    assert!(
+        text.ends_with("handoff check HEAD~1:app/contracts -> contracts: 1 contract version checked: 1 breaking\n"),
+        "{text}"
+    );
+
+    // `diff` of the two files, the old one from the first commit: the file as given.
+    let old = write(&tmp.0, "old.snap", &v1_text);
+    let out = handoff_in(
+        &repo.join("app"),
+        &[
+            "diff",
+            old.to_str().unwrap(),
+            "contracts/order.v1.snap",
+            "--format",
+            "github",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .starts_with("::error file=contracts/order.v1.snap,line=9,title=FIELD_REMOVED::"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn an_allowed_finding_is_a_warning_and_a_removed_snapshot_an_error_without_a_file() {
+    let tmp = TempDir::new();
+    let repo = tmp.sub("repo");
+    let v1_text = snapshot("order", 1, Mode::Full, v1());
+    let gone = snapshot("gone", 1, Mode::Full, v1());
+    repository(
+        &repo,
+        &[
+            ("contracts/order.v1.snap", &v1_text),
+            ("contracts/gone.v1.snap", &gone),
+        ],
+    );
+    std::fs::remove_file(repo.join("contracts/gone.v1.snap")).unwrap();
+    write(
+        &repo.join("contracts"),
+        "order.v1.snap",
+        &without_order_ref("order", ALLOW_ORDER_REF),
+    );
+    let out = handoff_in(&repo, &["check", "--against", "main", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("::error title=PUBLISHED_VERSION_REMOVED::`gone/v1`")),
+        "{text}"
+    );
+    // The allow line pushes the struct one line down: line 10.
+    assert!(
+        text.lines().any(|l| l
+            .starts_with("::warning file=contracts/order.v1.snap,line=10,title=FIELD_REMOVED::")
+            && l.contains("allowed on purpose")),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_against_an_unknown_ref_exits_2_saying_what_a_shallow_clone_needs() {
+    let tmp = TempDir::new();
+    let repo = tmp.sub("repo");
+    let v1_text = snapshot("order", 1, Mode::Full, v1());
+    repository(&repo, &[("contracts/order.v1.snap", &v1_text)]);
+    let out = handoff_in(&repo, &["check", "--against", "origin/main"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("unknown git ref `origin/main`"), "{err}");
+    assert!(err.contains("fetch-depth: 0"), "{err}");
+    assert!(stdout(&out).is_empty());
+}

@@ -52,6 +52,7 @@ pub mod compat;
 pub mod constraint;
 pub mod contract;
 pub mod json_schema;
+mod locate;
 pub mod model;
 mod rules;
 mod scalar;

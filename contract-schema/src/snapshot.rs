@@ -11,9 +11,13 @@
 //! - the file-name convention, both ways: [`file_name`] (and [`stem`], insta's name for the
 //!   snapshot, and [`path`]) and [`parse_file_name`];
 //! - insta's header: [`strip_header`];
-//! - reading: [`parse`] for contents, [`read`] and [`read_published`] for a file, with a
+//! - reading: [`parse`] for contents, [`read`] and [`read_published`] for a file,
+//!   [`read_bytes`] for a file's bytes read elsewhere (another commit's), with a
 //!   [`SnapshotError`] that locates the problem (path, line, column, kind) and displays as
 //!   `PATH:LINE:COLUMN: MESSAGE`;
+//! - lines, for tools that point into the file: [`parse_with_lines`] and
+//!   [`read_with_lines`] also give the [`SourceMap`] of each type's, field's and variant's
+//!   line, and [`finding_line`] the line a compatibility finding is about;
 //! - the published check: [`check_published`], whose [`PublishedError`] is either an
 //!   unreadable snapshot or the compatibility report of what breaks.
 //!
@@ -38,7 +42,9 @@ use std::path::{Path, PathBuf};
 use crate::compat::{self, CompatReport};
 use crate::contract::{is_contract_name, ContractId, ContractInfo, Mode};
 use crate::model::Schema;
-use crate::text::{self, ParseError};
+use crate::text::{self, ParseError, SourceMap};
+
+pub use crate::locate::finding_line;
 
 /// The extension of a snapshot file, with its dot.
 const EXTENSION: &str = ".snap";
@@ -171,11 +177,42 @@ pub fn parse(contents: &str) -> Result<Schema, ParseError> {
     parse_located(contents).map_err(|(_, error)| error)
 }
 
+/// [`parse`], also recording the line in the file (insta's header counted) of each named
+/// type, field and variant: a [`SourceMap`] a tool points at, such as a CI annotation on the
+/// line a compatibility finding is about (see [`finding_line`]). [`parse`] records nothing.
+///
+/// ```
+/// use contract_schema::snapshot;
+/// use contract_schema::text::Element;
+///
+/// let file = "---\nsource: src/lib.rs\n---\nroot A\n\nstruct A\n  rust \"app::A\"\n  unknown ignore\n  field id: u64\n    send \"id\" always\n    receive \"id\" required\n";
+/// let (_schema, lines) = snapshot::parse_with_lines(file)?;
+/// assert_eq!(lines.line_of(&Element::Type("A")), Some(6));
+/// assert_eq!(lines.line_of(&Element::Field { ty: "A", field: "id" }), Some(9));
+/// # Ok::<(), contract_schema::text::ParseError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`parse`].
+pub fn parse_with_lines(contents: &str) -> Result<(Schema, SourceMap), ParseError> {
+    parse_located_with_lines(contents).map_err(|(_, error)| error)
+}
+
 /// [`parse`], telling an unclosed header from a text that does not parse.
 fn parse_located(contents: &str) -> Result<Schema, (SnapshotErrorKind, ParseError)> {
     let (body, header_lines) =
         strip_header(contents).map_err(|e| (SnapshotErrorKind::UnclosedHeader, e))?;
     text::parse_after(body, header_lines).map_err(|e| (SnapshotErrorKind::Syntax, e))
+}
+
+/// [`parse_with_lines`], telling an unclosed header from a text that does not parse.
+fn parse_located_with_lines(
+    contents: &str,
+) -> Result<(Schema, SourceMap), (SnapshotErrorKind, ParseError)> {
+    let (body, header_lines) =
+        strip_header(contents).map_err(|e| (SnapshotErrorKind::UnclosedHeader, e))?;
+    text::parse_with_lines_after(body, header_lines).map_err(|e| (SnapshotErrorKind::Syntax, e))
 }
 
 /// Reads and parses the snapshot file at `path`.
@@ -192,6 +229,41 @@ pub fn read(path: &Path) -> Result<Schema, SnapshotError> {
         kind: SnapshotErrorKind::Io(e.kind()),
         message: format!("cannot read the snapshot: {e}"),
     })?;
+    parse_bytes(path, bytes, parse_located)
+}
+
+/// [`read`], with the [`SourceMap`] of [`parse_with_lines`].
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_with_lines(path: &Path) -> Result<(Schema, SourceMap), SnapshotError> {
+    let bytes = std::fs::read(path).map_err(|e| SnapshotError {
+        path: path.to_owned(),
+        position: None,
+        kind: SnapshotErrorKind::Io(e.kind()),
+        message: format!("cannot read the snapshot: {e}"),
+    })?;
+    parse_bytes(path, bytes, parse_located_with_lines)
+}
+
+/// Reads a schema from the bytes of a snapshot file that were not read from `path` (the
+/// file as another commit holds it, from `git show`): errors name `path` as [`read`]'s do.
+///
+/// # Errors
+///
+/// As [`read`], for contents that are not UTF-8 or do not parse.
+pub fn read_bytes(path: &Path, bytes: Vec<u8>) -> Result<Schema, SnapshotError> {
+    parse_bytes(path, bytes, parse_located)
+}
+
+/// Parses the contents of a snapshot file with `parse` (one of [`read`]'s, one of
+/// [`read_with_lines`]'s), errors naming `path`.
+fn parse_bytes<T>(
+    path: &Path,
+    bytes: Vec<u8>,
+    parse: fn(&str) -> Result<T, (SnapshotErrorKind, ParseError)>,
+) -> Result<T, SnapshotError> {
     let contents = match String::from_utf8(bytes) {
         Ok(contents) => contents,
         Err(e) => {
@@ -203,7 +275,7 @@ pub fn read(path: &Path) -> Result<Schema, SnapshotError> {
             })
         }
     };
-    parse_located(&contents).map_err(|(kind, e)| SnapshotError {
+    parse(&contents).map_err(|(kind, e)| SnapshotError {
         path: path.to_owned(),
         position: Some((e.line(), e.column())),
         kind,

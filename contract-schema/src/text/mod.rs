@@ -98,11 +98,13 @@ use crate::model::{Schema, Type};
 mod constraint;
 mod error;
 mod parse;
+mod source_map;
 mod words;
 mod write;
 
 pub use crate::model::RESERVED;
 pub use error::ParseError;
+pub use source_map::{Element, SourceMap};
 
 /// The canonical text of a schema.
 ///
@@ -155,10 +157,29 @@ pub fn parse(text: &str) -> Result<Schema, ParseError> {
     parse::schema(text, 0)
 }
 
+/// [`parse`], also recording the line of each named type, field and variant (see
+/// [`SourceMap`]). [`parse`] records nothing, and costs nothing for it.
+///
+/// # Errors
+///
+/// As [`parse`].
+pub fn parse_with_lines(text: &str) -> Result<(Schema, SourceMap), ParseError> {
+    parse::schema_with_lines(text, 0)
+}
+
 /// Reads a schema from text that follows `lines_before` lines of something else (a
 /// snapshot's header): line numbers in errors count those lines too.
 pub(crate) fn parse_after(text: &str, lines_before: usize) -> Result<Schema, ParseError> {
     parse::schema(text, lines_before)
+}
+
+/// [`parse_after`], with the [`SourceMap`] of [`parse_with_lines`]; its lines count the
+/// `lines_before` too.
+pub(crate) fn parse_with_lines_after(
+    text: &str,
+    lines_before: usize,
+) -> Result<(Schema, SourceMap), ParseError> {
+    parse::schema_with_lines(text, lines_before)
 }
 
 /// Writes the canonical text (see [`to_text`]).

@@ -323,17 +323,9 @@ fn key_group(entry: &Value) -> Option<(Vec<&str>, bool)> {
     if let Some(alternatives) = map.get("oneOf").and_then(Value::as_array) {
         let names: Option<Vec<&str>> = alternatives
             .iter()
-            .map(|a| {
-                match a
-                    .as_object()
-                    .filter(|a| a.len() == 1)?
-                    .get("required")
-                    .and_then(strings)?
-                    .as_slice()
-                {
-                    [one] => Some(*one),
-                    _ => None,
-                }
+            .map(|a| match required_only(a)?.as_slice() {
+                [one] => Some(*one),
+                _ => None,
             })
             .collect();
         return names.map(|n| (n, true));
@@ -346,11 +338,7 @@ fn key_group(entry: &Value) -> Option<(Vec<&str>, bool)> {
         .as_array()?;
     let mut names = Vec::new();
     for pair in pairs {
-        let pair = pair
-            .as_object()
-            .filter(|a| a.len() == 1)?
-            .get("required")
-            .and_then(strings)?;
+        let pair = required_only(pair)?;
         if pair.len() != 2 {
             return None;
         }
@@ -361,6 +349,26 @@ fn key_group(entry: &Value) -> Option<(Vec<&str>, bool)> {
         }
     }
     Some((names, false))
+}
+
+/// The names of a schema that only requires keys: `{"required": [...]}`, with or without the
+/// `properties` of exactly those names, each `true`, that the export writes beside it (ajv's
+/// strict mode refuses a `required` key no `properties` defines).
+fn required_only(schema: &Value) -> Option<Vec<&str>> {
+    let map = schema.as_object()?;
+    let names = map.get("required").and_then(strings)?;
+    match map.len() {
+        1 => Some(names),
+        2 => {
+            let properties = map.get("properties")?.as_object()?;
+            let same = properties.len() == names.len()
+                && names
+                    .iter()
+                    .all(|n| properties.get(*n) == Some(&Value::Bool(true)));
+            same.then_some(names)
+        }
+        _ => None,
+    }
 }
 
 /// Whether `names` are one field's key and its aliases.

@@ -198,6 +198,9 @@ impl<'p, 'a> Parser<'p, 'a> {
             }
             "field" => {
                 let rust_name = c.unique_rust_name("field", &mut state.names)?;
+                if let Some(map) = &mut self.map {
+                    map.field(&rust_name, c.line.no);
+                }
                 c.expect_colon("the field name")?;
                 let ty = self.type_to_end(c)?;
                 let field = self.field(c.line, level, rust_name, ty)?;
@@ -205,6 +208,9 @@ impl<'p, 'a> Parser<'p, 'a> {
             }
             "flatten" => {
                 let rust_name = c.unique_rust_name("field", &mut state.names)?;
+                if let Some(map) = &mut self.map {
+                    map.field(&rust_name, c.line.no);
+                }
                 c.expect_colon("the field name")?;
                 c.spaces();
                 let at = c.pos;
@@ -438,7 +444,13 @@ impl<'p, 'a> Parser<'p, 'a> {
                     c.expect_colon("the variant name")?;
                     let kind = c.variant_kind(&mut self.refs)?;
                     c.end()?;
+                    if let Some(map) = &mut self.map {
+                        map.begin_variant(&rust_name, line.no);
+                    }
                     let variant = self.variant(line, rust_name, kind)?;
+                    if let Some(map) = &mut self.map {
+                        map.end_variant();
+                    }
                     check_untagged_variant(line, &repr, &variants, &variant)?;
                     variants.push(variant);
                 }

@@ -18,6 +18,7 @@ mod parser;
 mod types;
 
 use crate::model::{Schema, Type};
+use crate::text::source_map::{SourceMap, SourceMapBuilder};
 use crate::text::ParseError;
 use cursor::Cursor;
 use lines::{split_lines, Line};
@@ -25,13 +26,19 @@ use parser::Parser;
 
 pub(super) fn schema(text: &str, line_offset: usize) -> Result<Schema, ParseError> {
     let lines = split_lines(text, line_offset)?;
-    Parser {
-        lines: &lines,
-        next: 0,
-        refs: Vec::new(),
-        flats: Vec::new(),
-    }
-    .schema()
+    Parser::new(&lines, None).schema()
+}
+
+/// [`schema`], recording the line of each type, field and variant.
+pub(super) fn schema_with_lines(
+    text: &str,
+    line_offset: usize,
+) -> Result<(Schema, SourceMap), ParseError> {
+    let lines = split_lines(text, line_offset)?;
+    let mut parser = Parser::new(&lines, Some(SourceMapBuilder::default()));
+    let schema = parser.schema()?;
+    let map = parser.map.take().map(SourceMapBuilder::finish);
+    Ok((schema, map.unwrap_or_default()))
 }
 
 pub(super) fn standalone_type(text: &str) -> Result<Type, ParseError> {

@@ -12,6 +12,7 @@ use crate::allowance::{Allowance, Allowances};
 use crate::contract::{is_contract_name, ContractId, Mode};
 use crate::model::{Schema, Type, TypeDef};
 use crate::rules::Rule;
+use crate::text::source_map::SourceMapBuilder;
 use crate::text::ParseError;
 
 pub(super) struct Parser<'p, 'a> {
@@ -20,9 +21,21 @@ pub(super) struct Parser<'p, 'a> {
     pub(super) refs: Vec<Reference>,
     /// The type of every `flatten` line, with where: each must lead to an enum.
     pub(super) flats: Vec<(Type, usize, usize)>,
+    /// The lines of types, fields and variants, recorded only when asked for.
+    pub(super) map: Option<SourceMapBuilder>,
 }
 
 impl<'p, 'a> Parser<'p, 'a> {
+    pub(super) fn new(lines: &'p [Line<'a>], map: Option<SourceMapBuilder>) -> Self {
+        Parser {
+            lines,
+            next: 0,
+            refs: Vec::new(),
+            flats: Vec::new(),
+            map,
+        }
+    }
+
     /// Takes the next line if it is indented deeper than `level` (it belongs to the item
     /// at `level`), checks that it sits exactly one level deeper and reads its keyword.
     pub(super) fn next_child(
@@ -55,7 +68,7 @@ impl<'p, 'a> Parser<'p, 'a> {
         Ok(ty)
     }
 
-    pub(super) fn schema(mut self) -> Result<Schema, ParseError> {
+    pub(super) fn schema(&mut self) -> Result<Schema, ParseError> {
         let mut contract: Once<ContractId> = None;
         let mut mode: Once<Mode> = None;
         let mut allowances = Allowances::new();
@@ -93,6 +106,9 @@ impl<'p, 'a> Parser<'p, 'a> {
                 "root" => {
                     let ty = self.type_to_end(&mut c)?;
                     set_once(&mut root, ty, line, keyword)?;
+                    if let Some(map) = &mut self.map {
+                        map.root(line.no);
+                    }
                 }
                 "struct" | "enum" | "newtype" | "views" => {
                     c.spaces();
@@ -104,6 +120,9 @@ impl<'p, 'a> Parser<'p, 'a> {
                             shorten(&name)
                         )
                     })?;
+                    if let Some(map) = &mut self.map {
+                        map.begin_type(&name, line.no);
+                    }
                     let def = match keyword {
                         "struct" => {
                             c.end()?;
