@@ -3,11 +3,11 @@
 //! [`HandoffRejection`], an envelope refused, every problem located by a JSON pointer from
 //! the envelope's root (`/contextId`, `/payload/orderRef`).
 
-mod delivery;
+pub(crate) mod delivery;
 mod digest;
 mod handoff;
-mod ids;
-mod read;
+pub(crate) mod ids;
+pub(crate) mod read;
 mod top;
 mod write;
 
