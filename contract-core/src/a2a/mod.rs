@@ -74,6 +74,7 @@
 //! # Ok::<(), contract_core::a2a::A2aRejection>(())
 //! ```
 
+mod names;
 mod read;
 mod width;
 
@@ -91,14 +92,8 @@ use crate::runtime::problem::{Problem, ProblemKind};
 use crate::runtime::{send_with, why_missing, WhyMissing};
 use crate::traits::{HandoffContract, HandoffSchema};
 
+pub use names::{Role, MEDIA_TYPE, ROLE_AGENT, ROLE_USER};
 use read::{Object, Read};
-
-/// The media type of the `data` Part a payload travels in.
-pub const MEDIA_TYPE: &str = "application/json";
-/// A2A 1.0's `role` of a message from the user (or a client agent acting for one).
-pub const ROLE_USER: &str = "ROLE_USER";
-/// A2A 1.0's `role` of a message from an agent.
-pub const ROLE_AGENT: &str = "ROLE_AGENT";
 
 /// The A2A mapping of handoff contracts: the base their extension URIs are built on.
 ///
@@ -107,32 +102,6 @@ pub const ROLE_AGENT: &str = "ROLE_AGENT";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct A2a {
     base: String,
-}
-
-/// Who sent a Message: A2A 1.0's `Role`, written `ROLE_USER` or `ROLE_AGENT`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// `ROLE_USER`: the user, or a client acting for one.
-    User,
-    /// `ROLE_AGENT`: an agent.
-    Agent,
-}
-
-impl Role {
-    /// `ROLE_USER` or `ROLE_AGENT`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Role::User => ROLE_USER,
-            Role::Agent => ROLE_AGENT,
-        }
-    }
-}
-
-impl Serialize for Role {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
 }
 
 /// A Message's own fields: what is written around the payload, and what was read.

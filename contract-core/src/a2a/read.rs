@@ -17,7 +17,7 @@ use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
 use crate::runtime::receive_with;
 use crate::traits::HandoffContract;
 
-use super::{MEDIA_TYPE, ROLE_AGENT, ROLE_USER};
+use super::names::{Role, MEDIA_TYPE, ROLE_AGENT, ROLE_USER};
 
 /// Which A2A object is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +39,7 @@ impl Object {
 #[derive(Debug, Default)]
 pub(crate) struct Fields {
     pub id: String,
-    pub role: Option<super::Role>,
+    pub role: Option<Role>,
     pub context_id: Option<String>,
     pub task_id: Option<String>,
     pub name: Option<String>,
@@ -423,15 +423,15 @@ fn below(limits: &Limits, levels: usize) -> Limits {
 
 /// A Message's `role`: `ROLE_USER` or `ROLE_AGENT`; A2A 0.3's `user` and `agent` refused
 /// naming that version.
-fn role<'a>(reader: &mut Reader<'a>, members: &Members<'a>) -> Option<super::Role> {
+fn role<'a>(reader: &mut Reader<'a>, members: &Members<'a>) -> Option<Role> {
     let text = reader.string(members, "role", true)?;
     let earlier = |expected| ProblemKind::EarlierProtocol {
         found: "A2A 0.3",
         expected,
     };
     match text.as_str() {
-        ROLE_USER => Some(super::Role::User),
-        ROLE_AGENT => Some(super::Role::Agent),
+        ROLE_USER => Some(Role::User),
+        ROLE_AGENT => Some(Role::Agent),
         "user" => {
             reader.problem("/role", earlier("ROLE_USER, as A2A 1.0 writes it"));
             None

@@ -126,6 +126,7 @@ impl HandoffSchema for SenderPresence {
 /// checked as `senderPresence` is in an envelope: every key once at every level, within
 /// `limits`, then read by [`Presence`]'s `Deserialize`. Its problems are located from the
 /// value's first byte.
+#[cfg(feature = "a2a")]
 pub(crate) fn sender_presence(
     bytes: &[u8],
     limits: &Limits,
