@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 /// A refund request, second major.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
-#[handoff(name = "a2a-refund", version = 2)]
+#[handoff(name = "a2a-refund", version = 2, snapshots = "tests/contracts")]
 #[serde(rename_all = "camelCase")]
 struct Refund {
     order_id: String,
@@ -22,7 +22,7 @@ struct Refund {
 
 /// A line of a ledger: integers a double cannot always hold.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
-#[handoff(name = "a2a-ledger", version = 1)]
+#[handoff(name = "a2a-ledger", version = 1, snapshots = "tests/contracts")]
 #[serde(rename_all = "camelCase")]
 struct Ledger {
     entry_id: u64,
@@ -30,10 +30,18 @@ struct Ledger {
     lines: Vec<Line>,
 }
 
+/// One line of a ledger.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, contract_core::HandoffSchema)]
 struct Line {
     cents: i64,
     qty: i16,
+}
+
+/// A reading, whose `NaN` `send` refuses.
+#[derive(Serialize, HandoffContract)]
+#[handoff(name = "a2a-reading", version = 1, snapshots = "tests/contracts")]
+struct Reading {
+    celsius: f64,
 }
 
 const BASE: &str = "https://example.com/contracts/";
@@ -587,11 +595,6 @@ fn integers_beyond_two_to_the_53_are_warned_of() {
 
 #[test]
 fn what_send_refuses_is_located_under_the_data_part() {
-    #[derive(Serialize, HandoffContract)]
-    #[handoff(name = "a2a-reading", version = 1)]
-    struct Reading {
-        celsius: f64,
-    }
     let err = a2a()
         .message(
             &MessageHead::new("m", Role::Agent),
