@@ -510,6 +510,37 @@ fn duplicate_members_of_the_a2a_document_and_bad_json_are_refused() {
         err.problems()[0].kind,
         ProblemKind::DuplicateKey { .. }
     ));
+    // A key twice in `metadata`, whose keys are data: not named.
+    let text = format!(
+        r#"{{"messageId": "m", "role": "ROLE_USER", "extensions": ["{URI}"],
+            "metadata": {{"{SECRET}": 1, "{SECRET}": 2}},
+            "parts": [{{"data": {{"orderId": "x", "amountCents": 1}}}}]}}"#
+    );
+    let err = a2a()
+        .receive_message::<Refund>(text.as_bytes(), &options())
+        .unwrap_err();
+    no_value_in(&err);
+    assert_eq!(err.problems()[0].pointer, "/metadata/*");
+    assert_eq!(
+        err.problems()[0].kind,
+        ProblemKind::DuplicateKey { key: None }
+    );
+    // Nested past the depth limit in a member nobody reads: refused where it is too deep.
+    let limit = contract_core::Limits::default().max_depth;
+    let deep = format!(r#"{{"x": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+    let err = a2a()
+        .receive_message::<Refund>(deep.as_bytes(), &options())
+        .unwrap_err();
+    assert_eq!(
+        err.problems(),
+        [contract_core::Problem {
+            pointer: String::new(),
+            kind: ProblemKind::TooDeep {
+                offset: 6 + limit - 1,
+                limit
+            }
+        }]
+    );
     for bad in [&b""[..], b"[]", b"{\"messageId\": ", b"\xff{}", b"null"] {
         let err = a2a()
             .receive_message::<Refund>(bad, &options())

@@ -232,7 +232,7 @@ impl A2aSent {
 
 /// A payload received in a Message or Artifact: the object's own fields (`H`: a
 /// [`MessageHead`] or an [`ArtifactHead`]), the payload, its presence (payload-relative, as
-/// [`why_missing`](crate::why_missing) reads it), and the sender's presence from
+/// [`why_missing`] reads it), and the sender's presence from
 /// `metadata[<uri>]`.
 #[derive(Debug, Clone)]
 pub struct A2aDelivery<T, H> {

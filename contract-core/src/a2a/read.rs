@@ -5,12 +5,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use rustc_hash::FxHashSet;
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use crate::envelope::delivery::under;
-use crate::envelope::{ids, read::sender_presence};
+use crate::envelope::{ids, read::sender_presence, top};
 use crate::runtime::options::{Limits, ReceiveOptions};
 use crate::runtime::presence::Presence;
 use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
@@ -106,14 +107,16 @@ impl<'de> Deserialize<'de> for Members<'de> {
                     list: Vec::new(),
                     duplicates: Vec::new(),
                 };
+                // Keys seen once, and those seen twice: a hash set each, so that an object of
+                // many keys is not read in quadratic time.
+                let mut seen = FxHashSet::default();
+                let mut twice = FxHashSet::default();
                 while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
                     let value = map.next_value::<&'de RawValue>()?;
-                    if members.list.iter().any(|(k, _)| *k == key) {
-                        if !members.duplicates.iter().any(|d| *d == key) {
-                            members.duplicates.push(key.clone().into_owned());
-                        }
-                    } else {
+                    if seen.insert(key.clone()) {
                         members.list.push((key, value));
+                    } else if twice.insert(key.clone()) {
+                        members.duplicates.push(key.into_owned());
                     }
                 }
                 Ok(members)
@@ -171,8 +174,10 @@ impl<'a> Reader<'a> {
         });
     }
 
-    /// The members of the object `raw` (at `pointer`), or a problem.
-    fn object(&mut self, raw: &'a RawValue, pointer: &str) -> Option<Members<'a>> {
+    /// The members of the object `raw` (at `pointer`), or a problem. A key twice is named
+    /// where the object's keys are `names` (A2A's members, unknown ones included); in a map
+    /// whose keys are data (`metadata`) it is not, and its pointer shows `*`.
+    fn object(&mut self, raw: &'a RawValue, pointer: &str, names: bool) -> Option<Members<'a>> {
         let found = kind_of(raw);
         if found != JsonKind::Object {
             self.wrong_type(pointer, "object", found);
@@ -181,12 +186,12 @@ impl<'a> Reader<'a> {
         match serde_json::from_str::<Members<'a>>(raw.get()) {
             Ok(members) => {
                 for key in &members.duplicates {
-                    self.problem(
-                        format!("{pointer}/{}", segment(key)),
-                        ProblemKind::DuplicateKey {
-                            key: Some(Cow::Owned(key.clone())),
-                        },
-                    );
+                    let (at, key) = if names {
+                        (segment(key), Some(Cow::Owned(key.clone())))
+                    } else {
+                        ("*".to_owned(), None)
+                    };
+                    self.problem(format!("{pointer}/{at}"), ProblemKind::DuplicateKey { key });
                 }
                 Some(members)
             }
@@ -340,10 +345,23 @@ where
         text,
         problems: Vec::new(),
     };
-    let Some(members) = reader.object(whole, "") else {
+    let Some(members) = reader.object(whole, "", true) else {
         read.problems = reader.problems;
         return read;
     };
+    // serde_json skips the values it borrows without a depth limit: the limit is held here,
+    // in one pass over the structure (the document is an object and well formed: where that
+    // pass stops, it is one level too deep).
+    if let Err(offset) = top::read(bytes, limits.max_depth) {
+        stop(
+            &mut read,
+            ProblemKind::TooDeep {
+                offset,
+                limit: limits.max_depth,
+            },
+        );
+        return read;
+    }
 
     // The object's own fields.
     let fields = &mut read.fields;
@@ -373,7 +391,7 @@ where
         .get("metadata")
         .filter(|raw| kind_of(raw) != JsonKind::Null)
     {
-        if let Some(metadata) = reader.object(metadata, "/metadata") {
+        if let Some(metadata) = reader.object(metadata, "/metadata", false) {
             if let Some(raw) = metadata.get(uri) {
                 let start = offset_in(text, raw);
                 let pointer = format!("/metadata/{}", segment(uri));
@@ -531,7 +549,7 @@ fn data_part<'a>(reader: &mut Reader<'a>, members: &Members<'a>) -> Option<(usiz
     let mut data = Vec::new();
     for (i, part) in parts.iter().enumerate() {
         let pointer = format!("/parts/{i}");
-        let Some(part) = reader.object(part, &pointer) else {
+        let Some(part) = reader.object(part, &pointer, true) else {
             continue;
         };
         if let Some(value) = part.get("data") {

@@ -8,7 +8,7 @@ mod digest;
 mod handoff;
 pub(crate) mod ids;
 pub(crate) mod read;
-mod top;
+pub(crate) mod top;
 mod write;
 
 use serde::de::DeserializeOwned;
