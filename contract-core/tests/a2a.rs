@@ -635,3 +635,28 @@ fn what_send_refuses_is_located_under_the_data_part() {
     assert_eq!(err.problems()[0].pointer, "/parts/0/data/celsius");
     assert_eq!(err.side(), contract_core::Side::Send);
 }
+
+#[test]
+fn no_input_panics_and_every_refusal_names_a_problem() {
+    let sent = a2a()
+        .message(&MessageHead::new("m", Role::Agent).context("c"), &refund())
+        .unwrap();
+    let whole = Vec::from(sent);
+    let read = |bytes: &[u8]| {
+        if let Err(err) = a2a().receive_message::<Refund>(bytes, &options()) {
+            assert!(!err.problems().is_empty());
+            no_value_in(&err);
+        }
+        let _ = a2a().receive_artifact::<Refund>(bytes, &options());
+    };
+    for end in 0..whole.len() {
+        read(&whole[..end]);
+    }
+    for at in 0..whole.len() {
+        for byte in [b'"', b'{', b'}', b'[', b'\\', b',', 0xff] {
+            let mut bytes = whole.clone();
+            bytes[at] = byte;
+            read(&bytes);
+        }
+    }
+}

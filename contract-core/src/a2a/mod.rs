@@ -230,6 +230,18 @@ impl A2aSent {
     }
 }
 
+impl AsRef<[u8]> for A2aSent {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl From<A2aSent> for Vec<u8> {
+    fn from(sent: A2aSent) -> Vec<u8> {
+        sent.bytes
+    }
+}
+
 /// A payload received in a Message or Artifact: the object's own fields (`H`: a
 /// [`MessageHead`] or an [`ArtifactHead`]), the payload, its presence (payload-relative, as
 /// [`why_missing`] reads it), and the sender's presence from
