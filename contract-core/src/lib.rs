@@ -14,6 +14,7 @@
 //! | the envelope around a payload (`handoff-envelope/v1`) | `send_handoff`, `receive_handoff` (feature `derive`) |
 //! | exactly-once, durable acceptance and the rollback target | `inbox::Inbox` over `MemoryLedger`, `SqliteLedger` (`sqlite`), `PostgresLedger` (`postgres`) |
 //! | sub-tasks where unknown is not none, budgets enforced | `task::{Subtask, SubtaskResult, Lookup, judge, BudgetMeter}` |
+//! | a payload and its contract in an A2A 1.0 Message or Artifact | `a2a::A2a` (feature `a2a`) |
 //! | field-presence metadata on the trace, never a value | spans with feature `tracing`; attributes and acceptance metrics with `otel` |
 //!
 //! ```
@@ -47,11 +48,14 @@
 //! adds `assert_contract_snapshot!` and makes every non-generic contract emit its snapshot
 //! test; `uuid`, `chrono`, `url`, `indexmap` and `time` describe those crates' types;
 //! `tracing` and `otel` put each check on the trace; `axum` and `reqwest` check a handoff at
-//! the web edge; `sqlite`, `postgres` and `tokio` (`AsyncInbox`) carry the inbox's stores. None
+//! the web edge; `sqlite`, `postgres` and `tokio` (`AsyncInbox`) carry the inbox's stores;
+//! `a2a` carries a payload and its contract in A2A 1.0 Messages and Artifacts. None
 //! of these but `derive` is on by default. The README has the whole tour.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "a2a")]
+pub mod a2a;
 #[cfg(feature = "derive")]
 pub mod envelope;
 mod impls;

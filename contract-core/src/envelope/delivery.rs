@@ -171,7 +171,7 @@ pub(super) fn in_payload(problem: Problem, start: usize) -> Problem {
 
 /// A problem of a member's value, located from the envelope's root: its pointer under
 /// `member` (`/payload`), its offset from the envelope's first byte (`start`: the value's).
-pub(super) fn under(member: &str, mut problem: Problem, start: usize) -> Problem {
+pub(crate) fn under(member: &str, mut problem: Problem, start: usize) -> Problem {
     problem.pointer.insert_str(0, member);
     shift(&mut problem.kind, |offset| start + offset);
     problem
@@ -209,6 +209,12 @@ pub(super) fn shift(kind: &mut ProblemKind, f: impl Fn(usize) -> usize) {
         | ProblemKind::SerializeFailed
         | ProblemKind::OtherContract { .. }
         | ProblemKind::OtherVersion { .. }
-        | ProblemKind::UnreadableVersion { .. } => {}
+        | ProblemKind::UnreadableVersion { .. }
+        | ProblemKind::EmptyArray
+        | ProblemKind::NotOneDataPart { .. }
+        | ProblemKind::WrongMediaType { .. }
+        | ProblemKind::NoContractExtension { .. }
+        | ProblemKind::OtherMajor { .. }
+        | ProblemKind::EarlierProtocol { .. } => {}
     }
 }

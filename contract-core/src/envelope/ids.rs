@@ -21,7 +21,7 @@ const MAX_NAME: usize = 128;
 
 /// `name/vN` read from `text`: a contract name and a major version from 1, without sign or
 /// leading zero.
-fn parse(text: &str) -> Option<(&str, u32)> {
+pub(crate) fn parse(text: &str) -> Option<(&str, u32)> {
     let (name, version) = text.rsplit_once("/v")?;
     if name.len() > MAX_NAME || !is_contract_name(name) {
         return None;

@@ -3,12 +3,12 @@
 //! [`HandoffRejection`], an envelope refused, every problem located by a JSON pointer from
 //! the envelope's root (`/contextId`, `/payload/orderRef`).
 
-mod delivery;
+pub(crate) mod delivery;
 mod digest;
 mod handoff;
-mod ids;
-mod read;
-mod top;
+pub(crate) mod ids;
+pub(crate) mod read;
+pub(crate) mod top;
 mod write;
 
 use serde::de::DeserializeOwned;

@@ -122,6 +122,21 @@ impl HandoffSchema for SenderPresence {
     });
 }
 
+/// A sender's presence record read from its own bytes (a member's value, `null` for none),
+/// checked as `senderPresence` is in an envelope: every key once at every level, within
+/// `limits`, then read by [`Presence`]'s `Deserialize`. Its problems are located from the
+/// value's first byte.
+#[cfg(feature = "a2a")]
+pub(crate) fn sender_presence(
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Option<Presence>, Vec<Problem>> {
+    match receive_in::<Option<SenderPresence>>(bytes, limits, MemoOf::SenderPresence) {
+        Ok(received) => Ok(received.into_inner().map(|p| p.0)),
+        Err(rejection) => Err(rejection.into_parts().0),
+    }
+}
+
 /// The members read apart from the envelope's own fields (the first `payload` and
 /// `senderPresence`), in document order.
 fn apart(top: &top::Top) -> [Option<Range<usize>>; 2] {

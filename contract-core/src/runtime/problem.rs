@@ -245,6 +245,43 @@ pub enum ProblemKind {
         /// The contract the reader reads.
         expected: Cow<'static, str>,
     },
+    /// An empty array where the protocol requires at least one element (an A2A Message's or
+    /// Artifact's `parts`).
+    EmptyArray,
+    /// An A2A Message or Artifact without exactly one `data` Part, the one a contract's
+    /// payload travels in: the payload was not read.
+    NotOneDataPart {
+        /// How many Parts have a `data` member.
+        found: usize,
+    },
+    /// A `data` Part whose `mediaType` is not the one a contract's payload is written with.
+    WrongMediaType {
+        /// The media type expected (`application/json`).
+        expected: &'static str,
+    },
+    /// An A2A Message or Artifact whose `extensions[]` lists no URI of the contract it is
+    /// read as: the payload was not read.
+    NoContractExtension {
+        /// The URI the reader looks for.
+        expected: Cow<'static, str>,
+    },
+    /// An A2A Message or Artifact that lists another major version of the contract it is
+    /// read as: an A2A extension's URI carries its version, and a breaking change has no
+    /// fallback. Both are contract ids. The payload was not read.
+    OtherMajor {
+        /// The contract the reader reads.
+        expected: Cow<'static, str>,
+        /// The contract the extension names.
+        found: Cow<'static, str>,
+    },
+    /// A value written as an earlier version of a protocol writes it (A2A 0.3's
+    /// `role: "agent"`, where A2A 1.0 writes `ROLE_AGENT`).
+    EarlierProtocol {
+        /// The protocol version the value is written in (`A2A 0.3`).
+        found: &'static str,
+        /// What the version read expects, in its words (`ROLE_AGENT (A2A 1.0)`).
+        expected: &'static str,
+    },
 }
 
 /// What kind of fault a problem is, for a caller that answers each differently (an HTTP
@@ -295,7 +332,13 @@ impl ProblemKind {
             | ProblemKind::SerializeFailed
             | ProblemKind::OtherContract { .. }
             | ProblemKind::OtherVersion { .. }
-            | ProblemKind::UnreadableVersion { .. } => ProblemClass::Contract,
+            | ProblemKind::UnreadableVersion { .. }
+            | ProblemKind::EmptyArray
+            | ProblemKind::NotOneDataPart { .. }
+            | ProblemKind::WrongMediaType { .. }
+            | ProblemKind::NoContractExtension { .. }
+            | ProblemKind::OtherMajor { .. }
+            | ProblemKind::EarlierProtocol { .. } => ProblemClass::Contract,
         }
     }
 }
@@ -441,6 +484,28 @@ impl fmt::Display for ProblemKind {
             ProblemKind::UnreadableVersion { expected } => write!(
                 f,
                 "unreadable contract id: expected {expected}, found no `name/vN`; the payload was not read"
+            ),
+            ProblemKind::EmptyArray => {
+                f.write_str("an empty array: at least one element is required")
+            }
+            ProblemKind::NotOneDataPart { found } => write!(
+                f,
+                "expected exactly one `data` part, the payload's, found {found}; the payload was not read"
+            ),
+            ProblemKind::WrongMediaType { expected } => {
+                write!(f, "wrong media type: expected {expected}")
+            }
+            ProblemKind::NoContractExtension { expected } => write!(
+                f,
+                "no extension names the contract: expected {expected} in `extensions`; the payload was not read"
+            ),
+            ProblemKind::OtherMajor { expected, found } => write!(
+                f,
+                "another major version: the extension names {found}, this reader reads {expected}, and an extension has no fallback between versions; the payload was not read"
+            ),
+            ProblemKind::EarlierProtocol { found, expected } => write!(
+                f,
+                "written as {found} writes it: expected {expected}"
             ),
         }
     }
