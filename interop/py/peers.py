@@ -60,46 +60,29 @@ class Voucher(BaseModel):
 
 Method = Annotated[Union[Card, Voucher], Field(discriminator="kind")]
 
-AMOUNT = Field(alias="amountCents", ge=0, le=4294967295)
-
-
 class Refund(BaseModel):
     """The refund request both sides agree on."""
 
     model_config = ConfigDict(json_schema_serialization_defaults_required=True)
 
     order_id: str = Field(alias="orderId")
-    amount_cents: int = AMOUNT
+    amount_cents: int = Field(alias="amountCents", ge=0, le=4294967295)
     reason: Reason
     note: Optional[str] = None
     lines: list[Line]
     method: Method
 
 
-class RefundNoteRequired(BaseModel):
+class RefundNoteRequired(Refund):
     """A consumer that needs `note` present (it may be null): the Rust producer omits it."""
 
-    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
-
-    order_id: str = Field(alias="orderId")
-    amount_cents: int = AMOUNT
-    reason: Reason
     note: Optional[str]
-    lines: list[Line]
-    method: Method
 
 
-class RefundLost(BaseModel):
+class RefundLost(Refund):
     """A producer with a reason the Rust consumer does not know."""
 
-    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
-
-    order_id: str = Field(alias="orderId")
-    amount_cents: int = AMOUNT
     reason: ReasonLost
-    note: Optional[str] = None
-    lines: list[Line]
-    method: Method
 
 
 MODELS = {
