@@ -156,8 +156,8 @@ struct DiffOutput<'a> {
 #[derive(Serialize)]
 struct ImportNote {
     file: String,
-    pointer: String,
-    message: String,
+    #[serde(flatten)]
+    warning: ImportWarning,
 }
 
 /// One side of `diff`: a snapshot, or (a `.json` file) a peer's JSON Schema imported in
@@ -178,10 +178,9 @@ fn diff_side(path: &Path, view: View, notes: &mut Vec<ImportNote>) -> Result<Sch
         )
     })?;
     let imported = import(&doc, view).map_err(|e| format!("{}: {e}", path.display()))?;
-    notes.extend(imported.warnings.into_iter().map(|w| ImportNote {
+    notes.extend(imported.warnings.into_iter().map(|warning| ImportNote {
         file: path.display().to_string(),
-        pointer: w.pointer,
-        message: w.message,
+        warning,
     }));
     Ok(imported.schema)
 }
@@ -217,11 +216,7 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
     };
     if format == Format::Text {
         for note in &notes {
-            let warning = ImportWarning {
-                pointer: note.pointer.clone(),
-                message: note.message.clone(),
-            };
-            eprintln!("warning: {}: {warning}", note.file);
+            eprintln!("warning: {}: {}", note.file, note.warning);
         }
     }
     // Two versions compare under the mode asked for, else the one the new snapshot declares.
@@ -254,17 +249,13 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
         })?),
         Format::Github => {
             for note in &notes {
-                let warning = ImportWarning {
-                    pointer: note.pointer.clone(),
-                    message: note.message.clone(),
-                };
                 print(
                     &Annotation {
                         level: Level::Warning,
                         file: Some(note.file.clone()),
                         line: None,
                         title: Some("JSON Schema import".to_owned()),
-                        message: warning.to_string(),
+                        message: note.warning.to_string(),
                     }
                     .to_string(),
                 );

@@ -14,8 +14,9 @@ pub struct Imported {
     pub warnings: Vec<ImportWarning>,
 }
 
-/// Something the import dropped or doubts, at a keyword of the document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Something the import dropped or doubts, at a keyword of the document (as JSON:
+/// `{"pointer": …, "message": …}`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ImportWarning {
     /// The JSON pointer of the keyword, `""` for the document itself.
     pub pointer: String,
