@@ -67,6 +67,8 @@ mod nested;
 mod otel;
 mod published;
 pub mod runtime;
+#[cfg(feature = "tracing")]
+mod semconv;
 #[cfg(feature = "snapshots")]
 mod snapshot;
 #[cfg(feature = "derive")]
@@ -89,8 +91,8 @@ pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{
     receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis,
-    FieldPath, Journey, Limits, Presence, Problem, ProblemClass, ProblemKind, ReceiveOptions,
-    Received, Rejection, SendOptions, Sent, Side,
+    FieldPath, Journey, Limits, Numbers, Presence, Problem, ProblemClass, ProblemKind,
+    ReceiveOptions, Received, Rejection, SendOptions, Sent, Side,
 };
 pub use traits::{shape_of, HandoffContract, HandoffSchema, PublishedSnapshot};
 

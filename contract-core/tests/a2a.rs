@@ -5,7 +5,9 @@
 
 use contract_core::a2a::{A2a, ArtifactHead, MessageHead, Role, MEDIA_TYPE};
 use contract_core::runtime::{Cause, Certainty};
-use contract_core::{send, Handoff, HandoffContract, ProblemKind, ReceiveOptions};
+use contract_core::{
+    send, Handoff, HandoffContract, Numbers, ProblemClass, ProblemKind, ReceiveOptions,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -315,11 +317,16 @@ fn each_missing_required_field_is_refused() {
         };
         assert_eq!(problems.len(), 1, "{object} without {field}: {problems:?}");
         assert_eq!(problems[0].pointer, format!("/{field}"));
+        // Named as A2A's member, not blamed on the payload's contract.
+        let member = ProblemKind::MissingMember {
+            member: field,
+            protocol: "A2A 1.0",
+        };
+        assert_eq!(problems[0].kind, member);
+        assert_eq!(problems[0].kind.class(), ProblemClass::Protocol);
         assert_eq!(
-            problems[0].kind,
-            ProblemKind::MissingField {
-                field: field.into()
-            }
+            problems[0].to_string(),
+            format!("/{field}: missing member `{field}`, which A2A 1.0 requires")
         );
     }
     // `parts` needs at least one element.
@@ -659,4 +666,103 @@ fn no_input_panics_and_every_refusal_names_a_problem() {
             read(&bytes);
         }
     }
+}
+
+#[test]
+fn members_under_their_proto_field_names_are_read_as_protojson_parsers_read_them() {
+    // ProtoJSON: a parser accepts a field's lowerCamelCase name and its proto name.
+    let value = json!({
+        "message_id": "m-1",
+        "role": "ROLE_AGENT",
+        "context_id": "ctx-1",
+        "task_id": "task-1",
+        "parts": [{"data": {"orderId": SECRET, "amountCents": 5}, "media_type": "application/json"}],
+        "extensions": [URI],
+    });
+    let received = a2a()
+        .receive_message::<Refund>(&bytes(&value), &options())
+        .unwrap();
+    assert_eq!(received.head().message_id, "m-1");
+    assert_eq!(received.head().context_id.as_deref(), Some("ctx-1"));
+    assert_eq!(received.head().task_id.as_deref(), Some("task-1"));
+    let artifact = json!({
+        "artifact_id": "a-1",
+        "parts": [{"data": {"orderId": SECRET, "amountCents": 5}}],
+        "extensions": [URI],
+    });
+    let received = a2a()
+        .receive_artifact::<Refund>(&bytes(&artifact), &options())
+        .unwrap();
+    assert_eq!(received.head().artifact_id, "a-1");
+    // The payload's own keys are the contract's: no second name is read there.
+    let mut snake_payload = message();
+    snake_payload["parts"][0]["data"] = json!({"order_id": SECRET, "amount_cents": 5});
+    let problems = refused(&snake_payload);
+    assert!(problems
+        .iter()
+        .all(|(pointer, _)| pointer.starts_with("/parts/0/data")));
+    assert!(problems.iter().any(|(_, kind)| matches!(
+        kind,
+        ProblemKind::MissingField { field } if field == "orderId"
+    )));
+    // A member under both names: refused at the second, the lowerCamelCase one named.
+    let mut both = message();
+    both["message_id"] = json!("m-2");
+    assert_eq!(
+        refused(&both),
+        [(
+            "/message_id".to_owned(),
+            ProblemKind::DuplicateField {
+                field: "messageId".into()
+            }
+        )]
+    );
+}
+
+#[test]
+fn integers_written_as_doubles_are_read_where_the_contract_has_an_integer() {
+    // What a protobuf `Value` writer (the A2A SDKs) writes for the integers 1250, 2 and 7.
+    let mut value = message();
+    value["parts"][0]["data"] = json!({"orderId": SECRET, "amountCents": 1250.0});
+    let received = a2a()
+        .receive_message::<Refund>(&bytes(&value), &options())
+        .unwrap();
+    assert_eq!(received.payload().amount_cents, 1250);
+    // The fields in the order they arrived (`json!` writes its keys sorted).
+    assert_eq!(received.presence().received(), ["amountCents", "orderId"]);
+    let ledger = json!({
+        "artifactId": "a-1",
+        "parts": [{"data": {"entryId": 9.0e3, "count": 2.0, "lines": [{"cents": -7.0, "qty": 3.0}]}}],
+        "extensions": [format!("{BASE}a2a-ledger/v1")],
+    });
+    let received = a2a()
+        .receive_artifact::<Ledger>(&bytes(&ledger), &options())
+        .unwrap();
+    assert_eq!(
+        received.payload(),
+        &Ledger {
+            entry_id: 9000,
+            count: 2,
+            lines: vec![Line { cents: -7, qty: 3 }],
+        }
+    );
+    // Beyond 2^53 a double may be the rounding of another integer: refused, located.
+    let mut beyond = ledger.clone();
+    beyond["parts"][0]["data"]["entryId"] = json!(9007199254740992.0_f64 * 2.0);
+    let err = a2a()
+        .receive_artifact::<Ledger>(&bytes(&beyond), &options())
+        .unwrap_err();
+    assert_eq!(err.problems().len(), 1, "{err}");
+    assert_eq!(err.problems()[0].pointer, "/parts/0/data/entryId");
+    // A fraction stays refused.
+    value["parts"][0]["data"]["amountCents"] = json!(1250.5);
+    let problems = refused(&value);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].0, "/parts/0/data/amountCents");
+    // A reader that asks for serde's rule gets it.
+    value["parts"][0]["data"]["amountCents"] = json!(1250.0);
+    let exact = a2a()
+        .numbers(Numbers::Exact)
+        .receive_message::<Refund>(&bytes(&value), &options());
+    assert!(exact.is_err());
 }

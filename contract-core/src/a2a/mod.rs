@@ -25,14 +25,35 @@
 //!
 //! # Numbers
 //!
-//! A2A defines `data` as a protobuf `Value`, whose numbers are **doubles**: a peer that reads
-//! the Part through protobuf (or JavaScript) keeps integers exactly only within ±2^53. The
-//! bytes this module writes are the JSON `send` wrote, exact; but a contract with integers
-//! that may lie beyond that range (an `i64`, `u64`, `i128` or `u128` without bounds within
-//! it) can be rounded on the way. [`A2a::inexact_integers`] lists them per contract, and
+//! A2A defines `data` as a protobuf `Value`, whose numbers are **doubles**, and the SDKs
+//! built on protobuf write every number as one: the official Python SDK writes the integer
+//! `1250` as `1250.0`, and `9007199254740993` as `9007199254740992.0` (rounded to the nearest
+//! double). So the reader takes, by default, [`Numbers::FromDoubles`]: where the contract
+//! has an integer, a literal with a zero fraction or an exponent is read as the integer it
+//! equals, when it equals one exactly, lies within ±2^53 (where a double is exact, so the
+//! writer cannot have rounded it) and fits the field's type; a fraction, a value beyond ±2^53
+//! or out of the type's range is refused, located. [`A2a::numbers`] sets serde's rule,
+//! [`Numbers::Exact`], instead.
+//!
+//! The bytes this module writes are the JSON `send` wrote, exact; but a peer that reads the
+//! Part through protobuf (or JavaScript) keeps integers exactly only within ±2^53, so a
+//! contract with integers that may lie beyond that range (an `i64`, `u64`, `i128` or `u128`
+//! without bounds within it) can be rounded on the way, and such a value written back by the
+//! peer is refused. [`A2a::inexact_integers`] lists them per contract, and
 //! [`A2aSent::inexact_integers`] with every message written: give them a narrower type
 //! (`u32`, `i32`, or a `schema_as` type whose range stays within ±2^53) or carry them as
 //! strings.
+//!
+//! # Names
+//!
+//! A2A 1.0's JSON is ProtoJSON: its writers use each member's lowerCamelCase name
+//! (`messageId`), and a ProtoJSON parser accepts the proto field name too (`message_id`). So
+//! does this reader, for A2A's own members (a member under both names is refused); the
+//! payload's keys inside `data` are the contract's, read as it names them. A member A2A
+//! requires that is absent is a [`ProblemKind::MissingMember`] naming A2A, and every fault
+//! of the A2A object (no extension of the contract, not one `data` Part, an A2A 0.3 value) is
+//! of [`ProblemClass::Protocol`](crate::ProblemClass::Protocol): the payload's contract is
+//! not what is wrong.
 //!
 //! ```
 //! use contract_core::a2a::{A2a, MessageHead, Role};
@@ -86,7 +107,7 @@ use serde_json::value::RawValue;
 
 use crate::envelope::delivery::under;
 use crate::envelope::Handoff;
-use crate::runtime::options::{ReceiveOptions, SendOptions};
+use crate::runtime::options::{Numbers, ReceiveOptions, SendOptions};
 use crate::runtime::presence::{Presence, Side};
 use crate::runtime::problem::{Problem, ProblemKind};
 use crate::runtime::{send_with, why_missing, WhyMissing};
@@ -102,6 +123,7 @@ use read::{Object, Read};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct A2a {
     base: String,
+    numbers: Numbers,
 }
 
 /// A Message's own fields: what is written around the payload, and what was read.
@@ -426,7 +448,20 @@ impl A2a {
         if !base.ends_with('/') {
             base.push('/');
         }
-        A2a { base }
+        A2a {
+            base,
+            numbers: Numbers::FromDoubles,
+        }
+    }
+
+    /// With this reading of the payload's numbers where its contract has an integer
+    /// ([`Numbers::FromDoubles`] unless set, since a protobuf `Value` holds every number as a
+    /// double: see the [module docs](self#numbers)). It replaces the `numbers` of the
+    /// [`ReceiveOptions`] a read is given.
+    #[must_use]
+    pub fn numbers(mut self, numbers: Numbers) -> Self {
+        self.numbers = numbers;
+        self
     }
 
     /// The extension URI of contract `T`: the base followed by `<name>/v<N>`.
@@ -556,7 +591,7 @@ impl A2a {
     where
         T: DeserializeOwned + HandoffContract + 'static,
     {
-        let read = read::read::<T>(bytes, Object::Message, &self.uri::<T>(), options);
+        let read = read::read::<T>(bytes, Object::Message, &self.uri::<T>(), self.numbers, options);
         delivered(read, Object::Message, |fields| {
             Some(MessageHead {
                 message_id: fields.id,
@@ -579,7 +614,7 @@ impl A2a {
     where
         T: DeserializeOwned + HandoffContract + 'static,
     {
-        let read = read::read::<T>(bytes, Object::Artifact, &self.uri::<T>(), options);
+        let read = read::read::<T>(bytes, Object::Artifact, &self.uri::<T>(), self.numbers, options);
         delivered(read, Object::Artifact, |fields| {
             Some(ArtifactHead {
                 artifact_id: fields.id,

@@ -12,10 +12,10 @@ use serde_json::value::RawValue;
 
 use crate::envelope::delivery::under;
 use crate::envelope::{ids, read::sender_presence, top};
-use crate::runtime::options::{Limits, ReceiveOptions};
+use crate::runtime::options::{Limits, Numbers, ReceiveOptions};
 use crate::runtime::presence::Presence;
 use crate::runtime::problem::{JsonKind, Problem, ProblemKind};
-use crate::runtime::receive_with;
+use crate::runtime::receive_numbers;
 use crate::traits::HandoffContract;
 
 use super::names::{Role, MEDIA_TYPE, ROLE_AGENT, ROLE_USER};
@@ -126,6 +126,27 @@ impl<'de> Deserialize<'de> for Members<'de> {
     }
 }
 
+/// The protocol read, as problems name it.
+const PROTOCOL: &str = "A2A 1.0";
+
+/// The proto field name of an A2A member's lowerCamelCase JSON name (`messageId`:
+/// `message_id`), `None` when the two are one (`role`).
+fn proto_name(camel: &str) -> Option<String> {
+    if !camel.bytes().any(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    let mut proto = String::with_capacity(camel.len() + 2);
+    for c in camel.chars() {
+        if c.is_ascii_uppercase() {
+            proto.push('_');
+            proto.push(c.to_ascii_lowercase());
+        } else {
+            proto.push(c);
+        }
+    }
+    Some(proto)
+}
+
 /// A JSON pointer's segment for `name` (RFC 6901: `~` as `~0`, `/` as `~1`).
 pub(crate) fn segment(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
@@ -219,24 +240,52 @@ impl<'a> Reader<'a> {
         );
     }
 
-    /// A string member: `None` when absent or `null` (with a problem when `required`), or
-    /// not a string (with a problem).
+    /// The member A2A names `name` (lowerCamelCase, as its JSON writers write it) of an
+    /// object at `at`, under that name or its proto field name (`messageId`, `message_id`),
+    /// the two names a ProtoJSON parser accepts: its pointer (by the name it arrived under)
+    /// and its value, `None` when absent or `null`. Under both names: a problem, and the
+    /// lowerCamelCase one read.
+    fn member(
+        &mut self,
+        members: &Members<'a>,
+        at: &str,
+        name: &'static str,
+    ) -> Option<(String, &'a RawValue)> {
+        let proto = proto_name(name);
+        let camel = members.get(name);
+        let snake = proto.as_deref().and_then(|proto| members.get(proto));
+        let (key, raw) = match (camel, snake) {
+            (Some(raw), None) => (name, raw),
+            (None, Some(raw)) => (proto.as_deref().unwrap_or(name), raw),
+            (Some(raw), Some(_)) => {
+                self.problem(
+                    format!("{at}/{}", proto.as_deref().unwrap_or(name)),
+                    ProblemKind::DuplicateField {
+                        field: Cow::Borrowed(name),
+                    },
+                );
+                (name, raw)
+            }
+            (None, None) => return None,
+        };
+        (kind_of(raw) != JsonKind::Null).then(|| (format!("{at}/{key}"), raw))
+    }
+
+    /// A string member of the object at the root: `None` when absent or `null` (with a
+    /// problem when `required`), or not a string (with a problem).
     fn string(
         &mut self,
         members: &Members<'a>,
         name: &'static str,
         required: bool,
     ) -> Option<String> {
-        let pointer = format!("/{name}");
-        let Some(raw) = members
-            .get(name)
-            .filter(|raw| kind_of(raw) != JsonKind::Null)
-        else {
+        let Some((pointer, raw)) = self.member(members, "", name) else {
             if required {
                 self.problem(
-                    pointer,
-                    ProblemKind::MissingField {
-                        field: Cow::Borrowed(name),
+                    format!("/{name}"),
+                    ProblemKind::MissingMember {
+                        member: name,
+                        protocol: PROTOCOL,
                     },
                 );
             }
@@ -288,7 +337,13 @@ impl<'a> Reader<'a> {
 }
 
 /// Reads an A2A `object` carrying a `T` under the extension `uri`.
-pub(crate) fn read<T>(bytes: &[u8], object: Object, uri: &str, options: &ReceiveOptions) -> Read<T>
+pub(crate) fn read<T>(
+    bytes: &[u8],
+    object: Object,
+    uri: &str,
+    numbers: Numbers,
+    options: &ReceiveOptions,
+) -> Read<T>
 where
     T: DeserializeOwned + HandoffContract + 'static,
 {
@@ -387,14 +442,11 @@ where
     let listed = contract_listed::<T>(&mut reader, &members, uri);
 
     // The sender's presence, under `metadata[<uri>]`.
-    if let Some(metadata) = members
-        .get("metadata")
-        .filter(|raw| kind_of(raw) != JsonKind::Null)
-    {
-        if let Some(metadata) = reader.object(metadata, "/metadata", false) {
+    if let Some((at, metadata)) = reader.member(&members, "", "metadata") {
+        if let Some(metadata) = reader.object(metadata, &at, false) {
             if let Some(raw) = metadata.get(uri) {
                 let start = offset_in(text, raw);
-                let pointer = format!("/metadata/{}", segment(uri));
+                let pointer = format!("{at}/{}", segment(uri));
                 match sender_presence(raw.get().as_bytes(), &below(limits, 2)) {
                     Ok(presence) => read.sender = presence,
                     Err(found) => reader
@@ -410,12 +462,10 @@ where
     if let (true, Some((index, raw))) = (listed, data) {
         let start = offset_in(text, raw);
         let pointer = format!("/parts/{index}/data");
-        let payload_options = ReceiveOptions {
-            limits: below(limits, 3),
-            journey: options.journey.clone(),
-        };
+        // Without a span of its own: the A2A read's span records the payload's presence
+        // (`a2a::span`).
         read.payload = Some(
-            match receive_with::<T>(raw.get().as_bytes(), &payload_options) {
+            match receive_numbers::<T>(raw.get().as_bytes(), &below(limits, 3), numbers) {
                 Ok(received) => Ok(received.into_parts()),
                 Err(rejection) => {
                     let (found, presence) = rejection.into_parts();
@@ -482,14 +532,11 @@ fn contract_listed<'a, T: HandoffContract>(
     let expected_uri = || ProblemKind::NoContractExtension {
         expected: Cow::Owned(uri.to_owned()),
     };
-    let Some(raw) = members
-        .get("extensions")
-        .filter(|raw| kind_of(raw) != JsonKind::Null)
-    else {
+    let Some((at, raw)) = reader.member(members, "", "extensions") else {
         reader.problem("/extensions", expected_uri());
         return false;
     };
-    let Some(items) = reader.array(raw, "/extensions") else {
+    let Some(items) = reader.array(raw, &at) else {
         return false;
     };
     let base = uri.strip_suffix(T::CONTRACT.id).unwrap_or(uri);
@@ -521,7 +568,7 @@ fn contract_listed<'a, T: HandoffContract>(
                 found: Cow::Owned(found),
             },
         ),
-        None => reader.problem("/extensions", expected_uri()),
+        None => reader.problem(at, expected_uri()),
     }
     false
 }
@@ -529,14 +576,12 @@ fn contract_listed<'a, T: HandoffContract>(
 /// The one Part with a `data` member: its index and the span of its value; problems for
 /// `parts` absent, empty or not an array, and for other than one `data` Part.
 fn data_part<'a>(reader: &mut Reader<'a>, members: &Members<'a>) -> Option<(usize, &'a RawValue)> {
-    let Some(raw) = members
-        .get("parts")
-        .filter(|raw| kind_of(raw) != JsonKind::Null)
-    else {
+    let Some((_, raw)) = reader.member(members, "", "parts") else {
         reader.problem(
             "/parts",
-            ProblemKind::MissingField {
-                field: Cow::Borrowed("parts"),
+            ProblemKind::MissingMember {
+                member: "parts",
+                protocol: PROTOCOL,
             },
         );
         return None;
@@ -553,11 +598,7 @@ fn data_part<'a>(reader: &mut Reader<'a>, members: &Members<'a>) -> Option<(usiz
             continue;
         };
         if let Some(value) = part.get("data") {
-            if let Some(media) = part
-                .get("mediaType")
-                .filter(|raw| kind_of(raw) != JsonKind::Null)
-            {
-                let at = format!("{pointer}/mediaType");
+            if let Some((at, media)) = reader.member(&part, &pointer, "mediaType") {
                 match serde_json::from_str::<Cow<'_, str>>(media.get()) {
                     Ok(media) if media == MEDIA_TYPE => {}
                     Ok(_) => reader.problem(

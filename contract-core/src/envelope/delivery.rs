@@ -179,42 +179,8 @@ pub(crate) fn under(member: &str, mut problem: Problem, start: usize) -> Problem
 
 /// Applies `f` to the byte offset a problem names, if it names one.
 pub(super) fn shift(kind: &mut ProblemKind, f: impl Fn(usize) -> usize) {
-    match kind {
-        ProblemKind::Malformed { offset, .. }
-        | ProblemKind::InvalidUtf8 { offset }
-        | ProblemKind::LoneSurrogate { offset }
-        | ProblemKind::TrailingData { offset }
-        | ProblemKind::TooDeep { offset, .. }
-        | ProblemKind::StringTooLong { offset, .. }
-        | ProblemKind::TooManyKeys { offset, .. }
-        | ProblemKind::Refused { offset, .. } => *offset = f(*offset),
-        ProblemKind::Empty
-        | ProblemKind::ByteOrderMark
-        | ProblemKind::TooLarge { .. }
-        | ProblemKind::MissingField { .. }
-        | ProblemKind::WrongType { .. }
-        | ProblemKind::NullNotAllowed { .. }
-        | ProblemKind::OutOfRange { .. }
-        | ProblemKind::NotOneCharacter
-        | ProblemKind::WrongStringLength { .. }
-        | ProblemKind::WrongLength { .. }
-        | ProblemKind::DuplicateItem
-        | ProblemKind::UnknownField { .. }
-        | ProblemKind::DuplicateKey { .. }
-        | ProblemKind::DuplicateField { .. }
-        | ProblemKind::UnknownVariant { .. }
-        | ProblemKind::InvalidKey { .. }
-        | ProblemKind::NotOneKey { .. }
-        | ProblemKind::NoVariantMatches { .. }
-        | ProblemKind::SerializeFailed
-        | ProblemKind::OtherContract { .. }
-        | ProblemKind::OtherVersion { .. }
-        | ProblemKind::UnreadableVersion { .. }
-        | ProblemKind::EmptyArray
-        | ProblemKind::NotOneDataPart { .. }
-        | ProblemKind::WrongMediaType { .. }
-        | ProblemKind::NoContractExtension { .. }
-        | ProblemKind::OtherMajor { .. }
-        | ProblemKind::EarlierProtocol { .. } => {}
+    if let Some(offset) = kind.offset_mut() {
+        *offset = f(*offset);
     }
 }
+

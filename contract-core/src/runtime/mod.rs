@@ -82,6 +82,7 @@
 // - `diagnose`: why a field is missing, by asking the receiver views of other versions;
 // - this file: the public functions, which run the rooms above, and the re-exports.
 mod diagnose;
+mod doubles;
 mod full;
 pub(crate) mod options;
 mod plan;
@@ -99,7 +100,7 @@ use serde::Serialize;
 use crate::traits::HandoffSchema;
 
 pub use diagnose::{why_missing, Cause, Certainty, Diagnosis, MissingField, WhyMissing};
-pub use options::{Journey, Limits, ReceiveOptions, SendOptions};
+pub use options::{Journey, Limits, Numbers, ReceiveOptions, SendOptions};
 pub use presence::Side;
 pub use presence::{FieldPath, Presence};
 pub use problem::{JsonKind, Problem, ProblemClass, ProblemKind, Rejection};
@@ -276,9 +277,45 @@ where
     let span = crate::trace::start(Side::Receive, schema, &options.journey);
     // Entered for the call's work and its outcome; left when the call returns.
     let _entered = crate::trace::enter(&span);
-    let result = receive_unspanned::<T>(bytes, &options.limits);
+    let result = receive_numbers::<T>(bytes, &options.limits, options.numbers);
     crate::trace::finish(&span, result.as_ref().map(Received::presence));
     result
+}
+
+/// [`receive_unspanned`], and under [`Numbers::FromDoubles`] a refused payload read once more
+/// with its whole-number doubles at integers written as integers (see `doubles`).
+pub(crate) fn receive_numbers<T>(
+    bytes: &[u8],
+    limits: &Limits,
+    numbers: Numbers,
+) -> Result<Received<T>, Rejection>
+where
+    T: DeserializeOwned + HandoffSchema + 'static,
+{
+    let result = receive_unspanned::<T>(bytes, limits);
+    let Err(rejection) = &result else {
+        return result;
+    };
+    if !doubles::worth_a_second_read(numbers, rejection.problems()) {
+        return result;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return result;
+    };
+    let Some(rewritten) = doubles::rewrite(schema_of::<T>(), text, limits) else {
+        return result;
+    };
+    // A literal may grow (`1e3` is `1000`): the limit is the one the payload arrived within.
+    let again = Limits {
+        max_bytes: limits.max_bytes.max(rewritten.text.len()),
+        ..*limits
+    };
+    receive_unspanned::<T>(rewritten.text.as_bytes(), &again).map_err(|rejection| {
+        let side = rejection.side();
+        let (problems, presence) = rejection.into_parts();
+        let problems = problems.into_iter().map(|p| rewritten.original(p)).collect();
+        Rejection::new(side, problems, presence)
+    })
 }
 
 /// [`receive_with`]'s work, without its span: for the envelope, whose call has a span of its

@@ -90,6 +90,7 @@ impl Limits {
 pub(crate) static DEFAULT_RECEIVE: ReceiveOptions = ReceiveOptions {
     limits: Limits::DEFAULT,
     journey: Journey::NONE,
+    numbers: Numbers::Exact,
 };
 pub(crate) static DEFAULT_SEND: SendOptions = SendOptions {
     limits: Limits::DEFAULT,
@@ -200,6 +201,50 @@ impl Journey {
     }
 }
 
+/// How [`receive_with`](crate::receive_with) reads a number where the contract has an
+/// integer.
+///
+/// ```
+/// use contract_core::{receive_with, HandoffContract, Numbers, ReceiveOptions};
+/// use serde::Deserialize;
+///
+/// #[derive(Debug, Deserialize, HandoffContract)]
+/// #[handoff(name = "refund", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Refund {
+///     amount_cents: u32,
+/// }
+///
+/// // A writer that only has doubles (protobuf's `Value`, JavaScript) wrote 1250 as `1250.0`.
+/// let written = br#"{"amountCents": 1250.0}"#;
+/// assert!(receive_with::<Refund>(written, &ReceiveOptions::default()).is_err());
+///
+/// let doubles = ReceiveOptions::default().numbers(Numbers::FromDoubles);
+/// let received = receive_with::<Refund>(written, &doubles).unwrap();
+/// assert_eq!(received.into_inner().amount_cents, 1250);
+///
+/// // Not a whole number, or beyond 2^53 (where a double may have rounded it): refused.
+/// assert!(receive_with::<Refund>(br#"{"amountCents": 1250.5}"#, &doubles).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Numbers {
+    /// serde's rule (the default): an integer field reads an integer literal only; `1250.0`
+    /// is refused as a number with a fraction.
+    #[default]
+    Exact,
+    /// For writers that hold every number as a double (a protobuf `Value`, as in A2A's
+    /// `data` Part; JavaScript): a literal with a zero fraction or an exponent (`1250.0`,
+    /// `1.25e3`) where the contract has an integer is read as the integer it equals, when it
+    /// equals one exactly, within ±2^53 (beyond it a double may have rounded the writer's
+    /// integer) and within the range of the field's integer type. Any other literal is
+    /// refused as under [`Numbers::Exact`]; the presence and the other problems are the same.
+    /// Inside an untagged enum, a literal is read so where a variant has an integer there and
+    /// none has any JSON value (`serde_json::Value`, where the literal's form is the value).
+    /// The A2A reader's default.
+    FromDoubles,
+}
+
 /// The options of [`receive_with`](crate::receive_with).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -208,6 +253,9 @@ pub struct ReceiveOptions {
     pub limits: Limits,
     /// Where the payload comes from and goes, for traces.
     pub journey: Journey,
+    /// How a number is read where the contract has an integer ([`Numbers::Exact`] unless
+    /// set).
+    pub numbers: Numbers,
 }
 
 /// Chainable on a value, like [`Journey`]:
@@ -224,6 +272,13 @@ impl ReceiveOptions {
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// With this reading of numbers where the contract has an integer (see [`Numbers`]).
+    #[must_use]
+    pub fn numbers(mut self, numbers: Numbers) -> Self {
+        self.numbers = numbers;
         self
     }
 }

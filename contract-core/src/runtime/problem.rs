@@ -282,6 +282,14 @@ pub enum ProblemKind {
         /// What the version read expects, in its words (`ROLE_AGENT (A2A 1.0)`).
         expected: &'static str,
     },
+    /// A member the protocol around the payload requires is absent (an A2A Message's
+    /// `messageId`): a fault of the protocol's object, not of the payload's contract.
+    MissingMember {
+        /// The member's name, as the protocol's JSON writes it (`messageId`).
+        member: &'static str,
+        /// The protocol and its version (`A2A 1.0`).
+        protocol: &'static str,
+    },
 }
 
 /// What kind of fault a problem is, for a caller that answers each differently (an HTTP
@@ -295,9 +303,58 @@ pub enum ProblemClass {
     Limit,
     /// A JSON document that the contract (or the type's own serde code) does not accept.
     Contract,
+    /// A fault of the protocol's object around the payload (an A2A Message or Artifact: a
+    /// member it requires, no extension naming the contract, not one `data` Part, an A2A 0.3
+    /// value): the payload's contract is not what is wrong.
+    Protocol,
 }
 
 impl ProblemKind {
+    /// The byte offset a problem of the bytes or the limits names, to be moved when the
+    /// bytes it was found in are not the ones that arrived.
+    pub(crate) fn offset_mut(&mut self) -> Option<&mut usize> {
+        match self {
+            ProblemKind::Malformed { offset, .. }
+            | ProblemKind::InvalidUtf8 { offset }
+            | ProblemKind::LoneSurrogate { offset }
+            | ProblemKind::TrailingData { offset }
+            | ProblemKind::TooDeep { offset, .. }
+            | ProblemKind::StringTooLong { offset, .. }
+            | ProblemKind::TooManyKeys { offset, .. }
+            | ProblemKind::Refused { offset, .. } => Some(offset),
+            // Every kind is listed, so that a new kind with an offset is moved too.
+            ProblemKind::Empty
+            | ProblemKind::ByteOrderMark
+            | ProblemKind::TooLarge { .. }
+            | ProblemKind::MissingField { .. }
+            | ProblemKind::WrongType { .. }
+            | ProblemKind::NullNotAllowed { .. }
+            | ProblemKind::OutOfRange { .. }
+            | ProblemKind::NotOneCharacter
+            | ProblemKind::WrongStringLength { .. }
+            | ProblemKind::WrongLength { .. }
+            | ProblemKind::DuplicateItem
+            | ProblemKind::UnknownField { .. }
+            | ProblemKind::DuplicateKey { .. }
+            | ProblemKind::DuplicateField { .. }
+            | ProblemKind::UnknownVariant { .. }
+            | ProblemKind::InvalidKey { .. }
+            | ProblemKind::NotOneKey { .. }
+            | ProblemKind::NoVariantMatches { .. }
+            | ProblemKind::SerializeFailed
+            | ProblemKind::OtherContract { .. }
+            | ProblemKind::OtherVersion { .. }
+            | ProblemKind::UnreadableVersion { .. }
+            | ProblemKind::EmptyArray
+            | ProblemKind::NotOneDataPart { .. }
+            | ProblemKind::WrongMediaType { .. }
+            | ProblemKind::NoContractExtension { .. }
+            | ProblemKind::OtherMajor { .. }
+            | ProblemKind::EarlierProtocol { .. }
+            | ProblemKind::MissingMember { .. } => None,
+        }
+    }
+
     /// Which [`ProblemClass`] this problem belongs to. Every kind is classified here, so a
     /// new kind is classified where it is added.
     #[must_use]
@@ -332,13 +389,14 @@ impl ProblemKind {
             | ProblemKind::SerializeFailed
             | ProblemKind::OtherContract { .. }
             | ProblemKind::OtherVersion { .. }
-            | ProblemKind::UnreadableVersion { .. }
-            | ProblemKind::EmptyArray
+            | ProblemKind::UnreadableVersion { .. } => ProblemClass::Contract,
+            ProblemKind::EmptyArray
             | ProblemKind::NotOneDataPart { .. }
             | ProblemKind::WrongMediaType { .. }
             | ProblemKind::NoContractExtension { .. }
             | ProblemKind::OtherMajor { .. }
-            | ProblemKind::EarlierProtocol { .. } => ProblemClass::Contract,
+            | ProblemKind::EarlierProtocol { .. }
+            | ProblemKind::MissingMember { .. } => ProblemClass::Protocol,
         }
     }
 }
@@ -507,6 +565,9 @@ impl fmt::Display for ProblemKind {
                 f,
                 "written as {found} writes it: expected {expected}"
             ),
+            ProblemKind::MissingMember { member, protocol } => {
+                write!(f, "missing member `{member}`, which {protocol} requires")
+            }
         }
     }
 }
