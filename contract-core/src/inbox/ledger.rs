@@ -6,6 +6,7 @@ use std::error::Error;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::envelope::Digest;
+use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
 
 /// A store of acceptances: one entry per key (`contextId`, `handoffId`), written in the same
 /// transaction as the handler's effects, so that both commit or neither does.
@@ -133,13 +134,51 @@ pub trait Ledger {
     fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, Self::Error>;
 
     /// Deletes the entries accepted before `before`, except the last of each context (its
-    /// rollback target), and returns how many it deleted. The contexts' artifact versions
-    /// stay.
+    /// rollback target), and the journey's steps last seen before it, and returns how many
+    /// entries it deleted. The contexts' artifact versions stay.
     ///
     /// # Errors
     ///
     /// When the store fails.
     fn prune(&mut self, before: SystemTime) -> Result<u64, Self::Error>;
+
+    /// Records a step of a journey in the acceptance's transaction, so that it commits with
+    /// the acceptance (an applied handoff), or not at all. A step of the same
+    /// [`key`](Step::key) as one recorded before counts on it ([`Step::count`],
+    /// [`Step::last_seen`]); a new one gets the ledger's next step sequence number.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn note_in(
+        statements: &Self::Statements,
+        tx: &mut Self::Tx<'_>,
+        step: &Step,
+    ) -> Result<(), Self::Error>;
+
+    /// Records a step of a journey on its own, outside any acceptance (a refusal, a
+    /// duplicate, a conflict, a handler's failure after its rollback), as
+    /// [`note_in`](Ledger::note_in) counts it.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn note(&mut self, step: &Step) -> Result<(), Self::Error>;
+
+    /// The steps this ledger recorded of `session`, in its own sequence.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn session(&mut self, session: &str) -> Result<Vec<Step>, Self::Error>;
+
+    /// The sessions this ledger recorded steps of that `filter` keeps, the most recently
+    /// active first.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, Self::Error>;
 }
 
 /// One acceptance as a ledger keeps it.

@@ -7,6 +7,7 @@ use std::convert::Infallible;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
+use crate::inbox::journal::{Journal, SessionFilter, SessionSummary, Step};
 use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record};
 
 /// A ledger in memory. Clones share their state, so that several inboxes (threads, tasks)
@@ -50,6 +51,8 @@ struct State {
     seq: u64,
     /// The handlers' committed effects.
     data: BTreeMap<String, Vec<u8>>,
+    /// The journey's steps.
+    journal: Journal,
 }
 
 impl State {
@@ -107,6 +110,8 @@ pub struct MemoryTx<'t> {
     artifacts: Vec<(String, String, u64)>,
     /// The effects to write: a value, or `None` to remove the key.
     staged: BTreeMap<String, Option<Vec<u8>>>,
+    /// The journey's steps to record.
+    steps: Vec<Step>,
 }
 
 impl MemoryTx<'_> {
@@ -166,6 +171,7 @@ impl Ledger for MemoryLedger {
             entry: None,
             artifacts: Vec::new(),
             staged: BTreeMap::new(),
+            steps: Vec::new(),
         };
         Ok((tx, &()))
     }
@@ -248,6 +254,9 @@ impl Ledger for MemoryLedger {
         for (context_id, uri, version) in tx.artifacts.drain(..) {
             state.artifacts.insert((context_id, uri), version);
         }
+        for step in tx.steps.drain(..) {
+            state.journal.note(&step);
+        }
         for (key, value) in std::mem::take(&mut tx.staged) {
             match value {
                 Some(value) => state.data.insert(key, value),
@@ -293,6 +302,25 @@ impl Ledger for MemoryLedger {
                 }
             });
         }
+        state.journal.prune(before);
         Ok(pruned)
+    }
+
+    fn note_in(_: &(), tx: &mut MemoryTx<'_>, step: &Step) -> Result<(), Infallible> {
+        tx.steps.push(step.clone());
+        Ok(())
+    }
+
+    fn note(&mut self, step: &Step) -> Result<(), Infallible> {
+        self.lock().journal.note(step);
+        Ok(())
+    }
+
+    fn session(&mut self, session: &str) -> Result<Vec<Step>, Infallible> {
+        Ok(self.lock().journal.session(session))
+    }
+
+    fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, Infallible> {
+        Ok(self.lock().journal.sessions(filter))
     }
 }

@@ -19,6 +19,7 @@ mod artifacts;
 #[cfg(feature = "tokio")]
 mod async_inbox;
 mod fail;
+mod journal;
 mod ledger;
 mod memory;
 mod outcome;
@@ -36,6 +37,7 @@ pub use async_inbox::AsyncInbox;
 #[cfg(feature = "__fail-points")]
 #[doc(hidden)]
 pub use fail::{FailAction, FailPoint};
+pub use journal::{Outcome, SessionFilter, SessionSummary, Step, StepProblem};
 pub use ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record, StoreError, StoreErrorKind};
 pub use memory::{MemoryLedger, MemoryTx};
 pub use outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};

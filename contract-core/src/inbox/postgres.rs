@@ -8,16 +8,17 @@ use ::postgres::error::SqlState;
 use ::postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
 
 use crate::envelope::Digest;
+use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
 use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record};
 
 /// The version of the ledger's tables this version of the crate writes (the row of
 /// `handoff_ledger_version` in the ledger's schema). A schema of a higher version is refused,
 /// never written.
-pub const POSTGRES_SCHEMA_VERSION: i32 = 1;
+pub const POSTGRES_SCHEMA_VERSION: i32 = 2;
 
-/// The migrations, the `n`th taking a schema of version `n` to `n + 1`; `{s}` is the
-/// schema's quoted name.
-const MIGRATIONS: [&str; 1] = ["
+/// The migrations, the `n`th taking a schema of version `n` to `n + 1` (1: the entries and
+/// the artifacts' versions; 2: the journey's steps); `{s}` is the schema's quoted name.
+const MIGRATIONS: [&str; 2] = ["
     CREATE TABLE {s}.handoff_ledger (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         context_id text NOT NULL,
@@ -36,6 +37,20 @@ const MIGRATIONS: [&str; 1] = ["
         version bigint NOT NULL,
         PRIMARY KEY (context_id, uri)
     );
+", "
+    CREATE TABLE {s}.handoff_step (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        step_key text NOT NULL UNIQUE,
+        session text,
+        workflow text,
+        outcome text NOT NULL,
+        step text NOT NULL,
+        count bigint NOT NULL,
+        first_seen timestamptz NOT NULL,
+        last_seen timestamptz NOT NULL
+    );
+    CREATE INDEX handoff_step_session ON {s}.handoff_step (session, seq);
+    CREATE INDEX handoff_step_last_seen ON {s}.handoff_step (last_seen);
 "];
 
 /// The longest schema name PostgreSQL keeps whole (`NAMEDATALEN - 1` bytes); a longer one
@@ -46,7 +61,8 @@ const MAX_SCHEMA_NAME: usize = 63;
 /// PostgreSQL 10 or later).
 ///
 /// Opening creates the schema if it is missing, and migrates its tables
-/// (`handoff_ledger_version`, `handoff_ledger`, `handoff_artifact`) to
+/// (`handoff_ledger_version`, `handoff_ledger`, `handoff_artifact`, `handoff_step`: the
+/// journey's steps) to
 /// [`POSTGRES_SCHEMA_VERSION`] in one transaction under a transaction-scoped advisory lock
 /// (`pg_advisory_xact_lock`), so that processes opening a new schema at once do not both
 /// create it; a schema of a newer version is refused. A schema already at this version is
@@ -106,6 +122,10 @@ pub struct PostgresStatements {
     record: Statement,
     record_artifacts: Statement,
     prune: Statement,
+    note: Statement,
+    session: Statement,
+    sessions: Statement,
+    prune_steps: Statement,
 }
 
 impl fmt::Debug for PostgresStatements {
@@ -311,6 +331,28 @@ impl PostgresStatements {
                 "DELETE FROM {s}.handoff_ledger e WHERE e.accepted_at < $1 AND e.seq < \
                  (SELECT max(l.seq) FROM {s}.handoff_ledger l WHERE l.context_id = e.context_id)"
             ))?,
+            note: prepare(format!(
+                "INSERT INTO {s}.handoff_step AS t \
+                 (step_key, session, workflow, outcome, step, count, first_seen, last_seen) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+                 ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, \
+                 last_seen = greatest(t.last_seen, excluded.last_seen)"
+            ))?,
+            session: prepare(format!(
+                "SELECT seq, step, count, first_seen, last_seen FROM {s}.handoff_step \
+                 WHERE session = $1 ORDER BY seq"
+            ))?,
+            sessions: prepare(format!(
+                "SELECT session, min(workflow), outcome, count(*), max(last_seen) \
+                 FROM {s}.handoff_step \
+                 WHERE session IS NOT NULL \
+                 AND ($1::timestamptz IS NULL OR last_seen >= $1) \
+                 AND ($2::text IS NULL OR workflow = $2) \
+                 GROUP BY session, outcome"
+            ))?,
+            prune_steps: prepare(format!(
+                "DELETE FROM {s}.handoff_step WHERE last_seen < $1"
+            ))?,
         })
     }
 }
@@ -474,8 +516,93 @@ impl Ledger for PostgresLedger {
     }
 
     fn prune(&mut self, before: SystemTime) -> Result<u64, PostgresError> {
-        Ok(self.client.execute(&self.statements.prune, &[&before])?)
+        let mut tx = self.client.transaction()?;
+        let pruned = tx.execute(&self.statements.prune, &[&before])?;
+        tx.execute(&self.statements.prune_steps, &[&before])?;
+        tx.commit()?;
+        Ok(pruned)
     }
+
+    fn note_in(
+        statements: &PostgresStatements,
+        tx: &mut Transaction<'_>,
+        step: &Step,
+    ) -> Result<(), PostgresError> {
+        note_step(&statements.note, |sql, params| tx.execute(sql, params), step)
+    }
+
+    fn note(&mut self, step: &Step) -> Result<(), PostgresError> {
+        let client = &mut self.client;
+        note_step(
+            &self.statements.note,
+            |sql, params| client.execute(sql, params),
+            step,
+        )
+    }
+
+    fn session(&mut self, session: &str) -> Result<Vec<Step>, PostgresError> {
+        self.client
+            .query(&self.statements.session, &[&session])?
+            .iter()
+            .map(step_of)
+            .collect()
+    }
+
+    fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, PostgresError> {
+        let rows = self
+            .client
+            .query(&self.statements.sessions, &[&filter.since, &filter.workflow])?;
+        let mut groups = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let last: SystemTime = row.try_get(4)?;
+            groups.push((
+                row.try_get::<_, String>(0)?,
+                row.try_get::<_, Option<String>>(1)?,
+                row.try_get::<_, String>(2)?,
+                row.try_get::<_, i64>(3)?,
+                crate::inbox::ledger::to_micros(last),
+            ));
+        }
+        Ok(crate::inbox::journal::summaries(groups, filter))
+    }
+}
+
+/// Records a step through `execute` (a transaction's or the client's).
+fn note_step(
+    statement: &Statement,
+    execute: impl FnOnce(
+        &Statement,
+        &[&(dyn ::postgres::types::ToSql + Sync)],
+    ) -> Result<u64, ::postgres::Error>,
+    step: &Step,
+) -> Result<(), PostgresError> {
+    let body = serde_json::to_string(step).map_err(|_| PostgresError::CorruptStep)?;
+    let count = i64::try_from(step.count.max(1)).unwrap_or(i64::MAX);
+    execute(
+        statement,
+        &[
+            &step.key(),
+            &step.session,
+            &step.workflow,
+            &step.outcome.as_str(),
+            &body,
+            &count,
+            &step.first_seen,
+            &step.last_seen,
+        ],
+    )?;
+    Ok(())
+}
+
+/// A step from a row of `seq, step, count, first_seen, last_seen`.
+fn step_of(row: &Row) -> Result<Step, PostgresError> {
+    let body: &str = row.try_get(1)?;
+    let mut step: Step = serde_json::from_str(body).map_err(|_| PostgresError::CorruptStep)?;
+    step.seq = seq_of_sql(row.try_get(0)?)?;
+    step.count = u64::try_from(row.try_get::<_, i64>(2)?).unwrap_or(0);
+    step.first_seen = row.try_get(3)?;
+    step.last_seen = row.try_get(4)?;
+    Ok(step)
 }
 
 /// What a [`PostgresLedger`] fails with. Its message names what failed, and for an error
@@ -502,6 +629,8 @@ pub enum PostgresError {
     CorruptDigest,
     /// A stored sequence number is negative.
     CorruptSeq,
+    /// A stored step of a journey does not read back.
+    CorruptStep,
     /// A key's claim found neither a committed entry nor room for its own, twice (entries
     /// pruned and claimed again while it looked).
     ClaimLost,
@@ -550,6 +679,7 @@ impl fmt::Display for PostgresError {
             ),
             PostgresError::CorruptDigest => f.write_str("a stored digest is not 32 bytes"),
             PostgresError::CorruptSeq => f.write_str("a sequence number is out of range"),
+            PostgresError::CorruptStep => f.write_str("a stored step of a journey does not read"),
             PostgresError::ClaimLost => {
                 f.write_str("a key's claim found neither its committed entry nor room for its own")
             }

@@ -8,19 +8,21 @@ use std::time::{Duration, SystemTime};
 use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
 
 use crate::envelope::Digest;
+use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
 use crate::inbox::ledger::{
     from_micros, to_micros, Claim, Claimed, ContextState, Entry, Ledger, Record,
 };
 
 /// The version of the ledger's tables this version of the crate writes (SQLite's
 /// `user_version`). A database of a higher version is refused, never written.
-pub const SQLITE_SCHEMA_VERSION: i64 = 1;
+pub const SQLITE_SCHEMA_VERSION: i64 = 2;
 
 /// How long a write waits for another connection's transaction before it fails, by default.
 pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The migrations, the `n`th taking a database of version `n` to `n + 1`.
-const MIGRATIONS: [&str; 1] = ["
+/// The migrations, the `n`th taking a database of version `n` to `n + 1`: 1, the entries
+/// and the artifacts' versions; 2, the journey's steps.
+const MIGRATIONS: [&str; 2] = ["
     CREATE TABLE IF NOT EXISTS handoff_ledger (
         seq INTEGER PRIMARY KEY,
         context_id TEXT NOT NULL,
@@ -39,6 +41,20 @@ const MIGRATIONS: [&str; 1] = ["
         version INTEGER NOT NULL,
         PRIMARY KEY (context_id, uri)
     ) WITHOUT ROWID;
+", "
+    CREATE TABLE IF NOT EXISTS handoff_step (
+        seq INTEGER PRIMARY KEY,
+        step_key TEXT NOT NULL UNIQUE,
+        session TEXT,
+        workflow TEXT,
+        outcome TEXT NOT NULL,
+        step TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        first_seen INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS handoff_step_session ON handoff_step (session, seq);
+    CREATE INDEX IF NOT EXISTS handoff_step_last_seen ON handoff_step (last_seen);
 "];
 
 /// A ledger in an SQLite file (feature `sqlite`, SQLite built in through rusqlite's
@@ -48,8 +64,8 @@ const MIGRATIONS: [&str; 1] = ["
 /// not block the writer), `synchronous=FULL` (a commit that returned survives a power
 /// loss), a `busy_timeout` (a second connection waits for the first's transaction instead
 /// of failing; [`DEFAULT_BUSY_TIMEOUT`]), and migrates the tables (`handoff_ledger`,
-/// `handoff_artifact`) to [`SQLITE_SCHEMA_VERSION`] under `user_version`, refusing a newer
-/// database. Each acceptance is one `BEGIN IMMEDIATE` transaction: the handler gets it as a
+/// `handoff_artifact`, `handoff_step`: the journey's steps) to [`SQLITE_SCHEMA_VERSION`]
+/// under `user_version`, one version after another, refusing a newer database. Each acceptance is one `BEGIN IMMEDIATE` transaction: the handler gets it as a
 /// `rusqlite::Transaction` and writes its effects through it, so that they commit with the
 /// ledger's entry, or not at all.
 ///
@@ -165,6 +181,8 @@ pub enum SqliteError {
     },
     /// A stored digest is not 32 bytes.
     CorruptDigest,
+    /// A stored step of a journey does not read back.
+    CorruptStep,
 }
 
 impl From<rusqlite::Error> for SqliteError {
@@ -183,6 +201,7 @@ impl fmt::Display for SqliteError {
                  reads ({known}): refused, not written"
             ),
             SqliteError::CorruptDigest => f.write_str("a stored digest is not 32 bytes"),
+            SqliteError::CorruptStep => f.write_str("a stored step of a journey does not read"),
         }
     }
 }
@@ -255,6 +274,43 @@ fn version_to_sql(version: u64) -> i64 {
 
 fn version_of_sql(stored: i64) -> u64 {
     u64::from_ne_bytes(stored.to_ne_bytes())
+}
+
+/// Records a step (one statement: on a transaction, in it; on the connection, alone).
+fn note_step(connection: &Connection, step: &Step) -> Result<(), SqliteError> {
+    let body = serde_json::to_string(step).map_err(|_| SqliteError::CorruptStep)?;
+    connection
+        .prepare_cached(
+            "INSERT INTO handoff_step \
+             (step_key, session, workflow, outcome, step, count, first_seen, last_seen) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+             ON CONFLICT (step_key) DO UPDATE SET count = count + excluded.count, \
+             last_seen = max(last_seen, excluded.last_seen)",
+        )?
+        .execute(params![
+            step.key(),
+            step.session,
+            step.workflow,
+            step.outcome.as_str(),
+            body,
+            i64::try_from(step.count.max(1)).unwrap_or(i64::MAX),
+            to_micros(step.first_seen),
+            to_micros(step.last_seen),
+        ])?;
+    Ok(())
+}
+
+/// A step from a row of `seq, step, count, first_seen, last_seen`.
+fn step_of(row: &Row<'_>) -> rusqlite::Result<Result<Step, SqliteError>> {
+    let body: String = row.get(1)?;
+    let Ok(mut step) = serde_json::from_str::<Step>(&body) else {
+        return Ok(Err(SqliteError::CorruptStep));
+    };
+    step.seq = seq_of_sql(row.get(0)?)?;
+    step.count = u64::try_from(row.get::<_, i64>(2)?).unwrap_or(0);
+    step.first_seen = from_micros(row.get(3)?);
+    step.last_seen = from_micros(row.get(4)?);
+    Ok(Ok(step))
 }
 
 impl Ledger for SqliteLedger {
@@ -379,7 +435,55 @@ impl Ledger for SqliteLedger {
              (SELECT MAX(seq) FROM handoff_ledger GROUP BY context_id)",
             params![to_micros(before)],
         )?;
+        tx.execute(
+            "DELETE FROM handoff_step WHERE last_seen < ?1",
+            params![to_micros(before)],
+        )?;
         tx.commit()?;
         Ok(deleted as u64)
+    }
+
+    fn note_in(_: &(), tx: &mut Transaction<'_>, step: &Step) -> Result<(), SqliteError> {
+        note_step(tx, step)
+    }
+
+    fn note(&mut self, step: &Step) -> Result<(), SqliteError> {
+        note_step(&self.connection, step)
+    }
+
+    fn session(&mut self, session: &str) -> Result<Vec<Step>, SqliteError> {
+        let mut statement = self.connection.prepare_cached(
+            "SELECT seq, step, count, first_seen, last_seen FROM handoff_step \
+             WHERE session = ?1 ORDER BY seq",
+        )?;
+        let rows = statement.query_map(params![session], step_of)?;
+        let mut steps = Vec::new();
+        for row in rows {
+            steps.push(row??);
+        }
+        Ok(steps)
+    }
+
+    fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, SqliteError> {
+        let since = filter.since.map_or(i64::MIN, to_micros);
+        let mut statement = self.connection.prepare_cached(
+            "SELECT session, MIN(workflow), outcome, COUNT(*), MAX(last_seen) FROM handoff_step \
+             WHERE last_seen >= ?1 AND session IS NOT NULL AND (?2 IS NULL OR workflow = ?2) \
+             GROUP BY session, outcome",
+        )?;
+        let rows = statement.query_map(params![since, filter.workflow], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, Option<String>>(1)?,
+                row.get::<_, String>(2)?,
+                row.get::<_, i64>(3)?,
+                row.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut groups = Vec::new();
+        for row in rows {
+            groups.push(row?);
+        }
+        Ok(crate::inbox::journal::summaries(groups, filter))
     }
 }

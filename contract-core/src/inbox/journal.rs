@@ -1,0 +1,338 @@
+//! The journey a ledger records: one [`Step`] per kind of outcome of each handoff an inbox was
+//! offered, applied or not, with the envelope's journey, the contract, both sides' presence
+//! (field names only) and the diagnosed cause of each missing field; never a value.
+//!
+//! A step is keyed by (`contextId`, `handoffId`, `attempt`, [`Outcome`]): a redelivery or a
+//! repeated refusal of the same attempt adds to its [`Step::count`] and moves its
+//! [`Step::last_seen`], so that a sender retrying forever does not grow the ledger. An
+//! envelope whose context or id cannot be read is keyed by its digest instead.
+//!
+//! Steps are ordered by each ledger's own sequence ([`Step::seq`]), never by clocks across
+//! machines: a session's journey across several ledgers (each agent may keep its own) is put
+//! in order by the declared edges (`handoffFrom` → `handoffTo`) and each ledger's sequence.
+
+use std::collections::BTreeMap;
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+/// What happened to one handoff offered to an inbox, in the words of the session view
+/// (`applied`, `not-ready`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Applied now: the handler ran and its effects committed.
+    Applied,
+    /// Accepted before: answered with the first acknowledgement, nothing ran.
+    Duplicate,
+    /// Its key was accepted before with another envelope.
+    Conflict,
+    /// The envelope or its payload was refused (each problem recorded).
+    Refused,
+    /// Its status was not `ready`.
+    NotReady,
+    /// An artifact version it names is not there, or not its content.
+    ArtifactUnavailable,
+    /// An artifact version below the one its context accepted.
+    ArtifactRegressed,
+    /// The handler failed: rolled back.
+    HandlerFailed,
+}
+
+impl Outcome {
+    /// The outcome's name in the session view (`applied`, `not-ready`, …).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Applied => "applied",
+            Outcome::Duplicate => "duplicate",
+            Outcome::Conflict => "conflict",
+            Outcome::Refused => "refused",
+            Outcome::NotReady => "not-ready",
+            Outcome::ArtifactUnavailable => "artifact-unavailable",
+            Outcome::ArtifactRegressed => "artifact-regressed",
+            Outcome::HandlerFailed => "handler-failed",
+        }
+    }
+
+    /// The outcome named `name` ([`Outcome::as_str`]), if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        Some(match name {
+            "applied" => Outcome::Applied,
+            "duplicate" => Outcome::Duplicate,
+            "conflict" => Outcome::Conflict,
+            "refused" => Outcome::Refused,
+            "not-ready" => Outcome::NotReady,
+            "artifact-unavailable" => Outcome::ArtifactUnavailable,
+            "artifact-regressed" => Outcome::ArtifactRegressed,
+            "handler-failed" => Outcome::HandlerFailed,
+            _ => return None,
+        })
+    }
+
+    /// Whether the handoff was accepted (applied now or before).
+    #[must_use]
+    pub const fn is_accepted(self) -> bool {
+        matches!(self, Outcome::Applied | Outcome::Duplicate)
+    }
+}
+
+impl core::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem of a refused step: where, and what kind (a [`ProblemKind`]'s tag:
+/// `missing_field`, `wrong_type`, …); never a value.
+///
+/// [`ProblemKind`]: crate::ProblemKind
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepProblem {
+    /// The JSON pointer from the envelope's root (`/payload/orderRef`).
+    pub pointer: String,
+    /// The problem's kind, as its JSON tag (`missing_field`).
+    pub kind: String,
+}
+
+/// One step of a session's journey as a ledger recorded it: a kind of outcome of one handoff
+/// attempt, with how often and when it was seen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    /// The ledger's own sequence of the step (its first sighting): the order within one
+    /// ledger.
+    pub seq: u64,
+    /// The journey's `sessionId`, else the envelope's `contextId` (the conversation); `None`
+    /// when neither could be read.
+    pub session: Option<String>,
+    /// The journey's `workflowName`.
+    pub workflow: Option<String>,
+    /// The journey's `handoffFrom`.
+    pub from: Option<String>,
+    /// The journey's `handoffTo`.
+    pub to: Option<String>,
+    /// The journey's `attempt`.
+    pub attempt: Option<u32>,
+    /// The journey's `retryOf`.
+    pub retry_of: Option<String>,
+    /// The payload's contract as the envelope names it (`refund-request/v2`), else the
+    /// reader's.
+    pub contract: String,
+    /// The envelope's `contextId`.
+    pub context_id: Option<String>,
+    /// The envelope's `handoffId`.
+    pub handoff_id: Option<String>,
+    /// What happened.
+    pub outcome: Outcome,
+    /// The acceptance's refusal in its own words ([`AcceptError::as_str`]), for a step not
+    /// accepted.
+    ///
+    /// [`AcceptError::as_str`]: crate::inbox::AcceptError::as_str
+    pub reason: Option<String>,
+    /// The payload fields the receiver got (presence paths).
+    pub received_fields: Vec<String>,
+    /// The payload fields the receiver's contract has that did not arrive.
+    pub missing_fields: Vec<String>,
+    /// The fields the sender says it wrote (its `senderPresence`), when it said.
+    pub sender_fields: Option<Vec<String>>,
+    /// The diagnosed cause of each missing field (`not-emitted`, `dropped-on-the-way`,
+    /// `renamed-by-mapper`, `another-version`), by field.
+    pub causes: BTreeMap<String, String>,
+    /// Every problem of a refusal (pointer and kind).
+    pub problems: Vec<StepProblem>,
+    /// How many times this outcome of this attempt was seen.
+    pub count: u64,
+    /// When it was first seen, by this ledger's clock.
+    #[serde(with = "crate::inbox::time::rfc3339")]
+    pub first_seen: SystemTime,
+    /// When it was last seen, by this ledger's clock.
+    #[serde(with = "crate::inbox::time::rfc3339")]
+    pub last_seen: SystemTime,
+}
+
+/// A session as a ledger knows it: its id, workflow, how many steps of each outcome, and its
+/// last activity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummary {
+    /// The session id.
+    pub session: String,
+    /// The workflow of its first step that names one.
+    pub workflow: Option<String>,
+    /// How many steps it has.
+    pub steps: u64,
+    /// How many steps of each outcome.
+    pub outcomes: BTreeMap<Outcome, u64>,
+    /// The last time a step of it was seen.
+    #[serde(with = "crate::inbox::time::rfc3339")]
+    pub last_activity: SystemTime,
+}
+
+/// Which sessions [`Ledger::sessions`](crate::inbox::Ledger::sessions) lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionFilter {
+    /// Only this workflow's.
+    pub workflow: Option<String>,
+    /// Only those active at or after this time.
+    pub since: Option<SystemTime>,
+    /// At most this many, the most recently active first.
+    pub limit: Option<usize>,
+}
+
+impl SessionFilter {
+    /// Only this workflow's sessions.
+    #[must_use]
+    pub fn workflow(mut self, workflow: impl Into<String>) -> Self {
+        self.workflow = Some(workflow.into());
+        self
+    }
+
+    /// Only the sessions active at or after `since`.
+    #[must_use]
+    pub fn since(mut self, since: SystemTime) -> Self {
+        self.since = Some(since);
+        self
+    }
+
+    /// At most `limit` sessions.
+    #[must_use]
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+}
+
+impl Step {
+    /// What a ledger keeps one step per: the handoff (`contextId`, `handoffId`, or the
+    /// envelope's digest when those could not be read), its attempt and the outcome. A
+    /// redelivery of the same attempt with the same outcome counts on the same step.
+    #[must_use]
+    pub fn key(&self) -> String {
+        let attempt = self.attempt.map_or_else(String::new, |a| a.to_string());
+        format!(
+            "{}\u{1f}{}\u{1f}{attempt}\u{1f}{}",
+            self.context_id.as_deref().unwrap_or(""),
+            self.handoff_id.as_deref().unwrap_or(""),
+            self.outcome.as_str(),
+        )
+    }
+}
+
+/// The summaries of sessions from their (session, workflow, outcome, steps, last seen)
+/// groups, the most recently active first, as `filter` limits them.
+pub(crate) fn summaries(
+    groups: Vec<(String, Option<String>, String, i64, i64)>,
+    filter: &SessionFilter,
+) -> Vec<SessionSummary> {
+    let mut sessions: std::collections::BTreeMap<String, SessionSummary> = Default::default();
+    for (session, workflow, outcome, count, last_seen) in groups {
+        let last_seen = crate::inbox::ledger::from_micros(last_seen);
+        let summary = sessions.entry(session.clone()).or_insert_with(|| SessionSummary {
+            session,
+            workflow: None,
+            steps: 0,
+            outcomes: Default::default(),
+            last_activity: last_seen,
+        });
+        if summary.workflow.is_none() {
+            summary.workflow = workflow;
+        }
+        let count = u64::try_from(count).unwrap_or(0);
+        summary.steps += count;
+        if let Some(outcome) = Outcome::from_name(&outcome) {
+            *summary.outcomes.entry(outcome).or_default() += count;
+        }
+        summary.last_activity = summary.last_activity.max(last_seen);
+    }
+    let mut list: Vec<SessionSummary> = sessions.into_values().collect();
+    list.sort_by(|a, b| {
+        b.last_activity
+            .cmp(&a.last_activity)
+            .then_with(|| a.session.cmp(&b.session))
+    });
+    if let Some(limit) = filter.limit {
+        list.truncate(limit);
+    }
+    list
+}
+
+/// The steps of a ledger in memory: one per key, in the ledger's sequence.
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
+    steps: BTreeMap<u64, Step>,
+    by_key: std::collections::HashMap<String, u64>,
+    seq: u64,
+}
+
+impl Journal {
+    /// Notes `step`: a new step with the next sequence number, or one more sighting of the
+    /// step of its key.
+    pub(crate) fn note(&mut self, step: &Step) {
+        let key = step.key();
+        if let Some(seen) = self.by_key.get(&key).and_then(|seq| self.steps.get_mut(seq)) {
+            seen.count += step.count.max(1);
+            seen.last_seen = seen.last_seen.max(step.last_seen);
+            return;
+        }
+        self.seq += 1;
+        let mut step = step.clone();
+        step.seq = self.seq;
+        step.count = step.count.max(1);
+        self.by_key.insert(key, self.seq);
+        self.steps.insert(self.seq, step);
+    }
+
+    /// The steps of `session`, in sequence.
+    pub(crate) fn session(&self, session: &str) -> Vec<Step> {
+        self.steps
+            .values()
+            .filter(|s| s.session.as_deref() == Some(session))
+            .cloned()
+            .collect()
+    }
+
+    /// The sessions `filter` keeps.
+    pub(crate) fn sessions(&self, filter: &SessionFilter) -> Vec<SessionSummary> {
+        let groups = self
+            .steps
+            .values()
+            .filter(|s| {
+                filter.since.is_none_or(|since| s.last_seen >= since)
+                    && filter
+                        .workflow
+                        .as_ref()
+                        .is_none_or(|w| s.workflow.as_ref() == Some(w))
+            })
+            .filter_map(|s| {
+                Some((
+                    s.session.clone()?,
+                    s.workflow.clone(),
+                    s.outcome.as_str().to_owned(),
+                    1,
+                    crate::inbox::ledger::to_micros(s.last_seen),
+                ))
+            })
+            .collect();
+        summaries(groups, filter)
+    }
+
+    /// Forgets the steps last seen before `before`; how many.
+    pub(crate) fn prune(&mut self, before: SystemTime) -> u64 {
+        let old: Vec<u64> = self
+            .steps
+            .iter()
+            .filter(|(_, s)| s.last_seen < before)
+            .map(|(seq, _)| *seq)
+            .collect();
+        for seq in &old {
+            if let Some(step) = self.steps.remove(seq) {
+                self.by_key.remove(&step.key());
+            }
+        }
+        old.len() as u64
+    }
+}
