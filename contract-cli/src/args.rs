@@ -1,55 +1,106 @@
-//! The command line, parsed by hand: three subcommands and a few options do not need a
-//! parser crate.
+//! The command line, parsed with clap's derive: one struct per subcommand, its long help
+//! the documentation `--help` prints. What clap cannot say in a type (which options go
+//! together) is checked in [`Cli::parse_checked`] and reported as a clap usage error.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use clap::builder::PossibleValue;
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use contract_schema::compat::Mode;
 use contract_schema::json_schema::View;
 
-/// The usage text, printed by `--help` and after a usage error.
-pub const USAGE: &str = "\
-usage: handoff diff OLD.snap NEW.snap [--mode backward|forward|full|check] [--format text|json|github]
-       handoff diff PRODUCER CONSUMER --mode check [--format text|json|github]
-       handoff check OLD_DIR NEW_DIR [--format text|json|github]
-       handoff check --against GIT_REF [DIR…] [--format text|json|github]
-       handoff json-schema SNAPSHOT [--view sender|receiver] [--no-annotations] [--out FILE]
-
-diff         compares two snapshot files of one contract; the mode defaults to the one the
-             new snapshot declares (full when it declares none); `--mode check` compares a
-             producer (OLD.snap, say vendored from its repository) with a consumer (NEW.snap);
-             in check mode either side may be a peer's JSON Schema (`.json`, 2020-12 or
-             draft-07: pydantic, zod), read as what a producer writes or a consumer accepts,
-             its warnings printed as `warning: FILE: #POINTER: MESSAGE`
-check        compares two `contracts/` folders (say, the last release's and today's): every
-             contract major present in both under its declared mode, and every published
-             major that disappeared; a file named like a snapshot but not as one
-             (`Refund.v1.snap`, `a.v01.snap`) is left out with a warning
-             (diff and check: a finding the NEW snapshot accepts on purpose, in an `allow`
-             line, is printed as allowed with its reason and does not break)
-check --against GIT_REF
-             compares each DIR (default `contracts`; several for a crate whose
-             `[package.metadata.handoff] snapshots` lists several) in the working tree with
-             the same folder at GIT_REF (`origin/main`), read with `git` from the current
-             directory; a folder missing at GIT_REF holds new contracts. A shallow clone
-             lacks older commits: `actions/checkout` needs `fetch-depth: 0`
---format github
-             GitHub Actions annotations: `::error file=…,line=…,title=RULE_ID::why; hint`
-             per breaking finding, on the line of the NEW snapshot it is about (the line of
-             the struct or enum that held what is gone), `::warning` for an allowed one;
-             `file=` is the path as given, or with `--against` from the repository's root
-json-schema  prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE,
-             for a peer written in another language: the receiver view (what the consumer's
-             Deserialize accepts, the default) or the sender view (what the producer's
-             Serialize writes); `--no-annotations` leaves out the `x-handoff-*` keywords,
-             for a validator that refuses keywords it does not know (ajv's strict mode)
-
+/// The exit statuses, printed after every `--help`.
+const EXIT_STATUS: &str = "\
 exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input
-             (json-schema: 0 when the schema is written, 2 on a usage error, an unreadable
+             (json-schema and completions: 0 when written, 2 on a usage error, an unreadable
              snapshot or a FILE that cannot be written)";
 
+/// What `handoff --help` says first.
+const ABOUT_LONG: &str = "\
+Compatibility of handoff-contract snapshots for CI: diffs of snapshot files, history checks
+against a git ref, and JSON Schema for peers in other languages.
+
+install: cargo install --locked --path contract-cli   (from a clone of handoff-contract)
+shell completions: handoff completions bash|zsh|fish|elvish|powershell";
+
+/// `handoff`: compatibility of contract snapshots, and their JSON Schema, for CI.
+#[derive(Debug, Parser)]
+#[command(
+    name = "handoff",
+    version,
+    about = "Compatibility of handoff-contract snapshots for CI",
+    long_about = ABOUT_LONG,
+    after_help = EXIT_STATUS,
+    propagate_version = true,
+    subcommand_required = true,
+    arg_required_else_help = false
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// What to do.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum Command {
+    /// Compare two snapshot files of one contract, or a producer with a consumer.
+    #[command(after_help = EXIT_STATUS, long_about = DIFF_LONG)]
+    Diff(DiffArgs),
+    /// Compare two snapshot folders, or folders of the working tree with a git ref.
+    #[command(after_help = EXIT_STATUS, long_about = CHECK_LONG)]
+    Check(CheckArgs),
+    /// Print the JSON Schema (draft 2020-12) of one snapshot file.
+    #[command(after_help = EXIT_STATUS, long_about = JSON_SCHEMA_LONG)]
+    JsonSchema(JsonSchemaArgs),
+    /// Print a shell's completion script for `handoff`.
+    #[command(after_help = EXIT_STATUS, long_about = COMPLETIONS_LONG)]
+    Completions(CompletionsArgs),
+}
+
+const DIFF_LONG: &str = "\
+Compares two snapshot files of one contract. The mode defaults to the one the new snapshot
+declares (full when it declares none); `--mode check` compares a producer (OLD, say vendored
+from its repository) with a consumer (NEW). In check mode either side may be a peer's JSON
+Schema (`.json`, 2020-12 or draft-07: pydantic, zod), read as what a producer writes or a
+consumer accepts, its warnings printed as `warning: FILE: #POINTER: MESSAGE`. A finding the
+NEW snapshot accepts on purpose, in an `allow` line, is printed as allowed with its reason and
+does not break.";
+
+const CHECK_LONG: &str = "\
+`check OLD_DIR NEW_DIR` compares two `contracts/` folders (say, the last release's and
+today's): every contract major present in both under its declared mode, and every published
+major that disappeared; a file named like a snapshot but not as one (`Refund.v1.snap`,
+`a.v01.snap`) is left out with a warning. A finding the NEW snapshot accepts on purpose, in an
+`allow` line, is printed as allowed with its reason and does not break.
+
+`check --against GIT_REF [DIR...]` compares each DIR in the working tree with the same folder
+at GIT_REF (the pull request's base), read with `git` from the current directory; a folder
+missing at GIT_REF holds new contracts; DIR defaults to `contracts`. A shallow clone lacks older
+commits: `actions/checkout` needs `fetch-depth: 0`.
+
+`--format github`: GitHub Actions annotations, `::error file=...,line=...,title=RULE_ID::why; hint`
+per breaking finding, on the line of the NEW snapshot it is about (the line of the
+struct or enum that held what is gone), `::warning` for an allowed one; `file=` is the path as
+given, or with `--against` from the repository's root.";
+
+const JSON_SCHEMA_LONG: &str = "\
+Prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE, for a peer
+written in another language: the receiver view (what the consumer's Deserialize accepts, the
+default) or the sender view (what the producer's Serialize writes). `--no-annotations` leaves
+out the `x-handoff-*` keywords, for a validator that refuses keywords it does not know (ajv's
+strict mode).";
+
+const COMPLETIONS_LONG: &str = "\
+Prints the completion script of a shell for `handoff`, to source or install:
+`handoff completions bash > ~/.local/share/bash-completion/completions/handoff`,
+`handoff completions zsh > ~/.zfunc/_handoff`,
+`handoff completions fish > ~/.config/fish/completions/handoff.fish`.";
+
 /// How a report is printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Format {
     /// Human text, like rustc.
     #[default]
@@ -69,289 +120,191 @@ pub enum DiffMode {
     Check,
 }
 
-/// What to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
-    /// Print the usage.
-    Help,
-    /// Print the version.
-    Version,
-    /// Compare two snapshot files.
-    Diff {
-        /// The older snapshot.
-        old: PathBuf,
-        /// The newer snapshot.
-        new: PathBuf,
-        /// The mode, when given on the command line.
-        mode: Option<DiffMode>,
-        /// How to print.
-        format: Format,
-    },
-    /// Compare two snapshot folders.
-    Check {
-        /// The older folder.
-        old: PathBuf,
-        /// The newer folder.
-        new: PathBuf,
-        /// How to print.
-        format: Format,
-    },
-    /// Compare snapshot folders of the working tree with the same folders at a git ref.
-    CheckAgainst {
-        /// The ref (`origin/main`, a tag, a commit id).
-        git_ref: String,
-        /// The folders, relative to the current directory (`contracts` unless given).
-        dirs: Vec<PathBuf>,
-        /// How to print.
-        format: Format,
-    },
-    /// Export the JSON Schema of one snapshot file.
-    JsonSchema {
-        /// The snapshot file.
-        snapshot: PathBuf,
-        /// The view to export (receiver unless given).
-        view: View,
-        /// The file to write, or `None` for stdout.
-        out: Option<PathBuf>,
-        /// Whether the `x-handoff-*` annotations are written (unless `--no-annotations`).
-        annotations: bool,
-    },
+/// Every mode `--mode` takes: the compatibility modes, then `check`.
+const DIFF_MODES: [DiffMode; 7] = [
+    DiffMode::Evolve(Mode::Backward),
+    DiffMode::Evolve(Mode::Forward),
+    DiffMode::Evolve(Mode::Full),
+    DiffMode::Evolve(Mode::BackwardTransitive),
+    DiffMode::Evolve(Mode::ForwardTransitive),
+    DiffMode::Evolve(Mode::FullTransitive),
+    DiffMode::Check,
+];
+
+impl ValueEnum for DiffMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &DIFF_MODES
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            DiffMode::Evolve(mode) => PossibleValue::new(mode.as_str()),
+            DiffMode::Check => PossibleValue::new("check")
+                .help("a producer (OLD) against a consumer (NEW); either may be a JSON Schema"),
+        })
+    }
 }
 
-/// The subcommands, as typed.
-const SUBCOMMANDS: &str = "`diff`, `check` or `json-schema`";
+/// The view `json-schema` exports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ViewArg {
+    /// What a producer's `Serialize` writes.
+    Sender,
+    /// What a consumer's `Deserialize` accepts.
+    #[default]
+    Receiver,
+}
 
-/// Parses the arguments after the program name. Paths (including the value of `--out`) may
-/// be any OS string; the subcommand, the other options and their values are UTF-8.
-///
-/// # Errors
-///
-/// A message naming the argument that is missing, unknown or invalid.
-pub fn parse(args: &[OsString]) -> Result<Command, String> {
-    let Some((sub, rest)) = args.split_first() else {
-        return Err(format!("missing a subcommand: {SUBCOMMANDS}"));
-    };
-    let sub = match sub.to_str() {
-        Some(sub @ ("diff" | "check" | "json-schema")) => sub,
-        Some("-h" | "--help" | "help") => return Ok(Command::Help),
-        Some("-V" | "--version") => return Ok(Command::Version),
-        _ => {
-            return Err(format!(
-                "unknown subcommand `{}`: expected {SUBCOMMANDS}",
-                sub.to_string_lossy()
-            ))
+impl From<ViewArg> for View {
+    fn from(view: ViewArg) -> View {
+        match view {
+            ViewArg::Sender => View::Sender,
+            ViewArg::Receiver => View::Receiver,
         }
-    };
-    let exporting = sub == "json-schema";
-    let mut positional = Vec::new();
-    let mut mode = None;
-    let mut format = None;
-    let mut view = None;
-    let mut out = None;
-    let mut annotations = true;
-    let mut against = None;
-    let mut i = 0;
-    while let Some(arg) = rest.get(i) {
-        i += 1;
-        // An argument that is not UTF-8 is a path.
-        let Some(text) = arg.to_str() else {
-            positional.push(PathBuf::from(arg));
-            continue;
-        };
-        let (key, inline) = match text.split_once('=') {
-            Some((k, v)) if k.starts_with("--") => (k, Some(OsString::from(v))),
-            _ => (text, None),
-        };
-        // The option's value: after `=`, else the next argument.
-        let mut value_os = |name: &str| -> Result<OsString, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            let v = rest
-                .get(i)
-                .cloned()
-                .ok_or_else(|| format!("`{name}` needs a value"))?;
-            i += 1;
-            Ok(v)
-        };
-        let utf8 = |name: &str, v: OsString| -> Result<String, String> {
-            v.into_string()
-                .map_err(|_| format!("the value of `{name}` is not UTF-8"))
-        };
-        match key {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--mode" if sub == "diff" => {
-                if mode.is_some() {
-                    return Err("`--mode` is given twice".to_owned());
-                }
-                let v = utf8("--mode", value_os("--mode")?)?;
-                mode = Some(if v == "check" {
-                    DiffMode::Check
-                } else {
-                    DiffMode::Evolve(Mode::parse(&v).ok_or_else(|| {
+    }
+}
+
+/// `handoff diff OLD NEW`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct DiffArgs {
+    /// The older snapshot, or with `--mode check` the producer's (a `.snap` or `.json`).
+    pub old: PathBuf,
+    /// The newer snapshot, or with `--mode check` the consumer's (a `.snap` or `.json`).
+    pub new: PathBuf,
+    /// The compatibility mode (default: the one NEW declares).
+    #[arg(long)]
+    pub mode: Option<DiffMode>,
+    /// How to print.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// `handoff check OLD_DIR NEW_DIR` or `handoff check --against GIT_REF [DIR…]`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct CheckArgs {
+    /// OLD_DIR NEW_DIR; with `--against`, the folders of the working tree to compare
+    /// (default: the snapshot folders of the current directory's crates).
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Compare with the same folders at this git ref (a branch, tag or commit id).
+    #[arg(long, value_name = "GIT_REF", value_parser = git_ref)]
+    pub against: Option<String>,
+    /// How to print.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// `handoff json-schema SNAPSHOT`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct JsonSchemaArgs {
+    /// The snapshot file.
+    pub snapshot: PathBuf,
+    /// The view to export.
+    #[arg(long, value_enum, default_value_t)]
+    pub view: ViewArg,
+    /// Leave out the `x-handoff-*` keywords.
+    #[arg(long)]
+    pub no_annotations: bool,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `handoff completions SHELL`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// A git ref as typed: never empty, and never one starting with `-`, which would reach git
+/// as an option.
+fn git_ref(value: &str) -> Result<String, String> {
+    if value.is_empty() || value.starts_with('-') {
+        return Err("needs a git ref (`origin/main`, a tag, a commit id)".to_owned());
+    }
+    Ok(value.to_owned())
+}
+
+impl Cli {
+    /// Parses `args` (the program name first), then checks what the types do not say:
+    /// `check`'s folders, and a JSON Schema side of `diff` outside check mode.
+    ///
+    /// # Errors
+    ///
+    /// A clap error, printed as clap prints them (usage, exit status 2), or `--help` and
+    /// `--version` (exit status 0).
+    pub fn parse_checked<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let cli = Cli::try_parse_from(args)?;
+        cli.check()?;
+        Ok(cli)
+    }
+
+    fn check(&self) -> Result<(), clap::Error> {
+        match &self.command {
+            Command::Diff(diff) if diff.mode != Some(DiffMode::Check) => {
+                if let Some(json) = [&diff.old, &diff.new]
+                    .into_iter()
+                    .find(|p| is_json_schema(p))
+                {
+                    return Err(usage_error(
+                        "diff",
+                        ErrorKind::ArgumentConflict,
                         format!(
-                            "unknown mode `{v}`: expected `backward`, `forward`, `full` or `check`"
-                        )
-                    })?)
-                });
-            }
-            "--format" if !exporting => {
-                if format.is_some() {
-                    return Err("`--format` is given twice".to_owned());
-                }
-                let v = utf8("--format", value_os("--format")?)?;
-                format = Some(match v.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    "github" => Format::Github,
-                    _ => {
-                        return Err(format!(
-                            "unknown format `{v}`: expected `text`, `json` or `github`"
-                        ))
-                    }
-                });
-            }
-            "--against" if sub == "check" => {
-                if against.is_some() {
-                    return Err("`--against` is given twice".to_owned());
-                }
-                let v = utf8("--against", value_os("--against")?)?;
-                // A ref is never empty, and one starting with `-` would reach git as an
-                // option.
-                if v.is_empty() || v.starts_with('-') {
-                    return Err(format!(
-                        "`--against` needs a git ref (`origin/main`), found `{v}`"
+                            "`{}` is a JSON Schema: a peer's schema is compared only with `--mode check` (producer first, consumer second)",
+                            json.display()
+                        ),
                     ));
                 }
-                against = Some(v);
             }
-            "--against" => return Err("`--against` applies to `check` only".to_owned()),
-            "--view" if exporting => {
-                if view.is_some() {
-                    return Err("`--view` is given twice".to_owned());
+            Command::Check(check) if check.against.is_none() => match check.dirs.len() {
+                2 => {}
+                0 | 1 => {
+                    return Err(usage_error(
+                        "check",
+                        ErrorKind::MissingRequiredArgument,
+                        "missing OLD_DIR and NEW_DIR (or `--against GIT_REF`)".to_owned(),
+                    ))
                 }
-                let v = utf8("--view", value_os("--view")?)?;
-                view = Some(match v.as_str() {
-                    "sender" => View::Sender,
-                    "receiver" => View::Receiver,
-                    _ => {
-                        return Err(format!(
-                            "unknown view `{v}`: expected `sender` or `receiver`"
-                        ))
-                    }
-                });
-            }
-            "--out" if exporting => {
-                if out.is_some() {
-                    return Err("`--out` is given twice".to_owned());
+                _ => {
+                    return Err(usage_error(
+                        "check",
+                        ErrorKind::TooManyValues,
+                        format!(
+                            "unexpected argument `{}`: `check` without `--against` takes OLD_DIR and NEW_DIR",
+                            check.dirs[2].display()
+                        ),
+                    ))
                 }
-                let v = value_os("--out")?;
-                if v.is_empty() {
-                    return Err("`--out` needs a file name".to_owned());
-                }
-                out = Some(PathBuf::from(v));
-            }
-            "--no-annotations" if exporting => {
-                if inline.is_some() {
-                    return Err("`--no-annotations` takes no value".to_owned());
-                }
-                if !annotations {
-                    return Err("`--no-annotations` is given twice".to_owned());
-                }
-                annotations = false;
-            }
-            "--mode" if exporting => {
-                return Err(
-                    "`--mode` applies to `diff` only; `json-schema` exports one snapshot"
-                        .to_owned(),
-                )
-            }
-            "--mode" => {
-                return Err(
-                    "`--mode` applies to `diff` only; `check` uses each contract's declared mode"
-                        .to_owned(),
-                )
-            }
-            "--format" => {
-                return Err(
-                    "`--format` applies to `diff` and `check`; `json-schema` always prints JSON"
-                        .to_owned(),
-                )
-            }
-            "--view" | "--out" | "--no-annotations" => {
-                return Err(format!("`{key}` applies to `json-schema` only"))
-            }
-            _ if key.starts_with('-') && key.len() > 1 => {
-                return Err(format!("unknown option `{key}`"))
-            }
-            _ => positional.push(PathBuf::from(arg)),
+            },
+            _ => {}
         }
+        Ok(())
     }
-    let mut positional = positional.into_iter();
-    if exporting {
-        let snapshot = positional
-            .next()
-            .ok_or_else(|| "missing SNAPSHOT".to_owned())?;
-        if let Some(extra) = positional.next() {
-            return Err(format!("unexpected argument `{}`", extra.display()));
-        }
-        return Ok(Command::JsonSchema {
-            snapshot,
-            view: view.unwrap_or(View::Receiver),
-            out,
-            annotations,
-        });
+}
+
+/// A usage error of `subcommand`, in clap's form: the message, the subcommand's usage.
+fn usage_error(subcommand: &str, kind: ErrorKind, message: String) -> clap::Error {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli.find_subcommand_mut(subcommand) {
+        Some(sub) => sub
+            .clone()
+            .bin_name(format!("handoff {subcommand}"))
+            .error(kind, message),
+        None => cli.error(kind, message),
     }
-    if let Some(git_ref) = against {
-        let mut dirs: Vec<PathBuf> = positional.collect();
-        if dirs.is_empty() {
-            dirs.push(PathBuf::from("contracts"));
-        }
-        return Ok(Command::CheckAgainst {
-            git_ref,
-            dirs,
-            format: format.unwrap_or_default(),
-        });
-    }
-    let what = if sub == "diff" {
-        ("OLD.snap", "NEW.snap")
-    } else {
-        ("OLD_DIR", "NEW_DIR")
-    };
-    let old = positional
-        .next()
-        .ok_or_else(|| format!("missing {} and {}", what.0, what.1))?;
-    let new = positional
-        .next()
-        .ok_or_else(|| format!("missing {}", what.1))?;
-    if let Some(extra) = positional.next() {
-        return Err(format!("unexpected argument `{}`", extra.display()));
-    }
-    let format = format.unwrap_or_default();
-    if sub == "diff" && mode != Some(DiffMode::Check) {
-        if let Some(json) = [&old, &new].into_iter().find(|p| is_json_schema(p)) {
-            return Err(format!(
-                "`{}` is a JSON Schema: a peer's schema is compared only with `--mode check` (producer first, consumer second)",
-                json.display()
-            ));
-        }
-    }
-    Ok(if sub == "diff" {
-        Command::Diff {
-            old,
-            new,
-            mode,
-            format,
-        }
-    } else {
-        Command::Check { old, new, format }
-    })
 }
 
 /// Whether `diff` reads this file as a peer's JSON Schema (a `.json` file) rather than a
 /// snapshot.
 #[must_use]
-pub fn is_json_schema(path: &std::path::Path) -> bool {
+pub fn is_json_schema(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
@@ -360,202 +313,146 @@ pub fn is_json_schema(path: &std::path::Path) -> bool {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<OsString> {
-        s.split_whitespace().map(OsString::from).collect()
+    fn parse(line: &str) -> Result<Command, clap::Error> {
+        Cli::parse_checked(std::iter::once("handoff").chain(line.split_whitespace()))
+            .map(|cli| cli.command)
+    }
+
+    fn error(line: &str) -> String {
+        parse(line).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
     }
 
     #[test]
     fn diff_with_options_in_any_place() {
-        let cmd = parse(&args("diff --format json a.snap --mode=backward b.snap")).unwrap();
+        let cmd = parse("diff --format json a.snap --mode=backward b.snap").unwrap();
         assert_eq!(
-            cmd,
-            Command::Diff {
+            cmd_diff(cmd),
+            DiffArgs {
                 old: "a.snap".into(),
                 new: "b.snap".into(),
                 mode: Some(DiffMode::Evolve(Mode::Backward)),
                 format: Format::Json,
             }
         );
+        let transitive = cmd_diff(parse("diff a b --mode full-transitive").unwrap());
+        assert_eq!(
+            transitive.mode,
+            Some(DiffMode::Evolve(Mode::FullTransitive))
+        );
+        let check = cmd_diff(parse("diff a b --mode check").unwrap());
+        assert_eq!(check.mode, Some(DiffMode::Check));
+    }
+
+    fn cmd_diff(cmd: Command) -> DiffArgs {
+        match cmd {
+            Command::Diff(diff) => diff,
+            other => panic!("not diff: {other:?}"),
+        }
     }
 
     #[test]
     fn usage_errors_name_the_argument() {
-        assert_eq!(parse(&args("diff a")).unwrap_err(), "missing NEW.snap");
-        assert_eq!(
-            parse(&args("check a b c")).unwrap_err(),
-            "unexpected argument `c`"
+        assert!(error("diff a").contains("<NEW>"), "{}", error("diff a"));
+        assert!(error("check a b c").contains("unexpected argument `c`"));
+        let mode = error("diff a b --mode sideways");
+        assert!(
+            mode.contains("invalid value 'sideways' for '--mode <MODE>'"),
+            "{mode}"
         );
+        assert!(mode.contains("backward"), "{mode}");
+        assert!(error("diff a b --mode").contains("a value is required for '--mode <MODE>'"));
+        assert!(error("check a b --colour").contains("unexpected argument '--colour'"));
+        assert!(error("check a b --mode full").contains("unexpected argument '--mode'"));
+        assert!(error("merge a b").contains("unrecognized subcommand 'merge'"));
+        assert!(Cli::parse_checked(["handoff"]).is_err());
         assert_eq!(
-            parse(&args("diff a b --mode sideways")).unwrap_err(),
-            "unknown mode `sideways`: expected `backward`, `forward`, `full` or `check`"
+            parse("check -h").unwrap_err().kind(),
+            ErrorKind::DisplayHelp
         );
-        assert_eq!(
-            parse(&args("diff a b --mode")).unwrap_err(),
-            "`--mode` needs a value"
-        );
-        assert_eq!(
-            parse(&args("check a b --colour")).unwrap_err(),
-            "unknown option `--colour`"
-        );
-        assert!(parse(&args("check a b --mode full")).is_err());
-        assert!(matches!(
-            parse(&args("diff a b --mode check")),
-            Ok(Command::Diff {
-                mode: Some(DiffMode::Check),
-                ..
-            })
-        ));
-        assert!(parse(&args("merge a b")).is_err());
-        assert!(parse(&[]).is_err());
-        assert_eq!(parse(&args("check -h")).unwrap(), Command::Help);
+        assert!(error("check a").contains("missing OLD_DIR and NEW_DIR"));
     }
 
     #[test]
     fn a_json_schema_side_needs_check_mode() {
-        assert!(matches!(
-            parse(&args("diff producer.json consumer.snap --mode check")),
-            Ok(Command::Diff {
-                mode: Some(DiffMode::Check),
-                ..
-            })
-        ));
+        assert!(parse("diff producer.json consumer.snap --mode check").is_ok());
         for line in [
             "diff producer.json consumer.snap",
             "diff a.snap b.JSON --mode full",
             "diff a.json b.json --mode backward",
         ] {
-            let err = parse(&args(line)).unwrap_err();
+            let err = error(line);
             assert!(err.contains("only with `--mode check`"), "{line}: {err}");
+            assert!(err.contains("Usage: handoff diff"), "{line}: {err}");
         }
     }
 
     #[test]
     fn check_against_a_ref_takes_any_number_of_folders() {
         assert_eq!(
-            parse(&args("check --against origin/main --format github")).unwrap(),
-            Command::CheckAgainst {
-                git_ref: "origin/main".into(),
-                dirs: vec!["contracts".into()],
+            parse("check --against origin/main --format github").unwrap(),
+            Command::Check(CheckArgs {
+                dirs: vec![],
+                against: Some("origin/main".into()),
                 format: Format::Github,
-            }
+            })
         );
         assert_eq!(
-            parse(&args("check a --against=v1.4.0 b c")).unwrap(),
-            Command::CheckAgainst {
-                git_ref: "v1.4.0".into(),
+            parse("check a --against=v1.4.0 b c").unwrap(),
+            Command::Check(CheckArgs {
                 dirs: vec!["a".into(), "b".into(), "c".into()],
+                against: Some("v1.4.0".into()),
                 format: Format::Text,
-            }
+            })
         );
-        assert_eq!(
-            parse(&args("check --against")).unwrap_err(),
-            "`--against` needs a value"
-        );
-        assert_eq!(
-            parse(&args("check --against=--output=x")).unwrap_err(),
-            "`--against` needs a git ref (`origin/main`), found `--output=x`"
-        );
-        assert_eq!(
-            parse(&args("check --against a --against b")).unwrap_err(),
-            "`--against` is given twice"
-        );
-        assert_eq!(
-            parse(&args("diff a b --against main")).unwrap_err(),
-            "`--against` applies to `check` only"
-        );
-        assert_eq!(
-            parse(&args("diff a b --format yaml")).unwrap_err(),
-            "unknown format `yaml`: expected `text`, `json` or `github`"
-        );
+        assert!(error("check --against").contains("a value is required for '--against"));
+        let dash = error("check --against=--output=x");
+        assert!(dash.contains("invalid value '--output=x'"), "{dash}");
+        assert!(dash.contains("needs a git ref"), "{dash}");
+        assert!(error("check --against a --against b").contains("cannot be used multiple times"));
+        assert!(error("diff a b --against main").contains("unexpected argument '--against'"));
+        assert!(error("diff a b --format yaml").contains("invalid value 'yaml' for '--format"));
     }
 
     #[test]
     fn json_schema_defaults_to_the_receiver_view_on_stdout() {
         assert_eq!(
-            parse(&args("json-schema a.snap")).unwrap(),
-            Command::JsonSchema {
+            parse("json-schema a.snap").unwrap(),
+            Command::JsonSchema(JsonSchemaArgs {
                 snapshot: "a.snap".into(),
-                view: View::Receiver,
+                view: ViewArg::Receiver,
+                no_annotations: false,
                 out: None,
-                annotations: true,
-            }
+            })
         );
         assert_eq!(
-            parse(&args("json-schema --out=a.json a.snap --view sender")).unwrap(),
-            Command::JsonSchema {
+            parse("json-schema --out=a.json a.snap --view sender --no-annotations").unwrap(),
+            Command::JsonSchema(JsonSchemaArgs {
                 snapshot: "a.snap".into(),
-                view: View::Sender,
+                view: ViewArg::Sender,
+                no_annotations: true,
                 out: Some("a.json".into()),
-                annotations: true,
-            }
-        );
-    }
-
-    #[test]
-    fn json_schema_without_annotations_is_a_flag_of_json_schema_alone() {
-        assert_eq!(
-            parse(&args("json-schema a.snap --no-annotations --view sender")).unwrap(),
-            Command::JsonSchema {
-                snapshot: "a.snap".into(),
-                view: View::Sender,
-                out: None,
-                annotations: false,
-            }
-        );
-        assert_eq!(
-            parse(&args(
-                "json-schema a.snap --no-annotations --no-annotations"
-            ))
-            .unwrap_err(),
-            "`--no-annotations` is given twice"
-        );
-        assert_eq!(
-            parse(&args("json-schema a.snap --no-annotations=yes")).unwrap_err(),
-            "`--no-annotations` takes no value"
-        );
-        assert_eq!(
-            parse(&args("diff a b --no-annotations")).unwrap_err(),
-            "`--no-annotations` applies to `json-schema` only"
+            })
         );
     }
 
     #[test]
     fn json_schema_usage_errors_name_the_argument() {
-        assert_eq!(parse(&args("json-schema")).unwrap_err(), "missing SNAPSHOT");
-        assert_eq!(
-            parse(&args("json-schema a.snap b.snap")).unwrap_err(),
-            "unexpected argument `b.snap`"
-        );
-        assert_eq!(
-            parse(&args("json-schema a.snap --view both")).unwrap_err(),
-            "unknown view `both`: expected `sender` or `receiver`"
-        );
-        assert_eq!(
-            parse(&args("json-schema a.snap --view sender --view=receiver")).unwrap_err(),
-            "`--view` is given twice"
-        );
-        assert_eq!(
-            parse(&args("json-schema a.snap --out")).unwrap_err(),
-            "`--out` needs a value"
-        );
-        assert_eq!(
-            parse(&args("json-schema a.snap --out=")).unwrap_err(),
-            "`--out` needs a file name"
-        );
-        assert!(parse(&args("json-schema a.snap --format json"))
-            .unwrap_err()
-            .starts_with("`--format` applies to `diff` and `check`"));
-        assert!(parse(&args("json-schema a.snap --mode full"))
-            .unwrap_err()
-            .starts_with("`--mode` applies to `diff` only"));
-        assert_eq!(
-            parse(&args("diff a b --view sender")).unwrap_err(),
-            "`--view` applies to `json-schema` only"
-        );
-        assert_eq!(
-            parse(&args("check a b --out x.json")).unwrap_err(),
-            "`--out` applies to `json-schema` only"
-        );
+        assert!(error("json-schema").contains("<SNAPSHOT>"));
+        assert!(error("json-schema a.snap b.snap").contains("unexpected argument 'b.snap'"));
+        assert!(error("json-schema a.snap --view both").contains("invalid value 'both'"));
+        assert!(error("json-schema a.snap --view sender --view=receiver")
+            .contains("cannot be used multiple times"));
+        assert!(error("json-schema a.snap --out").contains("a value is required for '--out"));
+        assert!(error("json-schema a.snap --out=").contains("a value is required for '--out"));
+        assert!(error("json-schema a.snap --no-annotations=yes").contains("unexpected value"));
+        assert!(error("json-schema a.snap --format json").contains("unexpected argument"));
+        assert!(error("diff a b --view sender").contains("unexpected argument '--view'"));
+        assert!(error("check a b --out x.json").contains("unexpected argument '--out'"));
     }
 
     #[cfg(unix)]
@@ -563,42 +460,34 @@ mod tests {
     fn paths_need_not_be_utf8_but_option_values_must() {
         use std::os::unix::ffi::OsStringExt;
         let path = OsString::from_vec(b"old-\xff.snap".to_vec());
-        let mut argv = args("diff");
-        argv.push(path.clone());
-        argv.push("new.snap".into());
+        let argv: Vec<OsString> = vec![
+            "handoff".into(),
+            "diff".into(),
+            path.clone(),
+            "new.snap".into(),
+        ];
+        let diff = cmd_diff(Cli::parse_checked(argv.clone()).unwrap().command);
+        assert_eq!(diff.old, PathBuf::from(path.clone()));
+        let mut bad = argv;
+        bad.push("--format".into());
+        bad.push(path.clone());
+        // A value that is no UTF-8 matches none of the possible values: a usage error, never
+        // a panic.
         assert_eq!(
-            parse(&argv).unwrap(),
-            Command::Diff {
-                old: PathBuf::from(path.clone()),
-                new: "new.snap".into(),
-                mode: None,
-                format: Format::Text,
-            }
+            Cli::parse_checked(bad).unwrap_err().kind(),
+            ErrorKind::InvalidValue
         );
-        argv.push("--format".into());
-        argv.push(path.clone());
-        assert_eq!(
-            parse(&argv).unwrap_err(),
-            "the value of `--format` is not UTF-8"
-        );
-        assert!(parse(std::slice::from_ref(&path))
-            .unwrap_err()
-            .starts_with("unknown subcommand `old-"));
-        // `--out` names a path: any OS string will do.
-        let argv = vec![
+        let out = Cli::parse_checked(vec![
+            OsString::from("handoff"),
             "json-schema".into(),
             "a.snap".into(),
             "--out".into(),
             path.clone(),
-        ];
-        assert_eq!(
-            parse(&argv).unwrap(),
-            Command::JsonSchema {
-                snapshot: "a.snap".into(),
-                view: View::Receiver,
-                out: Some(PathBuf::from(path)),
-                annotations: true,
-            }
-        );
+        ])
+        .unwrap();
+        assert!(matches!(
+            out.command,
+            Command::JsonSchema(JsonSchemaArgs { out: Some(p), .. }) if p == PathBuf::from(path)
+        ));
     }
 }

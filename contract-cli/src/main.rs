@@ -51,7 +51,8 @@ use contract_schema::text::SourceMap;
 use contract_schema::{snapshot, ContractId, Schema};
 use serde::Serialize;
 
-use args::{Command, DiffMode, Format};
+use args::{Cli, Command, DiffMode, Format};
+use clap::CommandFactory as _;
 use github::{Annotation, Level};
 
 /// Exit status of a compatible comparison (or a schema written).
@@ -63,41 +64,35 @@ const UNUSABLE: u8 = 2;
 
 fn main() -> ExitCode {
     // `args_os`: `args` panics on an argument that is not UTF-8 (a path may be anything).
-    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let command = match args::parse(&argv) {
-        Ok(c) => c,
-        Err(message) => {
-            eprintln!("error: {message}\n\n{}", args::USAGE);
-            return ExitCode::from(UNUSABLE);
+    let cli = match Cli::parse_checked(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap's own form: the error and the usage on stderr (exit status 2), or
+            // `--help` and `--version` on stdout (exit status 0).
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { UNUSABLE } else { COMPATIBLE });
         }
     };
-    let outcome = match command {
-        Command::Help => {
-            println!("{}", args::USAGE);
-            Ok(true)
-        }
-        Command::Version => {
-            println!("handoff {}", env!("CARGO_PKG_VERSION"));
-            Ok(true)
-        }
-        Command::Diff {
-            old,
-            new,
-            mode,
-            format,
-        } => diff(&old, &new, mode, format),
-        Command::Check { old, new, format } => check(&old, &new, format),
-        Command::CheckAgainst {
-            git_ref,
-            dirs,
-            format,
-        } => check_against(&git_ref, &dirs, format),
-        Command::JsonSchema {
-            snapshot,
-            view,
-            out,
-            annotations,
-        } => json_schema(&snapshot, view, out.as_deref(), annotations),
+    let outcome = match cli.command {
+        Command::Diff(a) => diff(&a.old, &a.new, a.mode, a.format),
+        Command::Check(a) => match a.against {
+            None => check(&a.dirs[0], &a.dirs[1], a.format),
+            Some(git_ref) => {
+                let dirs = if a.dirs.is_empty() {
+                    vec![PathBuf::from("contracts")]
+                } else {
+                    a.dirs
+                };
+                check_against(&git_ref, &dirs, a.format)
+            }
+        },
+        Command::JsonSchema(a) => json_schema(
+            &a.snapshot,
+            a.view.into(),
+            a.out.as_deref(),
+            !a.no_annotations,
+        ),
+        Command::Completions(a) => completions(a.shell),
     };
     match outcome {
         Ok(true) => ExitCode::from(COMPATIBLE),
@@ -107,6 +102,16 @@ fn main() -> ExitCode {
             ExitCode::from(UNUSABLE)
         }
     }
+}
+
+/// Writes the completion script of `shell` to stdout.
+fn completions(shell: clap_complete::Shell) -> Result<bool, String> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "handoff", &mut script);
+    let mut out = std::io::stdout().lock();
+    // A closed pipe is not an error worth a panic.
+    let _ = out.write_all(&script);
+    Ok(true)
 }
 
 /// Prints `text` to stdout; a closed pipe is not an error worth a panic.

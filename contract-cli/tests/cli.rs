@@ -227,11 +227,65 @@ fn usage_errors_exit_2_with_the_usage() {
             .collect();
         let out = handoff(&argv);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&out).contains("usage: handoff diff"), "{args:?}");
+        // clap's form: the error, then where to read more.
+        let err = stderr(&out);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            err.contains("For more information, try '--help'."),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
     }
     let help = handoff(&[&"--help"]);
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("exit status: 0 compatible, 1 breaking, 2"));
+    // Each subcommand has its own help, with the exit statuses.
+    for sub in ["diff", "check", "json-schema", "completions"] {
+        let help = handoff(&[&sub, &"--help"]);
+        assert_eq!(help.status.code(), Some(0), "{sub}");
+        let text = stdout(&help);
+        assert!(
+            text.contains(&format!("Usage: handoff {sub} ")),
+            "{sub}: {text}"
+        );
+        assert!(
+            text.contains("exit status: 0 compatible, 1 breaking, 2"),
+            "{sub}: {text}"
+        );
+    }
+}
+
+#[test]
+fn completions_are_written_for_each_shell_and_say_how_to_install() {
+    for (shell, marker) in [
+        ("bash", "_handoff()"),
+        ("zsh", "#compdef handoff"),
+        ("fish", "complete -c handoff"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[handoff]"),
+    ] {
+        let out = handoff(&[&"completions", &shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        assert!(script.contains(marker), "{shell}: {script}");
+        // Every subcommand and the options of one are completed.
+        for word in ["json-schema", "against", "no-annotations"] {
+            assert!(script.contains(word), "{shell}: no {word}");
+        }
+    }
+    let out = handoff(&[&"completions", &"tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("invalid value 'tcsh'"),
+        "{}",
+        stderr(&out)
+    );
+    // How to install the binary, in the long help.
+    let help = stdout(&handoff(&[&"--help"]));
+    assert!(
+        help.contains("cargo install --locked --path contract-cli"),
+        "{help}"
+    );
 }
 
 /// A release's folder and today's: `a` unchanged, `b` broken, `c` removed, `d` new.
@@ -770,11 +824,10 @@ fn json_schema_usage_errors_and_unreadable_input_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.starts_with("error: unknown view `both`: expected `sender` or `receiver`"),
+        err.starts_with("error: invalid value 'both' for '--view <VIEW>'"),
         "{err}"
     );
-    assert!(err.contains("usage: handoff diff"), "{err}");
-    assert!(err.contains("handoff json-schema SNAPSHOT"), "{err}");
+    assert!(err.contains("[possible values: sender, receiver]"), "{err}");
     assert!(out.stdout.is_empty());
 
     for args in [
@@ -790,7 +843,8 @@ fn json_schema_usage_errors_and_unreadable_input_exit_2() {
             .collect();
         let out = handoff(&argv);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&out).contains("usage: handoff diff"), "{args:?}");
+        assert!(stderr(&out).starts_with("error: "), "{args:?}");
+        assert!(stderr(&out).contains("try '--help'"), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 
@@ -1000,7 +1054,7 @@ fn diff_with_a_json_schema_outside_check_mode_or_refused_exits_2() {
         assert_eq!(out.status.code(), Some(2), "{mode:?}");
         let err = stderr(&out);
         assert!(err.contains("only with `--mode check`"), "{err}");
-        assert!(err.contains("usage: handoff"), "{err}");
+        assert!(err.contains("Usage: handoff diff"), "{err}");
     }
     // A consumer's bound on a number cannot be dropped: refused, with its pointer.
     let bounded = write(
