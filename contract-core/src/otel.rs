@@ -1,20 +1,23 @@
 //! OpenTelemetry on the spans and the acceptance metrics (feature `otel`).
 //!
-//! The spans stay `tracing` spans; what OpenTelemetry needs that a `tracing` field cannot say
-//! is set through [`tracing_opentelemetry::OpenTelemetrySpanExt::set_attribute`], and only when
-//! an OpenTelemetry layer stands behind the span (else nothing is built):
+//! The spans stay `tracing` spans, whose fields `tracing-opentelemetry` exports as attributes
+//! by name (`otel.name` and `otel.kind` as the span's name and kind); the `trace`,
+//! `inbox::span` and `a2a::span` modules list them, and the [`semconv`](crate::semconv)
+//! module the semantic conventions they follow (GenAI, Development status, pinned there).
+//! Each attribute is recorded once per span: OTLP requires unique keys, and neither the layer
+//! nor the SDK merges a key set twice. What a `tracing` field cannot say is set through
+//! [`tracing_opentelemetry::OpenTelemetrySpanExt`], and only when an OpenTelemetry layer
+//! stands behind the span (else nothing is built):
 //!
 //! | attribute | value |
 //! |---|---|
 //! | `handoff.received_fields` / `handoff.written_fields`, `handoff.missing_fields`, `handoff.unknown_fields` | string arrays of paths (without an OpenTelemetry layer: JSON strings, as `tracing` fields) |
-//! | `gen_ai.agent.name` | the side running: the journey's `handoffFrom` on a send, `handoffTo` on a receive |
-//! | `gen_ai.agent.handoff.source.name`, `gen_ai.agent.handoff.target.name` | the journey's `handoffFrom`, `handoffTo` (proposed, unstable names) |
-//! | `error.type` | a refusal's class: `not_json`, `limit` or `contract`; an acceptance's refusal reason |
+//! | the span status | `Error` on every refusal (a call's rejection, an acceptance's refusal or failure, an A2A object refused), described without a value: `receive refused: 1 problem`, `accept refused: not_ready` |
 //!
-//! `otel.kind` (`producer` on a send, `consumer` on a receive) and `gen_ai.conversation.id` are
-//! `tracing` fields of the span, which `tracing-opentelemetry` maps by name. A refused call also
-//! gets the span status `Error`, described by its side and problem count. Not set:
-//! `gen_ai.operation.name`, since a handoff received is no agent invocation.
+//! With the status goes `error.type`, a field of the span: a rejection's class (`not_json`,
+//! `limit`, `contract`, `protocol`) or an acceptance's reason (`not_ready`, `conflict`, …).
+//! Every count, the attempt and the sequence number are `i64` fields, exported as integers
+//! (`tracing-opentelemetry` 0.34 exports a `u64` as text).
 //!
 //! The metrics (meter `handoff-contract`, through [`opentelemetry::global::meter`], so the
 //! application's meter provider receives them):
@@ -39,23 +42,6 @@ pub(crate) fn has_otel_span(span: &tracing::Span) -> bool {
     !span.is_disabled() && span.context().span().span_context().is_valid()
 }
 
-/// The agent names of a call's journey on its span: the side running, the source, the target.
-pub(crate) fn on_start(span: &tracing::Span, sending: bool, from: Option<&str>, to: Option<&str>) {
-    if !has_otel_span(span) {
-        return;
-    }
-    let running = if sending { from } else { to };
-    if let Some(name) = running {
-        span.set_attribute("gen_ai.agent.name", name.to_owned());
-    }
-    if let Some(name) = from {
-        span.set_attribute("gen_ai.agent.handoff.source.name", name.to_owned());
-    }
-    if let Some(name) = to {
-        span.set_attribute("gen_ai.agent.handoff.target.name", name.to_owned());
-    }
-}
-
 /// A list of field paths as an OpenTelemetry string array.
 pub(crate) fn string_array<'a>(items: impl IntoIterator<Item = &'a str>) -> Value {
     Value::Array(Array::String(
@@ -71,11 +57,12 @@ pub(crate) fn set(span: &tracing::Span, key: &'static str, value: impl Into<Valu
     span.set_attribute(key, value);
 }
 
-/// Marks the span's OpenTelemetry span as failed: `error.type` and the status `Error` with a
-/// description that names no value.
-pub(crate) fn refused(span: &tracing::Span, error_type: &'static str, description: String) {
-    span.set_attribute("error.type", error_type);
-    span.set_status(Status::error(description));
+/// Sets the span's OpenTelemetry status to `Error`, with a description that names no
+/// value (nothing without an OpenTelemetry layer behind the span).
+pub(crate) fn error_status(span: &tracing::Span, description: &str) {
+    if has_otel_span(span) {
+        span.set_status(Status::error(description.to_owned()));
+    }
 }
 
 /// What one `accept` did, for the metrics.

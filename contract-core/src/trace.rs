@@ -1,18 +1,28 @@
 //! Spans for `send` and `receive` (feature `tracing`): one span per call, named and
-//! attributed so that OpenTelemetry backends file it.
+//! attributed so that OpenTelemetry backends file it, each attribute recorded once.
 //!
 //! | field | value |
 //! |---|---|
 //! | `otel.name` | `receive refund-request/v2` (`send …`) |
+//! | `otel.kind` | `producer` (send) or `consumer` (receive), the span kind OpenTelemetry gets |
 //! | `handoff.contract` | the contract id |
 //! | `handoff.direction` | `send` or `receive` |
+//! | `gen_ai.operation.name` | `execute_tool` (send) or `invoke_agent` (receive): the [`semconv`](crate::semconv) module says why |
+//! | `gen_ai.agent.name` | the agent running: the journey's `handoffFrom` on a send, `handoffTo` on a receive |
+//! | `gen_ai.caller.name`, `gen_ai.caller.type` (receive) | the journey's `handoffFrom`; `agent` |
+//! | `gen_ai.tool.name`, `gen_ai.transfer.target.name`, `gen_ai.transfer.target.type`, `gen_ai.transfer.mode` (send) | `send`; the journey's `handoffTo`; `agent`; `pass_control` |
 //! | `gen_ai.conversation.id` | the journey's session id |
-//! | `handoff.workflow`, `handoff.from`, `handoff.to`, `handoff.attempt`, `handoff.retry_of` | the journey |
+//! | `handoff.workflow`, `handoff.from`, `handoff.to`, `handoff.retry_of` | the journey |
+//! | `handoff.attempt` | the journey's attempt, an integer |
 //! | `handoff.received_fields` (receive) or `handoff.written_fields` (send), `handoff.missing_fields`, `handoff.unknown_fields` | JSON arrays of paths (unambiguous when a name holds a comma) |
-//! | `handoff.received_count` or `handoff.written_count`, `handoff.missing_count`, `handoff.unknown_count` | their lengths (unknown: with those past the cap) |
+//! | `handoff.received_count` or `handoff.written_count`, `handoff.missing_count`, `handoff.unknown_count` | their lengths (unknown: with those past the cap), integers |
 //! | `handoff.outcome` | `accepted` or `rejected` |
-//! | `otel.kind` | `producer` (send) or `consumer` (receive), the span kind OpenTelemetry gets |
-//! | `handoff.problem_count` | how many problems a rejection listed |
+//! | `handoff.problem_count` | how many problems a rejection listed, an integer |
+//! | `error.type` | a rejection's class: `not_json`, `limit`, `contract` or `protocol`, its first problem's |
+//!
+//! A field of the journey is recorded when the journey names it, and a GenAI agent name when
+//! the journey names that agent. Every number is an `i64` (saturated, though every count
+//! fits): `tracing-opentelemetry` exports an `i64` as an integer and a `u64` as text.
 //!
 //! The span is `INFO` and is entered around the call's work, so its time is the call's and
 //! whatever the work logs is inside it. A rejection also emits one `WARN` event inside the
@@ -24,23 +34,27 @@
 //! The envelope's calls, `send_handoff` and `receive_handoff` (feature `derive`), have one
 //! span each, named `handoff` too, with the fields above for the payload (its contract, its
 //! presence, payload-relative, the journey: the envelope's, or for a receive the options'
-//! where they name one) and the envelope's own:
+//! where they name a field, the envelope's for the others) and the envelope's own:
 //!
 //! | field | value |
 //! |---|---|
 //! | `otel.name` | `receive_handoff refund-request/v2` (`send_handoff …`) |
+//! | `gen_ai.tool.name` (send) | `send_handoff` |
 //! | `handoff.envelope` | `handoff-envelope/v1` |
 //! | `handoff.context_id`, `handoff.id` | the envelope's `contextId` and `handoffId`, once read |
+//! | `gen_ai.conversation.id` | the journey's session, else the envelope's `contextId` |
 //!
-//! A refused envelope's `WARN` event lists the problems of the envelope and of its payload,
-//! each pointer from the envelope's root (`/payload/orderRef`).
+//! The envelope's own fields are recorded once, from the read that decides the outcome:
+//! where `receive_handoff`'s fast path guesses the payload's place wrong and reads the
+//! envelope again, only the second read is recorded. A refused envelope's `WARN` event lists
+//! the problems of the envelope and of its payload, each pointer from the envelope's root
+//! (`/payload/orderRef`).
 //!
 //! No field holds a value of the payload.
 //!
 //! With the feature `otel` and an OpenTelemetry layer behind the span, the field lists are
-//! string arrays instead of JSON strings, and the GenAI agent names, `error.type` and the
-//! status are set too (the `otel` module's docs list them); an envelope's span takes its
-//! `contextId` as `gen_ai.conversation.id` when no journey names a session.
+//! string arrays instead of JSON strings, and a refused call's span status is `Error`,
+//! described by its side and problem count (the `otel` module's docs).
 
 use contract_schema::Schema;
 
@@ -60,50 +74,186 @@ pub(crate) struct CallSpan;
 #[cfg(feature = "tracing")]
 pub(crate) const MAX_TRACED_PROBLEMS: usize = 32;
 
-/// Opens the span of a call. Its field names depend on the side: what a send wrote is not
-/// what arrived.
+/// A count or an attempt as the spans record it: an `i64`, saturated (every count fits).
 #[cfg(feature = "tracing")]
-pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan {
+pub(crate) fn number<N: TryInto<i64>>(n: N) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
+}
+
+/// Opens the span of one call: `send` or `receive` on `side` of the payload's contract, or,
+/// with `envelope`, `send_handoff` or `receive_handoff` of an envelope of that name. Its field
+/// names depend on the side: what a send wrote is not what arrived, an agent invoked is not a
+/// transfer. `journey` is recorded on it: the call's, known when it opens.
+#[cfg(feature = "tracing")]
+fn open(
+    side: Side,
+    envelope: Option<&'static str>,
+    schema: &Schema,
+    journey: &Journey,
+) -> CallSpan {
+    use crate::semconv::{
+        ERROR_TYPE, EXECUTE_TOOL, GEN_AI_AGENT_NAME, GEN_AI_CALLER_NAME, GEN_AI_CALLER_TYPE,
+        GEN_AI_CONVERSATION_ID, GEN_AI_OPERATION_NAME, GEN_AI_TOOL_NAME, GEN_AI_TRANSFER_MODE,
+        GEN_AI_TRANSFER_TARGET_NAME, GEN_AI_TRANSFER_TARGET_TYPE, INVOKE_AGENT,
+        TRANSFER_MODE_PASS_CONTROL, TRANSFER_TARGET_TYPE_AGENT,
+    };
     use tracing::field::Empty;
     // Written only if a subscriber records the span: nothing is built for a disabled one.
     let contract = ContractName(schema);
     macro_rules! call_span {
-        ($fields:ident, $count:ident) => {
+        (send, $call:expr, $($envelope:tt)*) => {
             tracing::info_span!(
                 "handoff",
-                otel.name = %format_args!("{} {contract}", side.as_str()),
+                otel.name = %format_args!("{} {contract}", $call),
+                otel.kind = "producer",
                 handoff.contract = %contract,
-                handoff.direction = side.as_str(),
-                otel.kind = if matches!(side, Side::Send) { "producer" } else { "consumer" },
-                gen_ai.conversation.id = journey.session_id.as_deref(),
-                handoff.workflow = journey.workflow_name.as_deref(),
-                handoff.from = journey.handoff_from.as_deref(),
-                handoff.to = journey.handoff_to.as_deref(),
-                handoff.attempt = journey.attempt,
-                handoff.retry_of = journey.retry_of.as_deref(),
-                handoff.$fields = Empty,
+                handoff.direction = "send",
+                $($envelope)*
+                { GEN_AI_OPERATION_NAME } = EXECUTE_TOOL,
+                { GEN_AI_TOOL_NAME } = $call,
+                { GEN_AI_AGENT_NAME } = Empty,
+                { GEN_AI_TRANSFER_TARGET_NAME } = Empty,
+                { GEN_AI_TRANSFER_TARGET_TYPE } = TRANSFER_TARGET_TYPE_AGENT,
+                { GEN_AI_TRANSFER_MODE } = TRANSFER_MODE_PASS_CONTROL,
+                { GEN_AI_CONVERSATION_ID } = Empty,
+                handoff.workflow = Empty,
+                handoff.from = Empty,
+                handoff.to = Empty,
+                handoff.attempt = Empty,
+                handoff.retry_of = Empty,
+                handoff.written_fields = Empty,
                 handoff.missing_fields = Empty,
                 handoff.unknown_fields = Empty,
-                handoff.$count = Empty,
+                handoff.written_count = Empty,
                 handoff.missing_count = Empty,
                 handoff.unknown_count = Empty,
                 handoff.outcome = Empty,
                 handoff.problem_count = Empty,
+                { ERROR_TYPE } = Empty,
+            )
+        };
+        (receive, $call:expr, $($envelope:tt)*) => {
+            tracing::info_span!(
+                "handoff",
+                otel.name = %format_args!("{} {contract}", $call),
+                otel.kind = "consumer",
+                handoff.contract = %contract,
+                handoff.direction = "receive",
+                $($envelope)*
+                { GEN_AI_OPERATION_NAME } = INVOKE_AGENT,
+                { GEN_AI_AGENT_NAME } = Empty,
+                { GEN_AI_CALLER_NAME } = Empty,
+                { GEN_AI_CALLER_TYPE } = Empty,
+                { GEN_AI_CONVERSATION_ID } = Empty,
+                handoff.workflow = Empty,
+                handoff.from = Empty,
+                handoff.to = Empty,
+                handoff.attempt = Empty,
+                handoff.retry_of = Empty,
+                handoff.received_fields = Empty,
+                handoff.missing_fields = Empty,
+                handoff.unknown_fields = Empty,
+                handoff.received_count = Empty,
+                handoff.missing_count = Empty,
+                handoff.unknown_count = Empty,
+                handoff.outcome = Empty,
+                handoff.problem_count = Empty,
+                { ERROR_TYPE } = Empty,
             )
         };
     }
-    let span = match side {
-        Side::Send => call_span!(written_fields, written_count),
-        _ => call_span!(received_fields, received_count),
+    let span = match (side, envelope) {
+        (Side::Send, None) => call_span!(send, "send",),
+        (Side::Send, Some(envelope)) => call_span!(
+            send,
+            "send_handoff",
+            handoff.envelope = envelope,
+            handoff.context_id = Empty,
+            handoff.id = Empty,
+        ),
+        (_, None) => call_span!(receive, "receive",),
+        (_, Some(envelope)) => call_span!(
+            receive,
+            "receive_handoff",
+            handoff.envelope = envelope,
+            handoff.context_id = Empty,
+            handoff.id = Empty,
+        ),
     };
-    #[cfg(feature = "otel")]
-    crate::otel::on_start(
-        &span,
-        matches!(side, Side::Send),
-        journey.handoff_from.as_deref(),
-        journey.handoff_to.as_deref(),
-    );
+    record_journey(&span, side, journey, &Journey::NONE);
     span
+}
+
+/// Opens the span of a call (`send`, `receive`) on `side`, its journey recorded.
+#[cfg(feature = "tracing")]
+pub(crate) fn start(side: Side, schema: &Schema, journey: &Journey) -> CallSpan {
+    open(side, None, schema, journey)
+}
+
+/// Records on the span of `side` the fields of `journey` that `known` (what was recorded
+/// before) does not name, each under its `handoff.*` field and its GenAI agent names: on a
+/// send, `handoffFrom` is the agent running and `handoffTo` the transfer's target; on a
+/// receive, `handoffTo` is the agent running and `handoffFrom` its caller, an agent. A field
+/// the span does not have is not recorded (`tracing` ignores it).
+#[cfg(feature = "tracing")]
+pub(crate) fn record_journey(span: &CallSpan, side: Side, journey: &Journey, known: &Journey) {
+    use crate::semconv::{
+        CALLER_TYPE_AGENT, GEN_AI_AGENT_NAME, GEN_AI_CALLER_NAME, GEN_AI_CALLER_TYPE,
+        GEN_AI_CONVERSATION_ID, GEN_AI_TRANSFER_TARGET_NAME,
+    };
+    if span.is_disabled() {
+        return;
+    }
+    // Whether `value` is to be recorded: named by `journey`, not by `known`.
+    let new = |value: &Option<String>, known: &Option<String>| -> bool {
+        known.is_none() && value.is_some()
+    };
+    let text = |field: &str, value: &Option<String>, known: &Option<String>| {
+        if let (None, Some(value)) = (known, value) {
+            span.record(field, value.as_str());
+        }
+    };
+    text(
+        GEN_AI_CONVERSATION_ID,
+        &journey.session_id,
+        &known.session_id,
+    );
+    text(
+        "handoff.workflow",
+        &journey.workflow_name,
+        &known.workflow_name,
+    );
+    text("handoff.from", &journey.handoff_from, &known.handoff_from);
+    text("handoff.to", &journey.handoff_to, &known.handoff_to);
+    text("handoff.retry_of", &journey.retry_of, &known.retry_of);
+    if let (None, Some(attempt)) = (known.attempt, journey.attempt) {
+        span.record("handoff.attempt", number(attempt));
+    }
+    match side {
+        Side::Send => {
+            text(
+                GEN_AI_AGENT_NAME,
+                &journey.handoff_from,
+                &known.handoff_from,
+            );
+            text(
+                GEN_AI_TRANSFER_TARGET_NAME,
+                &journey.handoff_to,
+                &known.handoff_to,
+            );
+        }
+        _ => {
+            text(GEN_AI_AGENT_NAME, &journey.handoff_to, &known.handoff_to);
+            text(
+                GEN_AI_CALLER_NAME,
+                &journey.handoff_from,
+                &known.handoff_from,
+            );
+            if new(&journey.handoff_from, &known.handoff_from) {
+                span.record(GEN_AI_CALLER_TYPE, CALLER_TYPE_AGENT);
+            }
+        }
+    }
 }
 
 /// The span entered: the call's work runs inside it (nothing without the feature).
@@ -133,7 +283,11 @@ impl std::fmt::Display for ContractName<'_> {
 pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
     match result {
         Ok(presence) => outcome(span, Some(presence), None),
-        Err(r) => outcome(span, Some(r.presence()), Some((r.side(), r.problems()))),
+        Err(r) => outcome(
+            span,
+            Some(r.presence()),
+            Some((r.side().as_str(), r.problems())),
+        ),
     }
 }
 
@@ -147,44 +301,13 @@ pub(crate) fn start_envelope(
     schema: &Schema,
     journey: &Journey,
 ) -> CallSpan {
-    use tracing::field::Empty;
-    let contract = ContractName(schema);
-    macro_rules! call_span {
-        ($call:literal, $fields:ident, $count:ident) => {
-            tracing::info_span!(
-                "handoff",
-                otel.name = %format_args!("{} {contract}", $call),
-                handoff.contract = %contract,
-                handoff.direction = side.as_str(),
-                otel.kind = if matches!(side, Side::Send) { "producer" } else { "consumer" },
-                handoff.envelope = envelope,
-                handoff.context_id = Empty,
-                handoff.id = Empty,
-                gen_ai.conversation.id = journey.session_id.as_deref(),
-                handoff.workflow = journey.workflow_name.as_deref(),
-                handoff.from = journey.handoff_from.as_deref(),
-                handoff.to = journey.handoff_to.as_deref(),
-                handoff.attempt = journey.attempt,
-                handoff.retry_of = journey.retry_of.as_deref(),
-                handoff.$fields = Empty,
-                handoff.missing_fields = Empty,
-                handoff.unknown_fields = Empty,
-                handoff.$count = Empty,
-                handoff.missing_count = Empty,
-                handoff.unknown_count = Empty,
-                handoff.outcome = Empty,
-                handoff.problem_count = Empty,
-            )
-        };
-    }
-    match side {
-        Side::Send => call_span!("send_handoff", written_fields, written_count),
-        _ => call_span!("receive_handoff", received_fields, received_count),
-    }
+    open(side, Some(envelope), schema, journey)
 }
 
 /// Records what an envelope says of itself: its context and id, and, where `given` (the
-/// journey the span was opened with) names none, the envelope's journey.
+/// journey the span was opened with) names none, the envelope's journey; and the envelope's
+/// context as the conversation where neither names a session. Called once per span, with
+/// the read that decides the call's outcome.
 #[cfg(feature = "tracing")]
 pub(crate) fn envelope_read(
     span: &CallSpan,
@@ -198,45 +321,19 @@ pub(crate) fn envelope_read(
     }
     span.record("handoff.context_id", context_id);
     span.record("handoff.id", handoff_id);
-    let text = |field: &str, given: &Option<String>, value: &Option<String>| {
-        if let (None, Some(value)) = (given, value) {
-            span.record(field, value.as_str());
-        }
+    let side = if span
+        .metadata()
+        .is_some_and(|m| m.fields().field("handoff.written_fields").is_some())
+    {
+        Side::Send
+    } else {
+        Side::Receive
     };
-    text(
-        "gen_ai.conversation.id",
-        &given.session_id,
-        &journey.session_id,
-    );
-    text(
-        "handoff.workflow",
-        &given.workflow_name,
-        &journey.workflow_name,
-    );
-    text("handoff.from", &given.handoff_from, &journey.handoff_from);
-    text("handoff.to", &given.handoff_to, &journey.handoff_to);
-    text("handoff.retry_of", &given.retry_of, &journey.retry_of);
-    if let (None, Some(attempt)) = (given.attempt, journey.attempt) {
-        span.record("handoff.attempt", attempt);
-    }
+    record_journey(span, side, journey, given);
     if given.session_id.is_none() && journey.session_id.is_none() {
         // No session named: the envelope's context is the conversation.
-        span.record("gen_ai.conversation.id", context_id);
+        span.record(crate::semconv::GEN_AI_CONVERSATION_ID, context_id);
     }
-    #[cfg(feature = "otel")]
-    crate::otel::on_start(
-        span,
-        span.metadata()
-            .is_some_and(|m| m.fields().field("handoff.written_fields").is_some()),
-        given
-            .handoff_from
-            .as_deref()
-            .or(journey.handoff_from.as_deref()),
-        given
-            .handoff_to
-            .as_deref()
-            .or(journey.handoff_to.as_deref()),
-    );
 }
 
 /// Records the outcome of an envelope's call: the payload's presence when it was read or
@@ -247,13 +344,45 @@ pub(crate) fn finish_envelope(
     presence: Option<&Presence>,
     refused: Option<(Side, &[Problem])>,
 ) {
-    outcome(span, presence, refused);
+    outcome(
+        span,
+        presence,
+        refused.map(|(side, problems)| (side.as_str(), problems)),
+    );
+}
+
+/// The `error.type` of a refusal: the class of its first problem (`contract` for none).
+#[cfg(feature = "tracing")]
+pub(crate) fn error_type(problems: &[Problem]) -> &'static str {
+    use crate::runtime::problem::ProblemClass;
+    problems
+        .first()
+        .map_or("contract", |p| match p.kind.class() {
+            ProblemClass::NotJson => "not_json",
+            ProblemClass::Limit => "limit",
+            ProblemClass::Contract => "contract",
+            ProblemClass::Protocol => "protocol",
+        })
+}
+
+/// How a refusal reads in a status and a `WARN` event: `receive refused: 1 problem`.
+#[cfg(feature = "tracing")]
+pub(crate) fn refusal(call: &str, problems: usize) -> String {
+    format!(
+        "{call} refused: {problems} problem{}",
+        if problems == 1 { "" } else { "s" }
+    )
 }
 
 /// Records an outcome on a span: the presence (when there is one), accepted or rejected, and
-/// a rejection's problems in a `WARN` event inside it.
+/// for a rejection by `call` (`receive`) its `error.type`, its status with `otel`, and its
+/// problems in a `WARN` event inside it.
 #[cfg(feature = "tracing")]
-fn outcome(span: &CallSpan, presence: Option<&Presence>, refused: Option<(Side, &[Problem])>) {
+pub(crate) fn outcome(
+    span: &CallSpan,
+    presence: Option<&Presence>,
+    refused: Option<(&str, &[Problem])>,
+) {
     if span.is_disabled() {
         // No subscriber wants the span: the presence is not rendered for it.
         return;
@@ -263,52 +392,43 @@ fn outcome(span: &CallSpan, presence: Option<&Presence>, refused: Option<(Side, 
         Some((_, problems)) => ("rejected", problems.len()),
     };
     span.record("handoff.outcome", outcome);
-    span.record("handoff.problem_count", problems as u64);
+    span.record("handoff.problem_count", number(problems));
     if let Some(presence) = presence {
         record_presence(span, presence);
     }
-    if let Some((side, all)) = refused {
+    if let Some((call, all)) = refused {
+        span.record(crate::semconv::ERROR_TYPE, error_type(all));
+        let message = refusal(call, problems);
         #[cfg(feature = "otel")]
-        if crate::otel::has_otel_span(span) {
-            let class = all.first().map_or("contract", |p| match p.kind.class() {
-                crate::runtime::problem::ProblemClass::NotJson => "not_json",
-                crate::runtime::problem::ProblemClass::Limit => "limit",
-                crate::runtime::problem::ProblemClass::Contract => "contract",
-            });
-            crate::otel::refused(
-                span,
-                class,
-                format!("{} refused: {problems} problems", side.as_str()),
-            );
-        }
+        crate::otel::error_status(span, &message);
         let listed = &all[..problems.min(MAX_TRACED_PROBLEMS)];
         // Pointers and kinds: structure, never a value (a map key is `*`).
         let listed = serde_json::to_string(listed).unwrap_or_default();
         tracing::warn!(
             parent: span,
             handoff.problems = listed.as_str(),
-            handoff.problem_count = problems as u64,
-            "{} refused: {} problem{}",
-            side.as_str(),
-            problems,
-            if problems == 1 { "" } else { "s" },
+            handoff.problem_count = number(problems),
+            "{message}",
         );
     }
 }
 
 /// Records a presence's lists and counts on a span.
 #[cfg(feature = "tracing")]
-fn record_presence(span: &CallSpan, presence: &Presence) {
+pub(crate) fn record_presence(span: &CallSpan, presence: &Presence) {
+    if span.is_disabled() {
+        return;
+    }
     let (fields, count) = match presence.side() {
         Side::Send => ("handoff.written_fields", "handoff.written_count"),
         _ => ("handoff.received_fields", "handoff.received_count"),
     };
     record_lists(span, fields, presence);
-    span.record(count, presence.received().len() as u64);
-    span.record("handoff.missing_count", presence.missing().len() as u64);
+    span.record(count, number(presence.received().len()));
+    span.record("handoff.missing_count", number(presence.missing().len()));
     span.record(
         "handoff.unknown_count",
-        presence.unknown().len() as u64 + presence.unknown_omitted(),
+        number(presence.unknown().len()).saturating_add(number(presence.unknown_omitted())),
     );
 }
 

@@ -183,8 +183,20 @@ where
     };
     let top = match top::scan(bytes, limits.max_depth, true, read_presence) {
         Ok((top, false)) => (top, early),
-        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, span, given, early) {
-            Ok(delivery) => return Ok(delivery),
+        // The guess's read records nothing on the span: what it read is recorded when it
+        // stands (its delivery), and a second read records its own.
+        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, None, early) {
+            Ok(delivery) => {
+                let envelope = delivery.envelope();
+                crate::trace::envelope_read(
+                    span,
+                    &envelope.context_id,
+                    &envelope.handoff_id,
+                    given,
+                    &envelope.journey,
+                );
+                return Ok(delivery);
+            }
             Err(_) => match top::read(bytes, limits.max_depth) {
                 Ok(top) => (top, None),
                 Err(at) => return Err(whole::<T>(bytes, limits, at)),
@@ -192,7 +204,7 @@ where
         },
         Err(at) => return Err(whole::<T>(bytes, limits, at)),
     };
-    from_top::<T>(bytes, &top.0, limits, span, given, top.1)
+    from_top::<T>(bytes, &top.0, limits, Some((span, given)), top.1)
 }
 
 /// The limits of a member's value: one level below the envelope's top.
@@ -206,13 +218,13 @@ fn below(limits: &Limits) -> Limits {
 /// The sender's presence read where the top level met it: its span, and what was read.
 type Early = Option<(Range<usize>, Received<Option<SenderPresence>>)>;
 
-/// Reads an envelope whose top level was read.
+/// Reads an envelope whose top level was read; with `span`, records on it what the
+/// envelope's own fields say (against the journey the call was given).
 fn from_top<T>(
     bytes: &[u8],
     top: &top::Top,
     limits: &Limits,
-    span: &CallSpan,
-    given: &Journey,
+    span: Option<(&CallSpan, &Journey)>,
     early: Early,
 ) -> Result<Delivery<T>, HandoffRejection>
 where
@@ -339,7 +351,7 @@ where
             }
         }
     }
-    if let Some(head) = &head {
+    if let (Some(head), Some((span, given))) = (&head, span) {
         crate::trace::envelope_read(
             span,
             &head.context_id,

@@ -156,17 +156,20 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         R: Serialize + DeserializeOwned,
         F: FnOnce(&mut L::Tx<'_>, &Delivery<T>) -> Result<R, E>,
     {
-        let span = AcceptSpan::start(&T::CONTRACT, bytes.len());
+        let span = AcceptSpan::start(&T::CONTRACT, bytes.len(), &self.options.journey);
         let contract = &T::CONTRACT;
         #[allow(clippy::let_unit_value)]
         let _entered = span.enter();
         let result = self.accept_in_span(bytes, handler, &span);
+        let envelope = (bytes, self.options.limits.max_bytes);
         match &result {
             Ok(Acceptance::Applied { ack, warnings, .. }) => {
-                span.accepted(contract, "applied", ack.seq, warnings);
+                span.accepted(contract, "applied", ack.seq, warnings, envelope);
             }
-            Ok(Acceptance::Duplicate(ack)) => span.accepted(contract, "duplicate", ack.seq, &[]),
-            Err(error) => span.refused(contract, error),
+            Ok(Acceptance::Duplicate(ack)) => {
+                span.accepted(contract, "duplicate", ack.seq, &[], envelope);
+            }
+            Err(error) => span.refused(contract, error, envelope),
         }
         result
     }
@@ -197,7 +200,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 match entry {
                     Some(entry) if entry.digest == *digest => {
                         span.attempt(noted.attempt);
-                        span.envelope(digest, noted.session_id.as_deref().unwrap_or(context_id));
+                        span.digest(digest);
                         return Ok(Acceptance::Duplicate(Ack::of_entry(entry)?));
                     }
                     entry => found = Some((context_id.clone(), handoff_id.clone(), entry)),
@@ -209,17 +212,16 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         let delivery = receive_handoff::<T>(bytes, &self.options).map_err(AcceptError::Rejected)?;
         let envelope = delivery.envelope();
         span.attempt(envelope.journey.attempt);
+        span.handoff(
+            &envelope.context_id,
+            &envelope.handoff_id,
+            &envelope.journey,
+        );
+        span.payload(delivery.presence());
 
         // 2. The key and the digest: a key committed before is a duplicate or a conflict.
         let (digest, _) = noted.map_err(AcceptError::Digest)?;
-        span.envelope(
-            &digest,
-            envelope
-                .journey
-                .session_id
-                .as_deref()
-                .unwrap_or(&envelope.context_id),
-        );
+        span.digest(&digest);
         let (context_id, handoff_id) = (envelope.context_id.as_str(), &*envelope.handoff_id);
         let entry = match found {
             // Looked up in step 0 under the same key.

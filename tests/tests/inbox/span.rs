@@ -151,6 +151,22 @@ fn each_acceptance_is_a_span_with_its_outcome_and_warnings_and_no_value() {
     assert_eq!(field(0, "gen_ai.conversation.id"), Some("session-1"));
     assert_eq!(field(1, "gen_ai.conversation.id"), Some("session-1"));
     assert_eq!(field(2, "gen_ai.conversation.id"), Some(context));
+    // Every acceptance names its handoff and its agents, the duplicate and the refusal too.
+    for (i, id) in ["h-secret-1", "h-secret-1", "h-secret-2", "h-secret-3"]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(field(i, "handoff.id"), Some(id));
+        assert_eq!(field(i, "handoff.context_id"), Some(context));
+        assert_eq!(field(i, "gen_ai.operation.name"), Some("invoke_agent"));
+        assert_eq!(field(i, "gen_ai.agent.name"), Some(OWNER));
+        assert_eq!(field(i, "handoff.to"), Some(OWNER));
+    }
+    assert_eq!(field(0, "handoff.from"), Some("triage"));
+    assert_eq!(field(2, "handoff.from"), Some("intruder"));
+    assert_eq!(field(2, "gen_ai.caller.name"), Some("intruder"));
+    assert_eq!(field(3, "error.type"), Some("not_ready"));
+    assert_eq!(field(0, "error.type"), None);
 
     // A WARN event per warning, and one for the refusal.
     let warned: Vec<&str> = events
@@ -168,9 +184,9 @@ fn each_acceptance_is_a_span_with_its_outcome_and_warnings_and_no_value() {
         ["retry_without_retry_of", "owner_conflict", "not_ready"]
     );
 
-    // No value of the envelopes anywhere.
+    // No value of the envelopes anywhere (their ids and agents are identifiers, on the span).
     let everything = format!("{spans:?}{events:?}");
-    for value in ["secret", "A-h", "intruder"] {
+    for value in ["A-h", "refund the damaged order"] {
         assert!(!everything.contains(value), "{value} in {everything}");
     }
 }
