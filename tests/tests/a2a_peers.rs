@@ -431,6 +431,46 @@ fn sdk_objects_written_with_proto_field_names_are_read() {
     sdk_artifact_is_read("result-proto-names", "art-peer-2", &result_proto_names());
 }
 
+/// The SDK writes 2^53 + 1 as the double 2^53 (`9007199254740992.0`): the integer the writer
+/// meant cannot be known, so the payload is refused at the field, naming no value, and
+/// never read as 2^53.
+#[test]
+fn an_integer_beyond_2_53_that_the_sdk_rounded_is_refused_at_its_field_without_its_value() {
+    let Some(written) = sdk_written() else {
+        return;
+    };
+    let (text, doc) = sdk_case(written, "beyond-2^53", "message");
+    lists_the_uri_of::<Ledger>(&doc, "beyond-2^53");
+    assert!(
+        text.contains("9007199254740992.0"),
+        "the SDK no longer writes 2^53 + 1 as the double 2^53: this case tests nothing"
+    );
+    let Err(err) = a2a().receive_message::<Ledger>(text.as_bytes(), &options()) else {
+        panic!("the library read the rounded integer as if the SDK's writer had sent it");
+    };
+    let pointers: Vec<&str> = err.problems().iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        ["/parts/0/data/entryId"],
+        "one problem, at the rounded field:\n{err}"
+    );
+    for shown in [
+        err.to_string(),
+        format!("{err:?}"),
+        serde_json::to_string(&err).expect("a rejection serializes"),
+    ] {
+        assert!(
+            !shown.contains("900719925474099"),
+            "the rejection shows the field's value"
+        );
+    }
+    let presence = err.presence().expect("the payload was read");
+    assert!(
+        presence.received().iter().any(|f| *f == "entryId"),
+        "the refused field is recorded as received"
+    );
+}
+
 /// What the SDK's strict reading says of each document: `ok`, and what it read.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
