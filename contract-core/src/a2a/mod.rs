@@ -97,6 +97,7 @@
 
 mod names;
 mod read;
+mod span;
 mod width;
 
 use core::fmt;
@@ -591,15 +592,26 @@ impl A2a {
     where
         T: DeserializeOwned + HandoffContract + 'static,
     {
-        let read = read::read::<T>(bytes, Object::Message, &self.uri::<T>(), self.numbers, options);
-        delivered(read, Object::Message, |fields| {
+        let span = span::A2aSpan::start(Object::Message, T::CONTRACT.id, &options.journey);
+        let _entered = crate::trace::enter(span.span());
+        let read = read::read::<T>(
+            bytes,
+            Object::Message,
+            &self.uri::<T>(),
+            self.numbers,
+            options,
+        );
+        span.fields(Object::Message, &read.fields);
+        let result = delivered(read, Object::Message, |fields| {
             Some(MessageHead {
                 message_id: fields.id,
                 role: fields.role?,
                 context_id: fields.context_id,
                 task_id: fields.task_id,
             })
-        })
+        });
+        span.finish(Object::Message, result.as_ref().map(A2aDelivery::presence));
+        result
     }
 
     /// Reads an A2A Artifact carrying a `T`, as [`A2a::receive_message`] reads a Message.
@@ -614,14 +626,25 @@ impl A2a {
     where
         T: DeserializeOwned + HandoffContract + 'static,
     {
-        let read = read::read::<T>(bytes, Object::Artifact, &self.uri::<T>(), self.numbers, options);
-        delivered(read, Object::Artifact, |fields| {
+        let span = span::A2aSpan::start(Object::Artifact, T::CONTRACT.id, &options.journey);
+        let _entered = crate::trace::enter(span.span());
+        let read = read::read::<T>(
+            bytes,
+            Object::Artifact,
+            &self.uri::<T>(),
+            self.numbers,
+            options,
+        );
+        span.fields(Object::Artifact, &read.fields);
+        let result = delivered(read, Object::Artifact, |fields| {
             Some(ArtifactHead {
                 artifact_id: fields.id,
                 name: fields.name,
                 description: fields.description,
             })
-        })
+        });
+        span.finish(Object::Artifact, result.as_ref().map(A2aDelivery::presence));
+        result
     }
 }
 
