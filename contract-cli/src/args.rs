@@ -78,8 +78,12 @@ major that disappeared; a file named like a snapshot but not as one (`Refund.v1.
 
 `check --against GIT_REF [DIR...]` compares each DIR in the working tree with the same folder
 at GIT_REF (the pull request's base), read with `git` from the current directory; a folder
-missing at GIT_REF holds new contracts; DIR defaults to `contracts`. A shallow clone lacks older
-commits: `actions/checkout` needs `fetch-depth: 0`.
+missing at GIT_REF holds new contracts. Without DIR, the folders are those of the `Cargo.toml`
+in the current directory: for a workspace, each member's (`[workspace] members`, globs
+included, less `exclude`), for a package its own; each crate's
+`[package.metadata.handoff] snapshots = [...]`, else its `contracts` folder when it has one;
+`contracts` when none is found. A shallow clone lacks older commits: `actions/checkout` needs
+`fetch-depth: 0`.
 
 `--format github`: GitHub Actions annotations, `::error file=...,line=...,title=RULE_ID::why; hint`
 per breaking finding, on the line of the NEW snapshot it is about (the line of the
@@ -183,7 +187,7 @@ pub struct DiffArgs {
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct CheckArgs {
     /// OLD_DIR NEW_DIR; with `--against`, the folders of the working tree to compare
-    /// (default: the snapshot folders of the current directory's crates).
+    /// (default: the snapshot folders of the current directory's crates, else `contracts`).
     #[arg(value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Compare with the same folders at this git ref (a branch, tag or commit id).

@@ -9,7 +9,8 @@
 //!   `message`), and stderr stays quiet. A schema the import refuses exits 2 with
 //!   `error: FILE: #POINTER: MESSAGE`.
 //! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
-//! - `handoff check --against GIT_REF [DIR…]`: each folder (default `contracts`) of the
+//! - `handoff check --against GIT_REF [DIR…]`: each folder (default: the snapshot folders
+//!   of the current directory's crates, see [`workspace`], else `contracts`) of the
 //!   working tree against the same folder at a git ref, read with `git` (see [`git`]); a
 //!   folder missing at the ref holds new contracts.
 //! - `--format github` (`diff`, `check`): GitHub Actions annotations (see [`github`]), each
@@ -37,6 +38,7 @@ mod args;
 mod git;
 mod github;
 mod snapshots;
+mod workspace;
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -54,6 +56,7 @@ use serde::Serialize;
 use args::{Cli, Command, DiffMode, Format};
 use clap::CommandFactory as _;
 use github::{Annotation, Level};
+use workspace::Folder;
 
 /// Exit status of a compatible comparison (or a schema written).
 const COMPATIBLE: u8 = 0;
@@ -78,12 +81,12 @@ fn main() -> ExitCode {
         Command::Check(a) => match a.against {
             None => check(&a.dirs[0], &a.dirs[1], a.format),
             Some(git_ref) => {
-                let dirs = if a.dirs.is_empty() {
-                    vec![PathBuf::from("contracts")]
-                } else {
-                    a.dirs
-                };
-                check_against(&git_ref, &dirs, a.format)
+                let dirs = a
+                    .dirs
+                    .into_iter()
+                    .map(|dir| Folder { dir, listed: true })
+                    .collect();
+                check_against(&git_ref, dirs, a.format)
             }
         },
         Command::JsonSchema(a) => json_schema(
@@ -505,13 +508,36 @@ struct AgainstOutput {
     folders: Vec<CheckOutput>,
 }
 
-/// Compares each folder of the working tree with the same folder at `git_ref`.
-fn check_against(git_ref: &str, dirs: &[PathBuf], format: Format) -> Result<bool, String> {
+/// Compares each folder of the working tree with the same folder at `git_ref`. Without
+/// folders, those of the current directory's crates (see [`workspace`]): each one listed in
+/// a `Cargo.toml`, and each crate's default `contracts` found in the working tree or at the
+/// ref; `contracts` when there is none.
+fn check_against(git_ref: &str, dirs: Vec<Folder>, format: Format) -> Result<bool, String> {
     let commit = git::Commit::resolve(git_ref)?;
-    let mut folders = Vec::new();
-    for dir in dirs {
-        let in_repo = commit.in_repository(dir)?;
+    let mut listings = Vec::new();
+    let dirs = if dirs.is_empty() {
+        workspace::snapshot_folders(Path::new("."))?
+    } else {
+        dirs
+    };
+    for folder in dirs {
+        let in_repo = commit.in_repository(&folder.dir)?;
         let old = commit.list(&in_repo)?;
+        let somewhere =
+            folder.dir.exists() || !old.snapshots.is_empty() || !old.misnamed.is_empty();
+        if folder.listed || somewhere {
+            listings.push((folder.dir, in_repo, old));
+        }
+    }
+    if listings.is_empty() {
+        let dir = PathBuf::from(workspace::DEFAULT_FOLDER);
+        let in_repo = commit.in_repository(&dir)?;
+        let old = commit.list(&in_repo)?;
+        listings.push((dir, in_repo, old));
+    }
+    let mut folders = Vec::new();
+    for (dir, in_repo, old) in listings {
+        let dir = dir.as_path();
         // Today's folder may be gone, its contracts removed; a folder in neither is a typo.
         let new = match snapshots::list(dir) {
             Ok(listing) => listing,

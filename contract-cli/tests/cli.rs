@@ -1317,3 +1317,124 @@ fn check_against_an_unknown_ref_exits_2_saying_what_a_shallow_clone_needs() {
     assert!(err.contains("fetch-depth: 0"), "{err}");
     assert!(stdout(&out).is_empty());
 }
+
+/// The README's CI recipe, `handoff check --against BASE --format github`, as its workflow
+/// runs it: `BASE` the pull request's base commit.
+fn readme_ci_command(base: &str) -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let line = readme
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("- run: handoff check --against"))
+        .expect("the README's workflow runs `handoff check --against`");
+    let command = line
+        .strip_prefix("- run: handoff ")
+        .unwrap()
+        .replace("${{ github.event.pull_request.base.sha }}", base);
+    assert!(!command.contains("${{"), "{command}");
+    command.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_readme_ci_recipe_checks_every_crate_of_a_workspace_against_the_base() {
+    let tmp = TempDir::new();
+    let repo = tmp.sub("repo");
+    let order = snapshot("order", 1, Mode::Full, v1());
+    let ping = snapshot("ping", 1, Mode::Full, v1());
+    let invoice = snapshot("invoice", 1, Mode::Full, v1());
+    repository(
+        &repo,
+        &[
+            (
+                "Cargo.toml",
+                "[workspace]\nresolver = \"2\"\nmembers = [\"crates/*\"]\n",
+            ),
+            (
+                "crates/orders/Cargo.toml",
+                "[package]\nname = \"orders\"\nversion = \"0.1.0\"\n\n[package.metadata.handoff]\nsnapshots = [\"contracts\", \"published\"]\n",
+            ),
+            ("crates/orders/contracts/order.v1.snap", &order),
+            ("crates/orders/published/ping.v1.snap", &ping),
+            (
+                "crates/billing/Cargo.toml",
+                "[package]\nname = \"billing\"\nversion = \"0.1.0\"\n",
+            ),
+            ("crates/billing/contracts/invoice.v1.snap", &invoice),
+            // A crate with no snapshots at all: nothing to check, no error.
+            ("crates/docs/Cargo.toml", "[package]\nname = \"docs\"\n"),
+        ],
+    );
+    let base = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    let base = String::from_utf8(base.stdout).unwrap().trim().to_owned();
+    // The pull request: `amount` gone from billing's invoice, an optional field added to
+    // the order.
+    let mut more = v1();
+    more.push(FieldDef::plain("note", Type::Option(Box::new(string()))));
+    let broken = snapshot(
+        "invoice",
+        1,
+        Mode::Full,
+        vec![FieldDef::plain("orderRef", string())],
+    );
+    commit(
+        &repo,
+        &[
+            (
+                "crates/orders/contracts/order.v1.snap",
+                &snapshot("order", 1, Mode::Full, more),
+            ),
+            ("crates/billing/contracts/invoice.v1.snap", &broken),
+        ],
+        "pull request",
+    );
+
+    let args = readme_ci_command(&base);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = handoff_in(&repo, &args);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.lines().any(|l| l.starts_with(
+            "::error file=crates/billing/contracts/invoice.v1.snap,line=9,title=FIELD_REMOVED::"
+        )),
+        "{text}"
+    );
+    for summary in [
+        format!("handoff check {base}:crates/billing/contracts -> crates/billing/contracts: 1 contract version checked: 1 breaking"),
+        format!("handoff check {base}:crates/orders/contracts -> crates/orders/contracts: 1 contract version checked: compatible"),
+        format!("handoff check {base}:crates/orders/published -> crates/orders/published: 1 contract version checked: compatible"),
+    ] {
+        assert!(text.contains(&summary), "{summary}\n{text}");
+    }
+    assert!(!text.contains("crates/docs"), "{text}");
+    assert_eq!(text.matches("handoff check ").count(), 3, "{text}");
+
+    // Fixed in the working tree: every folder compatible, exit 0.
+    write(
+        &repo.join("crates/billing/contracts"),
+        "invoice.v1.snap",
+        &invoice,
+    );
+    let out = handoff_in(&repo, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+
+    // A folder the metadata lists that is nowhere is a mistake, named.
+    write(
+        &repo.join("crates/orders"),
+        "Cargo.toml",
+        "[package]\nname = \"orders\"\n[package.metadata.handoff]\nsnapshots = [\"contracts\", \"publshed\"]\n",
+    );
+    let out = handoff_in(&repo, &args);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("crates/orders/publshed: cannot list the snapshot folder"),
+        "{}",
+        stderr(&out)
+    );
+}
