@@ -4,9 +4,11 @@
 //! number as a double, and write the integer 1250 as `1250.0` or `1.25e3`. serde refuses such
 //! a literal for an integer field. With [`Numbers::FromDoubles`], a refused payload is looked
 //! at once more: each number literal with a fraction or an exponent that stands where the
-//! receiver view has an integer, that equals an integer exactly, within ±2^53 (where a double
-//! is exact, so the writer cannot have rounded it) and within the range of the integer's kind,
-//! is rewritten as that integer, and the payload is read again. Anything else is left as it
+//! receiver view has an integer, that equals an integer exactly, within ±(2^53 − 1) (where a
+//! double is the rounding of no other integer) and within the range of the integer's kind,
+//! is rewritten as that integer, and the payload is read again. (The bound is 2^53 − 1,
+//! JavaScript's safe integers: the double 2^53 is also the one nearest 2^53 + 1, so it does
+//! not say which integer its writer had.) Anything else is left as it
 //! was and refused as before; a payload with a problem of the bytes or the limits is not
 //! rewritten at all.
 //!
@@ -27,8 +29,9 @@ use crate::runtime::options::{Limits, Numbers};
 use crate::runtime::problem::{Problem, ProblemClass};
 use crate::runtime::tape::scan::{Node, NodeKind, Tape};
 
-/// 2^53: every integer of at most this magnitude is a double, exactly.
-const EXACT: u64 = 1 << 53;
+/// 2^53 − 1, JavaScript's `Number.MAX_SAFE_INTEGER`: the largest magnitude a double holds
+/// that is the rounding of no other integer (2^53 is also the double nearest 2^53 + 1).
+const SAFE: u64 = (1 << 53) - 1;
 
 /// How many types a value may have that the walk keeps apart (an untagged enum of untagged
 /// enums multiplies them); past that, the rest are not followed.
@@ -382,7 +385,8 @@ enum Place<'s> {
 }
 
 /// The integer a JSON number literal with a fraction or an exponent equals exactly, when it
-/// is whole and within ±2^53 (`1250.0`, `1.25e3`, `-0.0`, `125000e-2`); `None` otherwise.
+/// is whole and within ±(2^53 − 1) (`1250.0`, `1.25e3`, `-0.0`, `125000e-2`); `None`
+/// otherwise.
 pub(crate) fn whole_number(literal: &str) -> Option<i64> {
     let (negative, rest) = match literal.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -429,7 +433,7 @@ pub(crate) fn whole_number(literal: &str) -> Option<i64> {
     for _ in 0..scale {
         value = value.checked_mul(10)?;
     }
-    if value > EXACT {
+    if value > SAFE {
         return None;
     }
     let value = value as i64;
@@ -449,8 +453,8 @@ mod tests {
         assert_eq!(whole_number("-7.000"), Some(-7));
         assert_eq!(whole_number("-0.0"), Some(0));
         assert_eq!(whole_number("0e999999999999999999999"), Some(0));
-        assert_eq!(whole_number("9007199254740992.0"), Some(1 << 53));
-        assert_eq!(whole_number("-9007199254740992.0"), Some(-(1 << 53)));
+        assert_eq!(whole_number("9007199254740991.0"), Some((1 << 53) - 1));
+        assert_eq!(whole_number("-9007199254740991.0"), Some(1 - (1 << 53)));
     }
 
     #[test]
@@ -459,6 +463,9 @@ mod tests {
         assert_eq!(whole_number("1.255e2"), None);
         assert_eq!(whole_number("12e-1"), None);
         assert_eq!(whole_number("9007199254740993.0"), None);
+        // 2^53 is also the double nearest 2^53 + 1: what the writer had is not known.
+        assert_eq!(whole_number("9007199254740992.0"), None);
+        assert_eq!(whole_number("-9007199254740992.0"), None);
         assert_eq!(whole_number("1e16"), None);
         assert_eq!(whole_number("1e999999999999999999999"), None);
         assert_eq!(whole_number("1e-999999999999999999999"), None);

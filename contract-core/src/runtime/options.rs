@@ -223,7 +223,8 @@ impl Journey {
 /// let received = receive_with::<Refund>(written, &doubles).unwrap();
 /// assert_eq!(received.into_inner().amount_cents, 1250);
 ///
-/// // Not a whole number, or beyond 2^53 (where a double may have rounded it): refused.
+/// // Not a whole number, or 2^53 and beyond (where a double may be the rounding of another
+/// // integer): refused.
 /// assert!(receive_with::<Refund>(br#"{"amountCents": 1250.5}"#, &doubles).is_err());
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -236,8 +237,8 @@ pub enum Numbers {
     /// For writers that hold every number as a double (a protobuf `Value`, as in A2A's
     /// `data` Part; JavaScript): a literal with a zero fraction or an exponent (`1250.0`,
     /// `1.25e3`) where the contract has an integer is read as the integer it equals, when it
-    /// equals one exactly, within ±2^53 (beyond it a double may have rounded the writer's
-    /// integer) and within the range of the field's integer type. Any other literal is
+    /// equals one exactly, within ±(2^53 − 1) (JavaScript's safe integers: from 2^53 on, a
+    /// double may be the rounding of the writer's integer) and within the range of the field's integer type. Any other literal is
     /// refused as under [`Numbers::Exact`]; the presence and the other problems are the same.
     /// Inside an untagged enum, a literal is read so where a variant has an integer there and
     /// none has any JSON value (`serde_json::Value`, where the literal's form is the value).
