@@ -30,9 +30,10 @@
 //! `1250` as `1250.0`, and `9007199254740993` as `9007199254740992.0` (rounded to the nearest
 //! double). So the reader takes, by default, [`Numbers::FromDoubles`]: where the contract
 //! has an integer, a literal with a zero fraction or an exponent is read as the integer it
-//! equals, when it equals one exactly, lies within ±2^53 (where a double is exact, so the
-//! writer cannot have rounded it) and fits the field's type; a fraction, a value beyond ±2^53
-//! or out of the type's range is refused, located. [`A2a::numbers`] sets serde's rule,
+//! equals, when it equals one exactly, lies within ±(2^53 − 1) (JavaScript's safe integers: the
+//! double 2^53 is also the nearest to 2^53 + 1, as the SDK's output shows) and fits the
+//! field's type; a fraction, a value of 2^53 or more in magnitude, or one out of the type's
+//! range is refused, located. [`A2a::numbers`] sets serde's rule,
 //! [`Numbers::Exact`], instead.
 //!
 //! The bytes this module writes are the JSON `send` wrote, exact; but a peer that reads the
