@@ -85,10 +85,12 @@ included, less `exclude`), for a package its own; each crate's
 `contracts` when none is found. A shallow clone lacks older commits: `actions/checkout` needs
 `fetch-depth: 0`.
 
-`--format github`: GitHub Actions annotations, `::error file=...,line=...,title=RULE_ID::why; hint`
-per breaking finding, on the line of the NEW snapshot it is about (the line of the
+`--format github`: GitHub Actions annotations, `::error file=...,line=...,title=RULE_ID::`PATH`:
+why; hint` per breaking finding, on the line of the NEW snapshot it is about (the line of the
 struct or enum that held what is gone), `::warning` for an allowed one; `file=` is the path as
-given, or with `--against` from the repository's root.";
+given, or with `--against` from the repository's root, and for a removed snapshot the old file
+(no line). One rule on one line with one hint in both directions (a rename: a field removed,
+another added) is one annotation naming both.";
 
 const JSON_SCHEMA_LONG: &str = "\
 Prints the JSON Schema (draft 2020-12) of one snapshot file, to stdout or FILE, for a peer

@@ -14,7 +14,9 @@
 //!   working tree against the same folder at a git ref, read with `git` (see [`git`]); a
 //!   folder missing at the ref holds new contracts.
 //! - `--format github` (`diff`, `check`): GitHub Actions annotations (see [`github`]), each
-//!   on the line of the new snapshot its finding is about.
+//!   on the line of the new snapshot its finding is about, its message starting with the
+//!   finding's path; without a line (a peer's JSON Schema, a removed snapshot) on the file
+//!   alone.
 //! - `handoff json-schema SNAPSHOT [--view sender|receiver] [--no-annotations] [--out FILE]`:
 //!   the JSON Schema (draft 2020-12) of one snapshot in the chosen view (receiver by
 //!   default), pretty-printed to stdout or FILE, so that a peer in another language gets the
@@ -268,7 +270,8 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
                     .to_string(),
                 );
             }
-            for annotation in annotations(&report, located.as_ref()) {
+            let json_file = new.display().to_string();
+            for annotation in annotations(&report, located.as_ref(), Some(&json_file)) {
                 print(&annotation.to_string());
             }
             print(&format!(
@@ -302,31 +305,26 @@ impl Located {
     }
 }
 
-/// The annotation of each finding of `report`: an error for a breaking one, a warning for
-/// one allowed on purpose, on its line of the new snapshot (no file when there is none: a
-/// removed snapshot).
-fn annotations(report: &CompatReport, new: Option<&Located>) -> Vec<Annotation> {
-    report
+/// The annotations of the findings of `report`, each on its line of the new snapshot when
+/// there is one (`new`), else naming `file` alone (a peer's JSON Schema, a removed
+/// snapshot's old file).
+fn annotations(
+    report: &CompatReport,
+    new: Option<&Located>,
+    file: Option<&str>,
+) -> Vec<Annotation> {
+    let placed: Vec<github::Placed<'_>> = report
         .findings()
         .iter()
-        .map(|finding| {
-            let mut message = format!("{}; {}", finding.why, finding.hint);
-            if let Some(reason) = &finding.allowed {
-                message.push_str(&format!(" (allowed on purpose: {reason})"));
-            }
-            Annotation {
-                level: if finding.is_breaking() {
-                    Level::Error
-                } else {
-                    Level::Warning
-                },
-                file: new.map(|n| n.file.clone()),
-                line: new.and_then(|n| snapshot::finding_line(&n.schema, &n.lines, finding)),
-                title: Some(finding.rule.id().to_owned()),
-                message,
-            }
+        .map(|finding| github::Placed {
+            finding,
+            file: new
+                .map(|n| n.file.clone())
+                .or_else(|| file.map(str::to_owned)),
+            line: new.and_then(|n| snapshot::finding_line(&n.schema, &n.lines, finding)),
         })
-        .collect()
+        .collect();
+    github::of_findings(&placed)
 }
 
 /// The last line of a report's text: `compatible`, `incompatible: N breaking findings`.
@@ -345,6 +343,9 @@ struct ContractOutcome {
     /// Today's snapshot, to place annotations; none for a removed one.
     #[serde(skip)]
     new: Option<Located>,
+    /// The removed snapshot's file, which its annotation names.
+    #[serde(skip)]
+    old_file: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -362,6 +363,8 @@ struct OldFolder<'a, K> {
     name: String,
     snapshots: BTreeMap<ContractId, K>,
     read: &'a dyn Fn(&K) -> Result<Schema, String>,
+    /// The name an annotation gives a snapshot (for a removed one).
+    file: &'a dyn Fn(&K) -> String,
 }
 
 /// The newer side: the folder as messages name it, its snapshot files, and the name an
@@ -406,6 +409,7 @@ fn compare_folders<K>(
                 mode: None,
                 report: CompatReport::new(vec![finding]),
                 new: None,
+                old_file: Some((old.file)(old_snapshot)),
             });
             continue;
         };
@@ -424,6 +428,7 @@ fn compare_folders<K>(
             mode: Some(mode.as_str()),
             report,
             new: Some(located),
+            old_file: None,
         });
     }
     for (contract, path) in &new.snapshots {
@@ -435,6 +440,7 @@ fn compare_folders<K>(
                 mode: None,
                 report: CompatReport::default(),
                 new: Some(located),
+                old_file: None,
             });
         }
     }
@@ -469,11 +475,13 @@ fn check(old_dir: &Path, new_dir: &Path, format: Format) -> Result<bool, String>
     }
     let read = |path: &PathBuf| snapshots::read(path);
     let file = |path: &Path| path.display().to_string();
+    let old_file = |path: &PathBuf| path.display().to_string();
     let contracts = compare_folders(
         &OldFolder {
             name: old_dir.display().to_string(),
             snapshots: old.snapshots,
             read: &read,
+            file: &old_file,
         },
         &NewFolder {
             name: new_dir.display().to_string(),
@@ -558,11 +566,14 @@ fn check_against(git_ref: &str, dirs: Vec<Folder>, format: Format) -> Result<boo
             snapshot::read_bytes(&shown, bytes).map_err(|e| e.to_string())
         };
         let file = |path: &Path| relative_file(&in_repo, dir, path);
+        // A removed snapshot's path at the ref, from the repository's root.
+        let old_file = |(path, _): &(PathBuf, String)| path.display().to_string();
         let contracts = compare_folders(
             &OldFolder {
                 name: format!("{}:{}", commit.name, in_repo.display()),
                 snapshots: old.snapshots,
                 read: &read,
+                file: &old_file,
             },
             &NewFolder {
                 name: dir.display().to_string(),
@@ -617,7 +628,7 @@ fn relative_file(in_repo: &Path, dir: &Path, path: &Path) -> String {
 fn check_github(title: &str, contracts: &[ContractOutcome]) -> String {
     let mut out = Vec::new();
     for c in contracts {
-        for annotation in annotations(&c.report, c.new.as_ref()) {
+        for annotation in annotations(&c.report, c.new.as_ref(), c.old_file.as_deref()) {
             out.push(annotation.to_string());
         }
     }

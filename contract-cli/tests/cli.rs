@@ -1269,7 +1269,7 @@ fn check_against_a_ref_annotates_a_removed_required_field_on_its_structs_line() 
 }
 
 #[test]
-fn an_allowed_finding_is_a_warning_and_a_removed_snapshot_an_error_without_a_file() {
+fn an_allowed_finding_is_a_warning_and_a_removed_snapshot_an_error_on_its_old_file() {
     let tmp = TempDir::new();
     let repo = tmp.sub("repo");
     let v1_text = snapshot("order", 1, Mode::Full, v1());
@@ -1290,17 +1290,110 @@ fn an_allowed_finding_is_a_warning_and_a_removed_snapshot_an_error_without_a_fil
     let out = handoff_in(&repo, &["check", "--against", "main", "--format", "github"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
+    // GitHub files an annotation only with a file: the removed snapshot's, as it was.
     assert!(
-        text.lines()
-            .any(|l| l.starts_with("::error title=PUBLISHED_VERSION_REMOVED::`gone/v1`")),
+        text.lines().any(|l| l.starts_with(
+            "::error file=contracts/gone.v1.snap,title=PUBLISHED_VERSION_REMOVED::`gone/v1`"
+        )),
         "{text}"
     );
-    // The allow line pushes the struct one line down: line 10.
+    // The allow line pushes the struct one line down: line 10; the message starts with the
+    // finding's path.
     assert!(
-        text.lines().any(|l| l
-            .starts_with("::warning file=contracts/order.v1.snap,line=10,title=FIELD_REMOVED::")
-            && l.contains("allowed on purpose")),
+        text.lines().any(|l| l.starts_with(
+            "::warning file=contracts/order.v1.snap,line=10,title=FIELD_REMOVED::`orderRef`: "
+        ) && l.contains("allowed on purpose")),
         "{text}"
+    );
+}
+
+/// `orderRef` renamed `orderId` with no alias: one field removed and one added, the same
+/// rule in both directions on one line, one annotation naming both.
+#[test]
+fn a_rename_is_one_annotation_naming_both_fields() {
+    let tmp = TempDir::new();
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    write(
+        &old,
+        "order.v1.snap",
+        &snapshot("order", 1, Mode::Full, v1()),
+    );
+    let mut renamed = v1();
+    renamed[0] = FieldDef::plain("orderId", string());
+    let renamed = snapshot("order", 1, Mode::Full, renamed);
+    let new_file = write(&new, "order.v1.snap", &renamed);
+    let out = handoff(&[&"check", &old, &new, &"--format", &"github"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error")).collect();
+    assert_eq!(errors.len(), 1, "{text}");
+    let field_line = renamed
+        .lines()
+        .position(|l| l.trim_start().starts_with("field orderId"))
+        .unwrap()
+        + 1;
+    assert!(
+        errors[0].starts_with(&format!(
+            "::error file={},line={field_line},title=FIELD_LIKELY_RENAMED::`orderId`: ",
+            new_file.display()
+        )),
+        "{text}"
+    );
+    for part in ["(backward)", "(forward)", "`orderRef`", "likely a rename"] {
+        assert!(errors[0].contains(part), "{part}: {text}");
+    }
+    // The text report keeps both findings.
+    let out = handoff(&[&"check", &old, &new]);
+    assert_eq!(
+        stdout(&out).matches("error[FIELD_LIKELY_RENAMED]").count(),
+        2
+    );
+}
+
+/// A consumer's JSON Schema has no lines: its findings still name its file, and in a
+/// removed snapshot of `check OLD_DIR NEW_DIR`, the old file.
+#[test]
+fn annotations_without_a_line_still_name_a_file() {
+    let tmp = TempDir::new();
+    let producer = write(&tmp.0, "producer.snap", &snapshot("p", 1, Mode::Full, v1()));
+    let consumer = serde_json::json!({
+        "type": "object",
+        "properties": {"orderRef": {"type": "string"}, "reason": {"type": "string"}},
+        "required": ["orderRef", "reason"]
+    });
+    let consumer = write(&tmp.0, "consumer.json", &consumer.to_string());
+    let out = handoff(&[
+        &"diff",
+        &producer,
+        &consumer,
+        &"--mode",
+        &"check",
+        &"--format",
+        &"github",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).lines().any(|l| l.starts_with(&format!(
+            "::error file={},title=REQUIRED_FIELD_NOT_SENT::`reason`: ",
+            consumer.display()
+        ))),
+        "{}",
+        stdout(&out)
+    );
+
+    let old = tmp.sub("release");
+    let new = tmp.sub("today");
+    let gone = write(&old, "gone.v1.snap", &snapshot("gone", 1, Mode::Full, v1()));
+    let out = handoff(&[&"check", &old, &new, &"--format", &"github"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(&format!(
+            "::error file={},title=PUBLISHED_VERSION_REMOVED::",
+            gone.display()
+        )),
+        "{}",
+        stdout(&out)
     );
 }
 
