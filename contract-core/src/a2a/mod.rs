@@ -611,7 +611,13 @@ impl A2a {
                 task_id: fields.task_id,
             })
         });
-        span.finish(Object::Message, result.as_ref().map(A2aDelivery::presence));
+        span.finish(
+            Object::Message,
+            result
+                .as_ref()
+                .map(A2aDelivery::presence)
+                .map_err(|r| (r.presence(), r.problems())),
+        );
         result
     }
 
@@ -644,7 +650,13 @@ impl A2a {
                 description: fields.description,
             })
         });
-        span.finish(Object::Artifact, result.as_ref().map(A2aDelivery::presence));
+        span.finish(
+            Object::Artifact,
+            result
+                .as_ref()
+                .map(A2aDelivery::presence)
+                .map_err(|r| (r.presence(), r.problems())),
+        );
         result
     }
 }

@@ -35,8 +35,13 @@ use crate::runtime::options::Journey;
 use crate::runtime::presence::Presence;
 use crate::trace::CallSpan;
 
+use crate::runtime::problem::Problem;
+
 use super::read::{Fields, Object};
-use super::A2aRejection;
+
+/// A refused read as its span records it: the payload's presence when it was read, and
+/// every problem.
+pub(crate) type Refused<'a> = (Option<&'a Presence>, &'a [Problem]);
 
 /// The span of one A2A read (nothing without the `tracing` feature), and whether the options'
 /// journey named a session.
@@ -147,21 +152,22 @@ impl A2aSpan {
     #[inline]
     pub(crate) fn fields(&self, _: Object, _: &Fields) {}
 
-    /// Records the read's outcome: the payload's presence when it was read, and a refusal's
-    /// problems, `error.type`, status and `WARN` event.
+    /// Records the read's outcome: the payload's presence, and for a refusal (the presence
+    /// when the payload was read, and every problem) its problems, `error.type`, status and
+    /// `WARN` event.
     #[cfg(feature = "tracing")]
-    pub(crate) fn finish(&self, object: Object, result: Result<&Presence, &A2aRejection>) {
+    pub(crate) fn finish(&self, object: Object, result: Result<&Presence, Refused<'_>>) {
         match result {
             Ok(presence) => crate::trace::outcome(&self.span, Some(presence), None),
-            Err(rejection) => crate::trace::outcome(
+            Err((presence, problems)) => crate::trace::outcome(
                 &self.span,
-                rejection.presence(),
+                presence,
                 Some((
                     match object {
                         Object::Message => "receive of A2A Message",
                         Object::Artifact => "receive of A2A Artifact",
                     },
-                    rejection.problems(),
+                    problems,
                 )),
             ),
         }
@@ -170,5 +176,5 @@ impl A2aSpan {
     /// Without the `tracing` feature there is nothing to record.
     #[cfg(not(feature = "tracing"))]
     #[inline]
-    pub(crate) fn finish(&self, _: Object, _: Result<&Presence, &A2aRejection>) {}
+    pub(crate) fn finish(&self, _: Object, _: Result<&Presence, Refused<'_>>) {}
 }
