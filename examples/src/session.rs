@@ -48,9 +48,9 @@ fn journey(from: &str, to: &str) -> Journey {
     Journey::new(from, to).session(SESSION).workflow(WORKFLOW)
 }
 
-/// A ready envelope from triage to the specialist.
+/// A ready envelope from triage to the specialist, who owns the context once it accepts it.
 fn from_triage<T>(handoff_id: &str, payload: T) -> Handoff<T> {
-    Handoff::new(CONTEXT, handoff_id, TRIAGE, payload)
+    Handoff::new(CONTEXT, handoff_id, SPECIALIST, payload)
         .goal("refund the customer's order")
         .journey(journey(TRIAGE, SPECIALIST))
         .ready()

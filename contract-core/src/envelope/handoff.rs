@@ -123,7 +123,10 @@ pub struct Handoff<T> {
     /// What the receiver may spend.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<Budget>,
-    /// The agent or service that owns the context now (the sender).
+    /// The agent or service responsible for the context once this handoff is accepted: its
+    /// receiver, the journey's `handoffTo`. The next handoff in the context comes from it (an
+    /// inbox warns, [`Warning::OwnerConflict`](crate::inbox::Warning::OwnerConflict), when a
+    /// handoff's `handoffFrom` is not the owner the context's last accepted handoff named).
     pub owner: String,
     /// Where the handoff stands: an inbox acts on `ready` only.
     pub status: Status,
@@ -142,8 +145,8 @@ impl<T> Handoff<T> {
     /// The envelope's contract id, `handoff-envelope/v1`, as `schemaVersion` holds it.
     pub const SCHEMA_VERSION: &'static str = ENVELOPE;
 
-    /// A `draft` envelope of `payload` in context `context_id`, owned by `owner`, with an
-    /// empty goal, lists and journey. `contract` is filled by
+    /// A `draft` envelope of `payload` in context `context_id`, owned from its acceptance on by
+    /// `owner` (the agent taking over: the receiver), with an empty goal, lists and journey. `contract` is filled by
     /// [`send_handoff`](crate::send_handoff).
     #[must_use]
     pub fn new(

@@ -12,9 +12,12 @@ use crate::inbox::fail::FailAction;
 use crate::inbox::fail::{FailPoint, FailPoints};
 use crate::inbox::ledger::{Claim, Claimed, Entry, Ledger, Record, StoreError, StoreErrorKind};
 use crate::inbox::outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
+use crate::inbox::journal::Outcome;
 use crate::inbox::span::AcceptSpan;
+use crate::inbox::steps::{self, Head};
 use crate::inbox::time::to_micro_precision;
 use crate::runtime::options::ReceiveOptions;
+use crate::runtime::presence::Presence;
 use crate::traits::HandoffContract;
 
 /// Accepts handoff envelopes exactly once per key (`contextId`, `handoffId`): each envelope's
@@ -160,7 +163,9 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         let contract = &T::CONTRACT;
         #[allow(clippy::let_unit_value)]
         let _entered = span.enter();
-        let result = self.accept_in_span(bytes, handler, &span);
+        let mut read = None;
+        let result = self.accept_in_span(bytes, handler, &span, &mut read);
+        self.note_step::<T, R, E>(bytes, &result, read);
         let envelope = (bytes, self.options.limits.max_bytes);
         match &result {
             Ok(Acceptance::Applied { ack, warnings, .. }) => {
@@ -174,11 +179,62 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         result
     }
 
+    /// Records the step of an acceptance that was not applied (an applied one is recorded
+    /// in its transaction): what `read` kept of the envelope, else a lenient read of its top
+    /// level. A failure to record it does not hide the outcome: the step is lost, the
+    /// refusal or the duplicate is answered.
+    fn note_step<T, R, E>(
+        &mut self,
+        bytes: &[u8],
+        result: &Result<Acceptance<T, R>, AcceptError<E>>,
+        read: Option<Read>,
+    ) where
+        T: HandoffContract + 'static,
+    {
+        let (outcome, reason, problems, presence) = match result {
+            Ok(Acceptance::Applied { .. }) => return,
+            Ok(Acceptance::Duplicate(_)) => (Outcome::Duplicate, None, &[][..], None),
+            Err(error) => {
+                let Some(outcome) = steps::outcome_of(error) else {
+                    return;
+                };
+                match error {
+                    AcceptError::Rejected(rejection) => (
+                        outcome,
+                        Some(error.as_str()),
+                        rejection.problems(),
+                        rejection.presence(),
+                    ),
+                    _ => (outcome, Some(error.as_str()), &[][..], None),
+                }
+            }
+        };
+        let lenient;
+        let (head, presence, sender) = match &read {
+            Some(read) => (read.head.clone(), Some(&read.presence), read.sender.as_ref()),
+            None => {
+                lenient = Head::lenient(bytes);
+                (lenient.0.clone(), presence, lenient.1.as_ref())
+            }
+        };
+        let step = steps::step::<T>(
+            outcome,
+            reason,
+            head,
+            presence,
+            sender,
+            problems,
+            to_micro_precision(SystemTime::now()),
+        );
+        let _ = self.ledger.note(&step);
+    }
+
     fn accept_in_span<T, R, E, F>(
         &mut self,
         bytes: &[u8],
         handler: F,
         span: &AcceptSpan,
+        read: &mut Option<Read>,
     ) -> Result<Acceptance<T, R>, AcceptError<E>>
     where
         T: DeserializeOwned + HandoffContract + 'static,
@@ -218,6 +274,11 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             &envelope.journey,
         );
         span.payload(delivery.presence());
+        *read = Some(Read {
+            head: Head::of(&delivery),
+            presence: delivery.presence().clone(),
+            sender: envelope.sender_presence.clone(),
+        });
 
         // 2. The key and the digest: a key committed before is a duplicate or a conflict.
         let (digest, _) = noted.map_err(AcceptError::Digest)?;
@@ -318,6 +379,18 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             artifacts: &keep,
         };
         L::record(statements, &mut tx, &record).map_err(StoreError::ledger)?;
+        if let Some(read) = read.take() {
+            let step = steps::step::<T>(
+                Outcome::Applied,
+                None,
+                read.head,
+                Some(&read.presence),
+                read.sender.as_ref(),
+                &[],
+                accepted_at,
+            );
+            L::note_in(statements, &mut tx, &step).map_err(StoreError::ledger)?;
+        }
         L::commit(tx).map_err(StoreError::ledger)?;
         self.fail.hit(FailPoint::AfterCommit)?;
 
@@ -377,6 +450,13 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     pub fn arm_fail_point(&mut self, at: FailPoint, action: FailAction) {
         self.fail.arm(at, action);
     }
+}
+
+/// What an acceptance read of its envelope, for its step in the journey.
+struct Read {
+    head: Head,
+    presence: Presence,
+    sender: Option<Presence>,
 }
 
 /// A key's committed entry against the digest received: the first acknowledgement, or a

@@ -230,7 +230,7 @@ pub(crate) fn summaries(
 ) -> Vec<SessionSummary> {
     let mut sessions: std::collections::BTreeMap<String, SessionSummary> = Default::default();
     for (session, workflow, outcome, count, last_seen) in groups {
-        let last_seen = crate::inbox::ledger::from_micros(last_seen);
+        let last_seen = crate::inbox::time::from_micros(last_seen);
         let summary = sessions.entry(session.clone()).or_insert_with(|| SessionSummary {
             session,
             workflow: None,
@@ -313,7 +313,7 @@ impl Journal {
                     s.workflow.clone(),
                     s.outcome.as_str().to_owned(),
                     1,
-                    crate::inbox::ledger::to_micros(s.last_seen),
+                    crate::inbox::time::to_micros(s.last_seen),
                 ))
             })
             .collect();

@@ -3,10 +3,11 @@
 
 use core::fmt;
 use std::error::Error;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
+pub(crate) use crate::inbox::time::{from_micros, to_micros};
 
 /// A store of acceptances: one entry per key (`contextId`, `handoffId`), written in the same
 /// transaction as the handler's effects, so that both commit or neither does.
@@ -349,38 +350,5 @@ impl fmt::Display for StoreError {
 impl Error for StoreError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         self.source.as_deref().map(|e| e as &(dyn Error + 'static))
-    }
-}
-
-/// A time as microseconds since the Unix epoch (negative before it, saturating far out), the
-/// form the SQL stores keep `acceptedAt` in.
-pub(crate) fn to_micros(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_micros()).unwrap_or(i64::MAX),
-        Err(before) => i64::try_from(before.duration().as_micros())
-            .map(|m| -m)
-            .unwrap_or(i64::MIN),
-    }
-}
-
-/// The time of [`to_micros`]'s microseconds.
-pub(crate) fn from_micros(micros: i64) -> SystemTime {
-    let magnitude = Duration::from_micros(micros.unsigned_abs());
-    if micros >= 0 {
-        UNIX_EPOCH.checked_add(magnitude).unwrap_or(UNIX_EPOCH)
-    } else {
-        UNIX_EPOCH.checked_sub(magnitude).unwrap_or(UNIX_EPOCH)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn micros_round_trip() {
-        for micros in [0, 1, -1, 1_767_225_600_123_456, -86_400_000_000] {
-            assert_eq!(to_micros(from_micros(micros)), micros);
-        }
     }
 }

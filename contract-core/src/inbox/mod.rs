@@ -28,6 +28,7 @@ mod postgres;
 mod span;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+mod steps;
 mod time;
 
 pub use accept::Inbox;

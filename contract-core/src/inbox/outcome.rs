@@ -114,7 +114,8 @@ impl<T, R> Acceptance<T, R> {
 #[non_exhaustive]
 pub enum Warning {
     /// The envelope's `journey.handoffFrom` is not the `owner` of the context's last
-    /// accepted handoff: two owners in one context.
+    /// accepted handoff (the agent that handoff made responsible for the context): the
+    /// context is handed off by an agent that does not hold it.
     OwnerConflict,
     /// `journey.attempt` is above 1 but `journey.retryOf` does not name the run retried.
     RetryWithoutRetryOf,

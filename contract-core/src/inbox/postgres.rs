@@ -560,7 +560,7 @@ impl Ledger for PostgresLedger {
                 row.try_get::<_, Option<String>>(1)?,
                 row.try_get::<_, String>(2)?,
                 row.try_get::<_, i64>(3)?,
-                crate::inbox::ledger::to_micros(last),
+                crate::inbox::time::to_micros(last),
             ));
         }
         Ok(crate::inbox::journal::summaries(groups, filter))

@@ -9,8 +9,8 @@ use serde::{Deserialize, Deserializer, Serializer};
 /// A time truncated to whole microseconds: what a ledger stores and reads back, so that an
 /// acknowledgement returned by the acceptance equals the one a duplicate reads.
 pub(crate) fn to_micro_precision(time: SystemTime) -> SystemTime {
-    let micros = crate::inbox::ledger::to_micros(time);
-    crate::inbox::ledger::from_micros(micros)
+    let micros = to_micros(time);
+    from_micros(micros)
 }
 
 /// Days since 1970-01-01 of a civil date (proleptic Gregorian), and back: Howard Hinnant's
@@ -43,7 +43,7 @@ pub(crate) struct Rfc3339(pub(crate) SystemTime);
 
 impl fmt::Display for Rfc3339 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let micros = crate::inbox::ledger::to_micros(self.0);
+        let micros = to_micros(self.0);
         let seconds = micros.div_euclid(1_000_000);
         let fraction = micros.rem_euclid(1_000_000);
         let days = seconds.div_euclid(86_400);
@@ -128,9 +128,38 @@ pub(crate) mod rfc3339 {
     }
 }
 
+/// A time as microseconds since the Unix epoch (negative before it, saturating far out), the
+/// form the SQL stores keep `acceptedAt` in.
+pub(crate) fn to_micros(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_micros()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_micros())
+            .map(|m| -m)
+            .unwrap_or(i64::MIN),
+    }
+}
+
+/// The time of [`to_micros`]'s microseconds.
+pub(crate) fn from_micros(micros: i64) -> SystemTime {
+    let magnitude = Duration::from_micros(micros.unsigned_abs());
+    if micros >= 0 {
+        UNIX_EPOCH.checked_add(magnitude).unwrap_or(UNIX_EPOCH)
+    } else {
+        UNIX_EPOCH.checked_sub(magnitude).unwrap_or(UNIX_EPOCH)
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn micros_round_trip() {
+        for micros in [0, 1, -1, 1_767_225_600_123_456, -86_400_000_000] {
+            assert_eq!(to_micros(from_micros(micros)), micros);
+        }
+    }
 
     #[test]
     fn writes_and_reads_rfc3339() {

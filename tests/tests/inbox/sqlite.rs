@@ -146,3 +146,56 @@ fn a_newer_database_is_refused_unwritten() {
         .expect("read");
     assert_eq!(version, newer);
 }
+
+/// A ledger file the release before the journey's steps wrote (schema version 1, checked in
+/// under `contract-core/tests/fixtures`) opens: it is migrated to today's version, keeps its
+/// entries, and records steps from then on.
+#[test]
+fn a_ledger_of_schema_version_1_migrates_and_keeps_its_entries() {
+    use contract_core::inbox::{Inbox, Ledger as _, Outcome};
+
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../contract-core/tests/fixtures/ledger-v1.sqlite");
+    let store = SqliteStore::fresh("migrate-v1").expect("a store");
+    std::fs::copy(&fixture, &store.path).expect("copied");
+    let version = |path: &std::path::Path| -> i64 {
+        rusqlite::Connection::open(path)
+            .and_then(|c| c.pragma_query_value(None, "user_version", |row| row.get(0)))
+            .expect("read")
+    };
+    assert_eq!(version(&store.path), 1);
+
+    let mut ledger = SqliteLedger::open(&store.path).expect("opens");
+    assert_eq!(
+        version(&store.path),
+        contract_core::inbox::SQLITE_SCHEMA_VERSION
+    );
+    for (handoff, seq) in [("handoff-0", 1), ("handoff-1", 2)] {
+        let entry = ledger.entry("ctx-1", handoff).expect("read").expect("kept");
+        assert_eq!(entry.seq, seq);
+    }
+    assert_eq!(
+        ledger.last_accepted("ctx-1").expect("read").map(|e| e.seq),
+        Some(2)
+    );
+    // The entries of before have no steps; a retry of one now leaves a duplicate's.
+    assert!(ledger.session("sess-1").expect("read").is_empty());
+    let envelope = ledger.entry("ctx-1", "handoff-1").expect("read").expect("kept").envelope;
+    let mut inbox = Inbox::new(ledger);
+    let again = inbox
+        .accept(
+            &envelope,
+            |_: &mut rusqlite::Transaction<'_>, _: &contract_core::Delivery<super::fixture::Order>| {
+                Ok::<_, std::convert::Infallible>(String::new())
+            },
+        );
+    // The retry is answered from its key and digest before its payload is read (the
+    // fixture's contract is not the one read here), as a duplicate.
+    assert!(matches!(again, Ok(contract_core::inbox::Acceptance::Duplicate(_))), "{again:?}");
+    let steps = inbox.ledger_mut().session("sess-1").expect("read");
+    assert_eq!(steps.len(), 1);
+    assert_eq!(steps[0].outcome, Outcome::Duplicate);
+    assert_eq!(steps[0].handoff_id.as_deref(), Some("handoff-1"));
+    assert_eq!(steps[0].from.as_deref(), Some("refund-specialist"));
+    assert_eq!(steps[0].contract, "fixture-refund/v1");
+}

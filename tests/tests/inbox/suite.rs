@@ -60,6 +60,16 @@ macro_rules! conformance {
         }
 
         #[test]
+        fn every_outcome_leaves_a_bounded_step_of_its_session() {
+            suite::run::<$store>("journey", suite::journey::<$store>);
+        }
+
+        #[test]
+        fn a_three_hop_chain_whose_owners_are_its_receivers_warns_of_nothing() {
+            suite::run::<$store>("three-hops", suite::three_hops::<$store>);
+        }
+
+        #[test]
         fn races_of_two_connections_apply_once() {
             suite::run::<$store>("races", suite::races::<$store>);
         }
@@ -735,4 +745,180 @@ pub fn killed<S: Store>(module: &str, test: &str, kill: Kill) {
         }
     }
     assert_eq!(store.effects(&effect), 1, "0 double-applied, 0 lost");
+}
+
+/// The marker of the journey test's payload: no step may hold it.
+const JOURNEY_SECRET: &str = "SECRET-REF-7731";
+
+pub fn journey<S: Store>(store: &S) {
+    use contract_core::inbox::{Ledger as _, Outcome, SessionFilter};
+
+    let artifacts = MemoryArtifacts::new();
+    let mut inbox = inbox(store, &artifacts);
+    let session = unique("journey-session");
+    let other_session = unique("journey-other");
+    let context = unique("ctx");
+    let envelope = |handoff: &str, session: &str, attempt: u32| {
+        let mut handoff = order(&context, handoff).journey(
+            Journey::new("triage", OWNER)
+                .session(session)
+                .workflow("support-refund")
+                .attempt(attempt),
+        );
+        handoff.payload.order_ref = JOURNEY_SECRET.to_owned();
+        handoff
+    };
+
+    // Applied, then redelivered three times: one step each, the duplicate counted.
+    let first = bytes(envelope("h1", &session, 1));
+    applied(accept::<S, _>(&mut inbox, &first, &effect_of(&context, "h1")).expect("applied"));
+    for _ in 0..3 {
+        duplicate(accept::<S, _>(&mut inbox, &first, &effect_of(&context, "h1")).expect("dup"));
+    }
+    // The payload lost `orderRef` on the way: refused, twice (one step, counted twice).
+    let mut dropped: serde_json::Value =
+        serde_json::from_slice(&bytes(envelope("h2", &session, 1))).expect("json");
+    dropped["payload"]
+        .as_object_mut()
+        .expect("payload")
+        .remove("orderRef");
+    let dropped = serde_json::to_vec(&dropped).expect("json");
+    for _ in 0..2 {
+        let refused = accept::<S, _>(&mut inbox, &dropped, "none");
+        assert!(matches!(refused, Err(AcceptError::Rejected(_))), "{refused:?}");
+    }
+    // Not ready; a handler that fails; a conflict under h1's key.
+    let draft = bytes(envelope("h3", &session, 1).status(Status::Draft));
+    assert!(matches!(
+        accept::<S, _>(&mut inbox, &draft, "none"),
+        Err(AcceptError::NotReady)
+    ));
+    let failing = bytes(envelope("h4", &session, 1));
+    assert!(matches!(
+        accept_failing::<S, _>(&mut inbox, &failing, "none"),
+        Err(AcceptError::Handler(_))
+    ));
+    let mut changed = envelope("h1", &session, 1);
+    changed.payload.amount_cents += 1;
+    assert!(matches!(
+        accept::<S, _>(&mut inbox, &bytes(changed), "none"),
+        Err(AcceptError::Conflict { .. })
+    ));
+    // The failed handoff retried as attempt 2: applied.
+    let retry = bytes(envelope("h4", &session, 2));
+    applied(accept::<S, _>(&mut inbox, &retry, &effect_of(&context, "h4")).expect("applied"));
+    // A parallel session in the same context.
+    let parallel = bytes(envelope("p1", &other_session, 1));
+    applied(accept::<S, _>(&mut inbox, &parallel, &effect_of(&context, "p1")).expect("applied"));
+
+    let ledger = inbox.ledger_mut();
+    let steps = ledger.session(&session).expect("read");
+    let seen: Vec<(&str, Option<u32>, Outcome, u64)> = steps
+        .iter()
+        .map(|s| {
+            (
+                s.handoff_id.as_deref().unwrap_or(""),
+                s.attempt,
+                s.outcome,
+                s.count,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("h1", Some(1), Outcome::Applied, 1),
+            ("h1", Some(1), Outcome::Duplicate, 3),
+            ("h2", Some(1), Outcome::Refused, 2),
+            ("h3", Some(1), Outcome::NotReady, 1),
+            ("h4", Some(1), Outcome::HandlerFailed, 1),
+            ("h1", Some(1), Outcome::Conflict, 1),
+            ("h4", Some(2), Outcome::Applied, 1),
+        ]
+    );
+    // In the ledger's own order, and each step its journey.
+    assert!(steps.windows(2).all(|w| w[0].seq < w[1].seq));
+    for step in &steps {
+        assert_eq!(step.session.as_deref(), Some(session.as_str()));
+        assert_eq!(step.workflow.as_deref(), Some("support-refund"));
+        assert_eq!(step.from.as_deref(), Some("triage"));
+        assert_eq!(step.to.as_deref(), Some(OWNER));
+        assert_eq!(step.context_id.as_deref(), Some(context.as_str()));
+        assert_eq!(step.contract, "inbox-order/v1");
+        assert!(step.first_seen <= step.last_seen);
+    }
+    let applied_step = &steps[0];
+    assert_eq!(applied_step.received_fields, ["orderRef", "amountCents"]);
+    assert!(applied_step.missing_fields.is_empty());
+    let refused = &steps[2];
+    assert_eq!(refused.received_fields, ["amountCents"]);
+    assert_eq!(refused.missing_fields, ["orderRef"]);
+    assert_eq!(
+        refused.sender_fields.as_deref(),
+        Some(&["orderRef".to_owned(), "amountCents".to_owned()][..])
+    );
+    assert_eq!(
+        refused.causes.get("orderRef").map(String::as_str),
+        Some("dropped-on-the-way")
+    );
+    assert_eq!(refused.problems.len(), 1);
+    assert_eq!(refused.problems[0].pointer, "/payload/orderRef");
+    assert_eq!(refused.problems[0].kind, "missing_field");
+    assert_eq!(refused.reason.as_deref(), Some("rejected"));
+    // Never a value of the payload.
+    let text = serde_json::to_string(&steps).expect("json");
+    assert!(!text.contains(JOURNEY_SECRET), "{text}");
+    assert!(!text.contains("4250"), "{text}");
+
+    // The two sessions apart; the listing counts outcomes.
+    let other = ledger.session(&other_session).expect("read");
+    assert_eq!(other.len(), 1);
+    assert_eq!(other[0].handoff_id.as_deref(), Some("p1"));
+    let listed = ledger
+        .sessions(&SessionFilter::default().workflow("support-refund"))
+        .expect("read");
+    let mine = listed
+        .iter()
+        .find(|s| s.session == session)
+        .expect("listed");
+    assert_eq!(mine.steps, 7);
+    assert_eq!(mine.outcomes.get(&Outcome::Applied), Some(&2));
+    assert_eq!(mine.workflow.as_deref(), Some("support-refund"));
+    assert!(listed.iter().any(|s| s.session == other_session));
+    let since = ledger
+        .sessions(&SessionFilter::default().since(SystemTime::now() + Duration::from_secs(60)))
+        .expect("read");
+    assert!(since.iter().all(|s| s.session != session));
+
+    // Pruned with the entries.
+    inbox
+        .prune(SystemTime::now() + Duration::from_secs(60))
+        .expect("pruned");
+    assert!(inbox.ledger_mut().session(&session).expect("read").is_empty());
+}
+
+pub fn three_hops<S: Store>(store: &S) {
+    // One shared ledger, one context: triage hands to the specialist, who hands to the
+    // escalation agent. Each envelope's `owner` is its receiver, the agent taking over.
+    let artifacts = MemoryArtifacts::new();
+    let mut inbox = inbox(store, &artifacts);
+    let context = unique("ctx");
+    let hop = |handoff: &str, from: &str, to: &str| {
+        let mut envelope = order(&context, handoff);
+        envelope.owner = to.to_owned();
+        envelope.journey(Journey::new(from, to).session("three-hops").attempt(1))
+    };
+    for (handoff, from, to) in [
+        ("h1", "triage-agent", "refund-specialist"),
+        ("h2", "refund-specialist", "escalation-agent"),
+        ("h3", "escalation-agent", "refund-specialist"),
+    ] {
+        let outcome = accept::<S, _>(&mut inbox, &bytes(hop(handoff, from, to)), "none");
+        let (_, warnings) = applied(outcome.expect("applied"));
+        assert!(warnings.is_empty(), "{handoff}: {warnings:?}");
+    }
+    // A hop from an agent that no longer holds the context: the specialist holds it now.
+    let stale = hop("h4", "triage-agent", "escalation-agent");
+    let (_, warnings) = applied(accept::<S, _>(&mut inbox, &bytes(stale), "none").expect("applied"));
+    assert_eq!(warnings, [Warning::OwnerConflict]);
 }
