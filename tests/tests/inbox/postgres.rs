@@ -420,3 +420,53 @@ fn errors_leave_out_the_detail_that_quotes_values() {
     assert!(!message.contains("A-SECRET-1"), "{message}");
     assert!(std::error::Error::source(&error).is_none());
 }
+
+/// A schema of version 1, as the release before the journey's steps created it (its tables,
+/// written here as that release wrote them, and one entry), opens: it is migrated to today's
+/// version, keeps its entry, and records steps from then on.
+#[test]
+fn a_schema_of_version_1_migrates_and_keeps_its_entries() {
+    use contract_core::inbox::{Ledger as _, POSTGRES_SCHEMA_VERSION};
+
+    let Some(store) = fresh("migrate_v1") else {
+        return;
+    };
+    let schema = format!("{}_v1", store.schema);
+    let schema = &schema[..schema.len().min(63)];
+    let s = quoted(schema);
+    let mut admin = client(&store.params);
+    admin
+        .batch_execute(&format!(
+            "CREATE SCHEMA {s};
+             CREATE TABLE {s}.handoff_ledger_version (version integer NOT NULL);
+             INSERT INTO {s}.handoff_ledger_version VALUES (1);
+             CREATE TABLE {s}.handoff_ledger (
+                 seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                 context_id text NOT NULL, handoff_id text NOT NULL, digest bytea NOT NULL,
+                 owner text NOT NULL, accepted_at timestamptz NOT NULL, receipt bytea,
+                 envelope bytea NOT NULL, UNIQUE (context_id, handoff_id));
+             CREATE INDEX handoff_ledger_context ON {s}.handoff_ledger (context_id, seq);
+             CREATE TABLE {s}.handoff_artifact (context_id text NOT NULL, uri text NOT NULL,
+                 version bigint NOT NULL, PRIMARY KEY (context_id, uri));
+             INSERT INTO {s}.handoff_ledger (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope)
+                 VALUES ('ctx-1', 'handoff-0', decode(repeat('ab', 32), 'hex'), 'refund-specialist',
+                         now(), '\"done\"', '{{}}');"
+        ))
+        .expect("a version 1 schema");
+    let mut ledger = PostgresLedger::open(client(&store.params), schema).expect("opens");
+    let version: i32 = admin
+        .query_one(
+            &format!("SELECT version FROM {s}.handoff_ledger_version"),
+            &[],
+        )
+        .expect("read")
+        .get(0);
+    assert_eq!(version, POSTGRES_SCHEMA_VERSION);
+    let entry = ledger.entry("ctx-1", "handoff-0").expect("read").expect("kept");
+    assert_eq!(entry.receipt, b"\"done\"");
+    assert!(ledger.session("any").expect("the steps' table").is_empty());
+    drop(ledger);
+    admin
+        .batch_execute(&format!("DROP SCHEMA {s} CASCADE"))
+        .expect("dropped");
+}
