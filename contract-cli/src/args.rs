@@ -15,12 +15,15 @@ use contract_schema::json_schema::View;
 const EXIT_STATUS: &str = "\
 exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input
              (json-schema and completions: 0 when written, 2 on a usage error, an unreadable
-             snapshot or a FILE that cannot be written)";
+             snapshot or a FILE that cannot be written; record-deployment and graph: 0 when
+             done, 2 on a bad manifest, store or ref; can-i-deploy: 0 deployable, 1 not, 2 a
+             bad manifest, store or ref)";
 
 /// What `handoff --help` says first.
 const ABOUT_LONG: &str = "\
 Compatibility of handoff-contract snapshots for CI: diffs of snapshot files, history checks
-against a git ref, and JSON Schema for peers in other languages.
+against a git ref, JSON Schema for peers in other languages, and can-i-deploy over the
+agents and edges of a `handoff.toml`.
 
 install: cargo install --locked --path contract-cli   (from a clone of handoff-contract)
 shell completions: handoff completions bash|zsh|fish|elvish|powershell";
@@ -33,7 +36,6 @@ shell completions: handoff completions bash|zsh|fish|elvish|powershell";
     about = "Compatibility of handoff-contract snapshots for CI",
     long_about = ABOUT_LONG,
     after_help = EXIT_STATUS,
-    propagate_version = true,
     subcommand_required = true,
     arg_required_else_help = false
 )]
@@ -58,6 +60,15 @@ pub enum Command {
     /// Print a shell's completion script for `handoff`.
     #[command(after_help = EXIT_STATUS, long_about = COMPLETIONS_LONG)]
     Completions(CompletionsArgs),
+    /// Record that a version of an agent runs in an environment.
+    #[command(after_help = EXIT_STATUS, long_about = RECORD_LONG)]
+    RecordDeployment(RecordArgs),
+    /// Whether a version of an agent can be deployed to an environment.
+    #[command(name = "can-i-deploy", after_help = EXIT_STATUS, long_about = CAN_I_DEPLOY_LONG)]
+    CanIDeploy(CanIDeployArgs),
+    /// Draw the graph of a `handoff.toml`, with each edge's verdict in an environment.
+    #[command(after_help = EXIT_STATUS, long_about = GRAPH_LONG)]
+    Graph(GraphArgs),
 }
 
 const DIFF_LONG: &str = "\
@@ -105,6 +116,27 @@ Prints the completion script of a shell for `handoff`, to source or install:
 `handoff completions zsh > ~/.zfunc/_handoff`,
 `handoff completions fish > ~/.config/fish/completions/handoff.fish`.";
 
+const RECORD_LONG: &str = "\
+Records that AGENT (an agent of `handoff.toml`) runs at git ref VERSION in environment ENV:
+the ref as given and the commit it names now, in the deployment store (an SQLite file,
+`.handoff/deployments.sqlite` under the manifest's folder unless `--store` says otherwise).
+The latest record of an agent in an environment is what runs there.";
+
+const CAN_I_DEPLOY_LONG: &str = "\
+Checks every edge of `handoff.toml` touching AGENT: AGENT's side at git ref VERSION (its
+snapshot of the edge's contract at that ref, or a peer's JSON Schema in the role's view)
+against the other side's version recorded in ENV, as producer (edge `from`) or consumer
+(edge `to`), with the consumer's allowances. An edge whose other side has no deployment in ENV
+is `unknown` and fails. Exit 0 deployable, 1 not, 2 a bad manifest, store or ref.
+
+`--format json`: {\"deployable\":BOOL,\"edges\":[{\"from\",\"to\",\"contract\",\"versions\":{AGENT:REF},
+\"verdict\":\"ok|breaks|unknown\",\"findings\":[{\"rule\",\"path\",\"why\"}]}]}";
+
+const GRAPH_LONG: &str = "\
+Draws the agents and edges of `handoff.toml`: a mermaid `flowchart LR` or one self-contained
+HTML file (inline SVG, no network). With `--env ENV`, each edge shows its verdict for the
+versions recorded there (green ok, red breaks, grey unknown).";
+
 /// How a report is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Format {
@@ -115,6 +147,16 @@ pub enum Format {
     Json,
     /// GitHub Actions workflow commands (`::error file=…,line=…`), one per finding.
     Github,
+}
+
+/// How `graph` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum GraphFormat {
+    /// A mermaid `flowchart LR`.
+    #[default]
+    Mermaid,
+    /// One self-contained HTML page with an inline SVG.
+    Html,
 }
 
 /// How `diff` compares its two files.
@@ -224,11 +266,81 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// Where the manifest and the deployment store are: options every workflow subcommand has.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct WorkflowPlace {
+    /// The manifest (default: `handoff.toml` at the root of the current directory's git
+    /// repository, else in the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The deployment store: an SQLite file (default `.handoff/deployments.sqlite` beside
+    /// the manifest; a PostgreSQL store is not there yet).
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+/// `handoff record-deployment AGENT --version REF --env ENV`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct RecordArgs {
+    /// The agent, as `handoff.toml` names it.
+    pub agent: String,
+    /// The git ref deployed (a tag, a commit id).
+    #[arg(long, value_name = "REF", value_parser = git_ref)]
+    pub version: String,
+    /// The environment (`staging`, `production`).
+    #[arg(long, value_name = "ENV", value_parser = environment)]
+    pub env: String,
+    /// Where the manifest and the store are.
+    #[command(flatten)]
+    pub place: WorkflowPlace,
+}
+
+/// `handoff can-i-deploy AGENT --version REF --to ENV`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct CanIDeployArgs {
+    /// The agent, as `handoff.toml` names it.
+    pub agent: String,
+    /// The git ref to deploy.
+    #[arg(long, value_name = "REF", value_parser = git_ref)]
+    pub version: String,
+    /// The environment to deploy to.
+    #[arg(long, value_name = "ENV", value_parser = environment)]
+    pub to: String,
+    /// How to print.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Where the manifest and the store are.
+    #[command(flatten)]
+    pub place: WorkflowPlace,
+}
+
+/// `handoff graph`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct GraphArgs {
+    /// How to draw.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: GraphFormat,
+    /// Show each edge's verdict for the versions recorded in this environment.
+    #[arg(long, value_name = "ENV", value_parser = environment)]
+    pub env: Option<String>,
+    /// Where the manifest and the store are.
+    #[command(flatten)]
+    pub place: WorkflowPlace,
+}
+
 /// A git ref as typed: never empty, and never one starting with `-`, which would reach git
 /// as an option.
 fn git_ref(value: &str) -> Result<String, String> {
     if value.is_empty() || value.starts_with('-') {
         return Err("needs a git ref (`origin/main`, a tag, a commit id)".to_owned());
+    }
+    Ok(value.to_owned())
+}
+
+/// An environment's name: not empty.
+fn environment(value: &str) -> Result<String, String> {
+    if value.trim().is_empty() {
+        return Err("needs an environment's name (`staging`)".to_owned());
     }
     Ok(value.to_owned())
 }
@@ -461,6 +573,37 @@ mod tests {
         assert!(error("check a b --out x.json").contains("unexpected argument '--out'"));
     }
 
+    #[test]
+    fn workflow_subcommands_take_their_options() {
+        assert_eq!(
+            parse("can-i-deploy triage --version v2 --to production --format json").unwrap(),
+            Command::CanIDeploy(CanIDeployArgs {
+                agent: "triage".into(),
+                version: "v2".into(),
+                to: "production".into(),
+                format: Format::Json,
+                place: WorkflowPlace {
+                    manifest: None,
+                    store: None
+                },
+            })
+        );
+        assert!(error("can-i-deploy triage --version v2").contains("--to <ENV>"));
+        assert!(
+            error("record-deployment triage --version=-x --env prod").contains("needs a git ref")
+        );
+        assert!(error("record-deployment triage --version v1 --env=").contains("--env"));
+        let graph = parse("graph --format html --env staging --store s.sqlite").unwrap();
+        assert!(matches!(
+            graph,
+            Command::Graph(GraphArgs {
+                format: GraphFormat::Html,
+                env: Some(_),
+                place: WorkflowPlace { store: Some(_), .. },
+            })
+        ));
+    }
+
     #[cfg(unix)]
     #[test]
     fn paths_need_not_be_utf8_but_option_values_must() {
@@ -493,7 +636,7 @@ mod tests {
         .unwrap();
         assert!(matches!(
             out.command,
-            Command::JsonSchema(JsonSchemaArgs { out: Some(p), .. }) if p == PathBuf::from(path)
+            Command::JsonSchema(JsonSchemaArgs { out: Some(p), .. }) if p.as_os_str() == path
         ));
     }
 }

@@ -30,6 +30,12 @@
 //! lines, from `#[handoff(allow(RULE_ID, reason = "…"))]`): they are printed as allowed,
 //! with their reason, and do not fail the comparison.
 //!
+//! - `handoff record-deployment AGENT --version REF --env ENV`, `handoff can-i-deploy AGENT
+//!   --version REF --to ENV [--format text|json|github]`, `handoff graph [--format
+//!   mermaid|html] [--env ENV]`: the workflow of a `handoff.toml`, answered by
+//!   `contract_workflow` (see [`workflow`]).
+//! - `handoff completions SHELL`: a completion script.
+//!
 //! Exit status: 0 compatible (for `json-schema`: written), 1 breaking, 2 usage error,
 //! unreadable input or an output file that cannot be written (the message names the file,
 //! and the line and column of a text that does not parse).
@@ -40,6 +46,7 @@ mod args;
 mod git;
 mod github;
 mod snapshots;
+mod workflow;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -98,6 +105,9 @@ fn main() -> ExitCode {
             !a.no_annotations,
         ),
         Command::Completions(a) => completions(a.shell),
+        Command::RecordDeployment(a) => workflow::record(&a),
+        Command::CanIDeploy(a) => workflow::can_i_deploy(&a),
+        Command::Graph(a) => workflow::graph(&a),
     };
     match outcome {
         Ok(true) => ExitCode::from(COMPATIBLE),
@@ -120,12 +130,12 @@ fn completions(shell: clap_complete::Shell) -> Result<bool, String> {
 }
 
 /// Prints `text` to stdout; a closed pipe is not an error worth a panic.
-fn print(text: &str) {
+pub(crate) fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}");
 }
 
-fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
+pub(crate) fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
     serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))
 }
 

@@ -240,7 +240,15 @@ fn usage_errors_exit_2_with_the_usage() {
     assert_eq!(help.status.code(), Some(0));
     assert!(stdout(&help).contains("exit status: 0 compatible, 1 breaking, 2"));
     // Each subcommand has its own help, with the exit statuses.
-    for sub in ["diff", "check", "json-schema", "completions"] {
+    for sub in [
+        "diff",
+        "check",
+        "json-schema",
+        "completions",
+        "record-deployment",
+        "can-i-deploy",
+        "graph",
+    ] {
         let help = handoff(&[&sub, &"--help"]);
         assert_eq!(help.status.code(), Some(0), "{sub}");
         let text = stdout(&help);
@@ -1529,5 +1537,453 @@ fn the_readme_ci_recipe_checks_every_crate_of_a_workspace_against_the_base() {
         stderr(&out).contains("crates/orders/publshed: cannot list the snapshot folder"),
         "{}",
         stderr(&out)
+    );
+}
+
+// ----- The workflow: record-deployment, can-i-deploy, graph ---------------------------------
+// (a `handoff.toml` at the root of a repository the test makes; the store in `.handoff/`,
+// which the repository ignores)
+
+const WORKFLOW: &str = r#"[agents.triage-agent]
+contracts = "triage/contracts"
+
+[agents.refund-specialist]
+contracts = "refund/contracts"
+
+[agents.escalation-agent]
+schema = "peers/escalation.json"
+
+[[edges]]
+from = "triage-agent"
+to = "refund-specialist"
+contract = "refund-request"
+
+[[edges]]
+from = "escalation-agent"
+to = "triage-agent"
+contract = "escalation"
+"#;
+
+/// A pydantic-like producer schema of the escalation peer.
+fn escalation_peer(required: &[&str]) -> String {
+    serde_json::json!({
+        "type": "object",
+        "properties": {"ticket": {"type": "string"}, "reason": {"type": "string"}},
+        "required": required
+    })
+    .to_string()
+}
+
+/// The workflow's repository at its first commit, tagged `v1`, every agent recorded in
+/// `production` at `v1` through the command line.
+fn workflow_repository(tmp: &TempDir) -> PathBuf {
+    let repo = tmp.sub("repo");
+    let escalation = snapshot(
+        "escalation",
+        1,
+        Mode::Full,
+        vec![
+            FieldDef::plain("ticket", string()),
+            FieldDef::plain("reason", string()),
+        ],
+    );
+    let refund = snapshot("refund-request", 1, Mode::Full, v1());
+    repository(
+        &repo,
+        &[
+            (".gitignore", ".handoff/\n"),
+            ("handoff.toml", WORKFLOW),
+            ("triage/contracts/refund-request.v1.snap", &refund),
+            ("triage/contracts/escalation.v1.snap", &escalation),
+            ("refund/contracts/refund-request.v1.snap", &refund),
+            (
+                "peers/escalation.json",
+                &escalation_peer(&["ticket", "reason"]),
+            ),
+        ],
+    );
+    git_in(&repo, &["tag", "v1"]);
+    for agent in ["triage-agent", "refund-specialist", "escalation-agent"] {
+        let out = handoff_in(
+            &repo,
+            &[
+                "record-deployment",
+                agent,
+                "--version",
+                "v1",
+                "--env",
+                "production",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with(&format!("recorded: {agent} at v1 (")),
+            "{}",
+            stdout(&out)
+        );
+    }
+    assert!(repo.join(".handoff/deployments.sqlite").is_file());
+    repo
+}
+
+#[test]
+fn can_i_deploy_a_compatible_version_exits_0_and_a_breaking_one_1_naming_the_edge_and_rule() {
+    let tmp = TempDir::new();
+    let repo = workflow_repository(&tmp);
+    // Second commit: an optional field more. Compatible with what runs.
+    let mut more = v1();
+    more.push(FieldDef::plain("note", Type::Option(Box::new(string()))));
+    commit(
+        &repo,
+        &[(
+            "triage/contracts/refund-request.v1.snap",
+            &snapshot("refund-request", 1, Mode::Full, more),
+        )],
+        "note",
+    );
+    let ask = |format: &str| {
+        handoff_in(
+            &repo,
+            &[
+                "can-i-deploy",
+                "triage-agent",
+                "--version",
+                "HEAD",
+                "--to",
+                "production",
+                "--format",
+                format,
+            ],
+        )
+    };
+    let out = ask("text");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.starts_with("can-i-deploy triage-agent at HEAD to production: yes (2 edges)"),
+        "{text}"
+    );
+    // The matrix: one row per edge, each side's version and the contract major read there.
+    assert!(text.contains("FROM"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("triage-agent "))
+        .unwrap_or_else(|| panic!("no row in {text}"));
+    let cells: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            "triage-agent",
+            "refund-specialist",
+            "refund-request",
+            "HEAD (v1)",
+            "v1 (v1)",
+            "ok"
+        ],
+        "{text}"
+    );
+    assert!(text.contains("v1 (JSON Schema)"), "{text}");
+
+    // Third commit: `amount`, which the deployed specialist requires, no longer sent.
+    commit(
+        &repo,
+        &[(
+            "triage/contracts/refund-request.v1.snap",
+            &snapshot(
+                "refund-request",
+                1,
+                Mode::Full,
+                vec![FieldDef::plain("orderRef", string())],
+            ),
+        )],
+        "drop amount",
+    );
+    let out = ask("text");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("triage-agent -> refund-specialist (refund-request): breaks"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error[REQUIRED_FIELD_NOT_SENT]: `amount`"),
+        "{text}"
+    );
+
+    let out = ask("json");
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["deployable"], false);
+    let edge = &json["edges"][0];
+    let mut keys: Vec<&str> = edge
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["contract", "findings", "from", "to", "verdict", "versions"]
+    );
+    assert_eq!(edge["from"], "triage-agent");
+    assert_eq!(edge["to"], "refund-specialist");
+    assert_eq!(edge["contract"], "refund-request");
+    assert_eq!(
+        edge["versions"],
+        serde_json::json!({"triage-agent": "HEAD", "refund-specialist": "v1"})
+    );
+    assert_eq!(edge["verdict"], "breaks");
+    assert_eq!(
+        edge["findings"],
+        serde_json::json!([{
+            "rule": "REQUIRED_FIELD_NOT_SENT",
+            "path": "amount",
+            "why": edge["findings"][0]["why"].clone()
+        }])
+    );
+    assert_eq!(json["edges"][1]["verdict"], "ok");
+
+    // GitHub: the error on the edge's line of the manifest (its `[[edges]]`, line 10).
+    let out = ask("github");
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.lines().any(|l| l.starts_with(
+            "::error file=handoff.toml,line=10,title=REQUIRED_FIELD_NOT_SENT::triage-agent -> refund-specialist (refund-request): `amount`: "
+        )),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("to production: no (2 edges, 1 breaking)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn can_i_deploy_to_an_environment_with_nothing_recorded_is_unknown_and_exits_1() {
+    let tmp = TempDir::new();
+    let repo = workflow_repository(&tmp);
+    let out = handoff_in(
+        &repo,
+        &[
+            "can-i-deploy",
+            "escalation-agent",
+            "--version",
+            "v1",
+            "--to",
+            "staging",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["deployable"], false);
+    assert_eq!(json["edges"].as_array().unwrap().len(), 1);
+    assert_eq!(json["edges"][0]["verdict"], "unknown");
+    assert_eq!(json["edges"][0]["findings"], serde_json::json!([]));
+    // A store never written: everything is unknown, nothing is made.
+    let out = handoff_in(
+        &repo,
+        &[
+            "can-i-deploy",
+            "triage-agent",
+            "--version",
+            "v1",
+            "--to",
+            "production",
+            "--store",
+            "elsewhere.sqlite",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("unknown: refund-specialist has no deployment in production"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!repo.join("elsewhere.sqlite").exists());
+}
+
+#[test]
+fn a_peers_json_schema_decides_its_edges_from_the_command_line() {
+    let tmp = TempDir::new();
+    let repo = workflow_repository(&tmp);
+    // The peer's next version may omit `reason`, which triage requires.
+    commit(
+        &repo,
+        &[("peers/escalation.json", &escalation_peer(&["ticket"]))],
+        "reason optional",
+    );
+    let out = handoff_in(
+        &repo,
+        &[
+            "can-i-deploy",
+            "escalation-agent",
+            "--version",
+            "main",
+            "--to",
+            "production",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("escalation-agent -> triage-agent (escalation): breaks"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error[REQUIRED_FIELD_MAY_BE_OMITTED]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_workflow_commands_exit_2_on_bad_input_with_a_located_line() {
+    let tmp = TempDir::new();
+    let repo = workflow_repository(&tmp);
+    let run = |args: &[&str]| {
+        let out = handoff_in(&repo, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+        stderr(&out)
+    };
+    let deploy = |agent: &'static str, version: &'static str| {
+        [
+            "can-i-deploy",
+            agent,
+            "--version",
+            version,
+            "--to",
+            "production",
+        ]
+    };
+    let err = run(&deploy("triage-agent", "v9"));
+    assert!(
+        err.starts_with("error: agent `triage-agent`: unknown git ref `v9`"),
+        "{err}"
+    );
+    let err = run(&deploy("nobody", "v1"));
+    assert!(
+        err.starts_with("error: handoff.toml: no agent `nobody`"),
+        "{err}"
+    );
+    // An edge naming an agent the manifest does not have.
+    write(
+        &repo,
+        "handoff.toml",
+        &WORKFLOW.replace("to = \"refund-specialist\"", "to = \"refund-specalist\""),
+    );
+    let err = run(&deploy("triage-agent", "v1"));
+    assert!(
+        err.starts_with("error: handoff.toml:12: the edge's `to` names `refund-specalist`, which is no agent of [agents]"),
+        "{err}"
+    );
+    // A contract the agent has no snapshot of.
+    write(
+        &repo,
+        "handoff.toml",
+        &WORKFLOW.replace(
+            "contract = \"refund-request\"",
+            "contract = \"refund-order\"",
+        ),
+    );
+    let err = run(&deploy("triage-agent", "v1"));
+    assert!(
+        err.starts_with("error: handoff.toml:13: `triage-agent` has no snapshot of `refund-order`"),
+        "{err}"
+    );
+    let err = run(&["graph", "--env", "production"]);
+    assert!(err.starts_with("error: handoff.toml:13: "), "{err}");
+    // A file that is not there.
+    write(
+        &repo,
+        "handoff.toml",
+        &WORKFLOW.replace("peers/escalation.json", "peers/escalate.json"),
+    );
+    let err = run(&deploy("escalation-agent", "v1"));
+    assert!(
+        err.starts_with("error: handoff.toml:8: `peers/escalate.json`, the JSON Schema of `escalation-agent`, is not in the repository at `v1`"),
+        "{err}"
+    );
+    let err = run(&[
+        "record-deployment",
+        "triage-agent",
+        "--version",
+        "v9",
+        "--env",
+        "production",
+    ]);
+    assert!(err.contains("unknown git ref `v9`"), "{err}");
+    let err = run(&[
+        "record-deployment",
+        "triage-agent",
+        "--version",
+        "v1",
+        "--env",
+        "production",
+        "--store",
+        "postgres://localhost/handoff",
+    ]);
+    assert!(
+        err.contains("PostgreSQL deployment store is not there yet"),
+        "{err}"
+    );
+    // No manifest at all.
+    std::fs::remove_file(repo.join("handoff.toml")).unwrap();
+    let err = run(&["graph"]);
+    assert!(
+        err.starts_with("error: handoff.toml: cannot read the workflow manifest"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_graph_is_mermaid_or_one_html_page_with_every_name_escaped() {
+    let tmp = TempDir::new();
+    let repo = workflow_repository(&tmp);
+    let out = handoff_in(&repo, &["graph"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("flowchart LR\n"), "{text}");
+    assert_eq!(text.matches("-->").count(), 2, "{text}");
+    assert!(!text.contains("linkStyle"), "{text}");
+    let out = handoff_in(&repo, &["graph", "--env", "production"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(text.contains("-->|\"refund-request: ok\"|"), "{text}");
+    assert_eq!(text.matches("stroke:#1a7f37").count(), 2, "{text}");
+
+    // An agent named like markup.
+    let manifest = format!(
+        "{WORKFLOW}\n[agents.\"<script>x</script>\"]\ncontracts = \"refund/contracts\"\n\n[[edges]]\nfrom = \"triage-agent\"\nto = \"<script>x</script>\"\ncontract = \"refund-request\"\n"
+    );
+    write(&repo, "handoff.toml", &manifest);
+    let out = handoff_in(&repo, &["graph", "--format", "html", "--env", "production"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = stdout(&out);
+    assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+    assert!(!html.contains("<script"), "{html}");
+    assert!(html.contains("&lt;script&gt;x&lt;/script&gt;"), "{html}");
+    // Self-contained: inline SVG and CSS, nothing fetched.
+    assert!(html.contains("<svg") && html.contains("<style>"), "{html}");
+    for fetch in ["<link", "src=", "@import", "url(http"] {
+        assert!(!html.contains(fetch), "{fetch}: {html}");
+    }
+    // The new edge's other side was never deployed: grey, unknown.
+    assert!(
+        html.contains("<td class=\"unknown\">unknown</td>"),
+        "{html}"
+    );
+    let out = handoff_in(&repo, &["graph"]);
+    assert!(
+        stdout(&out).contains("#lt;script#gt;x#lt;/script#gt;"),
+        "{}",
+        stdout(&out)
     );
 }

@@ -76,6 +76,31 @@ fn folder_of(path: &Path) -> PathBuf {
     }
 }
 
+/// Where the manifest of the repository `dir` is in lives: `handoff.toml` at the
+/// repository's root, or in `dir` when it is in no git repository.
+#[must_use]
+pub fn default_manifest(dir: &Path) -> PathBuf {
+    let root = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "--show-toplevel"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|root| PathBuf::from(root.trim_end_matches(['\n', '\r'])))
+        .filter(|root| !root.as_os_str().is_empty());
+    root.unwrap_or_else(|| dir.to_owned()).join(crate::MANIFEST)
+}
+
+/// The deployment store beside the manifest at `manifest`: `.handoff/deployments.sqlite`.
+#[must_use]
+pub fn default_store(manifest: &Path) -> PathBuf {
+    folder_of(manifest).join(STATE_DIR).join(crate::STORE_FILE)
+}
+
 impl Project {
     /// Reads the manifest at `path`, in the git repository of its folder; other
     /// repositories are fetched into `.handoff/git/` beside it.
