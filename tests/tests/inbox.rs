@@ -11,6 +11,10 @@
 //! the test runs its own binary again as a child, SIGKILLs it, reopens the store and
 //! retries); and that refusals write nothing, a duplicate runs nothing, a conflict is
 //! refused, `last_accepted` is the rollback target and `prune` keeps each context's last.
+//! `postgres_killed.rs` (feature `postgres`) kills the PostgreSQL server itself while
+//! threads accept (a cluster of its own, from the binaries `HANDOFF_TEST_POSTGRES_BIN`
+//! names), starts it again, and finds 0 double-applied, 0 lost and one `applied` step per
+//! acceptance.
 //!
 //! A new store is one file: a fixture implementing `Store`, and
 //! `crate::inbox::suite::conformance!(TheFixture);` in it, declared below.
@@ -22,6 +26,8 @@ mod inbox {
     pub mod memory;
     #[cfg(feature = "postgres")]
     pub mod postgres;
+    #[cfg(all(feature = "postgres", unix))]
+    pub mod postgres_killed;
     pub mod span;
     #[cfg(feature = "sqlite")]
     pub mod sqlite;
