@@ -69,6 +69,8 @@ mod published;
 pub mod runtime;
 #[cfg(feature = "tracing")]
 mod semconv;
+#[cfg(feature = "derive")]
+pub mod session;
 #[cfg(feature = "snapshots")]
 mod snapshot;
 #[cfg(feature = "derive")]
