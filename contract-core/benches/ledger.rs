@@ -284,8 +284,8 @@ fn ratios_of(
         values[(values.len() - 1) * q / 4]
     };
     println!(
-        "ratio ledger {label}: inbox / plain accepts per second = {:.2}x (target >= 0.80x; \
-         median of {rounds} rounds of {batch}; middle half {:.2}-{:.2}); inbox {:.0}/s, plain {:.0}/s",
+        "ratio ledger {label} accepts per second = {:.2}x (median of {rounds} rounds of \
+         {batch}; middle half {:.2}-{:.2}); first {:.0}/s, second {:.0}/s",
         quartile(&mut ratios, 2),
         quartile(&mut ratios, 1),
         quartile(&mut ratios, 3),
@@ -310,15 +310,27 @@ fn ratios(c: &mut Criterion) {
     let mut fresh_inbox = Fresh::new("inbox", count);
     let mut fresh_plain = Fresh::new("plain", count);
     ratios_of(
-        "new",
+        "new: inbox / plain (target >= 0.90x)",
         rounds,
         batch,
         &mut || accept(&mut inbox, fresh_inbox.next()),
         &mut || plain.accept(fresh_plain.next()),
     );
+    // What recording the journey's steps costs: the inbox with its steps against the inbox
+    // without them (what it did before it recorded them), new keys.
+    let mut bare = Inbox::new(SqliteLedger::open(database.path()).expect("opens")).steps(false);
+    let mut fresh_steps = Fresh::new("steps", count);
+    let mut fresh_bare = Fresh::new("bare", count);
+    ratios_of(
+        "new: with the journey's steps / without (target >= 0.90x)",
+        rounds,
+        batch,
+        &mut || accept(&mut inbox, fresh_steps.next()),
+        &mut || accept(&mut bare, fresh_bare.next()),
+    );
     // Duplicates: nothing written.
     ratios_of(
-        "duplicate",
+        "duplicate: inbox / plain",
         101,
         2_000,
         &mut || accept(&mut inbox, &seen),
@@ -532,14 +544,14 @@ mod on_postgres {
         let mut fresh_inbox = Fresh::new("inbox", count);
         let mut fresh_plain = Fresh::new("plain", count);
         ratios_of(
-            "postgres new",
+            "postgres new: inbox / plain (target >= 0.80x)",
             rounds,
             batch,
             &mut || inbox.accept(fresh_inbox.next()),
             &mut || plain.accept(fresh_plain.next()),
         );
         ratios_of(
-            "postgres duplicate",
+            "postgres duplicate: inbox / plain",
             101,
             200,
             &mut || inbox.accept(&seen),

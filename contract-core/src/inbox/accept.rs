@@ -12,7 +12,7 @@ use crate::inbox::fail::FailAction;
 use crate::inbox::fail::{FailPoint, FailPoints};
 use crate::inbox::ledger::{Claim, Claimed, Entry, Ledger, Record, StoreError, StoreErrorKind};
 use crate::inbox::outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
-use crate::inbox::journal::Outcome;
+use crate::inbox::journal::{Outcome, Step};
 use crate::inbox::span::AcceptSpan;
 use crate::inbox::steps::{self, Head};
 use crate::inbox::time::to_micro_precision;
@@ -70,6 +70,7 @@ pub struct Inbox<L, A = NoArtifacts> {
     ledger: L,
     artifacts: A,
     options: ReceiveOptions,
+    steps: bool,
     fail: FailPoints,
 }
 
@@ -90,6 +91,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             ledger,
             artifacts,
             options: ReceiveOptions::default(),
+            steps: true,
             fail: FailPoints::default(),
         }
     }
@@ -98,6 +100,17 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     #[must_use]
     pub fn options(mut self, options: ReceiveOptions) -> Self {
         self.options = options;
+        self
+    }
+
+    /// With the journey's steps recorded in the ledger (`true`, the default) or not: each
+    /// outcome of [`accept`](Inbox::accept) leaves a [`Step`](crate::inbox::Step) of its
+    /// session (an applied one in the acceptance's transaction), which
+    /// [`Ledger::session`] and the session view read. Without them, a session's journey
+    /// cannot be shown from this ledger.
+    #[must_use]
+    pub fn steps(mut self, record: bool) -> Self {
+        self.steps = record;
         self
     }
 
@@ -163,9 +176,11 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         let contract = &T::CONTRACT;
         #[allow(clippy::let_unit_value)]
         let _entered = span.enter();
-        let mut read = None;
+        let mut read = Seen::default();
         let result = self.accept_in_span(bytes, handler, &span, &mut read);
-        self.note_step::<T, R, E>(bytes, &result, read);
+        if self.steps {
+            self.note_step::<T, R, E>(bytes, &result, read);
+        }
         let envelope = (bytes, self.options.limits.max_bytes);
         match &result {
             Ok(Acceptance::Applied { ack, warnings, .. }) => {
@@ -187,10 +202,19 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         &mut self,
         bytes: &[u8],
         result: &Result<Acceptance<T, R>, AcceptError<E>>,
-        read: Option<Read>,
+        seen: Seen,
     ) where
         T: HandoffContract + 'static,
     {
+        let now = to_micro_precision(SystemTime::now());
+        // A redelivery answered before its payload was read: counted on its step, if it has
+        // one, without building it again.
+        if let (Ok(Acceptance::Duplicate(_)), Some(key)) = (result, &seen.duplicate) {
+            if let Ok(true) = self.ledger.touch(key, now) {
+                return;
+            }
+        }
+        let read = seen.read;
         let (outcome, reason, problems, presence) = match result {
             Ok(Acceptance::Applied { .. }) => return,
             Ok(Acceptance::Duplicate(_)) => (Outcome::Duplicate, None, &[][..], None),
@@ -224,7 +248,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             presence,
             sender,
             problems,
-            to_micro_precision(SystemTime::now()),
+            now,
         );
         let _ = self.ledger.note(&step);
     }
@@ -234,7 +258,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         bytes: &[u8],
         handler: F,
         span: &AcceptSpan,
-        read: &mut Option<Read>,
+        seen: &mut Seen,
     ) -> Result<Acceptance<T, R>, AcceptError<E>>
     where
         T: DeserializeOwned + HandoffContract + 'static,
@@ -255,6 +279,12 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                     .map_err(StoreError::ledger)?;
                 match entry {
                     Some(entry) if entry.digest == *digest => {
+                        seen.duplicate = Some(Step::key_of(
+                            Some(context_id),
+                            Some(handoff_id),
+                            noted.attempt,
+                            Outcome::Duplicate,
+                        ));
                         span.attempt(noted.attempt);
                         span.digest(digest);
                         return Ok(Acceptance::Duplicate(Ack::of_entry(entry)?));
@@ -274,7 +304,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             &envelope.journey,
         );
         span.payload(delivery.presence());
-        *read = Some(Read {
+        seen.read = Some(Read {
             head: Head::of(&delivery),
             presence: delivery.presence().clone(),
             sender: envelope.sender_presence.clone(),
@@ -379,7 +409,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             artifacts: &keep,
         };
         L::record(statements, &mut tx, &record).map_err(StoreError::ledger)?;
-        if let Some(read) = read.take() {
+        if let Some(read) = seen.read.take().filter(|_| self.steps) {
             let step = steps::step::<T>(
                 Outcome::Applied,
                 None,
@@ -450,6 +480,14 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     pub fn arm_fail_point(&mut self, at: FailPoint, action: FailAction) {
         self.fail.arm(at, action);
     }
+}
+
+/// What an acceptance saw, for its step in the journey: what it read of the envelope, or the
+/// key of a redelivery's step when it answered one before reading it.
+#[derive(Default)]
+struct Seen {
+    read: Option<Read>,
+    duplicate: Option<String>,
 }
 
 /// What an acceptance read of its envelope, for its step in the journey.

@@ -212,12 +212,28 @@ impl Step {
     /// redelivery of the same attempt with the same outcome counts on the same step.
     #[must_use]
     pub fn key(&self) -> String {
-        let attempt = self.attempt.map_or_else(String::new, |a| a.to_string());
+        Step::key_of(
+            self.context_id.as_deref(),
+            self.handoff_id.as_deref(),
+            self.attempt,
+            self.outcome,
+        )
+    }
+
+    /// The [`key`](Step::key) of the step of these.
+    #[must_use]
+    pub fn key_of(
+        context_id: Option<&str>,
+        handoff_id: Option<&str>,
+        attempt: Option<u32>,
+        outcome: Outcome,
+    ) -> String {
+        let attempt = attempt.map_or_else(String::new, |a| a.to_string());
         format!(
             "{}\u{1f}{}\u{1f}{attempt}\u{1f}{}",
-            self.context_id.as_deref().unwrap_or(""),
-            self.handoff_id.as_deref().unwrap_or(""),
-            self.outcome.as_str(),
+            context_id.unwrap_or(""),
+            handoff_id.unwrap_or(""),
+            outcome.as_str(),
         )
     }
 }
@@ -284,6 +300,18 @@ impl Journal {
         step.count = step.count.max(1);
         self.by_key.insert(key, self.seq);
         self.steps.insert(self.seq, step);
+    }
+
+    /// One more sighting at `at` of the step of `key`, if there is one: whether there was.
+    pub(crate) fn touch(&mut self, key: &str, at: SystemTime) -> bool {
+        match self.by_key.get(key).and_then(|seq| self.steps.get_mut(seq)) {
+            Some(step) => {
+                step.count += 1;
+                step.last_seen = step.last_seen.max(at);
+                true
+            }
+            None => false,
+        }
     }
 
     /// The steps of `session`, in sequence.

@@ -7,7 +7,6 @@ use std::time::SystemTime;
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
-pub(crate) use crate::inbox::time::{from_micros, to_micros};
 
 /// A store of acceptances: one entry per key (`contextId`, `handoffId`), written in the same
 /// transaction as the handler's effects, so that both commit or neither does.
@@ -165,6 +164,16 @@ pub trait Ledger {
     ///
     /// When the store fails.
     fn note(&mut self, step: &Step) -> Result<(), Self::Error>;
+
+    /// One more sighting, at `at`, of the step of `key` ([`Step::key`]) if the ledger has
+    /// it ([`Step::count`] up by one, [`Step::last_seen`] moved): whether it had. A repeat
+    /// (a redelivery answered as a duplicate) is counted so without its step being built
+    /// again.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, Self::Error>;
 
     /// The steps this ledger recorded of `session`, in its own sequence.
     ///

@@ -316,6 +316,10 @@ impl Ledger for MemoryLedger {
         Ok(())
     }
 
+    fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, Infallible> {
+        Ok(self.lock().journal.touch(key, at))
+    }
+
     fn session(&mut self, session: &str) -> Result<Vec<Step>, Infallible> {
         Ok(self.lock().journal.session(session))
     }

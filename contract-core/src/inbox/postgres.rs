@@ -123,6 +123,7 @@ pub struct PostgresStatements {
     record_artifacts: Statement,
     prune: Statement,
     note: Statement,
+    touch: Statement,
     session: Statement,
     sessions: Statement,
     prune_steps: Statement,
@@ -338,6 +339,10 @@ impl PostgresStatements {
                  ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, \
                  last_seen = greatest(t.last_seen, excluded.last_seen)"
             ))?,
+            touch: prepare(format!(
+                "UPDATE {s}.handoff_step SET count = count + 1, \
+                 last_seen = greatest(last_seen, $2) WHERE step_key = $1"
+            ))?,
             session: prepare(format!(
                 "SELECT seq, step, count, first_seen, last_seen FROM {s}.handoff_step \
                  WHERE session = $1 ORDER BY seq"
@@ -532,12 +537,16 @@ impl Ledger for PostgresLedger {
     }
 
     fn note(&mut self, step: &Step) -> Result<(), PostgresError> {
-        let client = &mut self.client;
-        note_step(
-            &self.statements.note,
-            |sql, params| client.execute(sql, params),
-            step,
-        )
+        let mut tx = unsynced(&mut self.client)?;
+        note_step(&self.statements.note, |sql, params| tx.execute(sql, params), step)?;
+        Ok(tx.commit()?)
+    }
+
+    fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, PostgresError> {
+        let mut tx = unsynced(&mut self.client)?;
+        let changed = tx.execute(&self.statements.touch, &[&key, &at])?;
+        tx.commit()?;
+        Ok(changed > 0)
     }
 
     fn session(&mut self, session: &str) -> Result<Vec<Step>, PostgresError> {
@@ -565,6 +574,15 @@ impl Ledger for PostgresLedger {
         }
         Ok(crate::inbox::journal::summaries(groups, filter))
     }
+}
+
+/// A transaction for a write outside any acceptance (a refusal's step, a redelivery's
+/// count) that does not wait for the WAL's flush (`synchronous_commit = off` for it alone): a
+/// crash of the server may lose the last such writes, never an acceptance.
+fn unsynced(client: &mut Client) -> Result<Transaction<'_>, PostgresError> {
+    let mut tx = client.transaction()?;
+    tx.batch_execute("SET LOCAL synchronous_commit TO OFF")?;
+    Ok(tx)
 }
 
 /// Records a step through `execute` (a transaction's or the client's).

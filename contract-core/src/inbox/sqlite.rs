@@ -9,9 +9,8 @@ use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, Transact
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
-use crate::inbox::ledger::{
-    from_micros, to_micros, Claim, Claimed, ContextState, Entry, Ledger, Record,
-};
+use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record};
+use crate::inbox::time::{from_micros, to_micros};
 
 /// The version of the ledger's tables this version of the crate writes (SQLite's
 /// `user_version`). A database of a higher version is refused, never written.
@@ -276,6 +275,22 @@ fn version_of_sql(stored: i64) -> u64 {
     u64::from_ne_bytes(stored.to_ne_bytes())
 }
 
+impl SqliteLedger {
+    /// Runs `write`, one statement outside any acceptance (a refusal's step, a redelivery's
+    /// count), without a wait for the disk: under WAL, `synchronous=NORMAL` commits it
+    /// without an fsync. A power loss may lose the last such writes, never an acceptance,
+    /// whose step commits with it under `FULL`.
+    fn unsynced<T>(
+        &self,
+        write: impl FnOnce(&Connection) -> Result<T, SqliteError>,
+    ) -> Result<T, SqliteError> {
+        self.connection.pragma_update(None, "synchronous", "NORMAL")?;
+        let written = write(&self.connection);
+        self.connection.pragma_update(None, "synchronous", "FULL")?;
+        written
+    }
+}
+
 /// Records a step (one statement: on a transaction, in it; on the connection, alone).
 fn note_step(connection: &Connection, step: &Step) -> Result<(), SqliteError> {
     let body = serde_json::to_string(step).map_err(|_| SqliteError::CorruptStep)?;
@@ -448,7 +463,19 @@ impl Ledger for SqliteLedger {
     }
 
     fn note(&mut self, step: &Step) -> Result<(), SqliteError> {
-        note_step(&self.connection, step)
+        self.unsynced(|connection| note_step(connection, step))
+    }
+
+    fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, SqliteError> {
+        self.unsynced(|connection| {
+            let changed = connection
+                .prepare_cached(
+                    "UPDATE handoff_step SET count = count + 1, \
+                     last_seen = max(last_seen, ?2) WHERE step_key = ?1",
+                )?
+                .execute(params![key, to_micros(at)])?;
+            Ok(changed > 0)
+        })
     }
 
     fn session(&mut self, session: &str) -> Result<Vec<Step>, SqliteError> {
