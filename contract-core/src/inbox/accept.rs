@@ -280,6 +280,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 match entry {
                     Some(entry) if entry.digest == *digest => {
                         seen.duplicate = Some(Step::key_of(
+                            Some(noted.session_id.as_deref().unwrap_or(context_id)),
                             Some(context_id),
                             Some(handoff_id),
                             noted.attempt,

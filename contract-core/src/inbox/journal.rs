@@ -207,12 +207,14 @@ impl SessionFilter {
 }
 
 impl Step {
-    /// What a ledger keeps one step per: the handoff (`contextId`, `handoffId`, or the
-    /// envelope's digest when those could not be read), its attempt and the outcome. A
-    /// redelivery of the same attempt with the same outcome counts on the same step.
+    /// What a ledger keeps one step per: the session, the handoff (`contextId`,
+    /// `handoffId`; empty where they could not be read), its attempt and the outcome. A
+    /// redelivery of the same attempt with the same outcome counts on the same step. The key
+    /// starts with the session, so that one index finds a step and a session's steps.
     #[must_use]
     pub fn key(&self) -> String {
         Step::key_of(
+            self.session.as_deref(),
             self.context_id.as_deref(),
             self.handoff_id.as_deref(),
             self.attempt,
@@ -223,6 +225,7 @@ impl Step {
     /// The [`key`](Step::key) of the step of these.
     #[must_use]
     pub fn key_of(
+        session: Option<&str>,
         context_id: Option<&str>,
         handoff_id: Option<&str>,
         attempt: Option<u32>,
@@ -230,13 +233,28 @@ impl Step {
     ) -> String {
         let attempt = attempt.map_or_else(String::new, |a| a.to_string());
         format!(
-            "{}\u{1f}{}\u{1f}{attempt}\u{1f}{}",
+            "{}{KEY_SEPARATOR}{}{KEY_SEPARATOR}{}{KEY_SEPARATOR}{attempt}{KEY_SEPARATOR}{}",
+            session.unwrap_or(""),
             context_id.unwrap_or(""),
             handoff_id.unwrap_or(""),
             outcome.as_str(),
         )
     }
+
+    /// The range of keys the steps of `session` have (and, where a session id holds the
+    /// separator, maybe others: a reader checks each step's session).
+    pub(crate) fn key_range(session: &str) -> (String, String) {
+        (
+            format!("{session}{KEY_SEPARATOR}"),
+            format!("{session}{KEY_AFTER_SEPARATOR}"),
+        )
+    }
 }
+
+/// What separates the parts of a step's key (the unit separator).
+const KEY_SEPARATOR: char = '\u{1f}';
+/// The character after [`KEY_SEPARATOR`]: the end of a session's range of keys.
+const KEY_AFTER_SEPARATOR: char = '\u{20}';
 
 /// The summaries of sessions from their (session, workflow, outcome, steps, last seen)
 /// groups, the most recently active first, as `filter` limits them.

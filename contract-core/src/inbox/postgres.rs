@@ -40,7 +40,7 @@ const MIGRATIONS: [&str; 2] = ["
 ", "
     CREATE TABLE {s}.handoff_step (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        step_key text NOT NULL UNIQUE,
+        step_key text COLLATE \"C\" NOT NULL UNIQUE,
         session text,
         workflow text,
         outcome text NOT NULL,
@@ -49,7 +49,6 @@ const MIGRATIONS: [&str; 2] = ["
         first_seen timestamptz NOT NULL,
         last_seen timestamptz NOT NULL
     );
-    CREATE INDEX handoff_step_session ON {s}.handoff_step (session, seq);
     CREATE INDEX handoff_step_last_seen ON {s}.handoff_step (last_seen);
 "];
 
@@ -345,7 +344,7 @@ impl PostgresStatements {
             ))?,
             session: prepare(format!(
                 "SELECT seq, step, count, first_seen, last_seen FROM {s}.handoff_step \
-                 WHERE session = $1 ORDER BY seq"
+                 WHERE step_key >= $2 AND step_key < $3 AND session = $1 ORDER BY seq"
             ))?,
             sessions: prepare(format!(
                 "SELECT session, min(workflow), outcome, count(*), max(last_seen) \
@@ -550,8 +549,11 @@ impl Ledger for PostgresLedger {
     }
 
     fn session(&mut self, session: &str) -> Result<Vec<Step>, PostgresError> {
+        // The key's index finds them: a key starts with its session (compared byte by byte,
+        // the column's collation is "C").
+        let (from, to) = Step::key_range(session);
         self.client
-            .query(&self.statements.session, &[&session])?
+            .query(&self.statements.session, &[&session, &from, &to])?
             .iter()
             .map(step_of)
             .collect()

@@ -52,7 +52,6 @@ const MIGRATIONS: [&str; 2] = ["
         first_seen INTEGER NOT NULL,
         last_seen INTEGER NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS handoff_step_session ON handoff_step (session, seq);
     CREATE INDEX IF NOT EXISTS handoff_step_last_seen ON handoff_step (last_seen);
 "];
 
@@ -481,9 +480,11 @@ impl Ledger for SqliteLedger {
     fn session(&mut self, session: &str) -> Result<Vec<Step>, SqliteError> {
         let mut statement = self.connection.prepare_cached(
             "SELECT seq, step, count, first_seen, last_seen FROM handoff_step \
-             WHERE session = ?1 ORDER BY seq",
+             WHERE step_key >= ?2 AND step_key < ?3 AND session = ?1 ORDER BY seq",
         )?;
-        let rows = statement.query_map(params![session], step_of)?;
+        // The key's index finds them: a key starts with its session.
+        let (from, to) = Step::key_range(session);
+        let rows = statement.query_map(params![session, from, to], step_of)?;
         let mut steps = Vec::new();
         for row in rows {
             steps.push(row??);
