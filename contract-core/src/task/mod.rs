@@ -64,12 +64,14 @@
 
 mod budget;
 mod contract;
+mod guard;
 mod judge;
 mod lookup;
 mod meter;
 
 pub use budget::Budget;
 pub use contract::{Evidence, ResultStatus, Scope, Subtask, SubtaskResult};
+pub use guard::{ActionExcluded, ActionGuard};
 pub use judge::{judge, Conclusion, FieldState, FieldVerdict, Place, SourceResolver, Verdict};
 pub use lookup::{Lookup, Verified};
 pub use meter::{BudgetExceeded, BudgetMeter, Call, Limit, Permit};
