@@ -11,16 +11,25 @@
 //! 4. a triage on v2 meets a v1 specialist: refused from `contract`, before the payload;
 //! 5. the contracts themselves: v2's schema, its JSON Schema, and what changed from v1.
 //!
+//! The specialist and the escalation agent each accept through an inbox on a ledger of their
+//! own (two SQLite files), which records every outcome; the example ends with the session's
+//! journey read back from both ledgers, as `handoff session` draws it.
+//!
 //! `cargo run -p examples --bin refund-handoff` prints it.
 
+use std::convert::Infallible;
 use std::error::Error;
 use std::fmt::Write;
+use std::path::PathBuf;
 
+use contract_core::inbox::rusqlite::Transaction;
+use contract_core::inbox::{AcceptError, Acceptance, Inbox, Ledger, SqliteLedger};
 use contract_core::runtime::{Cause, Certainty};
+use contract_core::session::{Format, SessionView};
 use contract_core::{
-    compat, json_schema, receive_handoff, send, send_handoff, send_handoff_to, why_missing,
-    Delivery, Handoff, HandoffContract, HandoffRejection, HandoffSchema, Journey, Mode, Presence,
-    ProblemKind, ReceiveOptions, View,
+    compat, json_schema, send, send_handoff, send_handoff_to, why_missing, Delivery, Handoff,
+    HandoffContract, HandoffRejection, HandoffSchema, Journey, Mode, Presence, ProblemKind,
+    ReceiveOptions, View,
 };
 use serde::de::IgnoredAny;
 
@@ -61,6 +70,68 @@ fn at_specialist() -> ReceiveOptions {
     ReceiveOptions::default().journey(journey(TRIAGE, SPECIALIST))
 }
 
+/// The agents that accept handoffs, each on a ledger of its own (an SQLite file each, in one
+/// folder kept after the run, so that `handoff session` can read them again).
+struct Agents {
+    folder: PathBuf,
+    specialist: Inbox<SqliteLedger>,
+    escalation: Inbox<SqliteLedger>,
+}
+
+impl Agents {
+    /// The two ledgers, new, in a folder of the temporary directory.
+    fn open() -> Result<Agents, Box<dyn Error>> {
+        let folder = std::env::temp_dir().join("handoff-refund-example");
+        std::fs::create_dir_all(&folder)?;
+        let open = |name: &str| -> Result<SqliteLedger, Box<dyn Error>> {
+            let path = folder.join(name);
+            for stale in [path.clone(), path.with_extension("sqlite-wal")] {
+                if stale.exists() {
+                    std::fs::remove_file(stale)?;
+                }
+            }
+            let _ = std::fs::remove_file(path.with_extension("sqlite-shm"));
+            Ok(SqliteLedger::open(&path)?)
+        };
+        Ok(Agents {
+            specialist: Inbox::new(open("specialist.sqlite")?).options(at_specialist()),
+            escalation: Inbox::new(open("escalation.sqlite")?),
+            folder,
+        })
+    }
+
+    /// The session's journey, from both ledgers.
+    fn session_view(&mut self) -> Result<SessionView, Box<dyn Error>> {
+        let specialist = self.specialist.ledger_mut().session(SESSION)?;
+        let escalation = self.escalation.ledger_mut().session(SESSION)?;
+        Ok(SessionView::from_ledgers(
+            SESSION,
+            [
+                ("specialist.sqlite".to_owned(), specialist),
+                ("escalation.sqlite".to_owned(), escalation),
+            ],
+        ))
+    }
+}
+
+/// An acceptance whose handler does nothing (the example keeps no business tables): the
+/// delivery when it is applied, the rejection when the envelope is refused.
+fn accept<T>(inbox: &mut Inbox<SqliteLedger>, bytes: &[u8]) -> Result<Accepted<T>, Box<dyn Error>>
+where
+    T: serde::de::DeserializeOwned + HandoffContract + 'static,
+{
+    let handler = |_: &mut Transaction<'_>, _: &Delivery<T>| Ok::<_, Infallible>(());
+    match inbox.accept(bytes, handler) {
+        Ok(Acceptance::Applied { delivery, .. }) => Ok(Ok(delivery)),
+        Ok(Acceptance::Duplicate(_)) => Err(failed("a new handoff was taken for a duplicate")),
+        Err(AcceptError::Rejected(rejection)) => Ok(Err(rejection)),
+        Err(other) => Err(failed(&format!("the inbox failed: {other}"))),
+    }
+}
+
+/// What an acceptance gave: the delivery, or the envelope's rejection.
+type Accepted<T> = Result<Delivery<T>, HandoffRejection>;
+
 /// What the triage agent extracts from the customer's message.
 fn extracted() -> SpecialistInput {
     SpecialistInput {
@@ -78,11 +149,14 @@ fn built_with_the_bug() -> SpecialistInput {
     }
 }
 
-/// The specialist on `v1` reads the envelope. In the seed it escalated when `orderRef` was
-/// missing, and the escalation agent opened a generic ticket; here a payload without it is
-/// refused, and a refused handoff goes back to its sender.
-fn specialist_v1(bytes: &[u8]) -> Result<Delivery<v1::RefundRequest>, HandoffRejection> {
-    receive_handoff::<v1::RefundRequest>(bytes, &at_specialist())
+/// The specialist on `v1` accepts the envelope. In the seed it escalated when `orderRef`
+/// was missing, and the escalation agent opened a generic ticket; here a payload without it
+/// is refused, and a refused handoff goes back to its sender.
+fn specialist_v1(
+    agents: &mut Agents,
+    bytes: &[u8],
+) -> Result<Accepted<v1::RefundRequest>, Box<dyn Error>> {
+    accept::<v1::RefundRequest>(&mut agents.specialist, bytes)
 }
 
 /// The session's view: one line per handoff, from the envelope's own ids and journey.
@@ -127,6 +201,7 @@ fn sender_record(bytes: &[u8]) -> Result<Presence, Box<dyn Error>> {
 pub fn refund_handoff() -> Result<String, Box<dyn Error>> {
     let mut out = String::new();
     let mut session = Session::default();
+    let mut agents = Agents::open()?;
     writeln!(
         out,
         "session {SESSION}, workflow {WORKFLOW}: {TRIAGE} -> {SPECIALIST} -> {ESCALATION}"
@@ -137,28 +212,53 @@ pub fn refund_handoff() -> Result<String, Box<dyn Error>> {
         Handoff::<()>::SCHEMA_VERSION
     )?;
 
-    caught_at_send(&mut out, &mut session)?;
-    unchecked(&mut out, &mut session)?;
-    renamed_by_a_mapper(&mut out, &mut session)?;
-    another_version(&mut out, &mut session)?;
+    caught_at_send(&mut out, &mut session, &mut agents)?;
+    unchecked(&mut out, &mut session, &mut agents)?;
+    renamed_by_a_mapper(&mut out, &mut session, &mut agents)?;
+    another_version(&mut out, &mut session, &mut agents)?;
+    escalated(&mut out, &mut session, &mut agents)?;
 
     writeln!(out)?;
-    writeln!(out, "== the session: {SESSION} ==")?;
+    writeln!(
+        out,
+        "== the session: {SESSION}, each handoff as its sender tells it =="
+    )?;
     for line in &session.lines {
         writeln!(out, "{line}")?;
     }
-    writeln!(
-        out,
-        "{ESCALATION}: no handoff (in the seed, the specialist escalated the gap and a generic \
-         ticket was opened)"
-    )?;
 
     contracts(&mut out)?;
+
+    writeln!(out)?;
+    writeln!(
+        out,
+        "== the session's journey, read back from the two ledgers (handoff session) =="
+    )?;
+    let view = agents.session_view()?;
+    let refused = view
+        .steps()
+        .iter()
+        .filter(|s| s.step.outcome == contract_core::inbox::Outcome::Refused)
+        .count();
+    if view.steps().len() != 6 || refused != 3 {
+        return Err(failed("the ledgers do not hold the session's six steps"));
+    }
+    write!(out, "{}", Format::Text.render(&view))?;
+    let folder = agents.folder.display();
+    writeln!(
+        out,
+        "the ledgers are kept: handoff session {SESSION} --ledger {folder}/specialist.sqlite \
+         --ledger {folder}/escalation.sqlite --format html --out session.html"
+    )?;
     Ok(out)
 }
 
 /// 1. The producer checks the consumer's contract before the envelope leaves.
-fn caught_at_send(out: &mut String, session: &mut Session) -> Result<(), Box<dyn Error>> {
+fn caught_at_send(
+    out: &mut String,
+    session: &mut Session,
+    agents: &mut Agents,
+) -> Result<(), Box<dyn Error>> {
     writeln!(out)?;
     writeln!(
         out,
@@ -185,7 +285,7 @@ fn caught_at_send(out: &mut String, session: &mut Session) -> Result<(), Box<dyn
     writeln!(out, "-- fixed, the builder keeps the order:")?;
     let mut handoff = from_triage("h-02", extracted());
     let sent = send_handoff_to::<v1::RefundRequest, _>(&mut handoff)?;
-    let delivery = specialist_v1(sent.bytes())
+    let delivery = specialist_v1(agents, sent.bytes())?
         .map_err(|r| failed(&format!("the specialist refused a complete handoff: {r}")))?;
     writeln!(out, "sent and accepted: presence {}", delivery.presence())?;
     session.record(delivery.envelope(), "accepted")?;
@@ -193,7 +293,11 @@ fn caught_at_send(out: &mut String, session: &mut Session) -> Result<(), Box<dyn
 }
 
 /// 2. The envelope goes out unchecked: the specialist's refusal and the sender's record.
-fn unchecked(out: &mut String, session: &mut Session) -> Result<(), Box<dyn Error>> {
+fn unchecked(
+    out: &mut String,
+    session: &mut Session,
+    agents: &mut Agents,
+) -> Result<(), Box<dyn Error>> {
     writeln!(out)?;
     writeln!(
         out,
@@ -207,7 +311,7 @@ fn unchecked(out: &mut String, session: &mut Session) -> Result<(), Box<dyn Erro
     handoff.sender_presence = Some(written.presence().clone());
     let bytes = serde_json::to_vec(&handoff)?;
 
-    let rejection = match specialist_v1(&bytes) {
+    let rejection = match specialist_v1(agents, &bytes)? {
         Ok(_) => return Err(failed("the specialist accepted a payload without orderRef")),
         Err(rejection) => rejection,
     };
@@ -241,7 +345,11 @@ fn unchecked(out: &mut String, session: &mut Session) -> Result<(), Box<dyn Erro
 }
 
 /// 3. A mapper on the way writes v2's name for a v1 specialist.
-fn renamed_by_a_mapper(out: &mut String, session: &mut Session) -> Result<(), Box<dyn Error>> {
+fn renamed_by_a_mapper(
+    out: &mut String,
+    session: &mut Session,
+    agents: &mut Agents,
+) -> Result<(), Box<dyn Error>> {
     writeln!(out)?;
     writeln!(
         out,
@@ -261,7 +369,7 @@ fn renamed_by_a_mapper(out: &mut String, session: &mut Session) -> Result<(), Bo
     let payload_bytes = serde_json::to_vec(&envelope["payload"])?;
     let mapped = serde_json::to_vec(&envelope)?;
 
-    let rejection = match specialist_v1(&mapped) {
+    let rejection = match specialist_v1(agents, &mapped)? {
         Ok(_) => {
             return Err(failed(
                 "the v1 specialist accepted a payload without orderRef",
@@ -291,8 +399,12 @@ fn renamed_by_a_mapper(out: &mut String, session: &mut Session) -> Result<(), Bo
     session.record(&handoff, "refused at receive (v1): renamed on the way")?;
 
     // A v2 specialist needs no mapper: it reads v1's envelope, orderRef through its alias.
+    // The v2 specialist: another inbox on the same ledger (a handoff id of its own: the
+    // unmapped envelope's key is the v1 specialist's refused one).
+    let mut unmapped = from_triage("h-04b", extracted());
+    let sent = send_handoff_to::<v1::RefundRequest, _>(&mut unmapped)?;
     let delivery =
-        receive_handoff::<v2::RefundRequest>(sent.bytes(), &at_specialist()).map_err(|r| {
+        accept::<v2::RefundRequest>(&mut agents.specialist, sent.bytes())?.map_err(|r| {
             failed(&format!(
                 "the v2 specialist refused the unmapped v1 envelope: {r}"
             ))
@@ -311,7 +423,11 @@ fn renamed_by_a_mapper(out: &mut String, session: &mut Session) -> Result<(), Bo
 }
 
 /// 4. A triage on v2 hands off to a specialist on v1.
-fn another_version(out: &mut String, session: &mut Session) -> Result<(), Box<dyn Error>> {
+fn another_version(
+    out: &mut String,
+    session: &mut Session,
+    agents: &mut Agents,
+) -> Result<(), Box<dyn Error>> {
     writeln!(out)?;
     writeln!(
         out,
@@ -327,7 +443,7 @@ fn another_version(out: &mut String, session: &mut Session) -> Result<(), Box<dy
         },
     );
     let sent = send_handoff(&mut handoff)?;
-    let rejection = match specialist_v1(sent.bytes()) {
+    let rejection = match specialist_v1(agents, sent.bytes())? {
         Ok(_) => return Err(failed("the v1 specialist read a v2 envelope")),
         Err(rejection) => rejection,
     };
@@ -347,6 +463,34 @@ fn another_version(out: &mut String, session: &mut Session) -> Result<(), Box<dy
         &handoff,
         "refused at receive (v1): refund-request/v2 is not readable",
     )?;
+    Ok(())
+}
+
+/// The specialist hands the refund it accepted on to escalation, which accepts it on its own
+/// ledger: the session's last hop, and the context's new owner.
+fn escalated(
+    out: &mut String,
+    session: &mut Session,
+    agents: &mut Agents,
+) -> Result<(), Box<dyn Error>> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "== the specialist hands the accepted refund on to {ESCALATION} =="
+    )?;
+    let mut handoff = Handoff::new(CONTEXT, "h-06", ESCALATION, extracted())
+        .goal("approve the refund above the specialist's limit")
+        .journey(journey(SPECIALIST, ESCALATION))
+        .ready();
+    let sent = send_handoff_to::<v1::RefundRequest, _>(&mut handoff)?;
+    let delivery = accept::<v1::RefundRequest>(&mut agents.escalation, sent.bytes())?
+        .map_err(|r| failed(&format!("escalation refused the specialist's handoff: {r}")))?;
+    writeln!(
+        out,
+        "{ESCALATION}: accepted, presence {}",
+        delivery.presence()
+    )?;
+    session.record(delivery.envelope(), "accepted by escalation")?;
     Ok(())
 }
 
@@ -406,5 +550,14 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("\"orderRefPresent\":false"), "{out}");
+        // The journey read back from the two ledgers.
+        assert!(
+            out.contains("orderRefPresent: false (not-emitted)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("ledgers: specialist.sqlite (5 steps), escalation.sqlite (1 step)"),
+            "{out}"
+        );
     }
 }

@@ -128,7 +128,7 @@ impl ActionGuard {
     #[must_use]
     pub fn allows(&self, action: &str) -> bool {
         let asked = normalised(action);
-        !self.shared.excluded.iter().any(|a| *a == asked)
+        !self.shared.excluded.contains(&asked)
     }
 
     /// How many actions were refused so far.
