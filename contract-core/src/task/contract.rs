@@ -56,8 +56,7 @@ pub struct Scope {
     /// The fields the result must settle, each by evidence (`field` names it) or by saying it
     /// was not found.
     pub required_fields: Vec<String>,
-    /// Actions the assignee must not take (`buy`), enforced where the actions are taken
-    /// ([`ActionGuard`](crate::task::ActionGuard)).
+    /// Actions the assignee must not take (`buy`).
     #[serde(default)]
     pub excluded_actions: Vec<String>,
 }
