@@ -20,7 +20,6 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::{name_step, Diagnostics};
 use crate::inbox::{Outcome, Step};
 
 /// Where a step is: its ledger's index among those given, and its place in that ledger's
@@ -340,4 +339,41 @@ fn release<'k>(
             }
         }
     }
+}
+
+/// Diagnostics in the order found, each once.
+#[derive(Default)]
+pub(crate) struct Diagnostics {
+    list: Vec<String>,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Diagnostics {
+    pub(crate) fn push(&mut self, diagnostic: String) {
+        if self.seen.insert(diagnostic.clone()) {
+            self.list.push(diagnostic);
+        }
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<String> {
+        self.list
+    }
+}
+
+/// `handoff h-2 (triage-agent → refund-specialist)`: a step named for a diagnostic.
+pub(crate) fn name_step(step: &Step) -> String {
+    let handoff = match &step.handoff_id {
+        Some(id) => format!("handoff {id}"),
+        None => "a handoff with no handoffId".to_owned(),
+    };
+    format!("{handoff} ({})", name_edge(step))
+}
+
+/// `triage-agent → refund-specialist`, `?` for an agent not named.
+pub(crate) fn name_edge(step: &Step) -> String {
+    format!(
+        "{} → {}",
+        step.from.as_deref().unwrap_or("?"),
+        step.to.as_deref().unwrap_or("?")
+    )
 }
