@@ -124,9 +124,7 @@ pub struct Handoff<T> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<Budget>,
     /// The agent or service responsible for the context once this handoff is accepted: its
-    /// receiver, the journey's `handoffTo`. The next handoff in the context comes from it (an
-    /// inbox warns, [`Warning::OwnerConflict`](crate::inbox::Warning::OwnerConflict), when a
-    /// handoff's `handoffFrom` is not the owner the context's last accepted handoff named).
+    /// receiver (the journey's `handoffTo`), from which the context's next handoff comes.
     pub owner: String,
     /// Where the handoff stands: an inbox acts on `ready` only.
     pub status: Status,
