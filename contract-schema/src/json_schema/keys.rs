@@ -1,14 +1,16 @@
 //! Map keys: the `propertyNames` of a map, as serde_json writes and reads its keys.
 //!
 //! Keys are strings on the wire: an integer or `bool` key is written as its digits or
-//! `true`/`false` (an integer key of a small constrained set lists its keys), a string
+//! `true`/`false` (an integer key of a small constrained set lists its keys; any other is
+//! the pattern of the canonical digits of its kind's range, or of its set's ranges), a string
 //! enum's key is one of its names, an untagged variant's key is its content's key, and
 //! serde_json refuses every other value as a key.
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Body, Constraint, EnumDef, IntKind, Repr, StringFormat, Type, VariantDefKind};
+use crate::model::{Body, Constraint, EnumDef, IntRange, Repr, StringFormat, Type, VariantDefKind};
 
+use super::digits;
 use super::exporter::Exporter;
 use super::keywords::{constrained_schema, either, obj, string_schema};
 
@@ -16,7 +18,7 @@ use super::keywords::{constrained_schema, either, obj, string_schema};
 const MAX_KEY_DEPTH: usize = 8;
 
 /// The most integers a constrained map key lists as its keys (`enum` of their digits);
-/// a larger set is checked for the form of its digits only.
+/// a larger set is the pattern of its ranges.
 const MAX_KEY_ENUM: u128 = 64;
 
 impl Exporter<'_> {
@@ -41,9 +43,8 @@ impl Exporter<'_> {
             Type::String(fmt) => Some(string_schema(*fmt)),
             Type::Constrained(c) => match &**c {
                 Constraint::String(_) => Some(constrained_schema(c)),
-                // A small finite set is its keys; otherwise a key is a string of digits, and
-                // which integers it holds is not a pattern.
-                Constraint::Int { kind, values } => match values.small_finite(MAX_KEY_ENUM) {
+                // A small finite set is its keys; otherwise the pattern of its ranges.
+                Constraint::Int { values, .. } => match values.small_finite(MAX_KEY_ENUM) {
                     Some(values) => {
                         let keys: Vec<Value> = values
                             .iter()
@@ -51,19 +52,16 @@ impl Exporter<'_> {
                             .collect();
                         Some(obj(json!({ "enum": keys })))
                     }
-                    None => self.key_schema_at(&Type::Int(*kind), depth),
+                    None => Some(obj(json!({ "pattern": digits::pattern(values.ranges()) }))),
                 },
             },
             Type::Char => Some(obj(json!({ "minLength": 1, "maxLength": 1 }))),
             Type::Bool => Some(obj(json!({ "enum": ["true", "false"] }))),
-            Type::Int(k) => {
-                let pattern = if IntKind::min(*k) < 0 {
-                    "^(0|-?[1-9][0-9]*)$"
-                } else {
-                    "^(0|[1-9][0-9]*)$"
-                };
-                Some(obj(json!({ "pattern": pattern })))
-            }
+            // The canonical digits of the kind's range, exactly: serde_json parses the key
+            // into the kind and refuses what it does not hold.
+            Type::Int(k) => Some(obj(json!({
+                "pattern": digits::pattern(&[IntRange::all_of(*k)]),
+            }))),
             named @ Type::Named(name) => match self.schema.def(name).map(|d| &d.body) {
                 Some(Body::Enum(def)) if !def.is_string_enum() => {
                     Some(self.enum_key_schema(def, depth))

@@ -55,7 +55,7 @@
 //! | floats | `{"type": "number"}` |
 //! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
 //! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4`, `ipv6` or `uri` (`url::Url`); a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
-//! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`; as a map key it is the integer key pattern of its kind, which does not tell the excluded values apart |
+//! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`; as a map key it is the pattern of the digits of its ranges, exact |
 //! | constrained string (`string(uuid, len 1..=36, pattern "…")`) | the string's schema with `minLength`, `maxLength` and `pattern` |
 //! | any | `{}` |
 //! | option | the inner type or `null` |
@@ -63,7 +63,7 @@
 //! | set | a list with `uniqueItems: true` |
 //! | `array<T; N>` | `items` with `minItems` = `maxItems` = N (equivalent to N `prefixItems`, and short) |
 //! | tuple | `prefixItems`, `items: false`, `minItems` |
-//! | map | an object: `additionalProperties` is the value, `propertyNames` the key as serde_json writes and reads it, a string: an integer key is a string of digits (the listed keys of a set of at most 64 integers), a `bool` key `"true"` or `"false"`, an enum key the names of its unit variants (externally tagged) or its newtype variants' keys (untagged: the receiver view only those whose content reads a string, since serde buffers the key as a string, which no integer reads), no key of an internally or adjacently tagged enum |
+//! | map | an object: `additionalProperties` is the value, `propertyNames` the key as serde_json writes and reads it, a string: an integer key is a `pattern` of the canonical digits (no `+`, no leading zero, no `-0`) of exactly its kind's range, or of its set's ranges (`^([0-9]|[1-9][0-9]|1[0-9]{2}|2[0-4][0-9]|25[0-5])$` for `u8`; the listed keys of a set of at most 64 integers), a `bool` key `"true"` or `"false"`, an enum key the names of its unit variants (externally tagged) or its newtype variants' keys (untagged: the receiver view only those whose content reads a string, since serde buffers the key as a string, which no integer reads), no key of an internally or adjacently tagged enum |
 //! | named type | `{"$ref": "#/$defs/…"}` |
 //!
 //! Enums follow serde's representations. **External**: a string enum (unit variants only) is
@@ -216,11 +216,7 @@
 //! - **a flattened enum with untagged variants**: the derive refuses to flatten one, but a
 //!   newtype or transparent struct may still hold one; its keys are then accepted whatever
 //!   they hold (`receive` leaves the verdict to serde there).
-//! - **integer map keys**: a key is checked to be a canonical string of digits (no sign but
-//!   `-`, no leading zero, as serde_json reads them), not against the range of the key type
-//!   (`"300"` passes for a `u8` key; serde rejects it), nor against a constrained set of more
-//!   than 64 values (`"0"` passes for a `NonZeroU8` key); a set of at most 64 values (a
-//!   serde_repr enum) is the `enum` of its keys, exact.
+
 //!
 //! Stricter than what serde writes (the sender view rejects it):
 //! - **non-finite floats**: `serde_json` writes `NaN` and infinities as `null`, which no
@@ -233,6 +229,7 @@ use serde_json::{json, Map, Value};
 
 use crate::model::{Body, Emit, FieldDef, Schema, StructDef, Type, TypeDef, Unknown};
 
+mod digits;
 mod enums;
 mod exporter;
 mod import;

@@ -78,7 +78,7 @@ impl<'a> Checker<'a> {
             self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
                 Some(rv) => match taken_tag(c.reader, &r.repr, rv) {
                     Some(key) => c.variant_unreadable(rv, key),
-                    None => c.variant_pair(wv, rv),
+                    None => c.tagged_pair(&w.repr, wv, rv),
                 },
                 None => {
                     let caught = r.catch_all().is_some()
@@ -286,6 +286,32 @@ impl<'a> Checker<'a> {
         self.report_fix(rule, why, hint, fix);
     }
 
+    /// Two variants of one tag in enums of the same representation `repr`. Internally
+    /// tagged, a newtype variant of a struct is written as the struct's fields beside the
+    /// tag, which is what a struct variant is written as: the two forms are one wire form,
+    /// compared field by field.
+    fn tagged_pair(&mut self, repr: &Repr, wv: &'a VariantDef, rv: &'a VariantDef) {
+        if matches!(repr, Repr::Internal { .. }) {
+            let ws = match &wv.kind {
+                VariantDefKind::Struct(ws) => Some(ws),
+                VariantDefKind::Newtype(ty) => newtype_struct(self.writer, ty),
+                _ => None,
+            };
+            let rs = match &rv.kind {
+                VariantDefKind::Struct(rs) => Some(rs),
+                VariantDefKind::Newtype(ty) => newtype_struct(self.reader, ty),
+                _ => None,
+            };
+            let one_newtype = matches!(wv.kind, VariantDefKind::Newtype(_))
+                != matches!(rv.kind, VariantDefKind::Newtype(_));
+            if let (true, Some(ws), Some(rs)) = (one_newtype, ws, rs) {
+                self.structs(ws, rs);
+                return;
+            }
+        }
+        self.variant_pair(wv, rv);
+    }
+
     fn variant_pair(&mut self, wv: &'a VariantDef, rv: &'a VariantDef) {
         match (&wv.kind, &rv.kind) {
             (VariantDefKind::Unit, VariantDefKind::Unit) => {}
@@ -344,6 +370,18 @@ impl<'a> Checker<'a> {
                 }
             });
         }
+    }
+}
+
+/// The struct a newtype variant of `schema` holds, through newtypes: `None` when it holds
+/// anything else.
+fn newtype_struct<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s StructDef> {
+    match schema.resolve(ty) {
+        Type::Named(name) => match schema.def(name).map(|d| &d.body) {
+            Some(Body::Struct(def)) => Some(def),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -33,8 +33,10 @@
 //!   value (the struct captures them), a consumer ignores them; `false`: none (a consumer
 //!   denies them); a schema: other keys of that value, both views. An object with neither
 //!   `properties` nor `required`, not closed, is a **map**: `additionalProperties` its values,
-//!   `propertyNames` its keys (the export's integer-key patterns are `u128`/`i128` keys,
-//!   `["true", "false"]` a `bool` key, digits listed a set of integers, else a string schema).
+//!   `propertyNames` its keys (the export's integer-key patterns, the digits of integer
+//!   ranges, are those integers over the smallest kind that holds them, as an integer's
+//!   bounds are; its older any-digits patterns `u128`/`i128` keys; `["true", "false"]` a
+//!   `bool` key, digits listed a set of integers, else a string schema).
 //! - **Unions** (`unions`; the tagged ones in `tagged`): `anyOf`/`oneOf` with
 //!   `{"type": "null"}` among the alternatives is an `option` of the rest, as is
 //!   `type: [T, "null"]`. Alternatives that are strings (`const`, `enum`) are a string enum;
@@ -106,14 +108,21 @@
 //! an externally tagged enum of one variant (a `oneOf` of one titled alternative) read back.
 //! What the export does not say, the import cannot know, and reads as the JSON it describes:
 //!
-//! - integer kinds (`u16(0..=255)` is read as `u8`), float kinds (`f32` is `f64`), the kind
-//!   of an integer map key (`u128` or `i128`, which a `u8` key does not hold: `check(W, S)`
-//!   reports `INT_OUT_OF_RANGE` at the map's `*`), newtypes (a `$defs` entry is a newtype of
-//!   what it holds; an inline one is its content), and whether a one-character string was a
-//!   `char` (it is read as one);
+//! - integer kinds (`u16(0..=255)` is read as `u8`, also as a map key), float kinds (`f32`
+//!   is `f64`), newtypes (a `$defs` entry is a newtype of what it holds; an inline one is
+//!   its content), and whether a one-character string was a `char` (it is read as one);
 //! - an internally tagged newtype variant of a struct is written as the struct's fields
-//!   beside the tag, as a struct variant is, and read as a struct variant (`TYPE_CHANGED` at
-//!   that variant against the snapshot);
+//!   beside the tag, as a struct variant is, and read as a struct variant, which the
+//!   compatibility engine compares with a newtype variant of a struct field by field (one
+//!   wire form);
+//! - without the annotations, a catch-all is the export's "any other string" (`not` of an
+//!   `enum` of strings, beside at most `type: string`), and a field's aliases are the
+//!   export's alias constraint (a group of keys of one schema, the first the field's own);
+//!   in a producer's schema, a string enum with a catch-all is any string (it may write any);
+//! - a receiver view read as a producer's schema: a field read under several keys is there
+//!   "exactly one of them", which a sender view cannot hold (a field is written under one
+//!   key): it is read as one optional field per key, and a reader of that field with those
+//!   aliases finds `REQUIRED_FIELD_MAY_BE_OMITTED` and `FIELD_READ_TWICE`;
 //! - an adjacently tagged enum is told from an internally tagged one whose variants each hold
 //!   one field of the same name by that field: adjacent when two alternatives hold it, or one
 //!   holds it as an optional `null` (a unit variant's content, in the receiver view); so an

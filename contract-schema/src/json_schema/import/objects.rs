@@ -13,9 +13,11 @@ use crate::model::{
 
 use super::importer::{child, error, item, strings, Importer, Result, Shaped};
 
-/// The `propertyNames` pattern the export writes for an unsigned integer key.
+/// The `propertyNames` pattern the export once wrote for an unsigned integer key (any
+/// digits: read as `u128`); it now writes the digits of the kind's range.
 const UNSIGNED_KEY: &str = "^(0|[1-9][0-9]*)$";
-/// The `propertyNames` pattern the export writes for a signed integer key.
+/// The `propertyNames` pattern the export once wrote for a signed integer key (read as
+/// `i128`).
 const SIGNED_KEY: &str = "^(0|-?[1-9][0-9]*)$";
 
 impl Importer<'_> {
@@ -99,6 +101,38 @@ impl Importer<'_> {
                         aliases.entry(primary).or_default().push(key.clone());
                         alias_of.insert(key.as_str(), primary);
                     }
+                }
+            }
+        }
+        if receiver {
+            // Without the annotations, a group of the export's alias constraint whose keys
+            // are properties of one schema is one field: its first key the field's own, the
+            // others its aliases (serde reads any one of them, and refuses two).
+            let entries = map.get("allOf").and_then(Value::as_array);
+            for entry in entries.into_iter().flatten() {
+                let Some((names, _)) = key_group(entry) else {
+                    continue;
+                };
+                let Some((primary, others)) = names.split_first() else {
+                    continue;
+                };
+                let fresh = names
+                    .iter()
+                    .all(|n| !alias_of.contains_key(n) && !aliases.contains_key(n));
+                let one_schema = properties.get(*primary).map(without_alias_of);
+                let same = one_schema.is_some()
+                    && others
+                        .iter()
+                        .all(|n| properties.get(*n).map(without_alias_of) == one_schema);
+                if !fresh || !same || others.is_empty() || names.iter().any(|n| skip.contains(n)) {
+                    continue;
+                }
+                for other in others {
+                    aliases
+                        .entry(primary)
+                        .or_default()
+                        .push((*other).to_owned());
+                    alias_of.insert(other, primary);
                 }
             }
         }
@@ -286,6 +320,12 @@ impl Importer<'_> {
         match map.get("pattern").and_then(Value::as_str) {
             Some(UNSIGNED_KEY) if only("pattern") => return Ok(Type::Int(IntKind::U128)),
             Some(SIGNED_KEY) if only("pattern") => return Ok(Type::Int(IntKind::I128)),
+            // The export's digits of a kind's range or of a set's ranges.
+            Some(pattern) if only("pattern") => {
+                if let Some(ranges) = super::super::digits::ranges(pattern) {
+                    return Ok(super::scalars::int_set(ranges));
+                }
+            }
             _ => {}
         }
         if let (Some(listed), true) = (map.get("enum").and_then(strings), only("enum")) {
@@ -369,6 +409,16 @@ fn required_only(schema: &Value) -> Option<Vec<&str>> {
         }
         _ => None,
     }
+}
+
+/// A property's schema without `x-handoff-alias-of`, the one annotation an alias's schema
+/// has that its field's has not.
+fn without_alias_of(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(map) = &mut schema {
+        map.remove("x-handoff-alias-of");
+    }
+    schema
 }
 
 /// Whether `names` are one field's key and its aliases.

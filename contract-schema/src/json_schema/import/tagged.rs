@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::{Body, EnumDef, Repr, Type, VariantDef, VariantDefKind};
+use crate::model::{Body, EnumDef, Repr, StringFormat, Type, VariantDef, VariantDefKind};
 
 use super::importer::{child, error, is_keyword, strings, Importer, Result, Shaped};
 
@@ -38,9 +38,27 @@ fn tag_values_of(map: &Map<String, Value>) -> Option<Vec<&str>> {
     }
 }
 
-/// Whether an alternative is this crate's catch-all.
+/// Whether an alternative is this crate's catch-all: annotated so, or (the annotations
+/// removed) the export's any other string, `not` of an `enum` of strings with at most
+/// `type: string` beside it.
 fn catch_all(map: &Map<String, Value>) -> bool {
-    map.get("x-handoff-catch-all") == Some(&Value::Bool(true))
+    map.get("x-handoff-catch-all") == Some(&Value::Bool(true)) || unknown_string(map)
+}
+
+/// Whether a schema is the export's "any other string": `not` of an `enum` of strings,
+/// beside at most `type: string` and annotations.
+fn unknown_string(map: &Map<String, Value>) -> bool {
+    let listed = map
+        .get("not")
+        .and_then(Value::as_object)
+        .filter(|n| n.len() == 1)
+        .and_then(|n| n.get("enum"))
+        .and_then(strings)
+        .is_some();
+    listed
+        && map
+            .iter()
+            .all(|(k, v)| k == "not" || (k == "type" && v == "string") || !is_keyword(k))
 }
 
 /// Whether a schema is `{"type": "null"}` (with annotations only).
@@ -59,6 +77,7 @@ impl Importer<'_> {
     ) -> Result<Option<Body>> {
         let typed_string = parent.get("type").is_some_and(|t| t == "string");
         let mut variants = Vec::with_capacity(alternatives.len());
+        let mut any_other = false;
         for alternative in alternatives {
             let Some(map) = alternative.map else {
                 return Ok(None);
@@ -68,6 +87,7 @@ impl Importer<'_> {
                 && map.get("not").and_then(|n| n.get("enum")).is_some()
                 && !map.contains_key("properties")
             {
+                any_other = true;
                 let name = title.unwrap_or("Other");
                 let mut v = variant(name, &[name], VariantDefKind::Unit, alternative.written);
                 v.other = true;
@@ -87,6 +107,11 @@ impl Importer<'_> {
                 VariantDefKind::Unit,
                 alternative.written,
             ));
+        }
+        if any_other && self.sender() {
+            // A producer that may write any other string writes any string: a catch-all
+            // variant would say it writes only its own name.
+            return Ok(Some(Body::Newtype(Type::String(StringFormat::Plain))));
         }
         Ok(Some(Body::Enum(EnumDef {
             repr: Repr::External,
@@ -401,7 +426,8 @@ pub(super) fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
             let Some(schema) = properties(alternative).and_then(|p| p.get(key)) else {
                 continue 'keys;
             };
-            let catch = catch_all(map) && schema.get("not").is_some();
+            let catch = (catch_all(map) && schema.get("not").is_some())
+                || schema.as_object().is_some_and(unknown_string);
             if tag_values(schema).is_none() && !catch {
                 continue 'keys;
             }
