@@ -379,11 +379,13 @@ fn map_keys_follow_the_key_type() {
     let doc = receiver::<BTreeMap<u16, bool>>();
     assert_eq!(
         doc["propertyNames"],
-        json!({ "pattern": "^(0|[1-9][0-9]*)$" })
+        json!({ "pattern": "^([0-9]|[1-9][0-9]|[1-9][0-9]{2}|[1-9][0-9]{3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$" })
     );
     let v = validator(&doc);
     assert!(v.is_valid(&json!({ "0": true, "65535": false })));
     assert!(!v.is_valid(&json!({ "a": true })));
+    // The digits of the kind's range exactly: serde_json refuses a key past it.
+    assert!(!v.is_valid(&json!({ "65536": true })));
     let doc = receiver::<BTreeMap<i8, bool>>();
     assert!(validator(&doc).is_valid(&json!({ "-12": true })));
     let doc = receiver::<BTreeMap<String, bool>>();

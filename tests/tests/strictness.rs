@@ -509,11 +509,33 @@ fn an_inner_tag_under_a_farther_tags_key() {
 }
 
 #[test]
-fn integer_map_keys_are_checked_for_form_not_range() {
+fn integer_map_keys_are_checked_for_form_and_range() {
+    // Once a looser point (a key's digits were checked for form only): the pattern now
+    // holds the digits of the kind's range, or of the set's ranges, exactly as serde reads.
     // "300" is digits but not a u8; "0" is a u8 but not a `NonZeroU8`.
-    looser::<BTreeMap<u8, String>>(json!({ "300": "x" }));
-    looser::<BTreeMap<std::num::NonZeroU8, String>>(json!({ "0": "x" }));
-    looser::<BTreeMap<i8, String>>(json!({ "-200": "x" }));
+    for (key, read) in [("300", false), ("255", true), ("256", false), ("0", true)] {
+        assert_eq!(
+            verdicts::<BTreeMap<u8, String>>(&json!({ key: "x" })),
+            (read, read),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        verdicts::<BTreeMap<std::num::NonZeroU8, String>>(&json!({ "0": "x" })),
+        (false, false)
+    );
+    for (key, read) in [
+        ("-200", false),
+        ("-128", true),
+        ("-129", false),
+        ("127", true),
+    ] {
+        assert_eq!(
+            verdicts::<BTreeMap<i8, String>>(&json!({ key: "x" })),
+            (read, read),
+            "{key}"
+        );
+    }
     // The form is serde_json's: no `+`, no leading zero, no `-0`.
     for key in ["+5", "007", "5a", ""] {
         assert_eq!(
