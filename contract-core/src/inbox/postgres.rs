@@ -182,6 +182,77 @@ impl PostgresLedger {
     pub fn into_client(self) -> Client {
         self.client
     }
+
+    /// Connects to the database `params` names (as [`connect`](Self::connect) does) and
+    /// opens the ledger in the schema `schema` for reading only, as
+    /// [`open_read_only`](Self::open_read_only) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`open_read_only`](Self::open_read_only), and when the connection fails.
+    pub fn connect_read_only(params: &str, schema: &str) -> Result<Self, PostgresError> {
+        check_schema_name(schema)?;
+        let client = Client::connect(params, NoTls)?;
+        PostgresLedger::open_read_only(client, schema)
+    }
+
+    /// Opens the ledger in the schema `schema` of a connected client for reading only, for a
+    /// reader that must write nothing (a session's journey, a list of sessions): the
+    /// schema's version is read and nothing is created or migrated, and the connection's
+    /// transactions are read-only from then on (`SET SESSION CHARACTERISTICS AS TRANSACTION
+    /// READ ONLY`), so that every write through this ledger fails.
+    ///
+    /// # Errors
+    ///
+    /// A schema name that is empty, longer than 63 bytes or holds a NUL
+    /// ([`PostgresError::SchemaName`]); no schema of that name ([`PostgresError::NoSchema`]);
+    /// a schema without the ledger's tables ([`PostgresError::NotALedger`]); a schema written
+    /// by a newer version of this crate ([`PostgresError::NewerDatabase`]); a schema of
+    /// version 1, written before the journey's steps were recorded
+    /// ([`PostgresError::NoJourney`]: [`open`](Self::open) migrates it); a failure of the
+    /// database.
+    pub fn open_read_only(mut client: Client, schema: &str) -> Result<Self, PostgresError> {
+        check_schema_name(schema)?;
+        client.batch_execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
+        let quoted = quote_identifier(schema);
+        check_readable(&mut client, schema, &quoted)?;
+        let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
+        Ok(PostgresLedger { client, statements })
+    }
+}
+
+/// Whether the schema `schema` holds a ledger of today's version, read without writing: its
+/// version row and its tables.
+fn check_readable(client: &mut Client, schema: &str, quoted: &str) -> Result<(), PostgresError> {
+    let row = client.query_one(
+        "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1), \
+         to_regclass(format('%I.handoff_ledger_version', $1::text)) IS NOT NULL, \
+         to_regclass(format('%I.handoff_step', $1::text)) IS NOT NULL",
+        &[&schema],
+    )?;
+    let (exists, has_version, has_steps): (bool, bool, bool) =
+        (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+    if !exists {
+        return Err(PostgresError::NoSchema);
+    }
+    if !has_version {
+        return Err(PostgresError::NotALedger);
+    }
+    let found: Option<i32> = client
+        .query_one(
+            &format!("SELECT max(version) FROM {quoted}.handoff_ledger_version"),
+            &[],
+        )?
+        .try_get(0)?;
+    match found {
+        Some(found) if found > POSTGRES_SCHEMA_VERSION => Err(PostgresError::NewerDatabase {
+            found,
+            known: POSTGRES_SCHEMA_VERSION,
+        }),
+        Some(POSTGRES_SCHEMA_VERSION) if has_steps => Ok(()),
+        Some(1) if !has_steps => Err(PostgresError::NoJourney),
+        _ => Err(PostgresError::NotALedger),
+    }
 }
 
 /// Refuses a schema name PostgreSQL would not keep as given.
@@ -654,6 +725,14 @@ pub enum PostgresError {
     /// A key's claim found neither a committed entry nor room for its own, twice (entries
     /// pruned and claimed again while it looked).
     ClaimLost,
+    /// A read-only opening found no schema of the name given.
+    NoSchema,
+    /// A read-only opening found a schema without the ledger's tables of this version.
+    NotALedger,
+    /// A read-only opening found a schema of version 1, written before the journey's steps
+    /// were recorded: it has no journey to read. Opening it read-write
+    /// ([`PostgresLedger::open`]) migrates it, and steps are recorded from then on.
+    NoJourney,
 }
 
 impl From<::postgres::Error> for PostgresError {
@@ -703,6 +782,14 @@ impl fmt::Display for PostgresError {
             PostgresError::ClaimLost => {
                 f.write_str("a key's claim found neither its committed entry nor room for its own")
             }
+            PostgresError::NoSchema => f.write_str("no such schema"),
+            PostgresError::NotALedger => f.write_str(
+                "not a handoff ledger (the schema has no handoff_ledger_version and handoff_step tables)",
+            ),
+            PostgresError::NoJourney => f.write_str(
+                "a ledger of schema version 1, written before journey steps were recorded: it \
+                 has no journey to show; opening it read-write (as an inbox does) migrates it",
+            ),
         }
     }
 }

@@ -5,7 +5,9 @@ use core::fmt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use rusqlite::{params, Connection, OptionalExtension, Row, Transaction, TransactionBehavior};
+use rusqlite::{
+    params, Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior,
+};
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
@@ -138,6 +140,111 @@ impl SqliteLedger {
     pub fn connection_mut(&mut self) -> &mut Connection {
         &mut self.connection
     }
+
+    /// Opens the ledger in the SQLite file at `path` for reading only, for a reader that
+    /// must write nothing (a session's journey, a list of sessions): the file is opened
+    /// read-only, no setting is written to it and nothing is migrated, so that every write
+    /// through this ledger fails. The ledger's own writer may go on writing meanwhile. A
+    /// ledger is a WAL database: when no connection has it open, reading it creates its
+    /// empty `-wal` and `-shm` companions, as SQLite does for any reader of such a database
+    /// (never for a file refused).
+    ///
+    /// # Errors
+    ///
+    /// No file at `path` ([`SqliteError::NoFile`]); a file SQLite cannot open; a file that
+    /// holds no ledger ([`SqliteError::NotALedger`]); a ledger newer than this version reads
+    /// ([`SqliteError::NewerDatabase`]); a ledger of schema version 1, written before the
+    /// journey's steps were recorded ([`SqliteError::NoJourney`]: [`open`](Self::open)
+    /// migrates it, and steps are recorded from then on).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, SqliteError> {
+        let path = path.as_ref();
+        if !path.is_file() {
+            return Err(SqliteError::NoFile);
+        }
+        check_header(path)?;
+        let connection = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        // A setting of the connection, not of the file: a read waits for a writer's
+        // checkpoint instead of failing.
+        connection.busy_timeout(DEFAULT_BUSY_TIMEOUT)?;
+        check_readable(&connection).map_err(|error| match error {
+            SqliteError::Sqlite(rusqlite::Error::SqliteFailure(failure, _))
+                if failure.code == rusqlite::ErrorCode::NotADatabase =>
+            {
+                SqliteError::NotALedger
+            }
+            other => other,
+        })?;
+        Ok(SqliteLedger { connection })
+    }
+}
+
+/// What the file's header says, read before SQLite opens the file. With no write-ahead log
+/// beside it, the header is the database's last committed state: a file that is no SQLite
+/// database, or a WAL database of another version, is refused here, before SQLite would
+/// create the log's companion files (`-wal`, `-shm`) as any reader of a WAL database does.
+/// Otherwise [`check_readable`] decides, once SQLite has the file.
+fn check_header(path: &Path) -> Result<(), SqliteError> {
+    use std::io::Read as _;
+
+    let Ok(file) = std::fs::File::open(path) else {
+        // Whatever keeps it from opening, SQLite says it.
+        return Ok(());
+    };
+    let mut header = Vec::with_capacity(100);
+    if file.take(100).read_to_end(&mut header).is_err() {
+        return Ok(());
+    }
+    if header.len() < 100 || !header.starts_with(b"SQLite format 3\0") {
+        return Err(SqliteError::NotALedger);
+    }
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if Path::new(&wal).exists() {
+        return Ok(());
+    }
+    let found = i64::from(i32::from_be_bytes([
+        header[60], header[61], header[62], header[63],
+    ]));
+    // Bytes 18 and 19: the versions that read and write the file, 2 for WAL.
+    let wal_mode = header[18] == 2;
+    match found {
+        _ if found > SQLITE_SCHEMA_VERSION => Err(SqliteError::NewerDatabase {
+            found,
+            known: SQLITE_SCHEMA_VERSION,
+        }),
+        SQLITE_SCHEMA_VERSION => Ok(()),
+        1 if wal_mode => Err(SqliteError::NoJourney),
+        _ if wal_mode => Err(SqliteError::NotALedger),
+        // A rollback-journal database: SQLite reads it without creating anything.
+        _ => Ok(()),
+    }
+}
+
+/// Whether the database on `connection` is a ledger of today's version, read without
+/// writing: its `user_version` and its tables.
+fn check_readable(connection: &Connection) -> Result<(), SqliteError> {
+    let found: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if found > SQLITE_SCHEMA_VERSION {
+        return Err(SqliteError::NewerDatabase {
+            found,
+            known: SQLITE_SCHEMA_VERSION,
+        });
+    }
+    let table = |name: &str| -> Result<bool, SqliteError> {
+        Ok(connection.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+            [name],
+            |row| row.get(0),
+        )?)
+    };
+    match (found, table("handoff_ledger")?, table("handoff_step")?) {
+        (SQLITE_SCHEMA_VERSION, true, true) => Ok(()),
+        (1, true, false) => Err(SqliteError::NoJourney),
+        _ => Err(SqliteError::NotALedger),
+    }
 }
 
 /// Takes the database to [`SQLITE_SCHEMA_VERSION`], in one immediate transaction so that two
@@ -181,6 +288,15 @@ pub enum SqliteError {
     CorruptDigest,
     /// A stored step of a journey does not read back.
     CorruptStep,
+    /// A read-only opening found no file at the path given.
+    NoFile,
+    /// A read-only opening found a file that holds no ledger (no `handoff_ledger` and
+    /// `handoff_step` tables of this version).
+    NotALedger,
+    /// A read-only opening found a ledger of schema version 1, written before the journey's
+    /// steps were recorded: it has no journey to read. Opening it read-write
+    /// ([`SqliteLedger::open`]) migrates it, and steps are recorded from then on.
+    NoJourney,
 }
 
 impl From<rusqlite::Error> for SqliteError {
@@ -200,6 +316,14 @@ impl fmt::Display for SqliteError {
             ),
             SqliteError::CorruptDigest => f.write_str("a stored digest is not 32 bytes"),
             SqliteError::CorruptStep => f.write_str("a stored step of a journey does not read"),
+            SqliteError::NoFile => f.write_str("no such file"),
+            SqliteError::NotALedger => {
+                f.write_str("not a handoff ledger (no handoff_ledger and handoff_step tables)")
+            }
+            SqliteError::NoJourney => f.write_str(
+                "a ledger of schema version 1, written before journey steps were recorded: it \
+                 has no journey to show; opening it read-write (as an inbox does) migrates it",
+            ),
         }
     }
 }

@@ -470,3 +470,124 @@ fn a_schema_of_version_1_migrates_and_keeps_its_entries() {
         .batch_execute(&format!("DROP SCHEMA {s} CASCADE"))
         .expect("dropped");
 }
+
+/// A read-only opening refuses, and writes nothing: a schema that does not exist (nor is
+/// created), a schema without the ledger's tables, a schema of a newer version, and one of
+/// version 1 (written before the journey's steps: it has none to read, and it is not
+/// migrated). A schema of today's version reads, and every write through it fails.
+#[test]
+fn a_read_only_opening_refuses_what_is_no_ledger_of_today_writing_nothing() {
+    use contract_core::inbox::{
+        AcceptError, Inbox, Ledger as _, PostgresError, POSTGRES_SCHEMA_VERSION,
+    };
+
+    use super::fixture::{bytes, effect_of, order};
+
+    let Some(store) = fresh("read_only") else {
+        return;
+    };
+    let mut admin = client(&store.params);
+    let exists = |admin: &mut Client, schema: &str| -> bool {
+        admin
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)",
+                &[&schema],
+            )
+            .expect("read")
+            .get(0)
+    };
+    let version = |admin: &mut Client, schema: &str| -> i32 {
+        admin
+            .query_one(
+                &format!(
+                    "SELECT version FROM {}.handoff_ledger_version",
+                    quoted(schema)
+                ),
+                &[],
+            )
+            .expect("read")
+            .get(0)
+    };
+
+    let missing = format!("{}_none", store.schema);
+    let missing = &missing[..missing.len().min(63)];
+    let error = PostgresLedger::connect_read_only(&store.params, missing).expect_err("refused");
+    assert!(matches!(error, PostgresError::NoSchema), "{error:?}");
+    assert_eq!(error.to_string(), "no such schema");
+    assert!(!exists(&mut admin, missing), "created");
+
+    // The fixture's schema holds only the effects table.
+    let error =
+        PostgresLedger::connect_read_only(&store.params, &store.schema).expect_err("refused");
+    assert!(matches!(error, PostgresError::NotALedger), "{error:?}");
+    let tables: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = $1",
+            &[&store.schema],
+        )
+        .expect("read")
+        .get(0);
+    assert_eq!(tables, 1, "nothing created beside the effects");
+
+    // Today's version: it reads, and refuses every write.
+    let mut writer = Inbox::new(store.connect());
+    super::fixture::accept::<Postgres, _>(
+        &mut writer,
+        &bytes(order("ctx-ro", "h-1")),
+        &effect_of("ctx-ro", "h-1"),
+    )
+    .expect("applied");
+    let mut reader =
+        PostgresLedger::connect_read_only(&store.params, &store.schema).expect("opens");
+    assert_eq!(reader.session("session-1").expect("read").len(), 1);
+    let mut refused = Inbox::new(reader);
+    let again = super::fixture::accept::<Postgres, _>(
+        &mut refused,
+        &bytes(order("ctx-ro", "h-2")),
+        &effect_of("ctx-ro", "h-2"),
+    );
+    assert!(matches!(again, Err(AcceptError::Store(_))), "{again:?}");
+    assert_eq!(store.effects(&effect_of("ctx-ro", "h-2")), 0);
+    drop(refused);
+
+    // A newer version, then version 1: refused, the version row as it was.
+    let s = quoted(&store.schema);
+    admin
+        .execute(
+            &format!("UPDATE {s}.handoff_ledger_version SET version = $1"),
+            &[&(POSTGRES_SCHEMA_VERSION + 1)],
+        )
+        .expect("updated");
+    match PostgresLedger::connect_read_only(&store.params, &store.schema) {
+        Err(PostgresError::NewerDatabase { found, known }) => {
+            assert_eq!(
+                (found, known),
+                (POSTGRES_SCHEMA_VERSION + 1, POSTGRES_SCHEMA_VERSION)
+            );
+        }
+        other => panic!("expected NewerDatabase, got {other:?}"),
+    }
+    assert_eq!(
+        version(&mut admin, &store.schema),
+        POSTGRES_SCHEMA_VERSION + 1
+    );
+    admin
+        .batch_execute(&format!(
+            "UPDATE {s}.handoff_ledger_version SET version = 1; DROP TABLE {s}.handoff_step"
+        ))
+        .expect("a version 1 schema");
+    let error =
+        PostgresLedger::connect_read_only(&store.params, &store.schema).expect_err("refused");
+    assert!(matches!(error, PostgresError::NoJourney), "{error:?}");
+    let message = error.to_string();
+    assert!(message.contains("schema version 1"), "{message}");
+    assert!(message.contains("opening it read-write"), "{message}");
+    assert_eq!(version(&mut admin, &store.schema), 1, "not migrated");
+
+    for bad in ["", "a\0b", &"s".repeat(64)] {
+        assert!(matches!(
+            PostgresLedger::connect_read_only(&store.params, bad),
+            Err(PostgresError::SchemaName)
+        ));
+    }
+}

@@ -199,3 +199,167 @@ fn a_ledger_of_schema_version_1_migrates_and_keeps_its_entries() {
     assert_eq!(steps[0].from.as_deref(), Some("refund-specialist"));
     assert_eq!(steps[0].contract, "fixture-refund/v1");
 }
+
+/// The bytes of `path` and whether its `-wal` and `-shm` companions exist: what a reader that
+/// writes nothing leaves as it found.
+fn on_disk(path: &std::path::Path) -> (Vec<u8>, [bool; 2]) {
+    let companion = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::Path::new(&name).exists()
+    };
+    (
+        std::fs::read(path).unwrap_or_default(),
+        [companion("-wal"), companion("-shm")],
+    )
+}
+
+/// A read-only opening refuses, and leaves as it was: a path with no file, a folder, a file
+/// that is no SQLite database, a database that is no ledger, a ledger of a newer version, and
+/// one of version 1 (written before the journey's steps: it has none to read), whether its
+/// writer has it open or not.
+#[test]
+fn a_read_only_opening_refuses_what_is_no_ledger_of_today_writing_nothing() {
+    use contract_core::inbox::{SqliteError, SQLITE_SCHEMA_VERSION};
+
+    let store = SqliteStore::fresh("read-only-refusals").expect("a store");
+    let dir = store.path.with_extension("refusals");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let refused = |path: &std::path::Path| -> SqliteError {
+        let before = on_disk(path);
+        let error = SqliteLedger::open_read_only(path).expect_err("refused");
+        assert_eq!(on_disk(path), before, "{}: written", path.display());
+        assert!(!error.to_string().contains('\n'), "{error}");
+        error
+    };
+
+    assert!(matches!(
+        refused(&dir.join("none.sqlite")),
+        SqliteError::NoFile
+    ));
+    assert!(!dir.join("none.sqlite").exists());
+    assert!(matches!(refused(&dir), SqliteError::NoFile));
+
+    let text = dir.join("notes.db");
+    std::fs::write(
+        &text,
+        "not a database at all, longer than a header ".repeat(4),
+    )
+    .expect("written");
+    let empty = dir.join("empty.db");
+    std::fs::write(&empty, "").expect("written");
+    let other = dir.join("other.db");
+    rusqlite::Connection::open(&other)
+        .and_then(|c| c.execute_batch("CREATE TABLE notes (body TEXT)"))
+        .expect("another database");
+    let other_wal = dir.join("other-wal.db");
+    rusqlite::Connection::open(&other_wal)
+        .and_then(|c| {
+            c.pragma_update(None, "journal_mode", "WAL")?;
+            c.execute_batch("CREATE TABLE notes (body TEXT)")
+        })
+        .expect("another WAL database");
+    for path in [&text, &empty, &other, &other_wal] {
+        let error = refused(path);
+        assert!(
+            matches!(error, SqliteError::NotALedger),
+            "{}: {error:?}",
+            path.display()
+        );
+        assert_eq!(
+            error.to_string(),
+            "not a handoff ledger (no handoff_ledger and handoff_step tables)"
+        );
+    }
+
+    let newer = store.path.clone();
+    rusqlite::Connection::open(&newer)
+        .and_then(|c| c.pragma_update(None, "user_version", SQLITE_SCHEMA_VERSION + 1))
+        .expect("set");
+    match refused(&newer) {
+        SqliteError::NewerDatabase { found, known } => {
+            assert_eq!(
+                (found, known),
+                (SQLITE_SCHEMA_VERSION + 1, SQLITE_SCHEMA_VERSION)
+            );
+        }
+        other => panic!("expected NewerDatabase, got {other:?}"),
+    }
+
+    let v1 = dir.join("ledger-v1.sqlite");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../contract-core/tests/fixtures/ledger-v1.sqlite"),
+        &v1,
+    )
+    .expect("copied");
+    let error = refused(&v1);
+    assert!(matches!(error, SqliteError::NoJourney), "{error:?}");
+    let message = error.to_string();
+    assert!(message.contains("schema version 1"), "{message}");
+    assert!(message.contains("no journey"), "{message}");
+    assert!(message.contains("opening it read-write"), "{message}");
+    // Its writer has it open (its log beside it): SQLite's own reading says the same.
+    let writer = rusqlite::Connection::open(&v1).expect("opens");
+    let _: i64 = writer
+        .query_row("SELECT COUNT(*) FROM handoff_ledger", [], |row| row.get(0))
+        .expect("read");
+    assert!(on_disk(&v1).1[0], "the writer's log");
+    assert!(matches!(refused(&v1), SqliteError::NoJourney));
+    let version: i64 = writer
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .expect("read");
+    assert_eq!(version, 1, "not migrated");
+    drop(writer);
+    std::fs::remove_dir_all(&dir).expect("removed");
+}
+
+/// A ledger opened read-only reads what its writer recorded (while the writer goes on), and
+/// every write through it fails: an acceptance is refused as the store's failure, and
+/// records nothing.
+#[test]
+fn a_read_only_ledger_reads_the_journey_and_writes_nothing() {
+    use contract_core::inbox::{AcceptError, Inbox, Ledger as _, Outcome, SessionFilter};
+
+    use super::fixture::{bytes, effect_of, order};
+
+    let store = SqliteStore::fresh("read-only").expect("a store");
+    let mut writer = Inbox::new(store.connect());
+    let first = bytes(order("ctx-ro", "h-1"));
+    super::fixture::accept::<SqliteStore, _>(&mut writer, &first, &effect_of("ctx-ro", "h-1"))
+        .expect("applied");
+
+    let mut reader = SqliteLedger::open_read_only(&store.path).expect("opens");
+    let steps = reader.session("session-1").expect("read");
+    assert_eq!(steps.len(), 1);
+    assert_eq!(steps[0].outcome, Outcome::Applied);
+    // The writer goes on; the reader sees it.
+    super::fixture::accept::<SqliteStore, _>(
+        &mut writer,
+        &bytes(order("ctx-ro", "h-2")),
+        &effect_of("ctx-ro", "h-2"),
+    )
+    .expect("applied");
+    assert_eq!(reader.session("session-1").expect("read").len(), 2);
+    let sessions = reader.sessions(&SessionFilter::default()).expect("read");
+    assert_eq!(sessions.len(), 1);
+    assert_eq!(sessions[0].steps, 2);
+
+    let mut refused = Inbox::new(reader);
+    let again = super::fixture::accept::<SqliteStore, _>(
+        &mut refused,
+        &bytes(order("ctx-ro", "h-3")),
+        &effect_of("ctx-ro", "h-3"),
+    );
+    assert!(matches!(again, Err(AcceptError::Store(_))), "{again:?}");
+    assert_eq!(store.effects(&effect_of("ctx-ro", "h-3")), 0);
+    assert_eq!(
+        refused
+            .ledger_mut()
+            .session("session-1")
+            .expect("read")
+            .len(),
+        2,
+        "no step of the refusal"
+    );
+}
