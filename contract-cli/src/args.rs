@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use clap::builder::PossibleValue;
 use clap::error::ErrorKind;
@@ -17,13 +18,15 @@ exit status: 0 compatible, 1 breaking, 2 usage error or unreadable input
              (json-schema and completions: 0 when written, 2 on a usage error, an unreadable
              snapshot or a FILE that cannot be written; record-deployment and graph: 0 when
              done, 2 on a bad manifest, store or ref; can-i-deploy: 0 deployable, 1 not, 2 a
-             bad manifest, store or ref)";
+             bad manifest, store or ref; sessions: 0 listed, 2 a ledger that does not open;
+             session: 0 shown, 1 no step of the session in any ledger, 2 a ledger that does
+             not open or a FILE that cannot be written)";
 
 /// What `handoff --help` says first.
 const ABOUT_LONG: &str = "\
 Compatibility of handoff-contract snapshots for CI: diffs of snapshot files, history checks
-against a git ref, JSON Schema for peers in other languages, and can-i-deploy over the
-agents and edges of a `handoff.toml`.
+against a git ref, JSON Schema for peers in other languages, can-i-deploy over the agents
+and edges of a `handoff.toml`, and the journeys of sessions read from the inboxes' ledgers.
 
 install: cargo install --locked --path contract-cli   (from a clone of handoff-contract)
 shell completions: handoff completions bash|zsh|fish|elvish|powershell";
@@ -69,6 +72,12 @@ pub enum Command {
     /// Draw the graph of a `handoff.toml`, with each edge's verdict in an environment.
     #[command(after_help = EXIT_STATUS, long_about = GRAPH_LONG)]
     Graph(GraphArgs),
+    /// List the sessions the inboxes' ledgers recorded.
+    #[command(after_help = EXIT_STATUS, long_about = SESSIONS_LONG)]
+    Sessions(SessionsArgs),
+    /// Show one session's journey across the inboxes' ledgers.
+    #[command(after_help = EXIT_STATUS, long_about = SESSION_LONG)]
+    Session(SessionArgs),
 }
 
 const DIFF_LONG: &str = "\
@@ -136,6 +145,34 @@ const GRAPH_LONG: &str = "\
 Draws the agents and edges of `handoff.toml`: a mermaid `flowchart LR` or one self-contained
 HTML file (inline SVG, no network). With `--env ENV`, each edge shows its verdict for the
 versions recorded there (green ok, red breaks, grey unknown).";
+
+const SESSIONS_LONG: &str = "\
+Lists the sessions the ledgers given recorded steps of (each agent's inbox may keep its own
+ledger): each session's id, workflow, number of steps, outcomes and last activity, merged
+across the ledgers, the most recently active first. The ledgers are opened for reading only:
+nothing is written to them, nothing migrated.
+
+--ledger URL (repeatable): `sqlite:PATH` or a path ending in `.sqlite` or `.db` (an SQLite
+file), or a `postgres://` or `postgresql://` URL (libpq's form), whose ledger is read from the
+schema `--schema` names (default `handoff`). A password in a URL is never shown.
+
+`--format json`: {\"sessions\":[{\"session\",\"workflow\",\"steps\",\"outcomes\":{OUTCOME:N},
+\"lastActivity\"}],\"ledgers\":[LEDGER]}";
+
+const SESSION_LONG: &str = "\
+Shows the journey of session ID from the ledgers given (each agent's inbox may keep its own
+ledger): which agent handed what to whom, in the order of the declared edges (handoffFrom ->
+handoffTo) and each ledger's own sequence, never by clocks; what arrived, what went missing
+and why, each attempt's relation (first, an explicit retry naming retryOf, a related one), and
+diagnostics; never a value of a payload. The ledgers are opened for reading only.
+
+--ledger URL (repeatable): `sqlite:PATH` or a path ending in `.sqlite` or `.db` (an SQLite
+file), or a `postgres://` or `postgresql://` URL (libpq's form), whose ledger is read from the
+schema `--schema` names (default `handoff`). A password in a URL is never shown.
+
+`--format`: text (for a terminal), json (the keys of `contract_core::session::json`), mermaid (a
+flowchart), html (one self-contained page: the graph, a panel per clicked edge). Exit 1 when no
+ledger has a step of the session.";
 
 /// How a report is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -326,6 +363,93 @@ pub struct GraphArgs {
     /// Where the manifest and the store are.
     #[command(flatten)]
     pub place: WorkflowPlace,
+}
+
+/// Where the inboxes' ledgers are: options `sessions` and `session` share.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct LedgerPlace {
+    /// A ledger to read (repeat it for each agent's): `sqlite:PATH`, a path ending in
+    /// `.sqlite` or `.db`, or a `postgres://` or `postgresql://` URL.
+    #[arg(long = "ledger", value_name = "URL", required = true, value_parser = not_empty)]
+    pub ledgers: Vec<String>,
+    /// The schema the PostgreSQL ledgers are in (an SQLite ledger has none).
+    #[arg(long, value_name = "NAME", default_value = "handoff", value_parser = not_empty)]
+    pub schema: String,
+}
+
+/// How `sessions` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ListFormat {
+    /// A table.
+    #[default]
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// How `session` shows a journey.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum SessionFormat {
+    /// Text for a terminal.
+    #[default]
+    Text,
+    /// One JSON document.
+    Json,
+    /// A mermaid `flowchart LR`.
+    Mermaid,
+    /// One self-contained HTML page.
+    Html,
+}
+
+/// `handoff sessions --ledger URL…`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct SessionsArgs {
+    /// Where the ledgers are.
+    #[command(flatten)]
+    pub place: LedgerPlace,
+    /// Only the sessions of this workflow.
+    #[arg(long, value_name = "NAME", value_parser = not_empty)]
+    pub workflow: Option<String>,
+    /// Only the sessions active since then: an RFC 3339 time (`2026-01-01T12:00:00Z`) or a
+    /// duration before now (`30m`, `2h`, `7d`).
+    #[arg(long, value_name = "WHEN", value_parser = since)]
+    pub since: Option<SystemTime>,
+    /// How to print.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ListFormat,
+}
+
+/// `handoff session ID --ledger URL…`.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct SessionArgs {
+    /// The session's id (its journey's sessionId, else its contextId).
+    #[arg(value_name = "ID", value_parser = not_empty)]
+    pub id: String,
+    /// Where the ledgers are.
+    #[command(flatten)]
+    pub place: LedgerPlace,
+    /// How to show the journey.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: SessionFormat,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// A value that is not empty.
+fn not_empty(value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err("needs a value".to_owned());
+    }
+    Ok(value.to_owned())
+}
+
+/// `--since`: an RFC 3339 time or a duration before now.
+fn since(value: &str) -> Result<SystemTime, String> {
+    contract_core::session::parse_since(value, SystemTime::now()).ok_or_else(|| {
+        "needs an RFC 3339 time (`2026-01-01T12:00:00Z`) or a duration (`30m`, `2h`, `7d`)"
+            .to_owned()
+    })
 }
 
 /// A git ref as typed: never empty, and never one starting with `-`, which would reach git
@@ -602,6 +726,55 @@ mod tests {
                 place: WorkflowPlace { store: Some(_), .. },
             })
         ));
+    }
+
+    #[test]
+    fn session_subcommands_take_ledgers_and_their_options() {
+        let listed =
+            parse("sessions --ledger a.sqlite --ledger=sqlite:b --since 2h --format json").unwrap();
+        let Command::Sessions(list) = listed else {
+            panic!("not sessions: {listed:?}");
+        };
+        assert_eq!(list.place.ledgers, ["a.sqlite", "sqlite:b"]);
+        assert_eq!(list.place.schema, "handoff");
+        assert_eq!(list.format, ListFormat::Json);
+        let since = list.since.expect("since");
+        let ago = SystemTime::now()
+            .duration_since(since)
+            .expect("in the past");
+        assert!(ago.as_secs().abs_diff(7_200) < 60, "{ago:?}");
+
+        let shown = parse(
+            "session sess-1 --ledger postgres://h/db --schema journeys --format html --out j.html",
+        )
+        .unwrap();
+        assert_eq!(
+            shown,
+            Command::Session(SessionArgs {
+                id: "sess-1".into(),
+                place: LedgerPlace {
+                    ledgers: vec!["postgres://h/db".into()],
+                    schema: "journeys".into(),
+                },
+                format: SessionFormat::Html,
+                out: Some("j.html".into()),
+            })
+        );
+
+        assert!(error("sessions").contains("--ledger <URL>"));
+        assert!(error("session sess-1").contains("--ledger <URL>"));
+        assert!(error("session --ledger a.db").contains("<ID>"));
+        assert!(
+            error("session sess-1 --ledger a.db --format yaml").contains("invalid value 'yaml'")
+        );
+        assert!(
+            error("sessions --ledger a.db --format mermaid").contains("invalid value 'mermaid'")
+        );
+        assert!(
+            error("sessions --ledger a.db --since yesterday").contains("needs an RFC 3339 time")
+        );
+        assert!(error("sessions --ledger=").contains("--ledger"));
+        assert!(error("sessions --ledger a.db --out x").contains("unexpected argument '--out'"));
     }
 
     #[cfg(unix)]

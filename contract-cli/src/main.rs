@@ -34,17 +34,24 @@
 //!   --version REF --to ENV [--format text|json|github]`, `handoff graph [--format
 //!   mermaid|html] [--env ENV]`: the workflow of a `handoff.toml`, answered by
 //!   `contract_workflow` (see [`workflow`]).
+//! - `handoff sessions --ledger URL… [--schema NAME] [--workflow NAME] [--since WHEN]
+//!   [--format text|json]`, `handoff session ID --ledger URL… [--format
+//!   text|json|mermaid|html] [--out FILE]`: the sessions the inboxes' ledgers recorded, and
+//!   one session's journey across them, gathered by `contract_core::session` (see
+//!   [`sessions`]) from SQLite files and PostgreSQL schemas opened for reading only.
 //! - `handoff completions SHELL`: a completion script.
 //!
-//! Exit status: 0 compatible (for `json-schema`: written), 1 breaking, 2 usage error,
-//! unreadable input or an output file that cannot be written (the message names the file,
-//! and the line and column of a text that does not parse).
+//! Exit status: 0 compatible (for `json-schema`: written), 1 breaking (for `session`: no step
+//! of the session in any ledger), 2 usage error, unreadable input (a ledger that does not
+//! open) or an output file that cannot be written (the message names the file, and the line
+//! and column of a text that does not parse).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod args;
 mod git;
 mod github;
+mod sessions;
 mod snapshots;
 mod workflow;
 mod workspace;
@@ -108,6 +115,8 @@ fn main() -> ExitCode {
         Command::RecordDeployment(a) => workflow::record(&a),
         Command::CanIDeploy(a) => workflow::can_i_deploy(&a),
         Command::Graph(a) => workflow::graph(&a),
+        Command::Sessions(a) => sessions::sessions(&a),
+        Command::Session(a) => sessions::session(&a),
     };
     match outcome {
         Ok(true) => ExitCode::from(COMPATIBLE),

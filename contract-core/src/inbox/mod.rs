@@ -29,7 +29,7 @@ mod span;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod steps;
-mod time;
+pub(crate) mod time;
 
 pub use accept::Inbox;
 pub use artifacts::{ArtifactStore, MemoryArtifacts, NoArtifacts};

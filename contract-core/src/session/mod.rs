@@ -15,6 +15,11 @@
 //! self-contained page: the graph as inline SVG, and a panel that shows a step's fields and
 //! problems when its edge is clicked). Each edge is coloured by its outcome's [`Tone`].
 //!
+//! With feature `sqlite` or `postgres`, `Ledgers` opens the agents' ledgers for reading
+//! only, each named as a user names it (`LedgerAddress`: `sqlite:PATH`, a `.sqlite` or `.db`
+//! path, a `postgres://` URL and a schema), and gathers one session's steps from all of them,
+//! or the sessions they hold ([`sessions_text`], [`sessions_json`]).
+//!
 //! ```
 //! use contract_core::inbox::{Outcome, Step};
 //! use contract_core::session::{self, Relation, SessionView};
@@ -60,8 +65,11 @@
 //! assert!(session::text(&view).contains("triage-agent\n"));
 //! ```
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod gather;
 mod html;
 mod json;
+mod list;
 mod mermaid;
 mod order;
 mod text;
@@ -71,8 +79,11 @@ use core::fmt;
 use crate::inbox::{Outcome, Step};
 use order::{name_edge, name_step, Diagnostics};
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub use gather::{parse_since, GatherError, LedgerAddress, Ledgers, DEFAULT_SCHEMA};
 pub use html::html;
 pub use json::json;
+pub use list::{sessions_json, sessions_text};
 pub use mermaid::mermaid;
 pub use text::text;
 
