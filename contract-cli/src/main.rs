@@ -51,6 +51,7 @@
 mod args;
 mod git;
 mod github;
+mod output;
 mod sessions;
 mod snapshots;
 mod workflow;
@@ -72,6 +73,7 @@ use serde::Serialize;
 use args::{Cli, Command, DiffMode, Format};
 use clap::CommandFactory as _;
 use github::{Annotation, Level};
+use output::{print, to_json};
 use workspace::Folder;
 
 /// Exit status of a compatible comparison (or a schema written).
@@ -136,16 +138,6 @@ fn completions(shell: clap_complete::Shell) -> Result<bool, String> {
     // A closed pipe is not an error worth a panic.
     let _ = out.write_all(&script);
     Ok(true)
-}
-
-/// Prints `text` to stdout; a closed pipe is not an error worth a panic.
-pub(crate) fn print(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}");
-}
-
-pub(crate) fn to_json<T: Serialize>(value: &T) -> Result<String, String> {
-    serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))
 }
 
 /// Writes the JSON Schema of the snapshot at `path` in `view` to `out`, or to stdout.

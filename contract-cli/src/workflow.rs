@@ -9,7 +9,7 @@ use contract_workflow::{graph, Deployments, Project, Report, SqliteStore};
 
 use crate::args::{CanIDeployArgs, Format, GraphArgs, GraphFormat, RecordArgs, WorkflowPlace};
 use crate::github::{Annotation, Level};
-use crate::print;
+use crate::output::{print, to_json};
 
 /// The manifest (as messages name it: from the current directory when it is under it) and
 /// the store's file.
@@ -86,7 +86,7 @@ pub fn can_i_deploy(args: &CanIDeployArgs) -> Result<bool, String> {
             }
             print(report.to_text().trim_end());
         }
-        Format::Json => print(&crate::to_json(&report)?),
+        Format::Json => print(&to_json(&report)?),
         Format::Github => print(&github(&report, &manifest)),
     }
     Ok(report.deployable)
