@@ -3,9 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use contract_core::{receive_with, HandoffContract, HandoffSchema, Numbers, ProblemKind, ReceiveOptions};
 use contract_core::schema::shape::{ConstraintShape, IntKind, IntRange, IntValue, Kind};
 use contract_core::Shape;
+use contract_core::{
+    receive_with, HandoffContract, HandoffSchema, Numbers, ProblemKind, ReceiveOptions,
+};
 use serde::{Deserialize, Serialize};
 
 /// A quantity of 1 to 1,000: a validated newtype whose schema says its range.
@@ -98,7 +100,8 @@ const WRITTEN: &str = r#"{"amountCents": 1250.0, "delta": -3e0, "rate": 0.5,
 
 #[test]
 fn whole_doubles_read_as_the_integers_they_equal() {
-    let refused = receive_with::<Order>(WRITTEN.as_bytes(), &ReceiveOptions::default()).unwrap_err();
+    let refused =
+        receive_with::<Order>(WRITTEN.as_bytes(), &ReceiveOptions::default()).unwrap_err();
     assert!(refused.problems().len() >= 7, "{refused}");
     let order = receive_with::<Order>(WRITTEN.as_bytes(), &doubles())
         .unwrap()
@@ -192,8 +195,8 @@ fn a_problem_of_the_bytes_is_not_read_again() {
 #[test]
 fn exact_is_the_default() {
     assert_eq!(ReceiveOptions::default().numbers, Numbers::Exact);
-    let problems = receive_with::<Order>(WRITTEN.as_bytes(), &ReceiveOptions::default())
-        .unwrap_err();
+    let problems =
+        receive_with::<Order>(WRITTEN.as_bytes(), &ReceiveOptions::default()).unwrap_err();
     assert!(problems
         .problems()
         .iter()

@@ -183,4 +183,3 @@ pub(super) fn shift(kind: &mut ProblemKind, f: impl Fn(usize) -> usize) {
         *offset = f(*offset);
     }
 }
-

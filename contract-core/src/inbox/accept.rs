@@ -10,9 +10,9 @@ use crate::inbox::artifacts::{ArtifactStore, NoArtifacts};
 #[cfg(feature = "__fail-points")]
 use crate::inbox::fail::FailAction;
 use crate::inbox::fail::{FailPoint, FailPoints};
+use crate::inbox::journal::{Outcome, Step};
 use crate::inbox::ledger::{Claim, Claimed, Entry, Ledger, Record, StoreError, StoreErrorKind};
 use crate::inbox::outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
-use crate::inbox::journal::{Outcome, Step};
 use crate::inbox::span::AcceptSpan;
 use crate::inbox::steps::{self, Head};
 use crate::inbox::time::to_micro_precision;
@@ -235,21 +235,17 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         };
         let lenient;
         let (head, presence, sender) = match &read {
-            Some(read) => (read.head.clone(), Some(&read.presence), read.sender.as_ref()),
+            Some(read) => (
+                read.head.clone(),
+                Some(&read.presence),
+                read.sender.as_ref(),
+            ),
             None => {
                 lenient = Head::lenient(bytes);
                 (lenient.0.clone(), presence, lenient.1.as_ref())
             }
         };
-        let step = steps::step::<T>(
-            outcome,
-            reason,
-            head,
-            presence,
-            sender,
-            problems,
-            now,
-        );
+        let step = steps::step::<T>(outcome, reason, head, presence, sender, problems, now);
         let _ = self.ledger.note(&step);
     }
 

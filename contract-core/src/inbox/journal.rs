@@ -243,6 +243,7 @@ impl Step {
 
     /// The range of keys the steps of `session` have (and, where a session id holds the
     /// separator, maybe others: a reader checks each step's session).
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
     pub(crate) fn key_range(session: &str) -> (String, String) {
         (
             format!("{session}{KEY_SEPARATOR}"),
@@ -254,6 +255,7 @@ impl Step {
 /// What separates the parts of a step's key (the unit separator).
 const KEY_SEPARATOR: char = '\u{1f}';
 /// The character after [`KEY_SEPARATOR`]: the end of a session's range of keys.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 const KEY_AFTER_SEPARATOR: char = '\u{20}';
 
 /// The summaries of sessions from their (session, workflow, outcome, steps, last seen)
@@ -265,13 +267,15 @@ pub(crate) fn summaries(
     let mut sessions: std::collections::BTreeMap<String, SessionSummary> = Default::default();
     for (session, workflow, outcome, count, last_seen) in groups {
         let last_seen = crate::inbox::time::from_micros(last_seen);
-        let summary = sessions.entry(session.clone()).or_insert_with(|| SessionSummary {
-            session,
-            workflow: None,
-            steps: 0,
-            outcomes: Default::default(),
-            last_activity: last_seen,
-        });
+        let summary = sessions
+            .entry(session.clone())
+            .or_insert_with(|| SessionSummary {
+                session,
+                workflow: None,
+                steps: 0,
+                outcomes: Default::default(),
+                last_activity: last_seen,
+            });
         if summary.workflow.is_none() {
             summary.workflow = workflow;
         }
@@ -307,7 +311,11 @@ impl Journal {
     /// step of its key.
     pub(crate) fn note(&mut self, step: &Step) {
         let key = step.key();
-        if let Some(seen) = self.by_key.get(&key).and_then(|seq| self.steps.get_mut(seq)) {
+        if let Some(seen) = self
+            .by_key
+            .get(&key)
+            .and_then(|seq| self.steps.get_mut(seq))
+        {
             seen.count += step.count.max(1);
             seen.last_seen = seen.last_seen.max(step.last_seen);
             return;

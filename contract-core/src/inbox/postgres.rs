@@ -18,7 +18,8 @@ pub const POSTGRES_SCHEMA_VERSION: i32 = 2;
 
 /// The migrations, the `n`th taking a schema of version `n` to `n + 1` (1: the entries and
 /// the artifacts' versions; 2: the journey's steps); `{s}` is the schema's quoted name.
-const MIGRATIONS: [&str; 2] = ["
+const MIGRATIONS: [&str; 2] = [
+    "
     CREATE TABLE {s}.handoff_ledger (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         context_id text NOT NULL,
@@ -37,7 +38,8 @@ const MIGRATIONS: [&str; 2] = ["
         version bigint NOT NULL,
         PRIMARY KEY (context_id, uri)
     );
-", "
+",
+    "
     CREATE TABLE {s}.handoff_step (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         step_key text COLLATE \"C\" NOT NULL UNIQUE,
@@ -50,7 +52,8 @@ const MIGRATIONS: [&str; 2] = ["
         last_seen timestamptz NOT NULL
     );
     CREATE INDEX handoff_step_last_seen ON {s}.handoff_step (last_seen);
-"];
+",
+];
 
 /// The longest schema name PostgreSQL keeps whole (`NAMEDATALEN - 1` bytes); a longer one
 /// would be truncated, and two long names could then name one schema.
@@ -603,12 +606,20 @@ impl Ledger for PostgresLedger {
         tx: &mut Transaction<'_>,
         step: &Step,
     ) -> Result<(), PostgresError> {
-        note_step(&statements.note, |sql, params| tx.execute(sql, params), step)
+        note_step(
+            &statements.note,
+            |sql, params| tx.execute(sql, params),
+            step,
+        )
     }
 
     fn note(&mut self, step: &Step) -> Result<(), PostgresError> {
         let mut tx = unsynced(&mut self.client)?;
-        note_step(&self.statements.note, |sql, params| tx.execute(sql, params), step)?;
+        note_step(
+            &self.statements.note,
+            |sql, params| tx.execute(sql, params),
+            step,
+        )?;
         Ok(tx.commit()?)
     }
 
@@ -631,9 +642,10 @@ impl Ledger for PostgresLedger {
     }
 
     fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, PostgresError> {
-        let rows = self
-            .client
-            .query(&self.statements.sessions, &[&filter.since, &filter.workflow])?;
+        let rows = self.client.query(
+            &self.statements.sessions,
+            &[&filter.since, &filter.workflow],
+        )?;
         let mut groups = Vec::with_capacity(rows.len());
         for row in &rows {
             let last: SystemTime = row.try_get(4)?;

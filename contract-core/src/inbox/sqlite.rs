@@ -23,7 +23,8 @@ pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The migrations, the `n`th taking a database of version `n` to `n + 1`: 1, the entries
 /// and the artifacts' versions; 2, the journey's steps.
-const MIGRATIONS: [&str; 2] = ["
+const MIGRATIONS: [&str; 2] = [
+    "
     CREATE TABLE IF NOT EXISTS handoff_ledger (
         seq INTEGER PRIMARY KEY,
         context_id TEXT NOT NULL,
@@ -42,7 +43,8 @@ const MIGRATIONS: [&str; 2] = ["
         version INTEGER NOT NULL,
         PRIMARY KEY (context_id, uri)
     ) WITHOUT ROWID;
-", "
+",
+    "
     CREATE TABLE IF NOT EXISTS handoff_step (
         seq INTEGER PRIMARY KEY,
         step_key TEXT NOT NULL UNIQUE,
@@ -55,7 +57,8 @@ const MIGRATIONS: [&str; 2] = ["
         last_seen INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS handoff_step_last_seen ON handoff_step (last_seen);
-"];
+",
+];
 
 /// A ledger in an SQLite file (feature `sqlite`, SQLite built in through rusqlite's
 /// `bundled`).
@@ -407,7 +410,8 @@ impl SqliteLedger {
         &self,
         write: impl FnOnce(&Connection) -> Result<T, SqliteError>,
     ) -> Result<T, SqliteError> {
-        self.connection.pragma_update(None, "synchronous", "NORMAL")?;
+        self.connection
+            .pragma_update(None, "synchronous", "NORMAL")?;
         let written = write(&self.connection);
         self.connection.pragma_update(None, "synchronous", "FULL")?;
         written

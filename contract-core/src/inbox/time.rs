@@ -149,7 +149,6 @@ pub(crate) fn from_micros(micros: i64) -> SystemTime {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

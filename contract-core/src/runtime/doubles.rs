@@ -20,10 +20,10 @@
 //!
 //! The byte offsets of the second read's problems are those of the bytes that arrived.
 
+use contract_schema::model::Constraint;
 use contract_schema::model::{
     Body, EnumDef, FieldDef, IntKind, Repr, Schema, StructDef, Type, VariantDefKind,
 };
-use contract_schema::model::Constraint;
 
 use crate::runtime::options::{Limits, Numbers};
 use crate::runtime::problem::{Problem, ProblemClass};
@@ -90,7 +90,11 @@ pub(crate) fn rewrite(schema: &Schema, text: &str, limits: &Limits) -> Option<Re
         nodes: &tape.nodes,
         found: Vec::new(),
     };
-    walk.value(0, vec![At::Ty(&schema.root)], limits.max_depth.saturating_add(1));
+    walk.value(
+        0,
+        vec![At::Ty(&schema.root)],
+        limits.max_depth.saturating_add(1),
+    );
     if walk.found.is_empty() {
         return None;
     }
@@ -101,10 +105,7 @@ pub(crate) fn rewrite(schema: &Schema, text: &str, limits: &Limits) -> Option<Re
     for (start, end, integer) in walk.found {
         out.push_str(&text[last..start]);
         let literal = integer.to_string();
-        edits.push((
-            out.len(),
-            literal.len() as isize - (end - start) as isize,
-        ));
+        edits.push((out.len(), literal.len() as isize - (end - start) as isize));
         out.push_str(&literal);
         last = end;
     }
@@ -159,9 +160,7 @@ impl<'s> Walk<'s, '_> {
                     }
                 }
                 Type::Float(_) => return Is::Float,
-                Type::List(item) | Type::Set(item) | Type::Array(item, _) => {
-                    return Is::List(item)
-                }
+                Type::List(item) | Type::Set(item) | Type::Array(item, _) => return Is::List(item),
                 Type::Map(_, value) => return Is::Map(value),
                 Type::Tuple(items) => return Is::Items(items),
                 Type::Any => return Is::Any,
@@ -301,7 +300,8 @@ impl<'s> Walk<'s, '_> {
                 continue;
             };
             for v in &e.variants {
-                let by_fields = v.untagged || matches!(e.repr, Repr::Internal { .. } | Repr::Untagged);
+                let by_fields =
+                    v.untagged || matches!(e.repr, Repr::Internal { .. } | Repr::Untagged);
                 match (&e.repr, &v.kind) {
                     (_, VariantDefKind::Struct(fields)) if by_fields => {
                         into.extend(fields.fields.iter().find(accepts).map(|f| At::Ty(&f.ty)));
@@ -353,7 +353,10 @@ impl<'s> Walk<'s, '_> {
         let (start, end) = (node.start as usize, node.end as usize);
         if node.escaped {
             // The quoted string, decoded by serde_json (the scan checked its escapes).
-            let quoted = self.text.get(start.saturating_sub(1)..end + 1).unwrap_or("\"\"");
+            let quoted = self
+                .text
+                .get(start.saturating_sub(1)..end + 1)
+                .unwrap_or("\"\"");
             serde_json::from_str::<String>(quoted)
                 .map(Into::into)
                 .unwrap_or_default()

@@ -313,7 +313,10 @@ where
     receive_unspanned::<T>(rewritten.text.as_bytes(), &again).map_err(|rejection| {
         let side = rejection.side();
         let (problems, presence) = rejection.into_parts();
-        let problems = problems.into_iter().map(|p| rewritten.original(p)).collect();
+        let problems = problems
+            .into_iter()
+            .map(|p| rewritten.original(p))
+            .collect();
         Rejection::new(side, problems, presence)
     })
 }

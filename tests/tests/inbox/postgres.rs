@@ -462,7 +462,10 @@ fn a_schema_of_version_1_migrates_and_keeps_its_entries() {
         .expect("read")
         .get(0);
     assert_eq!(version, POSTGRES_SCHEMA_VERSION);
-    let entry = ledger.entry("ctx-1", "handoff-0").expect("read").expect("kept");
+    let entry = ledger
+        .entry("ctx-1", "handoff-0")
+        .expect("read")
+        .expect("kept");
     assert_eq!(entry.receipt, b"\"done\"");
     assert!(ledger.session("any").expect("the steps' table").is_empty());
     drop(ledger);

@@ -180,18 +180,24 @@ fn a_ledger_of_schema_version_1_migrates_and_keeps_its_entries() {
     );
     // The entries of before have no steps; a retry of one now leaves a duplicate's.
     assert!(ledger.session("sess-1").expect("read").is_empty());
-    let envelope = ledger.entry("ctx-1", "handoff-1").expect("read").expect("kept").envelope;
+    let envelope = ledger
+        .entry("ctx-1", "handoff-1")
+        .expect("read")
+        .expect("kept")
+        .envelope;
     let mut inbox = Inbox::new(ledger);
-    let again = inbox
-        .accept(
-            &envelope,
-            |_: &mut rusqlite::Transaction<'_>, _: &contract_core::Delivery<super::fixture::Order>| {
-                Ok::<_, std::convert::Infallible>(String::new())
-            },
-        );
+    let again = inbox.accept(
+        &envelope,
+        |_: &mut rusqlite::Transaction<'_>, _: &contract_core::Delivery<super::fixture::Order>| {
+            Ok::<_, std::convert::Infallible>(String::new())
+        },
+    );
     // The retry is answered from its key and digest before its payload is read (the
     // fixture's contract is not the one read here), as a duplicate.
-    assert!(matches!(again, Ok(contract_core::inbox::Acceptance::Duplicate(_))), "{again:?}");
+    assert!(
+        matches!(again, Ok(contract_core::inbox::Acceptance::Duplicate(_))),
+        "{again:?}"
+    );
     let steps = inbox.ledger_mut().session("sess-1").expect("read");
     assert_eq!(steps.len(), 1);
     assert_eq!(steps[0].outcome, Outcome::Duplicate);

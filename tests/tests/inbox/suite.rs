@@ -785,7 +785,10 @@ pub fn journey<S: Store>(store: &S) {
     let dropped = serde_json::to_vec(&dropped).expect("json");
     for _ in 0..2 {
         let refused = accept::<S, _>(&mut inbox, &dropped, "none");
-        assert!(matches!(refused, Err(AcceptError::Rejected(_))), "{refused:?}");
+        assert!(
+            matches!(refused, Err(AcceptError::Rejected(_))),
+            "{refused:?}"
+        );
     }
     // Not ready; a handler that fails; a conflict under h1's key.
     let draft = bytes(envelope("h3", &session, 1).status(Status::Draft));
@@ -894,7 +897,11 @@ pub fn journey<S: Store>(store: &S) {
     inbox
         .prune(SystemTime::now() + Duration::from_secs(60))
         .expect("pruned");
-    assert!(inbox.ledger_mut().session(&session).expect("read").is_empty());
+    assert!(inbox
+        .ledger_mut()
+        .session(&session)
+        .expect("read")
+        .is_empty());
 }
 
 pub fn three_hops<S: Store>(store: &S) {
@@ -919,6 +926,7 @@ pub fn three_hops<S: Store>(store: &S) {
     }
     // A hop from an agent that no longer holds the context: the specialist holds it now.
     let stale = hop("h4", "triage-agent", "escalation-agent");
-    let (_, warnings) = applied(accept::<S, _>(&mut inbox, &bytes(stale), "none").expect("applied"));
+    let (_, warnings) =
+        applied(accept::<S, _>(&mut inbox, &bytes(stale), "none").expect("applied"));
     assert_eq!(warnings, [Warning::OwnerConflict]);
 }
