@@ -311,9 +311,12 @@ pub struct WorkflowPlace {
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
     /// The deployment store: an SQLite file (default `.handoff/deployments.sqlite` beside
-    /// the manifest; a PostgreSQL store is not there yet).
-    #[arg(long, value_name = "PATH")]
+    /// the manifest), or a PostgreSQL database (`postgres://…`, the ledgers' own).
+    #[arg(long, value_name = "PATH|URL")]
     pub store: Option<PathBuf>,
+    /// The schema of a PostgreSQL store.
+    #[arg(long, value_name = "NAME", default_value = "handoff")]
+    pub schema: String,
 }
 
 /// `handoff record-deployment AGENT --version REF --env ENV`.
@@ -708,7 +711,8 @@ mod tests {
                 format: Format::Json,
                 place: WorkflowPlace {
                     manifest: None,
-                    store: None
+                    store: None,
+                    schema: "handoff".into(),
                 },
             })
         );

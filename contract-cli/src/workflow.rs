@@ -5,15 +5,21 @@ use std::path::{Path, PathBuf};
 
 use contract_workflow::deploy::{self, Verdict};
 use contract_workflow::project::{default_manifest, default_store};
-use contract_workflow::{graph, Deployments, Project, Report, SqliteStore};
+use contract_workflow::{graph, Deployments, PostgresStore, Project, Report, SqliteStore};
 
 use crate::args::{CanIDeployArgs, Format, GraphArgs, GraphFormat, RecordArgs, WorkflowPlace};
 use crate::github::{Annotation, Level};
 use crate::output::{print, to_json};
 
+/// Where the deployments are kept: an SQLite file, or a schema of a PostgreSQL database.
+enum Store {
+    Sqlite(PathBuf),
+    Postgres { url: String, schema: String },
+}
+
 /// The manifest (as messages name it: from the current directory when it is under it) and
-/// the store's file.
-fn places(place: &WorkflowPlace) -> Result<(PathBuf, PathBuf), String> {
+/// the store.
+fn places(place: &WorkflowPlace) -> Result<(PathBuf, Store), String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let manifest = match &place.manifest {
@@ -30,23 +36,29 @@ fn places(place: &WorkflowPlace) -> Result<(PathBuf, PathBuf), String> {
         Some(store) => {
             let text = store.to_string_lossy();
             if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-                return Err(format!(
-                    "--store: a PostgreSQL deployment store is not there yet; name an SQLite file (the default is {})",
-                    default_store(&manifest).display()
-                ));
+                Store::Postgres {
+                    url: text.into_owned(),
+                    schema: place.schema.clone(),
+                }
+            } else {
+                Store::Sqlite(store.clone())
             }
-            store.clone()
         }
-        None => default_store(&manifest),
+        None => Store::Sqlite(default_store(&manifest)),
     };
     Ok((manifest, store))
 }
 
-/// What runs in `env`, from the store at `path` (nothing when it was never written).
-fn deployed(path: &Path, env: &str) -> Result<Deployments, String> {
-    match SqliteStore::open_existing(path).map_err(|e| e.to_string())? {
-        Some(store) => store.deployed(env).map_err(|e| e.to_string()),
-        None => Ok(Deployments::none(env)),
+/// What runs in `env`, from the store (nothing when it was never written).
+fn deployed(store: &Store, env: &str) -> Result<Deployments, String> {
+    match store {
+        Store::Sqlite(path) => match SqliteStore::open_existing(path).map_err(|e| e.to_string())? {
+            Some(store) => store.deployed(env).map_err(|e| e.to_string()),
+            None => Ok(Deployments::none(env)),
+        },
+        Store::Postgres { url, schema } => PostgresStore::connect(url, schema, false)
+            .and_then(|mut store| store.deployed(env))
+            .map_err(|e| e.to_string()),
     }
 }
 
@@ -57,9 +69,13 @@ pub fn record(args: &RecordArgs) -> Result<bool, String> {
     let commit = project
         .resolve(&args.agent, &args.version)
         .map_err(|e| e.to_string())?;
-    SqliteStore::open(&store)
-        .and_then(|s| s.record(&args.env, &args.agent, &args.version, &commit))
-        .map_err(|e| e.to_string())?;
+    match &store {
+        Store::Sqlite(path) => SqliteStore::open(path)
+            .and_then(|s| s.record(&args.env, &args.agent, &args.version, &commit)),
+        Store::Postgres { url, schema } => PostgresStore::connect(url, schema, true)
+            .and_then(|mut s| s.record(&args.env, &args.agent, &args.version, &commit)),
+    }
+    .map_err(|e| e.to_string())?;
     print(&format!(
         "recorded: {} at {} ({}) in {}",
         args.agent,

@@ -1928,12 +1928,14 @@ fn the_workflow_commands_exit_2_on_bad_input_with_a_located_line() {
         "--env",
         "production",
         "--store",
-        "postgres://localhost/handoff",
+        "postgres://app:s3cret@127.0.0.1:1/handoff",
     ]);
+    // A PostgreSQL store that cannot be reached: named, without its password.
     assert!(
-        err.contains("PostgreSQL deployment store is not there yet"),
+        err.contains("postgres://app@127.0.0.1:1/handoff (schema handoff): the deployment store"),
         "{err}"
     );
+    assert!(!err.contains("s3cret"), "{err}");
     // No manifest at all.
     std::fs::remove_file(repo.join("handoff.toml")).unwrap();
     let err = run(&["graph"]);

@@ -18,7 +18,8 @@
 //! - [`manifest`]: the manifest, every mistake located at its line (`handoff.toml:12: …`).
 //! - [`git`]: an agent's files at a git ref, from this repository or another one (fetched
 //!   into a cache).
-//! - [`store`]: what runs where, recorded by `handoff record-deployment` (SQLite).
+//! - [`store`]: what runs where, recorded by `handoff record-deployment` (SQLite, or a
+//!   PostgreSQL schema).
 //! - [`deploy`]: can-i-deploy: every edge touching an agent, its side at a ref against the
 //!   other side's version deployed in an environment, with `contract_schema::compat::check`.
 //! - [`graph`]: the manifest drawn as a mermaid flowchart or one self-contained HTML page,
@@ -43,7 +44,7 @@ pub use deploy::{EdgeReport, Report, Verdict};
 pub use error::Error;
 pub use manifest::Manifest;
 pub use project::Project;
-pub use store::{Deployment, Deployments, SqliteStore};
+pub use store::{Deployment, Deployments, PostgresStore, SqliteStore};
 
 /// The manifest's file name, at the root of a repository.
 pub const MANIFEST: &str = "handoff.toml";
