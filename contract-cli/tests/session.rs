@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 
 /// What the triage agent hands to the refund specialist.
 #[derive(Debug, Clone, Serialize, Deserialize, HandoffContract)]
-#[handoff(name = "refund-request", version = 2)]
+#[handoff(name = "refund-request", version = 2, snapshots = "tests/contracts")]
 #[serde(rename_all = "camelCase")]
 pub struct RefundRequest {
     /// The order to refund.
@@ -36,7 +36,7 @@ pub struct RefundRequest {
 
 /// What the refund specialist hands to the escalation agent.
 #[derive(Debug, Clone, Serialize, Deserialize, HandoffContract)]
-#[handoff(name = "refund-escalation", version = 1)]
+#[handoff(name = "refund-escalation", version = 1, snapshots = "tests/contracts")]
 #[serde(rename_all = "camelCase")]
 pub struct Escalation {
     /// What went wrong.
