@@ -56,7 +56,7 @@ const MIGRATIONS: [&str; 2] = [
         first_seen INTEGER NOT NULL,
         last_seen INTEGER NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS handoff_step_last_seen ON handoff_step (last_seen);
+    CREATE INDEX IF NOT EXISTS handoff_step_touched ON handoff_step (last_seen) WHERE count > 1;
 ",
 ];
 
@@ -419,13 +419,21 @@ impl SqliteLedger {
 }
 
 /// Records a step (one statement: on a transaction, in it; on the connection, alone).
+///
+/// A new step's `first_seen` is never earlier than the step before it in the ledger's
+/// sequence (the clock read before the write lock was taken, clamped), so that the steps
+/// seen since a time are a suffix of the sequence, found without an index of their times:
+/// the acceptance's path maintains no such index. Steps seen again (`count` above 1) are in
+/// a partial index of their `last_seen`.
 fn note_step(connection: &Connection, step: &Step) -> Result<(), SqliteError> {
     let body = serde_json::to_string(step).map_err(|_| SqliteError::CorruptStep)?;
     connection
         .prepare_cached(
             "INSERT INTO handoff_step \
              (step_key, session, workflow, outcome, step, count, first_seen, last_seen) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, \
+             coalesce((SELECT max(?7, first_seen) FROM handoff_step ORDER BY seq DESC LIMIT 1), ?7), \
+             coalesce((SELECT max(?8, first_seen) FROM handoff_step ORDER BY seq DESC LIMIT 1), ?8)) \
              ON CONFLICT (step_key) DO UPDATE SET count = count + excluded.count, \
              last_seen = max(last_seen, excluded.last_seen)",
         )?
@@ -440,6 +448,29 @@ fn note_step(connection: &Connection, step: &Step) -> Result<(), SqliteError> {
             to_micros(step.last_seen),
         ])?;
     Ok(())
+}
+
+/// The first sequence number from which every step was first seen at or after `since`
+/// (micros): a binary search over the sequence, each probe one lookup of the rowid.
+fn first_seq_since(connection: &Connection, since: i64) -> Result<i64, SqliteError> {
+    let mut probe = connection.prepare_cached(
+        "SELECT seq, first_seen FROM handoff_step WHERE seq >= ?1 ORDER BY seq LIMIT 1",
+    )?;
+    let last: Option<i64> = connection
+        .prepare_cached("SELECT MAX(seq) FROM handoff_step")?
+        .query_row([], |row| row.get(0))?;
+    let (mut lo, mut hi) = (0_i64, last.map_or(0, |l| l.saturating_add(1)));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let found: Option<(i64, i64)> = probe
+            .query_row(params![mid], |row| Ok((row.get(0)?, row.get(1)?)))
+            .optional()?;
+        match found {
+            Some((seq, first_seen)) if first_seen < since => lo = seq.saturating_add(1),
+            _ => hi = mid,
+        }
+    }
+    Ok(lo)
 }
 
 /// A step from a row of `seq, step, count, first_seen, last_seen`.
@@ -622,12 +653,13 @@ impl Ledger for SqliteLedger {
 
     fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, SqliteError> {
         let since = filter.since.map_or(i64::MIN, to_micros);
-        let mut statement = self.connection.prepare_cached(
-            "SELECT session, MIN(workflow), outcome, COUNT(*), MAX(last_seen) FROM handoff_step \
-             WHERE last_seen >= ?1 AND session IS NOT NULL AND (?2 IS NULL OR workflow = ?2) \
-             GROUP BY session, outcome",
-        )?;
-        let rows = statement.query_map(params![since, filter.workflow], |row| {
+        // Steps seen once: their last sighting is their first, which never decreases along
+        // the sequence, so those since `since` are the steps from one sequence number on.
+        let from = match filter.since {
+            Some(_) => first_seq_since(&self.connection, since)?,
+            None => 0,
+        };
+        let group = |row: &Row<'_>| {
             Ok((
                 row.get::<_, String>(0)?,
                 row.get::<_, Option<String>>(1)?,
@@ -635,9 +667,23 @@ impl Ledger for SqliteLedger {
                 row.get::<_, i64>(3)?,
                 row.get::<_, i64>(4)?,
             ))
-        })?;
+        };
         let mut groups = Vec::new();
-        for row in rows {
+        let mut once = self.connection.prepare_cached(
+            "SELECT session, MIN(workflow), outcome, COUNT(*), MAX(last_seen) FROM handoff_step \
+             WHERE seq >= ?1 AND count = 1 AND session IS NOT NULL \
+             AND (?2 IS NULL OR workflow = ?2) GROUP BY session, outcome",
+        )?;
+        for row in once.query_map(params![from, filter.workflow], group)? {
+            groups.push(row?);
+        }
+        // Steps seen again, through the partial index of their last sighting.
+        let mut again = self.connection.prepare_cached(
+            "SELECT session, MIN(workflow), outcome, COUNT(*), MAX(last_seen) FROM handoff_step \
+             WHERE count > 1 AND last_seen >= ?1 AND session IS NOT NULL \
+             AND (?2 IS NULL OR workflow = ?2) GROUP BY session, outcome",
+        )?;
+        for row in again.query_map(params![since, filter.workflow], group)? {
             groups.push(row?);
         }
         Ok(crate::inbox::journal::summaries(groups, filter))

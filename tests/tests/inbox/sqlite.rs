@@ -369,3 +369,68 @@ fn a_read_only_ledger_reads_the_journey_and_writes_nothing() {
         "no step of the refusal"
     );
 }
+
+/// `sessions --since` without an index of the steps' times: the steps seen once are the
+/// suffix of the sequence from the first one seen at or after the time (a step's first
+/// sighting never goes back along the sequence), the steps seen again come from the partial
+/// index of their last sighting; checked against a count of every step, at every cut.
+#[test]
+fn sessions_since_a_time_are_found_from_the_sequence_and_the_repeats() {
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use contract_core::inbox::{Ledger as _, Outcome, SessionFilter, Step};
+
+    let store = SqliteStore::fresh("since").expect("a store");
+    let mut ledger = store.connect();
+    let at = |second: u64| UNIX_EPOCH + Duration::from_secs(1_800_000_000 + second);
+    let step = |session: &str, handoff: &str, second: u64| Step {
+        seq: 0,
+        session: Some(session.to_owned()),
+        workflow: Some("support-refund".to_owned()),
+        from: Some("triage".to_owned()),
+        to: Some("refund-specialist".to_owned()),
+        attempt: Some(1),
+        retry_of: None,
+        contract: "inbox-order/v1".to_owned(),
+        context_id: Some("ctx".to_owned()),
+        handoff_id: Some(handoff.to_owned()),
+        outcome: Outcome::Refused,
+        reason: Some("rejected".to_owned()),
+        received_fields: vec![],
+        missing_fields: vec![],
+        sender_fields: None,
+        causes: Default::default(),
+        problems: vec![],
+        count: 1,
+        first_seen: at(second),
+        last_seen: at(second),
+    };
+    // Ten sessions, one step each, a second apart; the clock of the seventh going back (it
+    // is clamped to the step before it); the second session's step seen again later.
+    let mut seen: Vec<(String, u64)> = Vec::new();
+    for i in 0..10_u64 {
+        let second = if i == 6 { 2 } else { i * 10 };
+        let session = format!("s{i}");
+        ledger.note(&step(&session, "h", second)).expect("noted");
+        let recorded = seen.last().map_or(second, |(_, last)| second.max(*last));
+        seen.push((session, recorded));
+    }
+    assert!(ledger
+        .touch(&step("s1", "h", 0).key(), at(95))
+        .expect("touched"));
+    seen[1].1 = 95;
+    for cut in [0, 5, 10, 45, 55, 60, 61, 90, 95, 96] {
+        let listed = ledger
+            .sessions(&SessionFilter::default().since(at(cut)))
+            .expect("read");
+        let mut got: Vec<&str> = listed.iter().map(|s| s.session.as_str()).collect();
+        got.sort_unstable();
+        let mut want: Vec<&str> = seen
+            .iter()
+            .filter(|(_, last)| *last >= cut)
+            .map(|(s, _)| s.as_str())
+            .collect();
+        want.sort_unstable();
+        assert_eq!(got, want, "since +{cut}s");
+    }
+}
