@@ -178,18 +178,29 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         let _entered = span.enter();
         let mut read = Seen::default();
         let result = self.accept_in_span(bytes, handler, &span, &mut read);
-        if self.steps {
-            self.note_step::<T, R, E>(bytes, &result, read);
+        // Where the envelope was not read in full (a duplicate answered early, a rejection),
+        // one lenient read of its top level, when the span or the step needs it, names the
+        // handoff for both.
+        let max_bytes = self.options.limits.max_bytes;
+        let lenient = std::cell::OnceCell::new();
+        let lenient = || lenient.get_or_init(|| Head::lenient(bytes, max_bytes));
+        if read.read.is_none() && span.names_wanted() {
+            let (head, _) = lenient();
+            if let (Some(context_id), Some(handoff_id)) = (&head.context_id, &head.handoff_id) {
+                span.handoff(context_id, handoff_id, &head.journey);
+            }
         }
-        let envelope = (bytes, self.options.limits.max_bytes);
+        if self.steps {
+            self.note_step::<T, R, E>(&result, read, lenient);
+        }
         match &result {
             Ok(Acceptance::Applied { ack, warnings, .. }) => {
-                span.accepted(contract, "applied", ack.seq, warnings, envelope);
+                span.accepted(contract, "applied", ack.seq, warnings);
             }
             Ok(Acceptance::Duplicate(ack)) => {
-                span.accepted(contract, "duplicate", ack.seq, &[], envelope);
+                span.accepted(contract, "duplicate", ack.seq, &[]);
             }
-            Err(error) => span.refused(contract, error, envelope),
+            Err(error) => span.refused(contract, error),
         }
         result
     }
@@ -198,11 +209,11 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     /// in its transaction): what `read` kept of the envelope, else a lenient read of its top
     /// level. A failure to record it does not hide the outcome: the step is lost, the
     /// refusal or the duplicate is answered.
-    fn note_step<T, R, E>(
+    fn note_step<'b, T, R, E>(
         &mut self,
-        bytes: &[u8],
         result: &Result<Acceptance<T, R>, AcceptError<E>>,
         seen: Seen,
+        lenient: impl FnOnce() -> &'b (Head, Option<Presence>),
     ) where
         T: HandoffContract + 'static,
     {
@@ -233,7 +244,6 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 }
             }
         };
-        let lenient;
         let (head, presence, sender) = match &read {
             Some(read) => (
                 read.head.clone(),
@@ -241,8 +251,8 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 read.sender.as_ref(),
             ),
             None => {
-                lenient = Head::lenient(bytes);
-                (lenient.0.clone(), presence, lenient.1.as_ref())
+                let (head, sender) = lenient();
+                (head.clone(), presence, sender.as_ref())
             }
         };
         let step = steps::step::<T>(outcome, reason, head, presence, sender, problems, now);

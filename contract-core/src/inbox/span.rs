@@ -76,18 +76,6 @@ pub(crate) struct Metered {
 #[cfg(not(feature = "tracing"))]
 pub(crate) struct AcceptSpan;
 
-/// What an envelope's ids and journey are read as for the span when the envelope was not
-/// read in full: its other members, the payload among them, are passed over.
-#[cfg(feature = "tracing")]
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Names {
-    context_id: String,
-    handoff_id: String,
-    #[serde(default)]
-    journey: Journey,
-}
-
 #[cfg(feature = "tracing")]
 impl AcceptSpan {
     /// Opens the span of an acceptance of a payload of contract `contract`, `bytes` long, by
@@ -188,16 +176,10 @@ impl AcceptSpan {
         }
     }
 
-    /// Names the handoff from the envelope's bytes, where it was not named from the envelope
-    /// read in full: its ids and journey alone are read (only for a span a subscriber
-    /// records, and an envelope within `max_bytes`); nothing where they do not read.
-    fn handoff_from_bytes(&self, bytes: &[u8], max_bytes: usize) {
-        if self.span.is_disabled() || self.named.get() || bytes.len() > max_bytes {
-            return;
-        }
-        if let Ok(names) = serde_json::from_slice::<Names>(bytes) {
-            self.handoff(&names.context_id, &names.handoff_id, &names.journey);
-        }
+    /// Whether the span would take the handoff's names: a subscriber records it and it has
+    /// not named the handoff yet.
+    pub(crate) fn names_wanted(&self) -> bool {
+        !self.span.is_disabled() && !self.named.get()
     }
 
     /// Records the payload's verdict once: `accepted` with its presence when it was read,
@@ -226,15 +208,13 @@ impl AcceptSpan {
         self.judge(Some(presence), None);
     }
 
-    /// Records an acceptance: applied now or a duplicate. `bytes` is the envelope, its ids
-    /// read from it if they are not recorded yet (`max_bytes`: the inbox's size limit).
+    /// Records an acceptance: applied now or a duplicate.
     pub(crate) fn accepted(
         &self,
         contract: &dyn core::fmt::Display,
         outcome: &'static str,
         seq: u64,
         warnings: &[Warning],
-        (bytes, max_bytes): (&[u8], usize),
     ) {
         #[cfg(feature = "otel")]
         self.meter(
@@ -248,7 +228,6 @@ impl AcceptSpan {
         if self.span.is_disabled() {
             return;
         }
-        self.handoff_from_bytes(bytes, max_bytes);
         // A duplicate answered before its payload was read: the payload is the one accepted
         // under the same digest.
         self.judge(None, None);
@@ -269,13 +248,8 @@ impl AcceptSpan {
     }
 
     /// Records a refusal or a failure: `error.type`, the status with `otel`, and for an
-    /// envelope rejected the payload's verdict. `bytes` as for [`AcceptSpan::accepted`].
-    pub(crate) fn refused<E>(
-        &self,
-        contract: &dyn core::fmt::Display,
-        error: &AcceptError<E>,
-        (bytes, max_bytes): (&[u8], usize),
-    ) {
+    /// envelope rejected the payload's verdict.
+    pub(crate) fn refused<E>(&self, contract: &dyn core::fmt::Display, error: &AcceptError<E>) {
         #[cfg(feature = "otel")]
         match error {
             AcceptError::Conflict { .. } => self.meter(contract, "conflict", None, false),
@@ -289,7 +263,6 @@ impl AcceptSpan {
         if self.span.is_disabled() {
             return;
         }
-        self.handoff_from_bytes(bytes, max_bytes);
         if let AcceptError::Rejected(rejection) = error {
             self.judge(rejection.presence(), Some(rejection.problems().len()));
         }
@@ -355,6 +328,11 @@ impl AcceptSpan {
     pub(crate) fn handoff(&self, _: &str, _: &str, _: &crate::runtime::options::Journey) {}
 
     #[inline(always)]
+    pub(crate) fn names_wanted(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
     pub(crate) fn payload(&self, _: &crate::runtime::presence::Presence) {}
 
     #[inline(always)]
@@ -364,7 +342,6 @@ impl AcceptSpan {
         _: &'static str,
         _: u64,
         _: &[crate::inbox::outcome::Warning],
-        _: (&[u8], usize),
     ) {
     }
 
@@ -373,7 +350,6 @@ impl AcceptSpan {
         &self,
         _: &dyn core::fmt::Display,
         _: &crate::inbox::outcome::AcceptError<E>,
-        _: (&[u8], usize),
     ) {
     }
 }

@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer};
 use crate::envelope::Delivery;
 use crate::inbox::journal::{Outcome, Step, StepProblem};
 use crate::inbox::outcome::AcceptError;
+use crate::runtime::options::Journey;
 use crate::runtime::presence::{FieldPath, Presence};
 use crate::runtime::problem::Problem;
 use crate::runtime::{why_missing, Cause};
@@ -22,37 +23,29 @@ pub(crate) struct Head {
     pub context_id: Option<String>,
     pub handoff_id: Option<String>,
     pub contract: Option<String>,
-    pub session_id: Option<String>,
-    pub workflow: Option<String>,
-    pub from: Option<String>,
-    pub to: Option<String>,
-    pub attempt: Option<u32>,
-    pub retry_of: Option<String>,
+    pub journey: Journey,
 }
 
 impl Head {
     /// The head of an envelope that was read.
     pub(crate) fn of<T>(delivery: &Delivery<T>) -> Head {
         let envelope = delivery.envelope();
-        let journey = &envelope.journey;
         Head {
             context_id: Some(envelope.context_id.clone()),
             handoff_id: Some(envelope.handoff_id.to_string()),
             contract: Some(envelope.contract.clone()),
-            session_id: journey.session_id.clone(),
-            workflow: journey.workflow_name.clone(),
-            from: journey.handoff_from.clone(),
-            to: journey.handoff_to.clone(),
-            attempt: journey.attempt,
-            retry_of: journey.retry_of.clone(),
+            journey: envelope.journey.clone(),
         }
     }
 
     /// What a lenient read of an envelope's top level finds (each member a string, or an
     /// integer for `attempt`, else left out), and the sender's presence record when it reads
     /// as one; nothing of an envelope that is not one JSON object. The payload is skipped,
-    /// not read.
-    pub(crate) fn lenient(bytes: &[u8]) -> (Head, Option<Presence>) {
+    /// not read. An envelope larger than `max_bytes` (the inbox's limit) is not read at all.
+    pub(crate) fn lenient(bytes: &[u8], max_bytes: usize) -> (Head, Option<Presence>) {
+        if bytes.len() > max_bytes {
+            return (Head::default(), None);
+        }
         let Ok(top) = serde_json::from_slice::<LenientTop>(bytes) else {
             return (Head::default(), None);
         };
@@ -61,12 +54,14 @@ impl Head {
             context_id: top.context_id.0,
             handoff_id: top.handoff_id.0,
             contract: top.contract.0,
-            session_id: journey.session_id.0,
-            workflow: journey.workflow_name.0,
-            from: journey.handoff_from.0,
-            to: journey.handoff_to.0,
-            attempt: journey.attempt.0,
-            retry_of: journey.retry_of.0,
+            journey: Journey {
+                session_id: journey.session_id.0,
+                workflow_name: journey.workflow_name.0,
+                handoff_from: journey.handoff_from.0,
+                handoff_to: journey.handoff_to.0,
+                attempt: journey.attempt.0,
+                retry_of: journey.retry_of.0,
+            },
         };
         (head, top.sender_presence.0)
     }
@@ -135,12 +130,12 @@ pub(crate) fn step<T: HandoffContract + 'static>(
     }
     Step {
         seq: 0,
-        session: head.session_id.or_else(|| head.context_id.clone()),
-        workflow: head.workflow,
-        from: head.from,
-        to: head.to,
-        attempt: head.attempt,
-        retry_of: head.retry_of,
+        session: head.journey.session_id.or_else(|| head.context_id.clone()),
+        workflow: head.journey.workflow_name,
+        from: head.journey.handoff_from,
+        to: head.journey.handoff_to,
+        attempt: head.journey.attempt,
+        retry_of: head.journey.retry_of,
         contract: head.contract.unwrap_or_else(|| T::CONTRACT.id.to_owned()),
         context_id: head.context_id,
         handoff_id: head.handoff_id,
