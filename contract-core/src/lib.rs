@@ -86,8 +86,9 @@ pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
 #[cfg(feature = "derive")]
 pub use envelope::{
-    receive_handoff, send_handoff, send_handoff_to, ArtifactRef, Delivery, Handoff,
-    HandoffRejection, Status,
+    fill_sender_presence, fill_sender_presence_to, receive_handoff, send_handoff,
+    send_handoff_to, ArtifactRef, Delivery, Handoff, HandoffRejection, Status,
+    HANDOFF_SCHEMA_VERSION,
 };
 pub use json_schema::json_schema;
 pub use published::check_published;

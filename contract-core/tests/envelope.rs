@@ -7,8 +7,9 @@
 use contract_core::envelope::{Digest, ENVELOPE};
 use contract_core::task::Budget;
 use contract_core::{
-    receive_handoff, send_handoff, send_handoff_to, why_missing, ArtifactRef, Handoff,
-    HandoffContract, HandoffRejection, Journey, Limits, ProblemKind, ReceiveOptions, Side, Status,
+    fill_sender_presence, fill_sender_presence_to, receive_handoff, send_handoff, send_handoff_to,
+    why_missing, ArtifactRef, Handoff, HandoffContract, HandoffRejection, Journey, Limits,
+    ProblemKind, ReceiveOptions, Side, Status, HANDOFF_SCHEMA_VERSION,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -887,4 +888,121 @@ fn every_handoff_publishes_the_one_committed_snapshot() {
 fn the_envelope_is_published() {
     contract_core::assert_contract_snapshot!(Handoff<v1::Refund>);
     contract_core::assert_contract_snapshot!(Handoff<Invoice>);
+}
+
+/// An envelope written by other means carries the same `senderPresence` and `contract` as
+/// one `send_handoff` writes: the same bytes.
+#[test]
+fn sender_presence_is_filled_for_an_envelope_written_elsewhere() {
+    let mut built = handoff(refund());
+    built.contract = "stale/v9".into();
+    let presence = fill_sender_presence(&mut built).expect("filled").clone();
+    assert_eq!(presence.received(), ["orderRef", "amountCents"]);
+    assert_eq!(built.contract, "env-refund/v1");
+    assert_eq!(built.sender_presence.as_ref(), Some(&presence));
+
+    let mut sent = handoff(refund());
+    let bytes = send_handoff(&mut sent).expect("sent");
+    assert_eq!(
+        serde_json::to_vec(&built).expect("serializes"),
+        bytes.bytes()
+    );
+
+    // A payload that cannot be sent leaves `senderPresence` as it was.
+    let mut bad = handoff(Reading { celsius: f64::NAN });
+    let rejection = fill_sender_presence(&mut bad).expect_err("refused");
+    assert_eq!(rejection.problems()[0].pointer, "/payload/celsius");
+    assert_eq!(rejection.side(), Side::Send);
+    assert!(bad.sender_presence.is_none());
+
+    // Against the consumer's contract: `contract` is the consumer's.
+    let mut to = handoff(refund());
+    fill_sender_presence_to::<v1::Refund, _>(&mut to).expect("filled");
+    assert_eq!(to.contract, "env-refund/v1");
+    assert_eq!(to.sender_presence.as_ref(), Some(&presence));
+    let err = fill_sender_presence_to::<Invoice, _>(&mut handoff(refund())).expect_err("refused");
+    assert_eq!(err.payload_contract(), "env-invoice/v1");
+}
+
+/// The envelope's schema version needs no payload type, and is what every envelope holds.
+#[test]
+fn the_schema_version_is_one_constant_whatever_the_payload() {
+    assert_eq!(HANDOFF_SCHEMA_VERSION, "handoff-envelope/v1");
+    assert_eq!(HANDOFF_SCHEMA_VERSION, ENVELOPE);
+    assert_eq!(
+        Handoff::<v1::Refund>::SCHEMA_VERSION,
+        HANDOFF_SCHEMA_VERSION
+    );
+    assert_eq!(Handoff::<Invoice>::SCHEMA_VERSION, HANDOFF_SCHEMA_VERSION);
+    assert_eq!(envelope_json()["schemaVersion"], HANDOFF_SCHEMA_VERSION);
+    assert_eq!(
+        <Handoff<Invoice> as HandoffContract>::CONTRACT.id,
+        HANDOFF_SCHEMA_VERSION
+    );
+}
+
+/// Every message of an error and of its `source` chain, as a report walking it prints them.
+fn chain(error: &dyn std::error::Error) -> Vec<String> {
+    let mut out = vec![error.to_string()];
+    let mut next = error.source();
+    while let Some(error) = next {
+        out.push(error.to_string());
+        next = error.source();
+    }
+    out
+}
+
+/// A handler's error with a cause of its own.
+#[derive(Debug)]
+struct HandlerFailed(std::io::Error);
+
+impl std::fmt::Display for HandlerFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the refund was not booked")
+    }
+}
+
+impl std::error::Error for HandlerFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// A refused acceptance says "refused" once, then every problem; its chain repeats nothing.
+#[test]
+fn a_refused_acceptance_says_refused_once() {
+    use contract_core::inbox::{AcceptError, Inbox, MemoryLedger, MemoryTx};
+    use contract_core::Delivery;
+
+    let mut inbox = Inbox::new(MemoryLedger::new());
+    let mut json = envelope_json();
+    json["payload"]["amountCents"] = json!("SECRET");
+    json["payload"]["orderRef"] = json!(7);
+    let bytes = serde_json::to_vec(&json).expect("JSON");
+    let apply = |_: &mut MemoryTx<'_>, _: &Delivery<v1::Refund>| Ok::<_, HandlerFailed>(());
+    let error = inbox.accept(&bytes, apply).expect_err("refused");
+    assert!(matches!(error, AcceptError::Rejected(_)), "{error:?}");
+    let messages = chain(&error);
+    assert_eq!(
+        messages,
+        [
+            "handoff refused: 2 problems in handoff-envelope/v1 carrying env-refund/v1\n  \
+             /payload/amountCents: wrong type: expected u32, found a string\n  \
+             /payload/orderRef: wrong type: expected string, found an integer"
+        ],
+        "{messages:#?}"
+    );
+    assert!(!messages[0].contains("SECRET"));
+
+    // The handler's error is said once, then its own cause.
+    let mut plain = Handoff::new("ctx-1", "h-2", "specialist", refund()).ready();
+    let ok = send_handoff(&mut plain).expect("sent").into_bytes();
+    let fail = |_: &mut MemoryTx<'_>, _: &Delivery<v1::Refund>| {
+        Err::<(), _>(HandlerFailed(std::io::Error::other("disk full")))
+    };
+    let error = inbox.accept(&ok, fail).expect_err("the handler failed");
+    assert_eq!(
+        chain(&error),
+        ["the handler failed: the refund was not booked", "disk full"]
+    );
 }

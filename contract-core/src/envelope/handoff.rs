@@ -14,8 +14,24 @@ use crate::traits::HandoffSchema;
 use super::digest::Digest;
 
 /// The envelope's contract id, `handoff-envelope/v1`: the value of every envelope's
-/// `schemaVersion`.
+/// `schemaVersion` ([`HANDOFF_SCHEMA_VERSION`] is the same constant, named after the field).
 pub const ENVELOPE: &str = "handoff-envelope/v1";
+
+/// The value of every envelope's `schemaVersion`, `handoff-envelope/v1`: the envelope's own
+/// contract id, whatever its payload. [`ENVELOPE`] and `Handoff::<T>::SCHEMA_VERSION` are
+/// the same value.
+///
+/// ```
+/// use contract_core::HANDOFF_SCHEMA_VERSION;
+/// use serde_json::Value;
+///
+/// // An envelope written by a peer, checked before its payload's type is chosen.
+/// let bytes = br#"{"schemaVersion":"handoff-envelope/v1","contract":"refund-request/v1"}"#;
+/// let envelope: Value = serde_json::from_slice(bytes)?;
+/// assert_eq!(envelope["schemaVersion"], HANDOFF_SCHEMA_VERSION);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub const HANDOFF_SCHEMA_VERSION: &str = ENVELOPE;
 
 /// Where a handoff stands. An inbox accepts only `ready`.
 #[derive(
@@ -140,8 +156,10 @@ pub struct Handoff<T> {
 }
 
 impl<T> Handoff<T> {
-    /// The envelope's contract id, `handoff-envelope/v1`, as `schemaVersion` holds it.
-    pub const SCHEMA_VERSION: &'static str = ENVELOPE;
+    /// The envelope's contract id, `handoff-envelope/v1`, as `schemaVersion` holds it: an
+    /// alias of [`HANDOFF_SCHEMA_VERSION`], which names no payload type (the value does not
+    /// depend on `T`).
+    pub const SCHEMA_VERSION: &'static str = HANDOFF_SCHEMA_VERSION;
 
     /// A `draft` envelope of `payload` in context `context_id`, owned from its acceptance on by
     /// `owner` (the agent taking over: the receiver), with an empty goal, lists and journey. `contract` is filled by

@@ -15,14 +15,14 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::runtime::options::{Limits, ReceiveOptions};
-use crate::runtime::presence::Side;
+use crate::runtime::presence::{Presence, Side};
 use crate::runtime::{schema_for, send_payload, send_payload_to, Sent};
 use crate::traits::HandoffContract;
 
 pub use delivery::{Delivery, HandoffRejection};
 pub(crate) use digest::noted_digest;
 pub use digest::{Digest, DigestError, DigestErrorReason, ParseDigestError, MAX_DIGEST_DEPTH};
-pub use handoff::{ArtifactRef, Handoff, Status, ENVELOPE};
+pub use handoff::{ArtifactRef, Handoff, Status, ENVELOPE, HANDOFF_SCHEMA_VERSION};
 
 /// Checks the payload of `handoff` with [`send`](crate::send) against its own contract `T`,
 /// fills the envelope's `contract` (`T`'s id) and `senderPresence` (what was written of the
@@ -135,6 +135,103 @@ where
     });
     finish(&span, &result);
     result
+}
+
+/// Checks the payload of `handoff` against its own contract `T` and fills the envelope's
+/// `contract` (`T`'s id) and `senderPresence` (what is written of the payload), as
+/// [`send_handoff`] does, without writing the envelope: for an envelope that another layer
+/// serializes (a queue client, a framework taking any `Serialize`), so that its receiver
+/// still learns what the sender wrote. Returns the presence record it filled in.
+///
+/// The payload's presence alone, with no envelope, is [`send`](crate::send)'s
+/// ([`Sent::presence`]).
+///
+/// ```
+/// use contract_core::{fill_sender_presence, receive_handoff, Handoff, HandoffContract, ReceiveOptions};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, HandoffContract)]
+/// #[handoff(name = "refund-request", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct RefundRequest {
+///     order_ref: String,
+///     #[serde(skip_serializing_if = "Option::is_none")]
+///     note: Option<String>,
+/// }
+///
+/// let payload = RefundRequest { order_ref: "A-1".into(), note: None };
+/// let mut handoff = Handoff::new("ctx-1", "h-1", "specialist", payload).ready();
+/// let presence = fill_sender_presence(&mut handoff)?;
+/// assert_eq!(presence.received(), ["orderRef"]);
+/// assert_eq!(handoff.contract, "refund-request/v1");
+///
+/// // Written by other means: the receiver reads what the sender wrote.
+/// let bytes = serde_json::to_vec(&handoff).expect("an envelope serializes");
+/// let delivery = receive_handoff::<RefundRequest>(&bytes, &ReceiveOptions::default())?;
+/// let sender = delivery.envelope().sender_presence.as_ref().expect("filled");
+/// assert_eq!(sender.received(), ["orderRef"]);
+/// # Ok::<(), contract_core::HandoffRejection>(())
+/// ```
+///
+/// # Errors
+/// A [`HandoffRejection`] with the payload's problems, each pointer under `/payload`, as
+/// [`send_handoff`] finds them (`senderPresence` is then left as it was; `contract` is
+/// filled).
+pub fn fill_sender_presence<T>(handoff: &mut Handoff<T>) -> Result<&Presence, HandoffRejection>
+where
+    T: Serialize + HandoffContract + 'static,
+{
+    write::fill(handoff, T::CONTRACT.id, |payload| {
+        send_payload(payload, &Limits::DEFAULT)
+    })
+}
+
+/// [`fill_sender_presence`] for a payload checked against the **receiver** view of the
+/// consumer's contract `C`, as [`send_handoff_to`] checks it: `contract` is `C`'s id.
+///
+/// ```
+/// use contract_core::{fill_sender_presence_to, Handoff, HandoffContract};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, HandoffContract)]
+/// #[handoff(name = "refund-request", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Triage {
+///     #[serde(skip_serializing_if = "Option::is_none")]
+///     order_ref: Option<String>,
+/// }
+///
+/// #[derive(Deserialize, HandoffContract)]
+/// #[handoff(name = "refund-request", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct Specialist {
+///     order_ref: String,
+/// }
+///
+/// let mut handoff = Handoff::new("ctx-1", "h-1", "specialist", Triage { order_ref: None });
+/// let err = fill_sender_presence_to::<Specialist, _>(&mut handoff).unwrap_err();
+/// assert_eq!(err.problems()[0].pointer, "/payload/orderRef");
+/// assert!(handoff.sender_presence.is_none());
+///
+/// handoff.payload.order_ref = Some("A-1".into());
+/// let presence = fill_sender_presence_to::<Specialist, _>(&mut handoff)?;
+/// assert_eq!(presence.received(), ["orderRef"]);
+/// # Ok::<(), contract_core::HandoffRejection>(())
+/// ```
+///
+/// # Errors
+/// A [`HandoffRejection`] with the problems the consumer would find in the payload, each
+/// pointer under `/payload`.
+pub fn fill_sender_presence_to<C, T>(
+    handoff: &mut Handoff<T>,
+) -> Result<&Presence, HandoffRejection>
+where
+    C: HandoffContract + ?Sized + 'static,
+    T: Serialize,
+{
+    write::fill(handoff, C::CONTRACT.id, |payload| {
+        send_payload_to::<C, T>(payload, &Limits::DEFAULT)
+    })
 }
 
 /// Reads an envelope `handoff-envelope/v1` of a `T` payload, checking, in this order:

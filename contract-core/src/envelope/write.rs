@@ -4,6 +4,7 @@
 
 use core::mem;
 
+use crate::runtime::presence::Presence;
 use crate::runtime::problem::{Problem, ProblemKind, Rejection};
 use crate::runtime::Sent;
 
@@ -38,6 +39,24 @@ pub(crate) fn send<T>(
             }],
             presence,
         )),
+    }
+}
+
+/// Checks the payload of `handoff` with `send` as [`send`] does and fills `contract` and
+/// `senderPresence`, writing no envelope: for one that is written by other means.
+pub(crate) fn fill<'h, T>(
+    handoff: &'h mut Handoff<T>,
+    contract: &'static str,
+    send: impl FnOnce(&T) -> Result<Sent, Rejection>,
+) -> Result<&'h Presence, HandoffRejection> {
+    contract.clone_into(&mut handoff.contract);
+    match send(&handoff.payload) {
+        Ok(sent) => Ok(handoff.sender_presence.insert(sent.presence().clone())),
+        Err(rejection) => {
+            let (problems, presence) = rejection.into_parts();
+            let problems = problems.into_iter().map(|p| in_payload(p, 0)).collect();
+            Err(HandoffRejection::sent(contract, problems, presence))
+        }
     }
 }
 

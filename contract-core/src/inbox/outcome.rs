@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::envelope::{receive_handoff, Delivery, Digest, DigestError, HandoffRejection};
+use crate::envelope::{receive_handoff, Delivery, Digest, DigestError, HandoffRejection, ENVELOPE};
 use crate::inbox::ledger::{Entry, StoreError, StoreErrorKind};
 use crate::runtime::options::ReceiveOptions;
 use crate::traits::HandoffContract;
@@ -213,10 +213,24 @@ impl<E> From<StoreError> for AcceptError<E> {
     }
 }
 
+/// Each refusal says "handoff refused" once, then why: a rejection's problems follow its
+/// count, one line each, as [`HandoffRejection`]'s own `Display` lists them.
 impl<E: fmt::Display> fmt::Display for AcceptError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AcceptError::Rejected(rejection) => write!(f, "handoff refused: {rejection}"),
+            AcceptError::Rejected(rejection) => {
+                let n = rejection.problems().len();
+                write!(
+                    f,
+                    "handoff refused: {n} problem{} in {ENVELOPE} carrying {}",
+                    if n == 1 { "" } else { "s" },
+                    rejection.payload_contract()
+                )?;
+                for problem in rejection.problems() {
+                    write!(f, "\n  {problem}")?;
+                }
+                Ok(())
+            }
             AcceptError::Digest(error) => write!(f, "handoff refused: {error}"),
             AcceptError::Conflict { seq, .. } => write!(
                 f,
@@ -244,13 +258,15 @@ impl<E: fmt::Display> fmt::Display for AcceptError<E> {
     }
 }
 
+/// Its `Display` already says what a rejection, a digest error, the handler's error or the
+/// store's error says: `source` goes on from there (the handler's and the store's own
+/// causes), so that a report walking the chain (`anyhow`'s `{:#}`) says each thing once.
+/// The variants hold the errors themselves.
 impl<E: Error + 'static> Error for AcceptError<E> {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            AcceptError::Rejected(rejection) => Some(rejection),
-            AcceptError::Digest(error) => Some(error),
-            AcceptError::Handler(error) => Some(error),
-            AcceptError::Store(error) => Some(error),
+            AcceptError::Handler(error) => error.source(),
+            AcceptError::Store(error) => error.source(),
             _ => None,
         }
     }
