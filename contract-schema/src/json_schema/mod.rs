@@ -229,6 +229,7 @@ use serde_json::{json, Map, Value};
 
 use crate::model::{Body, Emit, FieldDef, Schema, StructDef, Type, TypeDef, Unknown};
 
+pub mod dialect;
 mod digits;
 mod enums;
 mod exporter;
