@@ -430,13 +430,69 @@ fn the_exports_annotations_are_read_back() {
         refund.fields[1].ty,
         Type::String(StringFormat::NaiveDateTime)
     );
-    // Read as the other view: a warning at `x-handoff-view`, and the alias constraint is
-    // not one (a sender view has no aliases).
+    // Read as the other view: a warning at `x-handoff-view`, and the alias constraint says
+    // the producer writes exactly one of the two keys (a sender view writes a field under
+    // one key): the object is read as its two alternatives, each key written always.
     let producer = sender(&doc);
+    assert_eq!(pointers(&producer), ["/x-handoff-view"]);
+    let alternatives = written_alternatives(&producer.schema, "Refund");
     assert_eq!(
-        pointers(&producer),
-        ["/x-handoff-view", "/$defs/Refund/allOf/0"]
+        alternatives,
+        [
+            "orderId: orderId always, when always",
+            "order: order always, when always"
+        ]
     );
+}
+
+/// The alternatives of the untagged enum `name` a producer's object with groups of keys is
+/// read as: each variant's name and its fields' keys with how they are written.
+fn written_alternatives(schema: &Schema, name: &str) -> Vec<String> {
+    let Some(Body::Enum(e)) = schema.def(name).map(|d| &d.body) else {
+        panic!("`{name}` is not an enum");
+    };
+    assert_eq!(e.repr, Repr::Untagged);
+    e.variants
+        .iter()
+        .map(|v| {
+            let VariantDefKind::Struct(s) = &v.kind else {
+                panic!("`{}` is not a struct variant", v.rust_name);
+            };
+            let fields: Vec<String> = s
+                .fields
+                .iter()
+                .filter_map(|f| f.sender.as_ref())
+                .map(|w| format!("{} {}", w.name, w.emit.as_str()))
+                .collect();
+            format!("{}: {}", v.rust_name, fields.join(", "))
+        })
+        .collect()
+}
+
+#[test]
+fn a_producers_at_most_one_key_constraint_is_read_as_alternatives_written_when_present() {
+    let doc = json!({"title": "T", "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "boolean"}},
+        "required": ["c"], "additionalProperties": false,
+        "allOf": [{"not": {"anyOf": [{"required": ["a", "b"]}]}}]});
+    let producer = sender(&doc);
+    assert_eq!(pointers(&producer), Vec::<&str>::new());
+    assert_eq!(
+        written_alternatives(&producer.schema, "T"),
+        ["a: a if-present, c always", "b: b if-present, c always"]
+    );
+    // A Rust reader of `a` with the alias `b` reads every alternative; one without the
+    // alias does not know `b`, which it denies.
+    let reader = |aliases: &str| {
+        contract_schema::text::parse(&format!(
+            "root R\n\nstruct R\n  rust \"app::R\"\n  unknown deny\n  field a: option<string>\n    send \"a\" if-present\n    receive \"a\"{aliases} optional\n  field c: bool\n    send \"c\" always\n    receive \"c\" required\n"
+        ))
+        .expect("parses")
+    };
+    assert!(compat::check(&producer.schema, &reader(" alias \"b\"")).is_compatible());
+    let denied = compat::check(&producer.schema, &reader(""));
+    let rules: Vec<&str> = denied.findings().iter().map(|f| f.rule.id()).collect();
+    assert_eq!(rules, ["UNKNOWN_FIELD_DENIED"], "{denied}");
 }
 
 #[test]

@@ -75,6 +75,13 @@
 //! `deny_unknown_fields` reader (at `*`, or at each string-enum tag when `K` is a string
 //! enum) and must fit the value type of a reader that captures them.
 //!
+//! A writer's untagged enum read by a reader's struct (a producer's JSON Schema object that
+//! writes one of several keys, `oneOf` of `required`, is read as one: see
+//! [`json_schema::import`](crate::json_schema::import)) is read when every variant it
+//! sends is: a struct variant compared field by field with the struct, a newtype variant as
+//! its content (path `(variant)`; a unit or tuple variant is `TYPE_CHANGED`). A newtype
+//! variant holding such an enum is read the same way by a reader's struct variant.
+//!
 //! # Flattened enums
 //!
 //! A `#[serde(flatten)]` enum (or `Option` of one,

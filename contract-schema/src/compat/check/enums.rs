@@ -320,6 +320,21 @@ impl<'a> Checker<'a> {
                 self.indexed(a.iter().zip(b));
             }
             (VariantDefKind::Struct(a), VariantDefKind::Struct(b)) => self.structs(a, b),
+            // A writer's alternatives for a struct (a newtype of an untagged enum), read by a
+            // struct variant: each alternative as the variant's fields.
+            (VariantDefKind::Newtype(a), VariantDefKind::Struct(b))
+                if untagged_enum(self.writer, a).is_some() =>
+            {
+                if let Some(we) = untagged_enum(self.writer, a) {
+                    self.alternatives_into(we, |c, wv| match &wv.kind {
+                        VariantDefKind::Struct(ws) => {
+                            c.structs(ws, b);
+                            true
+                        }
+                        _ => false,
+                    });
+                }
+            }
             (a, b) => {
                 let (writer, reader) = self.sides();
                 let why = format!(
@@ -370,6 +385,63 @@ impl<'a> Checker<'a> {
                 }
             });
         }
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// A writer's untagged enum read by the reader's struct `rs` (the named type `r`): each
+    /// variant it sends must be read as that struct, a struct variant field by field, a
+    /// newtype variant as its content is.
+    pub(super) fn untagged_into_struct(&mut self, w: &'a EnumDef, r: &'a Type, rs: &'a StructDef) {
+        self.alternatives_into(w, |c, wv| match &wv.kind {
+            VariantDefKind::Struct(ws) => {
+                c.structs(ws, rs);
+                true
+            }
+            VariantDefKind::Newtype(ty) => {
+                c.ty(ty, r);
+                true
+            }
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => false,
+        });
+    }
+
+    /// Each variant the writer's untagged enum `w` sends, compared at its own path by
+    /// `compare`, which says `false` when the variant cannot be read as the reader's
+    /// struct at all (a `TYPE_CHANGED` there).
+    fn alternatives_into(
+        &mut self,
+        w: &'a EnumDef,
+        mut compare: impl FnMut(&mut Self, &'a VariantDef) -> bool,
+    ) {
+        for wv in w.variants.iter().filter(|v| v.sender.is_some()) {
+            if self.stopped() {
+                return;
+            }
+            self.at(Seg::Variant(&wv.rust_name), |c| {
+                if !compare(c, wv) {
+                    let (writer, reader) = c.sides();
+                    let why = format!(
+                        "{writer} send `{}` carrying {}, where {reader} read a struct",
+                        wv.rust_name,
+                        variant_kind_text(&wv.kind)
+                    );
+                    let what = format!("what `{}` carries", wv.rust_name);
+                    c.report_revert(Rule::TypeChanged, why, &what);
+                }
+            });
+        }
+    }
+}
+
+/// The untagged enum `ty` is in `schema` (through newtypes), if it is one.
+fn untagged_enum<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s EnumDef> {
+    match schema.resolve(ty) {
+        Type::Named(name) => match schema.def(name).map(|d| &d.body) {
+            Some(Body::Enum(e)) if e.repr == Repr::Untagged => Some(e),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

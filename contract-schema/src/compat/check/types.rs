@@ -373,6 +373,11 @@ impl<'a> Checker<'a> {
         match (&wd.body, &rd.body) {
             (Body::Struct(ws), Body::Struct(rs)) => self.structs(ws, rs),
             (Body::Enum(we), Body::Enum(re)) => self.enums(we, re),
+            // A writer's alternatives (an untagged enum: a producer's object that writes one
+            // of several keys, as JSON Schema says it) read by a reader's struct.
+            (Body::Enum(we), Body::Struct(rs)) if we.repr == crate::model::Repr::Untagged => {
+                self.untagged_into_struct(we, r, rs);
+            }
             // A type on the wire: what the writer sends, what the reader reads (a type with
             // two views has one of each).
             (wb, rb)

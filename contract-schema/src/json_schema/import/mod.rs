@@ -85,7 +85,8 @@
 //!   bounds other than a fixed length, `patternProperties` (a producer's object is then
 //!   open), `if`/`then`/`else`, `not` outside the integer shapes above, `$dynamicRef`, an
 //!   `allOf` beside properties other than the alias constraints (a producer's object is then
-//!   open), a `oneOf` of alternatives that may overlap (two of the same JSON type not told
+//!   open; in a producer's schema the alias constraints are groups of keys it writes one
+//!   of, see below), a `oneOf` of alternatives that may overlap (two of the same JSON type not told
 //!   apart by a tag; a producer's is read as `anyOf`), `false` and other schemas that admit
 //!   no value, a `$ref` outside the document, and every other keyword of either draft where
 //!   it is not read. A keyword of neither draft is ignored with a warning.
@@ -119,10 +120,15 @@
 //!   `enum` of strings, beside at most `type: string`), and a field's aliases are the
 //!   export's alias constraint (a group of keys of one schema, the first the field's own);
 //!   in a producer's schema, a string enum with a catch-all is any string (it may write any);
-//! - a receiver view read as a producer's schema: a field read under several keys is there
-//!   "exactly one of them", which a sender view cannot hold (a field is written under one
-//!   key): it is read as one optional field per key, and a reader of that field with those
-//!   aliases finds `REQUIRED_FIELD_MAY_BE_OMITTED` and `FIELD_READ_TWICE`;
+//! - a receiver view read as a producer's schema (what `handoff diff EXPORT.json SNAP` does
+//!   with it): a field read under several keys is there "exactly one of them" (or "at most
+//!   one" for an optional field), which a sender view cannot hold as one field (a field is
+//!   written under one key): in a producer's schema such an object, the export's or a
+//!   peer's, is read as an untagged enum of its alternatives, one struct per choice of a
+//!   key in each group (at most 64 alternatives; beyond, the further groups are dropped
+//!   with a warning and the object read as open), which the compatibility engine compares
+//!   with a reader's struct alternative by alternative: a reader of that field with those
+//!   aliases reads every one;
 //! - an adjacently tagged enum is told from an internally tagged one whose variants each hold
 //!   one field of the same name by that field: adjacent when two alternatives hold it, or one
 //!   holds it as an optional `null` (a unit variant's content, in the receiver view); so an

@@ -8,10 +8,93 @@ use serde_json::{Map, Value};
 
 use crate::constraint::{IntRange, IntValue};
 use crate::model::{
-    Body, Emit, FieldDef, IntKind, Provenance, ReceiverField, SenderField, StructDef, Type, Unknown,
+    Body, Emit, EnumDef, FieldDef, IntKind, Provenance, ReceiverField, Repr, SenderField,
+    StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
 
 use super::importer::{child, error, item, strings, Importer, Result, Shaped};
+
+/// The most alternatives a producer's object with groups of keys is read as (the product of
+/// the groups' sizes); an object with more keeps its further groups as an open object.
+const MAX_ALTERNATIVES: usize = 64;
+
+/// Keys of one object a producer writes exactly one of (`exactly_one`), or at most one of:
+/// the export's alias constraint, in a producer's schema.
+#[derive(Debug, Clone)]
+struct KeyGroup {
+    keys: Vec<String>,
+    exactly_one: bool,
+}
+
+/// A producer's struct with groups of keys it writes one of: a sender view writes each field
+/// under one key, so the object is read as the untagged enum of its alternatives, one struct
+/// per choice of a key in each group (the other keys of the group left out; the chosen one
+/// written always when the group says exactly one, else when present), which the
+/// compatibility engine compares with a reader's struct alternative by alternative. Without
+/// groups, the struct itself.
+fn alternatives(def: StructDef, groups: &[KeyGroup]) -> Body {
+    if groups.is_empty() {
+        return Body::Struct(def);
+    }
+    let mut choices: Vec<Vec<&str>> = vec![Vec::new()];
+    for group in groups {
+        choices = choices
+            .into_iter()
+            .flat_map(|chosen| {
+                group.keys.iter().map(move |key| {
+                    let mut next = chosen.clone();
+                    next.push(key.as_str());
+                    next
+                })
+            })
+            .collect();
+    }
+    let variants = choices
+        .into_iter()
+        .map(|chosen| {
+            let mut alternative = def.clone();
+            alternative.fields.retain(|f| {
+                let Some(key) = f.sender.as_ref().map(|s| s.name.as_str()) else {
+                    return true;
+                };
+                groups
+                    .iter()
+                    .zip(&chosen)
+                    .all(|(g, c)| !g.keys.iter().any(|k| k == key) || key == *c)
+            });
+            for field in &mut alternative.fields {
+                let Some(sender) = field.sender.as_mut() else {
+                    continue;
+                };
+                let exactly_one = groups
+                    .iter()
+                    .zip(&chosen)
+                    .any(|(g, c)| g.exactly_one && sender.name == *c);
+                if exactly_one {
+                    sender.emit = Emit::Always;
+                    if let Some(receiver) = field.receiver.as_mut() {
+                        receiver.required = true;
+                    }
+                }
+            }
+            let name = chosen.join("+");
+            VariantDef {
+                rust_name: name.clone(),
+                sender: Some(name.clone()),
+                receiver: vec![name],
+                other: false,
+                untagged: false,
+                kind: VariantDefKind::Struct(alternative),
+                doc: String::new(),
+            }
+        })
+        .collect();
+    Body::Enum(EnumDef {
+        repr: Repr::Untagged,
+        variants,
+        deny_unknown_fields: false,
+    })
+}
 
 /// The `propertyNames` pattern the export once wrote for an unsigned integer key (any
 /// digits: read as `u128`); it now writes the digits of the kind's range.
@@ -33,8 +116,25 @@ impl Importer<'_> {
         if !map.contains_key("properties") && !map.contains_key("required") && !closed {
             return self.map_type(map, pointer, hint).map(Shaped::Type);
         }
-        let def = self.struct_def(map, pointer, hint)?;
-        Ok(Shaped::Body(Body::Struct(def)))
+        let (def, groups) = self.grouped_fields(map, pointer, hint, &[])?;
+        Ok(Shaped::Body(alternatives(def, &groups)))
+    }
+
+    /// What a struct schema written as a variant's content carries: its fields, or, for a
+    /// producer whose object writes one of several keys (see [`alternatives`]), a newtype of
+    /// the untagged enum of its alternatives, a named type from `hint`.
+    pub(super) fn struct_content(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+        skip: &[&str],
+    ) -> Result<VariantDefKind> {
+        let (def, groups) = self.grouped_fields(map, pointer, hint, skip)?;
+        Ok(match alternatives(def, &groups) {
+            Body::Struct(def) => VariantDefKind::Struct(def),
+            body => VariantDefKind::Newtype(self.named(hint, String::new(), body)),
+        })
     }
 
     /// `additionalProperties`, or `unevaluatedProperties` when that alone is given (the export
@@ -50,24 +150,17 @@ impl Importer<'_> {
     }
 
     /// A struct's fields and its policy for other keys.
-    pub(super) fn struct_def(
-        &mut self,
-        map: &Map<String, Value>,
-        pointer: &str,
-        hint: &str,
-    ) -> Result<StructDef> {
-        self.fields(map, pointer, hint, &[])
-    }
-
     /// A struct whose properties named in `skip` (the tags of the enum it is a variant of)
-    /// are not fields.
-    pub(super) fn fields(
+    /// are not fields, with the groups of keys a producer writes exactly one (or at most
+    /// one) of: the export's alias constraints, read in a producer's schema (see
+    /// [`alternatives`]). A consumer's are its fields' aliases, and no group is returned.
+    fn grouped_fields(
         &mut self,
         map: &Map<String, Value>,
         pointer: &str,
         hint: &str,
         skip: &[&str],
-    ) -> Result<StructDef> {
+    ) -> Result<(StructDef, Vec<KeyGroup>)> {
         let empty = Map::new();
         let properties = match map.get("properties") {
             None => &empty,
@@ -136,6 +229,35 @@ impl Importer<'_> {
                 }
             }
         }
+        // A producer's groups of keys it writes one of: disjoint, each key a property, at
+        // most `MAX_ALTERNATIVES` alternatives in all (beyond, the constraint is dropped with
+        // a warning below and the object read as open, which may write more than it does).
+        let mut groups: Vec<KeyGroup> = Vec::new();
+        let mut grouped_entries: HashSet<usize> = HashSet::new();
+        if self.sender() {
+            let entries = map.get("allOf").and_then(Value::as_array);
+            let mut count = 1_usize;
+            for (i, entry) in entries.into_iter().flatten().enumerate() {
+                let Some((names, exactly_one)) = key_group(entry) else {
+                    continue;
+                };
+                let usable = names.len() > 1
+                    && names.iter().all(|n| {
+                        properties.contains_key(*n)
+                            && !skip.contains(n)
+                            && !groups.iter().any(|g| g.keys.iter().any(|k| k == n))
+                    });
+                let within = count.saturating_mul(names.len()) <= MAX_ALTERNATIVES;
+                if usable && within {
+                    count *= names.len();
+                    grouped_entries.insert(i);
+                    groups.push(KeyGroup {
+                        keys: names.iter().map(|n| (*n).to_owned()).collect(),
+                        exactly_one,
+                    });
+                }
+            }
+        }
         let mut opened = false;
         if let Some(all) = map.get("allOf") {
             let all_at = child(pointer, "allOf");
@@ -144,6 +266,9 @@ impl Importer<'_> {
             };
             for (i, entry) in all.iter().enumerate() {
                 let at = item(&all_at, i);
+                if grouped_entries.contains(&i) {
+                    continue;
+                }
                 match key_group(entry) {
                     Some((names, exactly_one)) if alias_group(&names, &alias_of) => {
                         if exactly_one {
@@ -221,12 +346,13 @@ impl Importer<'_> {
                 "patternProperties",
             ],
         )?;
-        Ok(StructDef {
+        let def = StructDef {
             fields,
             unknown,
             extra,
             flattened: Vec::new(),
-        })
+        };
+        Ok((def, groups))
     }
 
     /// One field, both views: the sender writes it always when required, else when present;

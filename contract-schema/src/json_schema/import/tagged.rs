@@ -155,7 +155,7 @@ impl Importer<'_> {
                         let at = child(&properties_at, content_key);
                         match schema.as_object() {
                             Some(m) if !m.contains_key("$ref") && m.contains_key("properties") => {
-                                VariantDefKind::Struct(self.struct_def(m, &at, &variant_hint)?)
+                                self.struct_content(m, &at, &variant_hint, &[])?
                             }
                             _ => self.content(schema, &at, &variant_hint)?,
                         }
@@ -177,12 +177,9 @@ impl Importer<'_> {
                         Some(Value::Bool(true)) if others == 0 => {
                             VariantDefKind::Newtype(Type::Any)
                         }
-                        _ => VariantDefKind::Struct(self.fields(
-                            map,
-                            &alternative.target,
-                            &variant_hint,
-                            &[tag],
-                        )?),
+                        _ => {
+                            self.struct_content(map, &alternative.target, &variant_hint, &[tag])?
+                        }
                     }
                 }
             };
@@ -288,7 +285,7 @@ impl Importer<'_> {
             let kind = match schema.as_object() {
                 Some(m) if is_null(m) => VariantDefKind::Unit,
                 Some(m) if !m.contains_key("$ref") && m.contains_key("properties") => {
-                    VariantDefKind::Struct(self.struct_def(m, &at, &variant_hint)?)
+                    self.struct_content(m, &at, &variant_hint, &[])?
                 }
                 _ => self.content(schema, &at, &variant_hint)?,
             };

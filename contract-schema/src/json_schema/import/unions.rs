@@ -265,11 +265,7 @@ impl<'a> Importer<'a> {
                         && !m.contains_key("anyOf")
                         && !m.contains_key("oneOf") =>
                 {
-                    VariantDefKind::Struct(self.struct_def(
-                        m,
-                        &pointer,
-                        &format!("{hint}.{name}"),
-                    )?)
+                    self.struct_content(m, &pointer, &format!("{hint}.{name}"), &[])?
                 }
                 _ => self.content(written, &pointer, &format!("{hint}.{name}"))?,
             };
