@@ -1293,6 +1293,115 @@ fn declared_rename_without_alias_is_explained_with_the_alias_hint() {
         .contains("add `#[serde(alias = \"orderRef\")]`"));
 }
 
+/// A field whose Rust name is `rust` and whose wire name is `wire`.
+fn rust_named(mut field: FieldDef, rust: &str) -> FieldDef {
+    field.rust_name = rust.to_owned();
+    field
+}
+
+#[test]
+fn rename_hints_name_the_rust_field_the_user_edits() {
+    let old = fields(vec![rust_named(f("orderRef", string()), "order_ref")]);
+    let declared = fields(vec![rust_named(
+        renamed_from(f("orderId", string()), "orderRef"),
+        "order_id",
+    )]);
+    let undeclared = fields(vec![rust_named(f("orderId", string()), "order_id")]);
+    let field = "`order_id` (`orderId` on the wire)";
+    for new in [&declared, &undeclared] {
+        for finding in evolve(&old, new, Mode::Full).findings() {
+            assert!(
+                finding
+                    .hint
+                    .contains(&format!("alias = \"orderId\")]` on {field}")),
+                "{}",
+                finding.hint
+            );
+        }
+    }
+    let declared_hint = evolve(&old, &declared, Mode::Backward).findings()[0]
+        .hint
+        .clone();
+    assert!(
+        declared_hint.contains(&format!("alias = \"orderRef\")]` to {field}")),
+        "{declared_hint}"
+    );
+    let likely = evolve(&old, &undeclared, Mode::Backward).findings()[0]
+        .hint
+        .clone();
+    assert!(
+        likely.starts_with(&format!("if {field} was renamed")),
+        "{likely}"
+    );
+    // A producer that renamed its field: the fix is on the producer's Rust field.
+    let renamed_writer = fields(vec![rust_named(
+        renamed_from(f("orderId", string()), "orderRef"),
+        "order_id",
+    )]);
+    let hint = check(&renamed_writer, &old).findings()[0].hint.clone();
+    assert!(hint.contains(&format!("]` on {field})")), "{hint}");
+    // Without a serde rename, the Rust name alone.
+    let plain = fields(vec![renamed_from(f("order_id", string()), "order_ref")]);
+    let hint = evolve(&fields(vec![f("order_ref", string())]), &plain, Mode::Full).findings()[0]
+        .hint
+        .clone();
+    assert!(hint.contains("]` on `order_id`, or"), "{hint}");
+}
+
+/// Two majors of one contract: the later one is the new major version a hint would offer.
+#[test]
+fn hints_between_two_majors_offer_no_new_major_version() {
+    let versioned = |version, fields_of| {
+        let mut schema = fields(fields_of);
+        schema.contract = Some(ContractId {
+            name: "refund-request".into(),
+            version,
+        });
+        schema
+    };
+    let old = || {
+        vec![
+            f("orderRef", string()),
+            f("amount", int(IntKind::U32)),
+            f("note", string()),
+        ]
+    };
+    let new = || {
+        vec![
+            renamed_from(f("orderId", string()), "orderRef"),
+            f("amount", string()),
+            f("reason", string()),
+        ]
+    };
+    let within = evolve(&versioned(1, old()), &versioned(1, new()), Mode::Full);
+    let across = evolve(&versioned(1, old()), &versioned(2, new()), Mode::Full);
+    assert_eq!(ids(&within), ids(&across));
+    assert!(across.findings().len() >= 4, "{across}");
+    assert!(within
+        .findings()
+        .iter()
+        .all(|f| f.hint.contains("new major version") && !f.hint.contains("already")));
+    for finding in across.findings() {
+        let (keep, already) = finding
+            .hint
+            .split_once("; else nothing: ")
+            .unwrap_or_else(|| panic!("{}", finding.hint));
+        assert_eq!(
+            already,
+            "`refund-request/v2` is already a new major version"
+        );
+        assert!(!keep.contains("major"), "{}", finding.hint);
+        let whose = match finding.direction {
+            Direction::Forward => "if `refund-request/v1`'s consumers are to read what `refund-request/v2`'s producers send",
+            _ => "if `refund-request/v2`'s consumers are to read what `refund-request/v1`'s producers sent",
+        };
+        assert!(keep.ends_with(whose), "{}", finding.hint);
+    }
+    // An older major after a newer one, or another contract's name: hints as within one.
+    let back = evolve(&versioned(2, old()), &versioned(1, new()), Mode::Full);
+    assert!(back.findings().iter().all(|f| !f.hint.contains("already")));
+}
+
 #[test]
 fn declared_rename_with_alias_reads_old_writers_but_not_old_readers() {
     let old = fields(vec![f("orderRef", string())]);

@@ -7,6 +7,9 @@
 
 use serde::Serialize;
 
+use super::direction::Direction;
+use crate::contract::ContractId;
+
 /// How to fix a finding, as data a tool can act on; the finding's `hint` is its text.
 ///
 /// Edits are made on the new side of an evolution (the schema being published), or on the
@@ -130,4 +133,37 @@ impl Fix {
     pub fn needs_new_major(&self) -> bool {
         matches!(self, Fix::RestoreOrNewMajor { .. } | Fix::NewMajorVersion)
     }
+}
+
+/// The ways a hint offers a new major version instead of (or besides) an edit in place.
+const NEW_MAJOR_REMEDIES: [&str; 5] = [
+    ", or publish the removal as a new major version",
+    ", or publish the change as a new major version",
+    ", or publish a new major version",
+    "; publish a new major version",
+    ": publish it in a new major version",
+];
+
+/// A hint of a comparison of two majors of one contract (`old` to `new`, a later major) in
+/// `direction`: `new` already is a new major version, so the hint does not offer one; it
+/// says what the edit in place would keep, and that it may be left as it is.
+pub(crate) fn across_majors(
+    hint: &str,
+    direction: Direction,
+    old: &ContractId,
+    new: &ContractId,
+) -> String {
+    let mut hint = hint.to_owned();
+    for remedy in NEW_MAJOR_REMEDIES {
+        hint = hint.replace(remedy, "");
+    }
+    let keeps = match direction {
+        Direction::Forward => {
+            format!("`{old}`'s consumers are to read what `{new}`'s producers send")
+        }
+        Direction::Check | Direction::Backward => {
+            format!("`{new}`'s consumers are to read what `{old}`'s producers sent")
+        }
+    };
+    format!("{hint}, if {keeps}; else nothing: `{new}` is already a new major version")
 }

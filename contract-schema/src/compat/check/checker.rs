@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::paths::{render, Seg};
 use crate::compat::direction::Direction;
-use crate::compat::fix::Fix;
+use crate::compat::fix::{self, Fix};
 use crate::compat::report::Finding;
 use crate::model::Schema;
 use crate::rules::Rule;
@@ -60,7 +60,23 @@ impl<'a> Checker<'a> {
         let mut checker = Checker::new(writer, reader, direction, against, both);
         checker.contract_names();
         checker.ty(&writer.root, &reader.root);
-        checker.findings
+        let mut findings = checker.findings;
+        // Two majors of one contract: the later one already is the new major version the
+        // hints would offer.
+        let (old, new) = match direction {
+            Direction::Forward => (reader, writer),
+            Direction::Check | Direction::Backward => (writer, reader),
+        };
+        if let (Direction::Backward | Direction::Forward, Some(old), Some(new)) =
+            (direction, &old.contract, &new.contract)
+        {
+            if old.name == new.name && new.version > old.version {
+                for finding in &mut findings {
+                    finding.hint = fix::across_majors(&finding.hint, direction, old, new);
+                }
+            }
+        }
+        findings
     }
 
     fn new(

@@ -71,7 +71,7 @@ impl<'a> Checker<'a> {
             self.at(Seg::Field(sent.name.as_str()), |c| {
                 match (r.unknown, &r.extra) {
                     (Unknown::Deny, _) => c.unknown_denied(&sent.name, false),
-                    (Unknown::Capture, Some(extra)) => c.ty(&wf.ty, extra),
+                    (Unknown::Capture, Some(extra)) => c.ty(wf.sent_type(), extra),
                     _ => {}
                 }
             });
@@ -448,13 +448,13 @@ impl<'a> Checker<'a> {
         self.at(self.field_seg(&sent.name, &recv.name), |c| {
             c.presence(sent, recv);
             c.provenance(wf, rf, sent, recv);
-            c.ty(&wf.ty, &rf.ty);
+            c.ty(wf.sent_type(), &rf.ty);
         });
     }
 
     /// A field the reader requires and the writer sends only when present.
     fn presence(&mut self, sent: &SenderField, recv: &ReceiverField) {
-        if sent.emit != Emit::IfPresent || !recv.required {
+        if !sent.emit.may_omit() || !recv.required {
             return;
         }
         let rule = self.direction.pick(
@@ -539,11 +539,11 @@ impl<'a> Checker<'a> {
                     "`{}` was renamed from `{old}` but {reader} do not read `{old}`, which {writer} send",
                     recv.name
                 );
-                let (hint, fix) = self.rename_fix(old, &recv.name, true);
+                let (hint, fix) = self.rename_fix(old, (&rf.rust_name, &recv.name), true);
                 self.at(self.field_seg(&sent.name, &recv.name), |c| {
                     c.report_fix(Rule::FieldRenamedWithoutAlias, why, hint, fix);
                     // What the alias would make the reader read must still fit.
-                    c.ty(&wf.ty, &rf.ty);
+                    c.ty(wf.sent_type(), &rf.ty);
                 });
                 return;
             }
@@ -552,8 +552,8 @@ impl<'a> Checker<'a> {
         // old one.
         let found = unsent
             .first_renamed_from(recv)
-            .and_then(|j| Some((j, unsent.unknown.get(j)?.1)));
-        if let Some((j, sent)) = found {
+            .and_then(|j| Some((j, *unsent.unknown.get(j)?)));
+        if let Some((j, (wf, sent))) = found {
             if !recv.required {
                 return;
             }
@@ -567,8 +567,11 @@ impl<'a> Checker<'a> {
             let (hint, fix) = match self.direction {
                 Direction::Check => (
                     format!(
-                        "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]`), or publish a new major version",
-                        recv.name, recv.name, sent.name
+                        "an alias only helps new readers; for {reader} keep writing `{}` (`#[serde(rename = \"{}\", alias = \"{}\")]` on {}), or publish a new major version",
+                        recv.name,
+                        recv.name,
+                        sent.name,
+                        rust_field(&wf.rust_name, &sent.name)
                     ),
                     Fix::on_field(
                         &sent.name,
@@ -579,7 +582,7 @@ impl<'a> Checker<'a> {
                     ),
                 ),
                 Direction::Backward | Direction::Forward => {
-                    self.rename_fix(&recv.name, &sent.name, true)
+                    self.rename_fix(&recv.name, (&wf.rust_name, &sent.name), true)
                 }
             };
             self.at(self.field_seg(&sent.name, &recv.name), |c| {
@@ -601,19 +604,25 @@ impl<'a> Checker<'a> {
             // Under a full mode the rename's fix keeps one key for both sides, so the
             // types must fit both ways: a `u64` that fits an `f32` reader is no rename of
             // it when old `f32` data would then be read as a `u64`.
-            if self.fits(|c| c.ty(&wf.ty, &rf.ty))
+            if self.fits(|c| c.ty(wf.sent_type(), &rf.ty))
                 && (!self.both || Checker::fits_alone(self.reader, self.writer, &rf.ty, &wf.ty))
             {
-                likely = Some((j, sent));
+                likely = Some((j, wf, sent));
                 break;
             }
             next = unsent.candidate_from(j + 1);
         }
-        if let Some((j, sent)) = likely {
+        if let Some((j, wf, sent)) = likely {
             unsent.consume(j);
             let (old, new) = self.forward_or(
-                (recv.name.as_str(), sent.name.as_str()),
-                (sent.name.as_str(), recv.name.as_str()),
+                (
+                    recv.name.as_str(),
+                    (wf.rust_name.as_str(), sent.name.as_str()),
+                ),
+                (
+                    sent.name.as_str(),
+                    (rf.rust_name.as_str(), recv.name.as_str()),
+                ),
             );
             // The candidate's type fits the reader's, which is not "the same type" (a `u64`
             // fits an `f32`): say what was checked.
@@ -663,8 +672,10 @@ impl Checker<'_> {
     /// on the new field lets new readers read old data (enough for a producer/consumer
     /// check, or backward alone), but old readers still require `old`: when they are
     /// checked too (forward, or a full mode), the field keeps writing `old` and reads
-    /// `new` as well. `declared`: the new field already says `renamed_from`.
-    fn rename_fix(&self, old: &str, new: &str, declared: bool) -> (String, Fix) {
+    /// `new` as well. `declared`: the new field already says `renamed_from`. `new` is the
+    /// new field's Rust name and its wire name: the hint names the field the user edits.
+    fn rename_fix(&self, old: &str, (rust, new): (&str, &str), declared: bool) -> (String, Fix) {
+        let field = rust_field(rust, new);
         let old_readers = self.both || self.direction == Direction::Forward;
         if old_readers {
             let edit = AttributeEdit::KeepOldName {
@@ -672,7 +683,7 @@ impl Checker<'_> {
                 new: new.to_owned(),
             };
             let hint = format!(
-                "old readers still require `{old}` (an alias only helps new readers): keep writing it with `{}` on `{new}`, or publish a new major version",
+                "old readers still require `{old}` (an alias only helps new readers): keep writing it with `{}` on {field}, or publish a new major version",
                 edit.attribute()
             );
             (hint, Fix::on_field(new, edit))
@@ -681,14 +692,24 @@ impl Checker<'_> {
                 old: old.to_owned(),
             };
             let hint = if declared {
-                format!("add `#[serde(alias = \"{old}\")]` to the field so `{old}` is still read")
+                format!("add `#[serde(alias = \"{old}\")]` to {field} so `{old}` is still read")
             } else {
                 format!(
-                    "if `{new}` was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]`"
+                    "if {field} was renamed from `{old}`, declare `#[handoff(renamed_from = \"{old}\")]` and add `#[serde(alias = \"{old}\")]` on it"
                 )
             };
             (hint, Fix::on_field(new, edit))
         }
+    }
+}
+
+/// A field as a hint names it: by its Rust name, which is what the user edits, with its wire
+/// name beside it when serde renames it (`` `order_id` (`orderId` on the wire) ``).
+fn rust_field(rust: &str, wire: &str) -> String {
+    if rust == wire {
+        format!("`{rust}`")
+    } else {
+        format!("`{rust}` (`{wire}` on the wire)")
     }
 }
 
