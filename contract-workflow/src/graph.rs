@@ -173,9 +173,17 @@ fn layers(manifest: &Manifest) -> Vec<usize> {
 pub fn html(manifest: &Manifest, verdicts: Option<&[EdgeReport]>, title: &str) -> String {
     const ROW: usize = 72;
     const BOX_H: usize = 40;
-    const GAP: usize = 120;
     const MARGIN: usize = 24;
     let layer = layers(manifest);
+    // The gap between columns fits the longest edge label (about 7 px a character at the
+    // labels' size), so that no label runs under a box.
+    let longest_label = manifest
+        .edges
+        .iter()
+        .map(|e| e.contract.chars().count() + ": unknown".len())
+        .max()
+        .unwrap_or(0);
+    let gap = (longest_label * 7 + 32).clamp(120, 480);
     let widest = manifest
         .agents
         .iter()
@@ -187,19 +195,28 @@ pub fn html(manifest: &Manifest, verdicts: Option<&[EdgeReport]>, title: &str) -
     let mut place = Vec::with_capacity(manifest.agents.len());
     for &l in &layer {
         let row = rows_in.entry(l).or_insert(0);
-        place.push((MARGIN + l * (box_w + GAP), MARGIN + 20 + *row * ROW));
+        place.push((MARGIN + l * (box_w + gap), MARGIN + 20 + *row * ROW));
         *row += 1;
     }
     let columns = layer.iter().max().map_or(0, |m| m + 1);
     let rows = rows_in.values().max().copied().unwrap_or(0);
-    let width = MARGIN * 2 + columns * box_w + columns.saturating_sub(1) * GAP;
-    let height = MARGIN * 2 + 20 + rows * ROW + ROW;
+    let width = MARGIN * 2 + columns * box_w + columns.saturating_sub(1) * gap;
     let index: BTreeMap<&str, usize> = manifest
         .agents
         .iter()
         .enumerate()
         .map(|(i, a)| (a.name.as_str(), i))
         .collect();
+    // Room under the boxes only for the edges drawn there (backwards, or to themselves).
+    let loops = manifest
+        .edges
+        .iter()
+        .filter(|e| match (index.get(e.from.as_str()), index.get(e.to.as_str())) {
+            (Some(&a), Some(&b)) => layer[b] <= layer[a],
+            _ => false,
+        })
+        .count();
+    let height = MARGIN * 2 + 20 + rows * ROW + if loops > 0 { 28 + loops * 14 } else { 0 };
 
     let mut svg = String::new();
     let _ = write!(

@@ -510,4 +510,12 @@ fn the_graph_colours_each_edge_by_its_verdict_in_an_environment() {
     let html = graph::html(project.manifest(), Some(&judged), "production");
     assert!(html.contains("<td class=\"breaks\">breaks</td>"), "{html}");
     assert!(html.contains("marker-end=\"url(#arrow-breaks)\""), "{html}");
+    // Kept for a look in a browser: `<target>/graph-view/production.html`.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        std::path::PathBuf::from,
+    );
+    let dir = target.join("graph-view");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("production.html"), &html).unwrap();
 }
