@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{json, Map, Value};
 
 use super::cycles::cycles;
+use super::outcome::{DialectExport, DialectProblem, Narrowing, NarrowingKind, Rule};
 use super::rules::{ItemCounts, Recursion, Rules};
-use super::{DialectExport, DialectProblem, Narrowing, NarrowingKind, Rule};
 use crate::json_schema::def_keys;
 use crate::json_schema::keywords::{int_schema, int_value, obj};
 use crate::model::{
@@ -513,10 +513,25 @@ impl Writer<'_> {
         self.object(properties, required, extra)
     }
 
-    /// An enum in serde's representation, its variants as `anyOf` alternatives.
+    /// An enum in serde's representation, its variants as `anyOf` alternatives: the tagged
+    /// variants first, together, then each untagged variant's content (as the import reads
+    /// an enum with untagged variants).
     fn enum_schema(&mut self, def: &EnumDef) -> Map<String, Value> {
         let mut names: Vec<Value> = Vec::new();
-        let mut alternatives: Vec<Value> = Vec::new();
+        let mut tagged: Vec<Value> = Vec::new();
+        // Unit variants' names, after the other alternatives: an `anyOf` whose first
+        // alternative is a string enum is read as that enum with untagged variants.
+        let mut units: Vec<Value> = Vec::new();
+        let mut untagged: Vec<Value> = Vec::new();
+        let any_untagged = def.repr == Repr::Untagged || def.variants.iter().any(|v| v.untagged);
+        let any_tagged = def.repr != Repr::Untagged && def.variants.iter().any(|v| !v.untagged);
+        // Where the tagged variants sit: their own `anyOf` inside the first alternative when
+        // untagged ones follow.
+        let tagged_at = if any_untagged && any_tagged {
+            "/anyOf/0/anyOf"
+        } else {
+            "/anyOf"
+        };
         for variant in &def.variants {
             let Some(name) = variant.receiver.first() else {
                 continue;
@@ -525,89 +540,114 @@ impl Writer<'_> {
                 self.narrow(NarrowingKind::CatchAllDropped);
                 continue;
             }
-            if variant.receiver.len() > 1 {
+            if variant.receiver.len() > 1 && !variant.untagged && def.repr != Repr::Untagged {
                 self.narrow(NarrowingKind::AliasesDropped);
             }
-            let index = alternatives.len().to_string();
-            let repr = if variant.untagged {
-                &Repr::Untagged
-            } else {
-                &def.repr
-            };
-            match (repr, &variant.kind) {
+            if variant.untagged || def.repr == Repr::Untagged {
+                let index = untagged.len() + usize::from(any_tagged);
+                if matches!(variant.kind, VariantDefKind::Unit) {
+                    // Read from `null`, which the import takes for an `Option`: the model is
+                    // not offered it.
+                    self.at("anyOf", |w| {
+                        w.at(&index.to_string(), |w| {
+                            w.narrow(NarrowingKind::NullVariantDropped)
+                        })
+                    });
+                    continue;
+                }
+                let schema = self.at("anyOf", |w| {
+                    w.at(&index.to_string(), |w| w.content(&variant.kind))
+                });
+                untagged.push(Value::Object(schema));
+                continue;
+            }
+            let unit = matches!(
+                (&def.repr, &variant.kind),
+                (Repr::External, VariantDefKind::Unit)
+            );
+            let index = tagged.len().to_string();
+            let len = self.pointer.len();
+            self.pointer.push_str(tagged_at);
+            let schema = self.at(&index, |w| match (&def.repr, &variant.kind) {
                 (Repr::External, VariantDefKind::Unit) => {
-                    self.enum_values += 1;
-                    self.text += name.len();
                     names.push(name.as_str().into());
+                    w.constant(name)
                 }
                 (Repr::External, kind) => {
-                    let schema = self.at("anyOf", |w| {
-                        w.at(&index, |w| {
-                            w.depth += 1;
-                            let content = w.at("properties", |w| w.at(name, |w| w.content(kind)));
-                            w.depth -= 1;
-                            let mut properties = Map::new();
-                            properties.insert(name.clone(), Value::Object(content));
-                            w.object(properties, vec![name.clone()], None)
-                        })
-                    });
-                    alternatives.push(Value::Object(schema));
+                    w.depth += 1;
+                    let content = w.at("properties", |w| w.at(name, |w| w.content(kind)));
+                    w.depth -= 1;
+                    let mut properties = Map::new();
+                    properties.insert(name.clone(), Value::Object(content));
+                    w.object(properties, vec![name.clone()], None)
                 }
-                (Repr::Internal { tag }, kind) => {
-                    let schema =
-                        self.at("anyOf", |w| w.at(&index, |w| w.internal(tag, name, kind)));
-                    alternatives.push(Value::Object(schema));
-                }
+                (Repr::Internal { tag }, kind) => w.internal(tag, name, kind),
                 (Repr::Adjacent { tag, content }, kind) => {
-                    let schema = self.at("anyOf", |w| {
-                        w.at(&index, |w| {
-                            w.depth += 1;
-                            let mut properties = Map::new();
-                            let mut required = vec![tag.clone()];
-                            let t = w.at("properties", |w| w.at(tag, |w| w.constant(name)));
-                            properties.insert(tag.clone(), Value::Object(t));
-                            if !matches!(kind, VariantDefKind::Unit) {
-                                let c = w.at("properties", |w| w.at(content, |w| w.content(kind)));
-                                properties.insert(content.clone(), Value::Object(c));
-                                required.push(content.clone());
-                            }
-                            w.depth -= 1;
-                            w.object(properties, required, None)
-                        })
-                    });
-                    alternatives.push(Value::Object(schema));
+                    w.depth += 1;
+                    let mut properties = Map::new();
+                    let mut required = vec![tag.clone()];
+                    let t = w.at("properties", |w| w.at(tag, |w| w.constant(name)));
+                    properties.insert(tag.clone(), Value::Object(t));
+                    if !matches!(kind, VariantDefKind::Unit) {
+                        let c = w.at("properties", |w| w.at(content, |w| w.content(kind)));
+                        properties.insert(content.clone(), Value::Object(c));
+                        required.push(content.clone());
+                    }
+                    w.depth -= 1;
+                    w.object(properties, required, None)
                 }
-                (Repr::Untagged, kind) => {
-                    let schema = self.at("anyOf", |w| w.at(&index, |w| w.content(kind)));
-                    alternatives.push(Value::Object(schema));
-                }
+                (Repr::Untagged, kind) => w.content(kind),
+            });
+            self.pointer.truncate(len);
+            if unit {
+                units.push(Value::Object(schema));
+            } else {
+                tagged.push(Value::Object(schema));
             }
         }
-        if !names.is_empty() {
+        let only_names = !names.is_empty() && tagged.is_empty();
+        let first_read = def
+            .variants
+            .iter()
+            .find(|v| !v.receiver.is_empty() && !v.other && !v.untagged)
+            .map(|v| v.rust_name.clone());
+        tagged.extend(units);
+        let tagged_part = if only_names {
+            // A string enum: one `enum` of the names (the constants counted once).
             if let (Some(long), Some(most)) = (self.rules.long_enum, self.rules.long_enum_text) {
                 let chars: usize = names.iter().filter_map(Value::as_str).map(str::len).sum();
                 if names.len() > long && chars > most {
                     self.problem(Rule::TooMuchText);
                 }
             }
-            let strings = obj(json!({ "type": "string", "enum": names }));
-            if alternatives.is_empty() {
-                return strings;
+            Some(obj(json!({ "type": "string", "enum": names })))
+        } else if tagged.is_empty() {
+            None
+        } else {
+            // Even one alternative stays an `anyOf`, titled with its variant's name: an
+            // untitled alternative alone is read as its own type (an object of one key, a
+            // struct).
+            if let ([Value::Object(one)], Some(v)) = (tagged.as_mut_slice(), first_read) {
+                one.insert("title".into(), v.into());
             }
-            alternatives.insert(0, Value::Object(strings));
-        }
-        match alternatives.len() {
-            0 => {
+            self.unions += 1;
+            Some(obj(json!({ "anyOf": tagged })))
+        };
+        match (tagged_part, untagged.len()) {
+            (None, 0) => {
                 self.problem(Rule::NoValue);
                 obj(json!({ "type": "null" }))
             }
-            1 => match alternatives.pop() {
+            (Some(part), 0) => part,
+            (None, 1) => match untagged.pop() {
                 Some(Value::Object(one)) => one,
                 _ => Map::new(),
             },
-            _ => {
+            (part, _) => {
                 self.unions += 1;
-                obj(json!({ "anyOf": alternatives }))
+                let mut all: Vec<Value> = part.into_iter().map(Value::Object).collect();
+                all.extend(untagged);
+                obj(json!({ "anyOf": all }))
             }
         }
     }

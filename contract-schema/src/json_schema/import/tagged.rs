@@ -166,6 +166,11 @@ impl Importer<'_> {
                     let others = props.map_or(0, |p| p.keys().filter(|k| *k != tag).count());
                     match map.get("additionalProperties") {
                         None if others == 0 => VariantDefKind::Unit,
+                        // A producer's closed object of the tag alone (the provider dialects
+                        // close every object) writes what a unit variant writes.
+                        Some(Value::Bool(false)) if others == 0 && self.sender() => {
+                            VariantDefKind::Unit
+                        }
                         Some(values @ Value::Object(_)) if others == 0 => {
                             let at = child(&alternative.target, "additionalProperties");
                             let value = self.ty(values, &at, &variant_hint)?;

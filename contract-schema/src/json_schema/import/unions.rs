@@ -192,7 +192,7 @@ impl<'a> Importer<'a> {
         };
         let inline_enum = first.written.as_object().is_some_and(|m| {
             !m.contains_key("$ref")
-                && (m.contains_key("oneOf") || m.contains_key("enum"))
+                && (m.contains_key("oneOf") || m.contains_key("anyOf") || m.contains_key("enum"))
                 && !m.contains_key("title")
         });
         if !inline_enum || rest.is_empty() {
