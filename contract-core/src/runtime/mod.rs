@@ -65,6 +65,40 @@
 //! A problem the description cannot see (a UUID or date that does not parse, a hand-written
 //! `Deserialize`) is reported by serde's verdict, without serde's message, which quotes
 //! values: [`ProblemKind::Refused`] with its byte offset and the pointer of the value there.
+//!
+//! # Pointers and paths: two spellings, two meanings
+//!
+//! A [`Problem`]'s `pointer` is an RFC 6901 JSON pointer to **one value of one payload**
+//! (`/lines/1/qty`, the second line's), as JSON tools resolve it, with `*` for a map's key
+//! (keys are data). A [`Presence`] names a **field of the contract**, once for every payload
+//! and every item (`lines[].qty`), in the spelling of compatibility findings
+//! ([`compat`](crate::compat)), of `#[handoff(allow(field = "lines[].qty"))]` and of
+//! [`why_missing`]. Neither spelling is converted into the other: a pointer names an item
+//! a path does not, and the presence lists are a published format (the presence JSON's
+//! `receivedFields` and `missingFields`, the span attributes, the steps a ledger keeps, the
+//! records of the peers in other languages). The session view shows each as it is, a
+//! problem's pointer beside the step's field lists.
+//!
+//! ```
+//! use contract_core::{receive, HandoffSchema};
+//! use serde::Deserialize;
+//!
+//! #[derive(Deserialize, HandoffSchema)]
+//! struct Order {
+//!     lines: Vec<Line>,
+//! }
+//!
+//! #[derive(Deserialize, HandoffSchema)]
+//! struct Line {
+//!     qty: u32,
+//! }
+//!
+//! let Err(rejection) = receive::<Order>(br#"{"lines": [{"qty": 1}, {"qty": "two"}]}"#) else {
+//!     unreachable!("the second line's qty is not a number")
+//! };
+//! assert_eq!(rejection.problems()[0].pointer, "/lines/1/qty"); // the second line's value
+//! assert!(rejection.presence().received().iter().any(|path| path == "lines[].qty")); // the field
+//! ```
 
 // The rooms, bottom up, as a payload's path takes them. Each takes only from the rooms before
 // it in this list, never from one after it, and never from this file:
