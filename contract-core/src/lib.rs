@@ -11,6 +11,7 @@
 //! | JSON Schema 2020-12 for peers in other languages | [`json_schema`] with [`View::Sender`] or [`View::Receiver`] |
 //! | producer/consumer and version compatibility | [`compat::check`], [`compat::evolve`] |
 //! | both ends of a handoff, every problem at once, presence of each field | [`send`], [`send_to`], [`receive`], [`why_missing`] |
+//! | a refusal as the correction a model acts on, and the retry loop under a budget | [`Rejection::correction`], `retry::Retry` (feature `derive`) |
 //! | the envelope around a payload (`handoff-envelope/v1`) | `send_handoff`, `receive_handoff` (feature `derive`) |
 //! | exactly-once, durable acceptance and the rollback target | `inbox::Inbox` over `MemoryLedger`, `SqliteLedger` (`sqlite`), `PostgresLedger` (`postgres`) |
 //! | sub-tasks where unknown is not none, budgets enforced | `task::{Subtask, SubtaskResult, Lookup, judge, BudgetMeter}` |
@@ -56,6 +57,7 @@
 
 #[cfg(feature = "a2a")]
 pub mod a2a;
+pub mod correction;
 #[cfg(feature = "derive")]
 pub mod envelope;
 mod impls;
@@ -66,6 +68,8 @@ mod nested;
 #[cfg(feature = "otel")]
 mod otel;
 mod published;
+#[cfg(feature = "derive")]
+pub mod retry;
 pub mod runtime;
 #[cfg(feature = "tracing")]
 mod semconv;
@@ -90,6 +94,7 @@ pub use envelope::{
     send_handoff_to, ArtifactRef, Delivery, Handoff, HandoffRejection, Status,
     HANDOFF_SCHEMA_VERSION,
 };
+pub use correction::{Correction, CorrectionOptions};
 pub use json_schema::json_schema;
 pub use published::check_published;
 pub use runtime::{

@@ -819,6 +819,14 @@ impl Presence {
         Presence { side, recorded }
     }
 
+    /// The schema and the view the record was made in: `None` for one read from JSON.
+    pub(crate) fn schema_view(&self) -> Option<(&'static Schema, View)> {
+        self.recorded
+            .record
+            .as_ref()
+            .map(|record| (record.schema, record.view))
+    }
+
     fn rendered(&self) -> &Rendered {
         let recorded = &*self.recorded;
         recorded.rendered.get_or_init(|| {
