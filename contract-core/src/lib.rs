@@ -51,7 +51,7 @@
 //! `tracing` and `otel` put each check on the trace; `axum` and `reqwest` check a handoff at
 //! the web edge; `sqlite`, `postgres` and `tokio` (`AsyncInbox`) carry the inbox's stores;
 //! `a2a` carries a payload and its contract in A2A 1.0 Messages and Artifacts. None
-//! of these but `derive` is on by default. The README has the whole tour.
+//! of these but `derive` is on by default. The [`guide`] has a page for each task.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -60,6 +60,7 @@ pub mod a2a;
 pub mod correction;
 #[cfg(feature = "derive")]
 pub mod envelope;
+pub mod guide;
 mod impls;
 #[cfg(feature = "derive")]
 pub mod inbox;
