@@ -1419,17 +1419,18 @@ fn check_against_an_unknown_ref_exits_2_saying_what_a_shallow_clone_needs() {
     assert!(stdout(&out).is_empty());
 }
 
-/// The README's CI recipe, `handoff check --against BASE --format github`, as its workflow
-/// runs it: `BASE` the pull request's base commit.
-fn readme_ci_command(base: &str) -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
-    let line = readme
+/// The guide's CI recipe (`contract-core/src/guide/ci.md`), `handoff check --against BASE
+/// --format github`, as its workflow runs it: `BASE` the pull request's base commit.
+fn guide_ci_command(base: &str) -> Vec<String> {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../contract-core/src/guide/ci.md"),
+    )
+    .unwrap();
+    let line = page
         .lines()
         .map(str::trim)
         .find(|l| l.starts_with("- run: handoff check --against"))
-        .expect("the README's workflow runs `handoff check --against`");
+        .expect("the guide's workflow runs `handoff check --against`");
     let command = line
         .strip_prefix("- run: handoff ")
         .unwrap()
@@ -1439,7 +1440,7 @@ fn readme_ci_command(base: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_readme_ci_recipe_checks_every_crate_of_a_workspace_against_the_base() {
+fn the_guide_ci_recipe_checks_every_crate_of_a_workspace_against_the_base() {
     let tmp = TempDir::new();
     let repo = tmp.sub("repo");
     let order = snapshot("order", 1, Mode::Full, v1());
@@ -1495,7 +1496,7 @@ fn the_readme_ci_recipe_checks_every_crate_of_a_workspace_against_the_base() {
         "pull request",
     );
 
-    let args = readme_ci_command(&base);
+    let args = guide_ci_command(&base);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = handoff_in(&repo, &args);
     let text = stdout(&out);

@@ -6,7 +6,7 @@
 // DIR (`<target>/interop`) holds manifest.json (the annotation keywords, the files) and one
 // file per type: its two exported schemas and cases, each an instance, the view it is judged
 // against and the verdict (`valid`) the export gives in Rust. Every schema is compiled as the
-// README tells a JavaScript peer to (`new Ajv2020()`, ajv's default strict mode; `addFormats`;
+// guide's page on peers tells a JavaScript peer to (`new Ajv2020()`, ajv's default strict mode; `addFormats`;
 // `addVocabulary` of the annotations), and every instance must be judged as in Rust, apart from
 // the points listed below, each with its reason and a check that it still holds. Exits 1 on any
 // other disagreement (each printed), 2 when a file cannot be read or a schema does not compile;
@@ -25,7 +25,7 @@ const LISTED = [
     why:
       "JSON.parse reads every number as a double: an integer beyond ±2^53 is rounded before " +
       "ajv sees it, so a value one past a bound may equal the bound (18446744073709551616 " +
-      "passes `maximum: 18446744073709551615`). The README says what a JavaScript peer does.",
+      "passes `maximum: 18446744073709551615`). The guide's page on peers says what a JavaScript peer does.",
     // Only where ajv gives the verdict the Rust side gives on the same schema and instance
     // with those integers read as doubles (`valid_as_doubles`): rounding, nothing else.
     explains: (c, verdict) => c.wide_integer && c.valid_as_doubles !== c.valid && verdict === c.valid_as_doubles,

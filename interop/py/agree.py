@@ -6,7 +6,7 @@ DIR (``<target>/interop``, written by ``tests/tests/interop_export.rs``, which r
 script) holds ``manifest.json`` (the annotation keywords, the files) and one file per type:
 its two exported schemas and cases, each an instance, the view it is judged against and the
 verdict (``valid``) the export gives in Rust. Every schema is checked against the 2020-12
-metaschema and compiled as the README tells a Python peer to
+metaschema and compiled as the guide (contract-core/src/guide/peers.md) tells a Python peer to
 (``Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)``, with
 ``jsonschema[format-nongpl]`` installed so that ``date-time`` and ``uri`` are checked), and
 every instance must be judged as in Rust, apart from the points listed below (none today:

@@ -3,7 +3,7 @@
 //! - [`json_schema::ANNOTATIONS`] is every `x-handoff-*` keyword the export writes: checked
 //!   against the exports (both views) of every catalogue type (`src/types.rs`), of every
 //!   snapshot of `examples/contracts/` and `tests/contracts/`, and against the list the
-//!   README's JSON Schema section gives.
+//!   guide's page on peers gives (`contract-core/src/guide/peers.md`).
 //! - Agreement: for each catalogue type, this test writes its two exported schemas (with
 //!   annotations), instances and the Rust verdicts to `<target>/interop/` (`<target>` is
 //!   `CARGO_TARGET_DIR` when set, relative to the workspace when relative, else the
@@ -467,8 +467,11 @@ fn x_handoff_keys(value: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+/// The guide's page on peers in other languages, which lists the annotations.
+const GUIDE_PEERS: &str = "contract-core/src/guide/peers.md";
+
 #[test]
-fn annotations_are_every_x_handoff_key_of_the_exports_and_the_readme_list() {
+fn annotations_are_every_x_handoff_key_of_the_exports_and_the_guide_list() {
     let listed: BTreeSet<String> = ANNOTATIONS.iter().map(|k| (*k).to_owned()).collect();
     let mut found = BTreeSet::new();
     let mut documents = 0;
@@ -501,13 +504,13 @@ fn annotations_are_every_x_handoff_key_of_the_exports_and_the_readme_list() {
         "the keys the exports write, against ANNOTATIONS"
     );
 
-    // The README's JSON Schema section names each, and no other.
-    let readme = std::fs::read_to_string(workspace().join("README.md")).expect("README.md");
-    let section = readme
-        .split("\n### JSON Schema for peers in other languages\n")
+    // The guide's section on the annotations names each, and no other.
+    let page = std::fs::read_to_string(workspace().join(GUIDE_PEERS)).expect(GUIDE_PEERS);
+    let section = page
+        .split("\n## The annotations\n")
         .nth(1)
         .and_then(|rest| rest.split("\n## ").next())
-        .expect("README.md has a JSON Schema section");
+        .expect("the guide's peers page has a section on the annotations");
     let mut named = BTreeSet::new();
     for (at, _) in section.match_indices("x-handoff-") {
         let key: String = section[at..]
@@ -520,7 +523,7 @@ fn annotations_are_every_x_handoff_key_of_the_exports_and_the_readme_list() {
             named.insert(key.to_owned());
         }
     }
-    assert_eq!(named, listed, "README.md's list against ANNOTATIONS");
+    assert_eq!(named, listed, "{GUIDE_PEERS}'s list against ANNOTATIONS");
 }
 
 #[test]

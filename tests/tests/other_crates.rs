@@ -93,7 +93,7 @@ fn receive_agrees_with_these_crates() {
     assert!(receive::<indexmap::IndexSet<u8>>(b"[1, 1]").is_err());
 }
 
-/// The README's recipe for `chrono::serde::ts_seconds`: what it writes is the `i64` the
+/// The guide's recipe for `chrono::serde::ts_seconds`: what it writes is the `i64` the
 /// sender view describes, and what the receiver view admits within chrono's dates, chrono reads.
 #[test]
 fn the_ts_seconds_recipe() {

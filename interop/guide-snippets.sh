@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Runs the JavaScript and Python snippets of README.md's "JSON Schema for peers in other
-# languages" section against real exports, so that what the README tells a peer keeps working.
+# Runs the JavaScript and Python snippets of the guide's page on peers in other languages
+# (contract-core/src/guide/peers.md) against real exports, so that what the guide tells a peer
+# keeps working.
 #
-#   interop/readme-snippets.sh
+#   interop/guide-snippets.sh
 #
 # A snippet is a ```js or ```python block whose first line is the marker comment
-# `// README snippet: run by interop/readme-snippets.sh` (or `# …` in Python). Each runs in a
+# `// guide snippet: run by interop/guide-snippets.sh` (or `# …` in Python). Each runs in a
 # temporary folder holding the exports the snippets read, written by `handoff json-schema`:
 #   refund-request.v2.receiver.json  examples/contracts/refund-request.v2.snap
 #   refund-request.v2.plain.json     the same, --no-annotations
 #   task-result.v1.receiver.json     tests/contracts/task-result.v1.snap
 # with interop/js/node_modules (npm ci --prefix interop/js) beside them; Python is
 # HANDOFF_INTEROP_PYTHON, else interop/py/.venv/bin/python (pip install -r
-# interop/py/requirements.txt). Fails when a snippet fails, or when the section has no
-# snippet of either language (a marker that drifted).
+# interop/py/requirements.txt). Fails when a snippet fails, or when the page has no snippet
+# of either language (a marker that drifted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,21 +43,20 @@ handoff json-schema examples/contracts/refund-request.v2.snap --no-annotations \
 handoff json-schema tests/contracts/task-result.v1.snap --out "$work/task-result.v1.receiver.json"
 ln -s "$PWD/interop/js/node_modules" "$work/node_modules"
 
-# Each marked block of the section, written to snippet-N.mjs or snippet-N.py.
+page=contract-core/src/guide/peers.md
+# Each marked block of the page, written to snippet-N.mjs or snippet-N.py.
 awk -v dir="$work" '
-    /^### JSON Schema for peers in other languages/ { in_section = 1; next }
-    in_section && /^##/ { exit }
-    in_section && /^```(js|python)$/ { lang = substr($0, 4); first = 1; next }
+    /^```(js|python)$/ { lang = substr($0, 4); first = 1; next }
     lang != "" && /^```$/ { if (file != "") close(file); lang = ""; file = ""; next }
     lang != "" && first {
         first = 0
-        if ($0 ~ /README snippet: run by interop\/readme-snippets\.sh/) {
+        if ($0 ~ /guide snippet: run by interop\/guide-snippets\.sh/) {
             n += 1
             file = sprintf("%s/snippet-%02d.%s", dir, n, lang == "js" ? "mjs" : "py")
         }
     }
     lang != "" && file != "" { print > file }
-' README.md
+' "$page"
 
 js=0
 py=0
@@ -76,7 +76,7 @@ for snippet in "$work"/snippet-*; do
     esac
 done
 if [[ $js -eq 0 || $py -eq 0 ]]; then
-    echo "README.md: found $js JavaScript and $py Python snippets marked to run; expected both" >&2
+    echo "$page: found $js JavaScript and $py Python snippets marked to run; expected both" >&2
     exit 1
 fi
-echo "README snippets: $js JavaScript and $py Python, all passed"
+echo "guide snippets ($page): $js JavaScript and $py Python, all passed"
