@@ -13,8 +13,8 @@
 //! 6. a digest that is not the stored content's: changed;
 //! 7. the writer hands off again though the reviewer owns the context now: the first
 //!    attempt's handler fails after opening its review task, and all of it rolls back; the
-//!    retry is applied, with an owner-conflict warning (seed `000_…`'s runbook: two owners in
-//!    one context);
+//!    retry is applied, with an owner-conflict warning (two owners in one context is a signal
+//!    for whoever runs the inbox);
 //! 8. an older draft version than the context accepted: regressed;
 //! 9. the inbox dropped, the file reopened: the first handoff retried gets the same
 //!    acknowledgement;
@@ -40,7 +40,7 @@ use contract_core::{
 };
 use serde::{Deserialize, Serialize};
 
-/// The context of the seed's envelope (`ctx_01J9`).
+/// The context of the example's envelope (`ctx_01J9`).
 pub const CONTEXT: &str = "ctx_01J9";
 /// The task (`task_104`).
 pub const TASK: &str = "task_104";
@@ -58,7 +58,7 @@ const REVIEWER: &str = "review_agent";
 pub struct AnswerReview {
     /// The customer question the answer is for.
     pub question_ref: String,
-    /// The claims of the draft not confirmed yet (the seed's unconfirmed version numbers),
+    /// The claims of the draft not confirmed yet (version numbers nobody confirmed),
     /// to be marked as such in the answer.
     pub to_verify: Vec<String>,
 }
@@ -201,7 +201,7 @@ fn write_rows(out: &mut String, rows: Rows) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The seed's envelope: the writer hands the draft (at `version`, with the digest of
+/// The example's envelope: the writer hands the draft (at `version`, with the digest of
 /// `content`) to the reviewer.
 fn seed_handoff(handoff_id: &str, version: u64, content: &[u8]) -> Handoff<AnswerReview> {
     let payload = AnswerReview {

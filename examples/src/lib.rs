@@ -2,12 +2,12 @@
 //!
 //! - [`refund`]: a support agent hands a refund request to billing (`refund-request`, v1 and
 //!   v2 side by side: v2 renamed `orderRef` to `orderId` and keeps reading old writers).
-//! - [`story`]: seed `003_…`'s dropped `orderRef`, caught at send and at receive, and
+//! - [`story`]: a dropped `orderRef`, caught at send and at receive, and
 //!   explained (`cargo run -p examples --bin dropped-order-ref`).
-//! - [`session`]: seed `003_…`'s workflow, triage → refund specialist → escalation, in
+//! - [`session`]: a support workflow, triage → refund specialist → escalation, in
 //!   envelopes on one session: every way `orderRef` goes missing caught and explained, and
 //!   v1 against v2 (`cargo run -p examples --bin refund-handoff`).
-//! - [`accept`]: seed `000_…`'s handoff accepted durably by an inbox over an SQLite ledger:
+//! - [`accept`]: a review handoff accepted durably by an inbox over an SQLite ledger:
 //!   applied once, duplicates and retries answered with the first acknowledgement, a changed
 //!   retry, a draft and missing, changed or older artifact versions refused without writing
 //!   anything, a failing handler rolled back, two owners in one context, a restart, and the

@@ -141,7 +141,7 @@ fn extracted() -> SpecialistInput {
     }
 }
 
-/// The seed's bug: the builder of the specialist's input keeps the category, not the order.
+/// The bug: the builder of the specialist's input keeps the category, not the order.
 fn built_with_the_bug() -> SpecialistInput {
     SpecialistInput {
         order_ref: None,
@@ -149,7 +149,7 @@ fn built_with_the_bug() -> SpecialistInput {
     }
 }
 
-/// The specialist on `v1` accepts the envelope. In the seed it escalated when `orderRef`
+/// The specialist on `v1` accepts the envelope. Without a contract it escalated when `orderRef`
 /// was missing, and the escalation agent opened a generic ticket; here a payload without it
 /// is refused, and a refused handoff goes back to its sender.
 fn specialist_v1(

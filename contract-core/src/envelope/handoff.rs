@@ -1,4 +1,4 @@
-//! [`Handoff`]: the envelope `handoff-envelope/v1` (seed `000_…`), its [`ArtifactRef`]s and
+//! [`Handoff`]: the envelope `handoff-envelope/v1`, its [`ArtifactRef`]s and
 //! its [`Status`].
 
 use serde::de::IgnoredAny;
@@ -51,8 +51,7 @@ pub enum Status {
     Other,
 }
 
-/// A versioned artifact a handoff refers to (seed `001_…`: a file read later must not have
-/// changed): its name, where it lives, the version the sender saw and, for a file, the hash
+/// A versioned artifact a handoff refers to (a file read later must not have changed): its name, where it lives, the version the sender saw and, for a file, the hash
 /// of its content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::HandoffSchema)]
 #[handoff(crate = "crate")]
@@ -90,7 +89,7 @@ impl ArtifactRef {
     }
 }
 
-/// The envelope a handoff travels in, `handoff-envelope/v1` (seed `000_…`): the shared task
+/// The envelope a handoff travels in, `handoff-envelope/v1`: the shared task
 /// context around a payload `T`, with camelCase keys and snake_case enum values.
 ///
 /// Decisions the user confirmed and assumptions nobody confirmed are kept apart

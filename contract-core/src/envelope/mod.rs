@@ -1,4 +1,4 @@
-//! The envelope a handoff travels in (seed `000_…`): [`Handoff<T>`], `handoff-envelope/v1`,
+//! The envelope a handoff travels in: [`Handoff<T>`], `handoff-envelope/v1`,
 //! around a payload checked by its own contract; [`Delivery`], an envelope received; and
 //! [`HandoffRejection`], an envelope refused, every problem located by a JSON pointer from
 //! the envelope's root (`/contextId`, `/payload/orderRef`).

@@ -447,7 +447,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     }
 
     /// The last handoff a context accepted (the highest `seq`), with its acknowledgement and
-    /// the envelope as received: the rollback target of seed `000_…` (the last version
+    /// the envelope as received: the rollback target (the last version
     /// accepted, never "the last message"). [`Accepted::delivery`] reads the envelope again.
     ///
     /// # Errors

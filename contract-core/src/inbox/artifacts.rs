@@ -1,5 +1,5 @@
 //! [`ArtifactStore`]: where an inbox checks that the artifacts an envelope names exist, at
-//! their version and with the content their digest names (seed `001_…`: a file read later
+//! their version and with the content their digest names (a file read later
 //! must not have changed).
 
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! Idempotent, durable acceptance of handoff envelopes (seed `000_…`): an [`Inbox`] runs a
+//! Idempotent, durable acceptance of handoff envelopes: an [`Inbox`] runs a
 //! handler once per key (`contextId`, `handoffId`), in one transaction with its [`Ledger`]'s
 //! record of the acceptance, and answers a retry with the first [`Ack`].
 //!

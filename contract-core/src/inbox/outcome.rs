@@ -107,8 +107,8 @@ impl<T, R> Acceptance<T, R> {
     }
 }
 
-/// What an acceptance did but is worth a look: seed `000_…`'s runbook names these as
-/// signals, not faults.
+/// What an acceptance did but is worth a look: signals for whoever runs the inbox, not
+/// faults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]

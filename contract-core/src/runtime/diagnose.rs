@@ -1,5 +1,5 @@
-//! Why a field is missing: the four causes of the tracing seed, told apart from the evidence
-//! at hand.
+//! Why a field is missing: its four causes (not emitted, dropped on the way, renamed by a
+//! mapper, another version), told apart from the evidence at hand.
 //!
 //! A required field that did not arrive was either **not emitted** (the producer never wrote
 //! it), **dropped on the way** (written, not arrived), **renamed by a mapper** (it arrived

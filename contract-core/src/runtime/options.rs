@@ -97,9 +97,8 @@ pub(crate) static DEFAULT_SEND: SendOptions = SendOptions {
     journey: Journey::NONE,
 };
 
-/// The identity of the journey a payload is on, for traces (the tracing seed's
-/// `sessionId`, `workflowName`, `handoffFrom`, `handoffTo`, `attempt`, `retryOf`). None of it
-/// is checked; all of it is recorded on the span of a call when the `tracing` feature is on.
+/// The identity of the journey a payload is on, for traces (`sessionId`, `workflowName`,
+/// `handoffFrom`, `handoffTo`, `attempt`, `retryOf`). None of it is checked; all of it is recorded on the span of a call when the `tracing` feature is on.
 ///
 /// It travels in the envelope (`Handoff::journey`) with camelCase keys, so it is serde and
 /// (feature `derive`) `HandoffSchema`.

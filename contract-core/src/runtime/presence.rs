@@ -50,7 +50,7 @@ impl Side {
 /// items of an array, `*` for the values of a map (whose keys are data and never appear) and
 /// `(Variant)` for the variant of an enum.
 ///
-/// It serializes with the key names of the tracing seed: `handoffContract`,
+/// It serializes with these keys: `handoffContract`,
 /// `receivedFields`, `missingFields`, `unknownFields`, and `<field>Present` for every field
 /// of the contract's top level. A record has a [`Side`]: one that `send` made lists what it
 /// wrote under `writtenFields` instead of `receivedFields` (its other keys are the same:
@@ -947,8 +947,8 @@ impl fmt::Debug for Presence {
 }
 
 impl Side {
-    /// The key of the record's list of the fields a side saw: `receivedFields` (the tracing
-    /// seed's) for what arrived, `writtenFields` for what a sender wrote.
+    /// The key of the record's list of the fields a side saw: `receivedFields` for what
+    /// arrived, `writtenFields` for what a sender wrote.
     const fn fields_key(self) -> &'static str {
         match self {
             Side::Send => "writtenFields",

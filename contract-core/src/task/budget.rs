@@ -1,4 +1,4 @@
-//! The budget of a handoff or a sub-task (seed `001_…`): the limits a sender grants, carried in
+//! The budget of a handoff or a sub-task: the limits a sender grants, carried in
 //! the envelope and in the sub-task, and enforced where the calls are made.
 
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! The sub-task a supervisor hands out (`subtask/v1`) and the result that comes back
-//! (`subtask-result/v1`), with the fields of seed `001_…` in camelCase.
+//! (`subtask-result/v1`), with camelCase keys.
 
 use std::collections::BTreeMap;
 
@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::budget::Budget;
 use super::lookup::Lookup;
 
-/// A sub-task: what to find out, from what, within which limits, and how the result is judged
-/// (seed `001_…`'s `verify-c`). Contract `subtask/v1`.
+/// A sub-task: what to find out, from what, within which limits, and how the result is judged.
+/// Contract `subtask/v1`.
 ///
 /// `goal` says what is wanted, `scope` what may be looked at and done, `acceptance` how the
 /// supervisor checks the delivery (`task::judge` checks the part a program can:
@@ -32,8 +32,8 @@ pub struct Subtask {
     /// What the assignee works from (the product, the variant, the user's limits), by name.
     pub input: BTreeMap<String, Value>,
     /// The supervisor's working assumptions: provisional readings nobody confirmed, which
-    /// the assignee must not turn into the user's requirements (the seed's
-    /// `working_assumption`, there inside `input`; here apart, marked as assumptions).
+    /// the assignee must not turn into the user's requirements (kept apart from `input`, marked
+    /// as assumptions).
     #[serde(default)]
     #[handoff(assumption)]
     pub working_assumptions: Vec<String>,

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::contract::{Evidence, ResultStatus, Subtask, SubtaskResult};
 use super::lookup::Lookup;
 
-/// Whether a `sourceRef` names a source the receiver can read (seed `001_…`: the application
+/// Whether a `sourceRef` names a source the receiver can read (the application
 /// maps references to URLs, files or records; an unresolvable `source_1` lets nobody check
 /// the value).
 ///
@@ -500,7 +500,7 @@ mod tests {
         Lookup::Confirmed { value }
     }
 
-    /// The seed's result: price and weight confirmed, `completed`.
+    /// A result: price and weight confirmed, `completed`.
     fn result() -> SubtaskResult {
         SubtaskResult {
             task_id: "verify-c".into(),

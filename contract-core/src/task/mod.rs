@@ -1,4 +1,4 @@
-//! The task contracts of seed `001_…`: what a sub-task asks and what its result claims, where
+//! The task contracts: what a sub-task asks and what its result claims, where
 //! "not found" cannot pass for "none", and the budget both carry.
 //!
 //! - [`Subtask`] (`subtask/v1`) and [`SubtaskResult`] (`subtask-result/v1`): the sub-task a
@@ -56,7 +56,7 @@
 //!
 //! # Budgets are enforced, not only carried
 //!
-//! A limit written in a prompt ("at most 8 tool calls") guarantees nothing (seed `001_…`).
+//! A limit written in a prompt ("at most 8 tool calls") guarantees nothing.
 //! A [`BudgetMeter`] of the task's [`Budget`] hands out a [`Permit`] per call, counted before
 //! the call starts, so calls running side by side never exceed a limit together, and refuses
 //! every new call once a limit is spent or the time is up. Calls already running are the

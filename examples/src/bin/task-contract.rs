@@ -93,7 +93,7 @@ fn observation(id: &str, field: &str, value: Lookup<Value>, source: &str) -> Evi
     }
 }
 
-/// The seed's result of revision 1: price and weight confirmed, `completed`.
+/// The result of revision 1: price and weight confirmed, `completed`.
 fn seed_result() -> SubtaskResult {
     SubtaskResult {
         task_id: "verify-c".into(),
