@@ -14,12 +14,17 @@
 //!   rollback target
 //!   (`cargo run -p examples --bin envelope-accept`).
 //!
+//! - [`model_retry`]: a model's refund request refused for a missing `orderRef`, the
+//!   correction sent back, the second attempt accepted, and the journey showing an explicit
+//!   retry (`cargo run -p examples --bin model-retry`).
+//!
 //! Seed `001_…`'s sub-task, `verify-c`, uses the library's own task contracts
 //! (`contract_core::task`): `cargo run -p examples --bin task-contract`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod accept;
+pub mod model_retry;
 pub mod refund;
 pub mod session;
 pub mod story;
