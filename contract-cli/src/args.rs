@@ -290,9 +290,36 @@ pub struct JsonSchemaArgs {
     /// Leave out the `x-handoff-*` keywords.
     #[arg(long)]
     pub no_annotations: bool,
+    /// Export the receiver view in a model provider's dialect (strict structured outputs
+    /// or tool input): narrowings are written to stderr with their JSON pointers; a
+    /// contract the dialect cannot state exits 2 with the dialect, pointer and rule.
+    #[arg(long, value_enum, conflicts_with_all = ["view", "no_annotations"])]
+    pub dialect: Option<DialectArg>,
     /// Write to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// The provider dialect `json-schema --dialect` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// OpenAI structured outputs and function calling with `strict: true`.
+    OpenaiStrict,
+    /// Anthropic strict tool use and JSON outputs.
+    Anthropic,
+    /// Gemini's `responseJsonSchema`.
+    Gemini,
+}
+
+impl From<DialectArg> for contract_schema::json_schema::dialect::Dialect {
+    fn from(d: DialectArg) -> Self {
+        use contract_schema::json_schema::dialect::Dialect;
+        match d {
+            DialectArg::OpenaiStrict => Dialect::OpenAiStrict,
+            DialectArg::Anthropic => Dialect::Anthropic,
+            DialectArg::Gemini => Dialect::Gemini,
+        }
+    }
 }
 
 /// `handoff completions SHELL`.
@@ -671,6 +698,7 @@ mod tests {
                 snapshot: "a.snap".into(),
                 view: ViewArg::Receiver,
                 no_annotations: false,
+                dialect: None,
                 out: None,
             })
         );

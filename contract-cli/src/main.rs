@@ -107,12 +107,15 @@ fn main() -> ExitCode {
                 check_against(&git_ref, dirs, a.format)
             }
         },
-        Command::JsonSchema(a) => json_schema(
-            &a.snapshot,
-            a.view.into(),
-            a.out.as_deref(),
-            !a.no_annotations,
-        ),
+        Command::JsonSchema(a) => match a.dialect {
+            Some(dialect) => json_schema_dialect(&a.snapshot, dialect.into(), a.out.as_deref()),
+            None => json_schema(
+                &a.snapshot,
+                a.view.into(),
+                a.out.as_deref(),
+                !a.no_annotations,
+            ),
+        },
         Command::Completions(a) => completions(a.shell),
         Command::RecordDeployment(a) => workflow::record(&a),
         Command::CanIDeploy(a) => workflow::can_i_deploy(&a),
@@ -153,6 +156,28 @@ fn json_schema(
         document = without_annotations(document);
     }
     let text = to_json(&document)?;
+    match out {
+        None => print(&text),
+        Some(out) => std::fs::write(out, format!("{text}\n"))
+            .map_err(|e| format!("{}: cannot write the JSON Schema: {e}", out.display()))?,
+    }
+    Ok(true)
+}
+
+/// `handoff json-schema SNAP --dialect D`: the receiver view in a provider's dialect, each
+/// narrowing on stderr; a contract the dialect cannot state is an error (exit 2).
+fn json_schema_dialect(
+    path: &Path,
+    dialect: contract_schema::json_schema::dialect::Dialect,
+    out: Option<&Path>,
+) -> Result<bool, String> {
+    let schema = snapshots::read(path)?;
+    let export = contract_schema::json_schema::dialect::to_dialect(&schema, dialect)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    for warning in &export.warnings {
+        eprintln!("warning: {dialect}: {warning}");
+    }
+    let text = to_json(&export.schema)?;
     match out {
         None => print(&text),
         Some(out) => std::fs::write(out, format!("{text}\n"))

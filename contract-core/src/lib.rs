@@ -96,7 +96,8 @@ pub use envelope::{
     HANDOFF_SCHEMA_VERSION,
 };
 pub use correction::{Correction, CorrectionOptions};
-pub use json_schema::json_schema;
+pub use contract_schema::json_schema::dialect::Dialect;
+pub use json_schema::{json_schema, json_schema_dialect};
 pub use published::check_published;
 pub use runtime::{
     receive, receive_with, send, send_to, send_to_with, send_with, why_missing, Diagnosis,

@@ -20,6 +20,9 @@ const SMALL_SET: u128 = 256;
 /// How many newtypes the root is followed through.
 const NEWTYPE_HOPS: usize = 64;
 
+/// A named type's deepest object level and its references, each at the level it sits.
+type Levels = (usize, Vec<(usize, String)>);
+
 struct Writer<'a> {
     rules: &'static Rules,
     schema: &'a Schema,
@@ -36,7 +39,7 @@ struct Writer<'a> {
     depth: usize,
     /// Per named type (`None` for the root): its deepest object level and its references,
     /// each at the level it sits.
-    levels: HashMap<Option<String>, (usize, Vec<(usize, String)>)>,
+    levels: HashMap<Option<String>, Levels>,
     current: Option<String>,
     queue: Vec<String>,
     queued: HashSet<String>,
