@@ -109,6 +109,7 @@ fn step(session: u64, n: u64) -> Step {
         } else {
             vec![]
         },
+        spent: None,
         count: 1,
         first_seen: time,
         last_seen: time,

@@ -47,6 +47,7 @@ fn step(session: &str, seq: u64, from: &str, to: &str, handoff: &str) -> Step {
         sender_fields: None,
         causes: BTreeMap::new(),
         problems: vec![],
+        spent: None,
         count: 1,
         first_seen: at(seq),
         last_seen: at(seq),
@@ -426,6 +427,7 @@ fn json_has_exactly_the_keys_scripts_rely_on() {
             "missingFields",
             "causes",
             "problems",
+            "spent",
             "ledger",
             "count",
         ]
@@ -456,6 +458,7 @@ fn json_has_exactly_the_keys_scripts_rely_on() {
             "missingFields": ["orderRef"],
             "causes": {"orderRef": "dropped-on-the-way"},
             "problems": [{"pointer": "/payload/orderRef", "kind": "missing_field"}],
+            "spent": null,
             "ledger": "specialist",
             "count": 1
         })

@@ -145,3 +145,81 @@ fn not_found_arrives_as_not_found() {
         1
     );
 }
+
+/// A sub-agent's result handed back with what its task spent: the supervisor's inbox records
+/// the counts with the handoff's step, and the session view shows them; no action's name and
+/// no value of the payload reach either.
+#[test]
+fn what_a_task_spent_is_recorded_with_its_step_and_shown_in_the_session() {
+    use contract_core::inbox::{Inbox, Ledger as _, MemoryLedger, MemoryTx};
+    use contract_core::session::{self, SessionView};
+    use contract_core::task::{ActionGuard, Budget, BudgetMeter, Call, Scope, Spent};
+    use contract_core::{send_handoff, Delivery, Handoff, Journey};
+
+    let task: Subtask = serde_json::from_value(seed_task()).expect("the task reads");
+    let meter = BudgetMeter::new(&Budget {
+        max_tool_calls: Some(2),
+        ..Budget::default()
+    });
+    let guard = ActionGuard::new(&Scope {
+        required_fields: vec![],
+        excluded_actions: vec!["purchase-the-item".into()],
+    });
+    for _ in 0..2 {
+        let permit = meter.reserve(Call::Tool).expect("within the budget");
+        drop(permit);
+    }
+    let model = meter.reserve(Call::Model).expect("no model limit");
+    model.record_tokens(1_250);
+    drop(model);
+    assert!(meter.reserve(Call::Tool).is_err(), "the third tool call is refused");
+    assert!(guard.permit("Purchase-The-Item").is_err());
+    let spent = Spent::of(&meter).actions(&guard);
+
+    let result: SubtaskResult = serde_json::from_value(seed_result()).expect("the result reads");
+    assert_eq!(result.task_id, task.task_id);
+    let mut handoff = Handoff::new("ctx-spent", "result-1", "supervisor", result)
+        .journey(
+            Journey::new("researcher", "supervisor")
+                .session("sess-spent")
+                .workflow("price-research"),
+        )
+        .spent(spent)
+        .ready();
+    let bytes = send_handoff(&mut handoff).expect("sends").into_bytes();
+
+    let mut inbox = Inbox::new(MemoryLedger::new());
+    inbox
+        .accept(&bytes, |_: &mut MemoryTx<'_>, _: &Delivery<SubtaskResult>| {
+            Ok::<_, std::convert::Infallible>(())
+        })
+        .expect("accepted");
+    let steps = inbox.ledger_mut().session("sess-spent").expect("reads");
+    assert_eq!(steps.len(), 1);
+    assert_eq!(
+        steps[0].spent,
+        Some(Spent {
+            model_calls: 1,
+            tool_calls: 2,
+            tokens: 1_250,
+            calls_refused: 1,
+            actions_refused: 1,
+        })
+    );
+
+    let view = SessionView::from_ledgers("sess-spent", [("supervisor", steps)]);
+    let text = session::text(&view);
+    assert!(
+        text.contains(
+            "spent before: 1 model call, 2 tool calls, 1250 tokens; \
+             refused: 1 call over the budget, 1 excluded action"
+        ),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&session::json(&view)).expect("json");
+    assert_eq!(json["steps"][0]["spent"]["callsRefused"], 1);
+    assert_eq!(json["steps"][0]["spent"]["actionsRefused"], 1);
+    for shown in [text, session::json(&view), session::html(&view)] {
+        assert!(!shown.to_ascii_lowercase().contains("purchase-the-item"));
+    }
+}

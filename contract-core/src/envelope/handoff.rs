@@ -8,7 +8,7 @@ use contract_schema::shape::{Kind, Shape};
 
 use crate::runtime::options::Journey;
 use crate::runtime::presence::Presence;
-use crate::task::Budget;
+use crate::task::{Budget, Spent};
 use crate::traits::HandoffSchema;
 
 use super::digest::Digest;
@@ -138,6 +138,11 @@ pub struct Handoff<T> {
     /// What the receiver may spend.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<Budget>,
+    /// What the sender's own task spent before it handed off (calls, tokens, and what its
+    /// budget and scope refused: counts only), recorded with the handoff's step in the
+    /// receiving ledger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spent: Option<Spent>,
     /// The agent or service responsible for the context once this handoff is accepted: its
     /// receiver (the journey's `handoffTo`), from which the context's next handoff comes.
     pub owner: String,
@@ -183,6 +188,7 @@ impl<T> Handoff<T> {
             assumptions: Vec::new(),
             artifacts: Vec::new(),
             budget: None,
+            spent: None,
             owner: owner.into(),
             status: Status::Draft,
             journey: Journey::default(),
@@ -247,6 +253,25 @@ impl<T> Handoff<T> {
         self
     }
 
+    /// With what the sender's task spent: [`Spent::of`] its meter, with the actions its guard
+    /// refused ([`Spent::actions`]).
+    ///
+    /// ```
+    /// use contract_core::task::{Budget, BudgetMeter, Call, Spent};
+    /// use contract_core::Handoff;
+    ///
+    /// let meter = BudgetMeter::new(&Budget::default());
+    /// drop(meter.reserve(Call::Model)?);
+    /// let handoff = Handoff::new("ctx-1", "h-1", "supervisor", "done").spent(Spent::of(&meter));
+    /// assert_eq!(handoff.spent.map(|s| s.model_calls), Some(1));
+    /// # Ok::<(), contract_core::task::BudgetExceeded>(())
+    /// ```
+    #[must_use]
+    pub fn spent(mut self, spent: Spent) -> Self {
+        self.spent = Some(spent);
+        self
+    }
+
     /// With this status.
     #[must_use]
     pub fn status(mut self, status: Status) -> Self {
@@ -283,6 +308,7 @@ impl<T> Handoff<T> {
             assumptions: self.assumptions,
             artifacts: self.artifacts,
             budget: self.budget,
+            spent: self.spent,
             owner: self.owner,
             status: self.status,
             journey: self.journey,

@@ -78,6 +78,7 @@ fn around<T>(handoff: &mut Handoff<T>, payload: &[u8]) -> Option<Vec<u8>> {
         assumptions: mem::take(&mut handoff.assumptions),
         artifacts: mem::take(&mut handoff.artifacts),
         budget: handoff.budget.take(),
+        spent: handoff.spent.take(),
         owner: mem::take(&mut handoff.owner),
         status: handoff.status,
         journey: mem::take(&mut handoff.journey),
@@ -98,6 +99,7 @@ fn around<T>(handoff: &mut Handoff<T>, payload: &[u8]) -> Option<Vec<u8>> {
     handoff.assumptions = head.assumptions;
     handoff.artifacts = head.artifacts;
     handoff.budget = head.budget;
+    handoff.spent = head.spent;
     handoff.owner = head.owner;
     handoff.journey = head.journey;
     handoff.sender_presence = head.sender_presence;

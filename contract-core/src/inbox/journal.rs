@@ -16,6 +16,8 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::task::Spent;
+
 /// What happened to one handoff offered to an inbox, in the words of the session view
 /// (`applied`, `not-ready`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -143,6 +145,10 @@ pub struct Step {
     pub causes: BTreeMap<String, String>,
     /// Every problem of a refusal (pointer and kind).
     pub problems: Vec<StepProblem>,
+    /// What the sender's task spent before this handoff, and what its budget and scope
+    /// refused, when the envelope said (its `spent`): counts only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spent: Option<Spent>,
     /// How many times this outcome of this attempt was seen.
     pub count: u64,
     /// When it was first seen, by this ledger's clock.

@@ -15,6 +15,7 @@ use crate::runtime::options::Journey;
 use crate::runtime::presence::{FieldPath, Presence};
 use crate::runtime::problem::Problem;
 use crate::runtime::{why_missing, Cause};
+use crate::task::Spent;
 use crate::traits::HandoffContract;
 
 /// What a step says of its handoff: its key and journey.
@@ -24,6 +25,8 @@ pub(crate) struct Head {
     pub handoff_id: Option<String>,
     pub contract: Option<String>,
     pub journey: Journey,
+    /// What the sender's task spent, as the envelope says.
+    pub spent: Option<Spent>,
 }
 
 impl Head {
@@ -35,6 +38,7 @@ impl Head {
             handoff_id: Some(envelope.handoff_id.to_string()),
             contract: Some(envelope.contract.clone()),
             journey: envelope.journey.clone(),
+            spent: envelope.spent,
         }
     }
 
@@ -62,6 +66,7 @@ impl Head {
                 attempt: journey.attempt.0,
                 retry_of: journey.retry_of.0,
             },
+            spent: top.spent.0,
         };
         (head, top.sender_presence.0)
     }
@@ -86,6 +91,7 @@ struct LenientTop {
     handoff_id: Loose<String>,
     contract: Loose<String>,
     journey: Option<LenientJourney>,
+    spent: Loose<Spent>,
     sender_presence: Loose<Presence>,
     /// Skipped without being read into a value.
     #[allow(dead_code)]
@@ -152,6 +158,7 @@ pub(crate) fn step<T: HandoffContract + 'static>(
                 kind: kind_tag(p),
             })
             .collect(),
+        spent: head.spent,
         count: 1,
         first_seen: now,
         last_seen: now,

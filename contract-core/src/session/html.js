@@ -104,6 +104,22 @@
       panel.appendChild(element("p", "none", "no field missing"));
     }
 
+    if (step.spent) {
+      var spent = step.spent;
+      var counts = element("dl", "facts");
+      term(counts, "model calls", String(spent.modelCalls));
+      term(counts, "tool calls", String(spent.toolCalls));
+      term(counts, "tokens", String(spent.tokens));
+      if (spent.callsRefused > 0) {
+        term(counts, "calls refused (budget)", String(spent.callsRefused));
+      }
+      if (spent.actionsRefused > 0) {
+        term(counts, "actions refused (scope)", String(spent.actionsRefused));
+      }
+      panel.appendChild(element("h3", null, "spent before this handoff"));
+      panel.appendChild(counts);
+    }
+
     panel.appendChild(element("h3", null, "findings"));
     if (step.problems.length === 0) {
       panel.appendChild(element("p", "none", "no problems"));

@@ -6,6 +6,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use super::{SessionStep, SessionView};
 use crate::inbox::StepProblem;
+use crate::task::Spent;
 
 /// The view as JSON (pretty-printed, with a final newline):
 ///
@@ -13,14 +14,17 @@ use crate::inbox::StepProblem;
 /// {"session", "workflow",
 ///  "steps": [{"from", "to", "contract", "contextId", "handoffId", "attempt", "retryOf",
 ///             "relation", "outcome", "receivedFields", "missingFields",
-///             "causes": {FIELD: CAUSE}, "problems": [{"pointer", "kind"}], "ledger", "count"}],
+///             "causes": {FIELD: CAUSE}, "problems": [{"pointer", "kind"}],
+///             "spent": {"modelCalls", "toolCalls", "tokens", "callsRefused", "actionsRefused"},
+///             "ledger", "count"}],
 ///  "diagnostics": [STRING]}
 /// ```
 ///
 /// in the journey's order. `relation` is `first`, `explicit` or `related`; `outcome` is
 /// `applied`, `duplicate`, `conflict`, `refused`, `not-ready`, `artifact-unavailable`,
 /// `artifact-regressed` or `handler-failed`; `count` is how often the ledger saw that outcome
-/// of that attempt; what a step does not name is `null`. [`SessionView`]'s `Serialize`
+/// of that attempt; `spent` is what the sender's task spent before the handoff, as its
+/// envelope said; what a step does not name is `null`. [`SessionView`]'s `Serialize`
 /// writes the same.
 #[must_use]
 pub fn json(view: &SessionView) -> String {
@@ -58,6 +62,7 @@ impl Serialize for SessionStep {
             missing_fields: &step.missing_fields,
             causes: &step.causes,
             problems: &step.problems,
+            spent: step.spent.as_ref(),
             ledger: &self.ledger,
             count: step.count,
         }
@@ -82,6 +87,7 @@ struct JsonStep<'a> {
     missing_fields: &'a [String],
     causes: &'a BTreeMap<String, String>,
     problems: &'a [StepProblem],
+    spent: Option<&'a Spent>,
     ledger: &'a str,
     count: u64,
 }

@@ -45,6 +45,7 @@
 //!     sender_fields: None,
 //!     causes: BTreeMap::new(),
 //!     problems: vec![],
+//!     spent: None,
 //!     count: 1,
 //!     first_seen: SystemTime::UNIX_EPOCH,
 //!     last_seen: SystemTime::UNIX_EPOCH,

@@ -201,6 +201,9 @@ fn write_step(out: &mut String, number: usize, step: &SessionStep) {
             let _ = writeln!(out, "        {}: {}", clean(field), clean(cause));
         }
     }
+    if let Some(spent) = &step.spent {
+        let _ = writeln!(out, "        spent before: {spent}");
+    }
     for problem in &step.problems {
         let pointer = if problem.pointer.is_empty() {
             Cow::Borrowed("(the envelope)")

@@ -111,6 +111,8 @@ struct Shared {
     model_running: AtomicU64,
     tool_running: AtomicU64,
     tokens: AtomicU64,
+    /// Reservations refused, of either kind.
+    refused: AtomicU64,
 }
 
 impl Shared {
@@ -205,6 +207,7 @@ impl BudgetMeter {
                 model_running: AtomicU64::new(0),
                 tool_running: AtomicU64::new(0),
                 tokens: AtomicU64::new(0),
+                refused: AtomicU64::new(0),
             }),
         }
     }
@@ -218,7 +221,10 @@ impl BudgetMeter {
     /// [`BudgetExceeded`] naming the limit spent.
     pub fn reserve(&self, call: Call) -> Result<Permit, BudgetExceeded> {
         let shared = &*self.shared;
-        let refuse = |limit| Err(BudgetExceeded { call, limit });
+        let refuse = |limit| {
+            shared.refused.fetch_add(1, Ordering::AcqRel);
+            Err(BudgetExceeded { call, limit })
+        };
         if shared
             .deadline
             .is_some_and(|deadline| Instant::now() >= deadline)
@@ -282,6 +288,13 @@ impl BudgetMeter {
     pub fn remaining(&self, call: Call) -> Option<u64> {
         let (max, _) = self.shared.max(call);
         max.map(|max| u64::from(max).saturating_sub(self.spent(call)))
+    }
+
+    /// How many reservations were refused so far (over a limit or past the deadline), of
+    /// either kind.
+    #[must_use]
+    pub fn refused(&self) -> u64 {
+        self.shared.refused.load(Ordering::Acquire)
     }
 
     /// The tokens recorded so far.

@@ -68,6 +68,7 @@ mod guard;
 mod judge;
 mod lookup;
 mod meter;
+mod spent;
 
 pub use budget::Budget;
 pub use contract::{Evidence, ResultStatus, Scope, Subtask, SubtaskResult};
@@ -75,3 +76,4 @@ pub use guard::{ActionExcluded, ActionGuard};
 pub use judge::{judge, Conclusion, FieldState, FieldVerdict, Place, SourceResolver, Verdict};
 pub use lookup::{Lookup, Verified};
 pub use meter::{BudgetExceeded, BudgetMeter, Call, Limit, Permit};
+pub use spent::Spent;

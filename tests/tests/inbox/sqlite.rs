@@ -401,6 +401,7 @@ fn sessions_since_a_time_are_found_from_the_sequence_and_the_repeats() {
         sender_fields: None,
         causes: Default::default(),
         problems: vec![],
+        spent: None,
         count: 1,
         first_seen: at(second),
         last_seen: at(second),
