@@ -87,16 +87,15 @@ pub mod web;
 
 pub use contract_schema as schema;
 pub use contract_schema::compat;
+pub use contract_schema::json_schema::dialect::Dialect;
 pub use contract_schema::json_schema::View;
 pub use contract_schema::{ContractId, ContractInfo, Mode, Provenance, Schema, Shape};
+pub use correction::{Correction, CorrectionOptions};
 #[cfg(feature = "derive")]
 pub use envelope::{
-    fill_sender_presence, fill_sender_presence_to, receive_handoff, send_handoff,
-    send_handoff_to, ArtifactRef, Delivery, Handoff, HandoffRejection, Status,
-    HANDOFF_SCHEMA_VERSION,
+    fill_sender_presence, fill_sender_presence_to, receive_handoff, send_handoff, send_handoff_to,
+    ArtifactRef, Delivery, Handoff, HandoffRejection, Status, HANDOFF_SCHEMA_VERSION,
 };
-pub use correction::{Correction, CorrectionOptions};
-pub use contract_schema::json_schema::dialect::Dialect;
 pub use json_schema::{json_schema, json_schema_dialect};
 pub use published::check_published;
 pub use runtime::{

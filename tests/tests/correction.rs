@@ -190,7 +190,7 @@ fn each_kind_says_what_the_contract_expects_there() {
         (
             with(&["rgb"], json!([1, 2])),
             "wrong_length",
-            "- /rgb: an array of 2 items where exactly 3 belong. Expected array<u8; 3>: an array of exactly 3 an integer from 0 to 255; required.",
+            "- /rgb: an array of 2 items where exactly 3 belong. Expected array<u8; 3>: an array of exactly 3 items, each an integer from 0 to 255; required.",
         ),
         (
             with(&["tags"], json!(["a", "a"])),

@@ -316,9 +316,11 @@ impl<'s> Walk<'s> {
             },
             Type::Any => "any JSON value".to_owned(),
             Type::Option(inner) => self.describe(At::Ty(inner), expected, top),
-            Type::List(item) => format!("an array of {}", self.brief(item)),
-            Type::Set(item) => format!("an array of distinct {}", self.brief(item)),
-            Type::Array(item, n) => format!("an array of exactly {n} {}", self.brief(item)),
+            Type::List(item) => format!("an array, each item {}", self.brief(item)),
+            Type::Set(item) => format!("an array of distinct items, each {}", self.brief(item)),
+            Type::Array(item, n) => {
+                format!("an array of exactly {n} items, each {}", self.brief(item))
+            }
             Type::Tuple(items) => {
                 format!(
                     "an array of {} items: [{}]",
@@ -331,7 +333,10 @@ impl<'s> Walk<'s> {
                     Type::String(contract_schema::model::StringFormat::Plain) => String::new(),
                     key => format!(" whose keys read as {}", self.brief(key)),
                 };
-                format!("an object{keys} whose values are {}", self.brief(value))
+                format!(
+                    "an object{keys} whose values are each {}",
+                    self.brief(value)
+                )
             }
             Type::Constrained(c) => describe_constraint(c),
             Type::Named(_) => match self.enum_of(ty) {

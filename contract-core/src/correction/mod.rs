@@ -381,7 +381,7 @@ fn said(kind: &ProblemKind) -> (&'static str, String, bool) {
     let (name, text, expected): (&'static str, String, bool) = match kind {
         ProblemKind::Malformed { offset, expected } => (
             "malformed",
-            format!("not valid JSON at byte {offset}: expected {expected} there (output cut off there is read so too)"),
+            format!("not valid JSON at byte {offset}: expected {expected} (output cut off ends this way too)"),
             false,
         ),
         ProblemKind::Empty => ("empty", "no JSON value: the output is empty".to_owned(), false),
