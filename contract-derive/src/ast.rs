@@ -108,6 +108,10 @@ pub struct Field<'a> {
     pub skip_deserializing: bool,
     /// `skip_serializing_if`.
     pub skip_serializing_if: bool,
+    /// `skip_serializing_if = "Option::is_none"` (or `std::option::Option::is_none`,
+    /// `core::option::Option::is_none`, with or without a leading `::`): an `Option` field is
+    /// then written only when `Some` (the shape's `Send::IfSome`).
+    pub skip_if_none: bool,
     /// `default` on the field or on its struct.
     pub default: bool,
     /// `flatten`.
@@ -357,6 +361,7 @@ fn field<'a>(
         skip_serializing: f.attrs.skip_serializing(),
         skip_deserializing: f.attrs.skip_deserializing(),
         skip_serializing_if: f.attrs.skip_serializing_if().is_some(),
+        skip_if_none: f.attrs.skip_serializing_if().is_some_and(is_option_is_none),
         default: container_default || !f.attrs.default().is_none(),
         flatten: f.attrs.flatten(),
         transparent: f.attrs.transparent(),
@@ -393,5 +398,69 @@ fn variant<'a>(v: serde_ast::Variant<'a>, errors: &mut Vec<Error>) -> Variant<'a
         doc: attr::doc(&v.original.attrs),
         attrs: attr::variant(&v.original.attrs, errors),
         serde_keys: attr::serde_keys(&v.original.attrs),
+    }
+}
+
+/// Whether a `skip_serializing_if` predicate is `Option::is_none` by one of its paths:
+/// `Option::is_none`, `std::option::Option::is_none` or `core::option::Option::is_none`,
+/// with or without a leading `::`. Any other predicate (a function of the user's, a
+/// method of another type) may let `None` through, as `null`.
+fn is_option_is_none(path: &syn::ExprPath) -> bool {
+    if path.qself.is_some() {
+        return false;
+    }
+    let segments: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| {
+            if s.arguments.is_empty() {
+                s.ident.to_string()
+            } else {
+                String::new()
+            }
+        })
+        .collect();
+    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let leading = path.path.leading_colon.is_some();
+    match segments.as_slice() {
+        ["Option", "is_none"] => !leading,
+        ["std" | "core", "option", "Option", "is_none"] => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_option_is_none;
+
+    fn path(text: &str) -> syn::ExprPath {
+        syn::parse_str(text).expect("a path")
+    }
+
+    #[test]
+    fn only_option_is_none_by_its_std_paths_is_never_null() {
+        for yes in [
+            "Option::is_none",
+            "std::option::Option::is_none",
+            "::std::option::Option::is_none",
+            "core::option::Option::is_none",
+            "::core::option::Option::is_none",
+        ] {
+            assert!(is_option_is_none(&path(yes)), "{yes}");
+        }
+        for no in [
+            "is_none",
+            "::Option::is_none",
+            "Option::is_some",
+            "Note::is_none",
+            "my::Option::is_none",
+            "alloc::option::Option::is_none",
+            "Option::<u8>::is_none",
+            "<Option<u8>>::is_none",
+            "Vec::is_empty",
+        ] {
+            assert!(!is_option_is_none(&path(no)), "{no}");
+        }
     }
 }

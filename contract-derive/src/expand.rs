@@ -361,6 +361,8 @@ fn field_tokens(field: &Field, krate: &syn::Path) -> TokenStream {
     } = field;
     let send = if field.skip_serializing {
         quote!(Never)
+    } else if field.skip_if_none {
+        quote!(IfSome)
     } else if field.skip_serializing_if {
         quote!(IfPresent)
     } else {

@@ -378,7 +378,8 @@ type FieldChoices = (Type, (u8, u8), (u8, bool, u8), Provenance, String);
 fn field_choices(named: &[String]) -> impl Strategy<Value = FieldChoices> {
     (
         arb_type(named),
-        // sender: never / if-present / always; receiver: never / renamed / plain
+        // sender: never / if-present (if-some for an option) / always; receiver: never /
+        // renamed / plain
         (0u8..10, 0u8..10),
         // how many aliases, required (when not an option), which renamed_from
         (
@@ -396,6 +397,8 @@ fn field_def(rust_name: &str, case: Case, choices: FieldChoices) -> FieldDef {
     let wire = case.apply(last_segment(rust_name));
     let sender = match send {
         0 => None,
+        // `skip_serializing_if = "Option::is_none"` on an `Option`: never `null`.
+        3 if matches!(ty, Type::Option(_)) => Some(Emit::IfSome),
         1..=3 => Some(Emit::IfPresent),
         _ => Some(Emit::Always),
     }

@@ -345,7 +345,8 @@ impl Builder {
                     de_name: field.de_name.to_owned(),
                     aliases: field.aliases.iter().map(|a| (*a).to_owned()).collect(),
                     skip_serializing: field.send == Send::Never,
-                    skip_serializing_if: field.send == Send::IfPresent,
+                    skip_serializing_if: matches!(field.send, Send::IfPresent | Send::IfSome),
+                    skip_if_none: field.send == Send::IfSome && some_is_never_null((field.ty)()),
                     skip_deserializing: field.skip_deserializing,
                     default: field.default,
                     content,
@@ -488,4 +489,23 @@ fn display_name(shape: &'static Shape, qualify: &BTreeSet<&'static str>) -> Stri
     out.push_str(shape.name);
     push_generics(&mut out, shape, |g| display_name(g, qualify));
     out
+}
+
+/// Whether a field of this shape, written only when `Some`, is never `null`: an `Option`
+/// whose content (through newtypes) is not nullable itself (`Option<Option<T>>` writes
+/// `Some(None)` as `null`, as `Option<()>` and `Option<serde_json::Value>` may).
+fn some_is_never_null(shape: &'static Shape) -> bool {
+    let Kind::Option(content) = shape.kind else {
+        return false;
+    };
+    let mut shape = content();
+    // Bounded: a cycle of newtypes has no value of its own.
+    for _ in 0..64 {
+        match shape.kind {
+            Kind::Option(_) | Kind::Unit | Kind::Any => return false,
+            Kind::Newtype(inner) | Kind::Transparent(inner) => shape = inner(),
+            _ => return true,
+        }
+    }
+    false
 }

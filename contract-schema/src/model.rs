@@ -322,8 +322,14 @@ pub struct FlatEnumDef {
 pub enum Emit {
     /// Always written.
     Always,
-    /// Written only when present (`skip_serializing_if`).
+    /// Written only when present (`skip_serializing_if`), as its type (an `Option`'s `None`
+    /// as `null` when the predicate lets it through).
     IfPresent,
+    /// Written only when `Some`, as what the `Option` holds, never as the `Option`'s `null`:
+    /// `skip_serializing_if = "Option::is_none"` on an `Option` whose content is not
+    /// nullable itself. The field is then absent or its content (see
+    /// [`FieldDef::sent_type`]).
+    IfSome,
 }
 
 impl Emit {
@@ -333,7 +339,14 @@ impl Emit {
         match self {
             Emit::Always => "always",
             Emit::IfPresent => "if-present",
+            Emit::IfSome => "if-some",
         }
+    }
+
+    /// Whether the sender may leave the field out.
+    #[must_use]
+    pub const fn may_omit(self) -> bool {
+        !matches!(self, Emit::Always)
     }
 }
 
@@ -385,6 +398,31 @@ pub struct FieldDef {
 }
 
 impl FieldDef {
+    /// The type of the values the sender writes under the field's key: its type, or for a
+    /// field written only when `Some` ([`Emit::IfSome`]) what the `Option` holds (never
+    /// `null`).
+    ///
+    /// ```
+    /// use contract_schema::model::{Emit, FieldDef, Type};
+    ///
+    /// let mut field = FieldDef::plain("reason", Type::option_of(Type::Bool));
+    /// assert_eq!(field.sent_type(), &Type::option_of(Type::Bool));
+    /// field.sender.as_mut().expect("sent").emit = Emit::IfSome;
+    /// assert_eq!(field.sent_type(), &Type::Bool);
+    /// ```
+    #[must_use]
+    pub fn sent_type(&self) -> &Type {
+        match (&self.sender, &self.ty) {
+            (
+                Some(SenderField {
+                    emit: Emit::IfSome, ..
+                }),
+                Type::Option(inner),
+            ) => inner,
+            _ => &self.ty,
+        }
+    }
+
     /// The field the derive describes for `name: ty` with no serde or handoff attribute:
     /// sent always under `name` (an `Option` as `null` when `None`), read under `name`
     /// with no alias, required by the receiver unless `ty` is an [`Type::Option`],

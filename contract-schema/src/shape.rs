@@ -159,6 +159,12 @@ pub enum Send {
     Always,
     /// Written only when present (`skip_serializing_if`).
     IfPresent,
+    /// Written only when `Some` (`skip_serializing_if = "Option::is_none"`, the predicate
+    /// written as `Option::is_none`, `std::option::Option::is_none` or
+    /// `core::option::Option::is_none`): an `Option` whose content is not nullable is then
+    /// never written as `null` ([`Emit::IfSome`](crate::model::Emit::IfSome)); any other
+    /// type is described as [`Send::IfPresent`].
+    IfSome,
     /// Never written (`skip`, `skip_serializing`).
     Never,
 }

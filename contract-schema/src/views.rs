@@ -16,6 +16,9 @@
 //! - The sender never writes a field that is `skip_serializing`; it writes it only when
 //!   present with `skip_serializing_if`, or when it sits inside a flattened `Option` (serde
 //!   writes the inner fields of `Some` only); otherwise always, an `Option`'s `None` as `null`.
+//!   When the predicate is `Option::is_none` ([`FieldSpec::skip_if_none`]) on an `Option`,
+//!   it is written only when `Some`, as what the `Option` holds, never as `null`
+//!   ([`Emit::IfSome`]).
 //! - The receiver never reads a field that is `skip_deserializing`; it reads it under its
 //!   deserialize name and its aliases. The field may be absent when it has a `default` (its
 //!   own or its container's), when it sits inside a flattened `Option`, or when its type reads
@@ -67,6 +70,10 @@ pub struct FieldSpec {
     pub skip_serializing: bool,
     /// `skip_serializing_if`.
     pub skip_serializing_if: bool,
+    /// The predicate of `skip_serializing_if` is `Option::is_none` and the field is an
+    /// `Option` whose content is not nullable: written only when `Some`, never as `null`
+    /// ([`Emit::IfSome`]).
+    pub skip_if_none: bool,
     /// `skip_deserializing` (or `skip`).
     pub skip_deserializing: bool,
     /// `default` on the field or on its container.
@@ -166,6 +173,7 @@ fn push_fields(def: &mut StructDef, fields: Vec<FieldSpec>, prefix: &str, inside
             aliases,
             skip_serializing,
             skip_serializing_if,
+            skip_if_none,
             skip_deserializing,
             default,
             content,
@@ -217,7 +225,11 @@ fn push_fields(def: &mut StructDef, fields: Vec<FieldSpec>, prefix: &str, inside
         };
         let sender = (!skip_serializing).then_some(SenderField {
             name: ser_name,
-            emit: if skip_serializing_if || inside.if_present {
+            // Written only when `Some` stays so inside a flattened `Option`, which only adds
+            // an absence.
+            emit: if skip_serializing_if && skip_if_none && matches!(ty, Type::Option(_)) {
+                Emit::IfSome
+            } else if skip_serializing_if || inside.if_present {
                 Emit::IfPresent
             } else {
                 Emit::Always

@@ -289,10 +289,10 @@ impl Gen<'_> {
         let mut out = Map::new();
         for f in &s.fields {
             let Some(sent) = &f.sender else { continue };
-            if sent.emit == Emit::IfPresent && self.rng.one_in(2) {
+            if sent.emit.may_omit() && self.rng.one_in(2) {
                 continue;
             }
-            let v = self.value(&f.ty, depth)?;
+            let v = self.value(&f.sent_type().clone(), depth)?;
             out.insert(sent.name.clone(), v);
         }
         if let (Unknown::Capture, Some(extra)) = (s.unknown, &s.extra) {

@@ -209,8 +209,10 @@ fn skips_shape_each_view() {
     let computed = field(&s, "computed");
     assert_eq!(sender(computed), ("computed", Emit::Always));
     assert!(computed.receiver.is_none());
+    // Skipped when `None` (`Option::is_none`): written only when `Some`, never `null`.
     let note = field(&s, "note");
-    assert_eq!(sender(note).1, Emit::IfPresent);
+    assert_eq!(sender(note).1, Emit::IfSome);
+    assert_eq!(note.sent_type(), &Type::String(StringFormat::Plain));
     assert!(!receiver(note).2);
     let items = field(&s, "items");
     assert_eq!(sender(items).1, Emit::IfPresent);
@@ -504,11 +506,8 @@ fn borrowed_fields_are_strings_in_both_views() {
     for (name, required) in [("name", true), ("plain", true), ("note", false)] {
         let f = field(&s, name);
         assert_eq!(receiver(f), (name, vec![], required), "{name}");
-        let presence = if required {
-            Emit::Always
-        } else {
-            Emit::IfPresent
-        };
+        // `note` is an `Option` skipped when `None`.
+        let presence = if required { Emit::Always } else { Emit::IfSome };
         assert_eq!(sender(f), (name, presence), "{name}");
     }
     assert_eq!(field(&s, "name").ty, Type::String(StringFormat::Plain));

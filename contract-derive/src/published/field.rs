@@ -3,7 +3,7 @@
 //! published field it most likely continues. A struct's fields and a struct variant's are
 //! rebuilt alike.
 
-use contract_schema::model::{FieldDef, Schema, Type};
+use contract_schema::model::{Emit, FieldDef, Schema, Type};
 use contract_schema::views::{Content, FieldSpec};
 use contract_schema::Provenance;
 
@@ -55,6 +55,7 @@ pub(super) fn field_spec(field: &Field, old: &[FieldDef], published: &Schema) ->
     // serde reads a missing `Option` as `None`: for a hole, the published type says whether
     // it is one (an alias of `Option` is assumed unchanged too).
     let absent_is_none = matches!(ty, Type::Option(_)) || transparent_option;
+    let skip_if_none = field.skip_if_none && some_is_never_null(&wire, counterpart);
     FieldSpec {
         rust_name: field.name.clone(),
         ser_name: field.ser_name.clone(),
@@ -62,6 +63,7 @@ pub(super) fn field_spec(field: &Field, old: &[FieldDef], published: &Schema) ->
         aliases: field.aliases.clone(),
         skip_serializing: field.skip_serializing,
         skip_serializing_if: field.skip_serializing_if,
+        skip_if_none,
         skip_deserializing: field.skip_deserializing,
         default: field.default,
         // A flattened field is never rebuilt (the check does not apply to its struct), and a
@@ -79,5 +81,27 @@ pub(super) fn field_spec(field: &Field, old: &[FieldDef], published: &Schema) ->
             .map(|r| r.value.value())
             .collect(),
         doc: field.doc.clone(),
+    }
+}
+
+/// Whether a field written only when `Some` is never `null`, as the builder decides it from
+/// the shape (an `Option` whose content is not nullable): from the syntax when it tells
+/// (`Option<Option<T>>` and `Option<()>` write `Some` as `null`), else as the published
+/// field is written (a named content is assumed unchanged; a new field's named content is
+/// assumed not nullable, as a struct or an enum is not).
+fn some_is_never_null(wire: &Wire, counterpart: Option<&FieldDef>) -> bool {
+    let published = || {
+        counterpart
+            .and_then(|o| o.sender.as_ref())
+            .map(|s| s.emit == Emit::IfSome)
+    };
+    match wire {
+        Wire::Option(content) => match &**content {
+            Wire::Option(_) | Wire::Leaf(Type::Unit) => false,
+            Wire::Unknown => published().unwrap_or(true),
+            _ => true,
+        },
+        Wire::Unknown => published().unwrap_or(false),
+        _ => false,
     }
 }

@@ -33,7 +33,9 @@
 //! names, `required` lists the fields always written (`skip_serializing_if` fields are optional,
 //! `skip`/`skip_serializing` fields are absent), and the sender writes no other key
 //! (`additionalProperties: false`, or the value schema of the flattened map whose entries it
-//! also writes). An `Option` written without `skip_serializing_if` is `null` when `None`.
+//! also writes). An `Option` written without `skip_serializing_if` is `null` when `None`; one
+//! skipped when `None` (`skip_serializing_if = "Option::is_none"`, `if-some` in the canonical
+//! text) is optional and never `null`: its property is what the `Option` holds.
 //!
 //! The **receiver view** describes what `Deserialize` accepts: properties under the deserialize
 //! name and every alias; `required` holds the fields that must be present; a field readable
@@ -504,7 +506,11 @@ impl Exporter<'_> {
 
     /// A field's schema with its annotations; `key` is the key it is written or read under.
     fn field_schema(&self, field: &FieldDef, key: &str) -> Map<String, Value> {
-        let mut out = self.ty(&field.ty);
+        // A sender writes a field skipped when `None` as what its `Option` holds.
+        let mut out = self.ty(match self.view {
+            View::Sender => field.sent_type(),
+            View::Receiver => &field.ty,
+        });
         if !field.doc.is_empty() {
             out.insert("description".into(), field.doc.clone().into());
         }

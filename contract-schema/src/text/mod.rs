@@ -25,7 +25,7 @@
 //!     receive "orderId" alias "orderRef" required
 //!     renamed-from "orderRef"
 //!   field use_case: option<string>
-//!     send "useCase" if-present
+//!     send "useCase" if-some
 //!     receive "useCase" optional
 //!     assumption
 //!
@@ -57,7 +57,10 @@
 //! - A struct (and a struct variant, one level deeper): `unknown ignore|deny|capture`,
 //!   `extra TYPE` (the value type of the map that captures unknown keys), then its fields:
 //!   `field RUST_NAME: TYPE` with, one level deeper, `doc "TEXT"`,
-//!   `send "KEY" always|if-present` or `send never`,
+//!   `send "KEY" always|if-present|if-some` or `send never` (`if-present`: written only when
+//!   present, as its type; `if-some`: an `option<…>` written only when `Some`, as what it
+//!   holds, never `null` — `skip_serializing_if = "Option::is_none"`; snapshots written
+//!   before `if-some` existed say `if-present` for such fields, which reads as before),
 //!   `receive "KEY" [alias "KEY"]… required|optional` or `receive never`,
 //!   `renamed-from "KEY"` (once per earlier name) and `assumption` (omitted when confirmed).
 //! - An enum: `repr external|untagged`, `repr internal tag "KEY"` or

@@ -6,7 +6,7 @@ use super::words::{Quoted, RustName};
 use crate::allowance::Allowance;
 use crate::contract::Mode;
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, Repr, Schema, StructDef, Unknown, VariantDef, VariantDefKind,
+    Body, EnumDef, FieldDef, Repr, Schema, StructDef, Unknown, VariantDef, VariantDefKind,
 };
 use crate::rules::Rule;
 use crate::shape::Provenance;
@@ -128,10 +128,7 @@ impl Writer {
         match &field.sender {
             None => self.line(level, format_args!("send never")),
             Some(s) => {
-                let presence = match s.emit {
-                    Emit::Always => "always",
-                    Emit::IfPresent => "if-present",
-                };
+                let presence = s.emit.as_str();
                 self.line(level, format_args!("send {} {presence}", Quoted(&s.name)));
             }
         }

@@ -241,7 +241,7 @@ impl<'a> Checker<'a> {
                 if !reads_key(c.reader, rk, &sent.name) {
                     c.name_not_a_key(&sent.name, rk);
                 }
-                c.ty(&wf.ty, rv);
+                c.ty(wf.sent_type(), rv);
             });
         }
         if let (Unknown::Capture, Some(extra)) = (w.unknown, &w.extra) {

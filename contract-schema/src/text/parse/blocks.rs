@@ -261,12 +261,13 @@ impl<'p, 'a> Parser<'p, 'a> {
                             let presence = match word {
                                 "always" => Emit::Always,
                                 "if-present" => Emit::IfPresent,
+                                "if-some" => Emit::IfSome,
                                 other => {
                                     return Err(c.error_at(
                                         at,
                                         choice_message(
                                             other,
-                                            &["always", "if-present"],
+                                            &["always", "if-present", "if-some"],
                                             "after the sent key",
                                         ),
                                     ))
