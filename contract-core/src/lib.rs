@@ -130,7 +130,7 @@ pub mod __private {
     #[cfg(feature = "snapshots")]
     pub use crate::__snapshot_test as snapshot_test;
     #[cfg(feature = "snapshots")]
-    pub use crate::snapshot::{contract_snapshot, ContractSnapshot};
+    pub use crate::snapshot::{contract_snapshot, snapshot_verdict, ContractSnapshot};
     #[cfg(feature = "snapshots")]
     pub use insta;
 
