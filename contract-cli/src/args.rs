@@ -708,6 +708,7 @@ mod tests {
                 snapshot: "a.snap".into(),
                 view: ViewArg::Sender,
                 no_annotations: true,
+                dialect: None,
                 out: Some("a.json".into()),
             })
         );

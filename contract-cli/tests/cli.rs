@@ -1990,3 +1990,57 @@ fn the_graph_is_mermaid_or_one_html_page_with_every_name_escaped() {
         stdout(&out)
     );
 }
+
+#[test]
+fn json_schema_in_a_providers_dialect_says_its_narrowings_and_refusals() {
+    use contract_schema::json_schema::dialect::{to_dialect, Dialect};
+
+    let path = repository_snapshot();
+    let schema = contract_schema::snapshot::read(&path).unwrap();
+    // OpenAI strict: every property required, closed objects; what the library writes.
+    let out = handoff(&[&"json-schema", &path, &"--dialect", &"openai-strict"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expected = to_dialect(&schema, Dialect::OpenAiStrict).expect("exports");
+    assert_eq!(json, expected.schema);
+    assert_eq!(json["additionalProperties"], false);
+    // Each narrowing is a line of stderr with its pointer; none is printed when none is made.
+    assert_eq!(
+        stderr(&out).lines().count(),
+        expected.warnings.len(),
+        "{}",
+        stderr(&out)
+    );
+    for warning in &expected.warnings {
+        assert!(stderr(&out).contains(&warning.pointer), "{}", stderr(&out));
+    }
+    // A contract the dialect cannot state: exit 2, one line naming the dialect.
+    let tmp = TempDir::new();
+    let snap = write(&tmp.0, "x.v1.snap", &snapshot("x", 1, Mode::Full, v1()));
+    let refused = handoff(&[&"json-schema", &snap, &"--dialect", &"anthropic"]);
+    let direct = to_dialect(
+        &contract_schema::snapshot::read(&snap).unwrap(),
+        Dialect::Anthropic,
+    );
+    match direct {
+        Ok(_) => assert_eq!(refused.status.code(), Some(0), "{}", stderr(&refused)),
+        Err(error) => {
+            assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+            assert!(refused.stdout.is_empty());
+            let line = stderr(&refused);
+            assert_eq!(line.trim_end().lines().count(), 1, "{line}");
+            assert!(line.contains("anthropic"), "{line}");
+            assert!(line.contains(&error.problems[0].pointer), "{line}");
+        }
+    }
+    // The dialect and a view cannot be asked for together.
+    let both = handoff(&[
+        &"json-schema",
+        &path,
+        &"--dialect",
+        &"gemini",
+        &"--view",
+        &"sender",
+    ]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+}

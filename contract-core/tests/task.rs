@@ -172,7 +172,10 @@ fn what_a_task_spent_is_recorded_with_its_step_and_shown_in_the_session() {
     let model = meter.reserve(Call::Model).expect("no model limit");
     model.record_tokens(1_250);
     drop(model);
-    assert!(meter.reserve(Call::Tool).is_err(), "the third tool call is refused");
+    assert!(
+        meter.reserve(Call::Tool).is_err(),
+        "the third tool call is refused"
+    );
     assert!(guard.permit("Purchase-The-Item").is_err());
     let spent = Spent::of(&meter).actions(&guard);
 
@@ -190,9 +193,12 @@ fn what_a_task_spent_is_recorded_with_its_step_and_shown_in_the_session() {
 
     let mut inbox = Inbox::new(MemoryLedger::new());
     inbox
-        .accept(&bytes, |_: &mut MemoryTx<'_>, _: &Delivery<SubtaskResult>| {
-            Ok::<_, std::convert::Infallible>(())
-        })
+        .accept(
+            &bytes,
+            |_: &mut MemoryTx<'_>, _: &Delivery<SubtaskResult>| {
+                Ok::<_, std::convert::Infallible>(())
+            },
+        )
         .expect("accepted");
     let steps = inbox.ledger_mut().session("sess-spent").expect("reads");
     assert_eq!(steps.len(), 1);

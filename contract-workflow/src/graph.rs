@@ -211,10 +211,12 @@ pub fn html(manifest: &Manifest, verdicts: Option<&[EdgeReport]>, title: &str) -
     let loops = manifest
         .edges
         .iter()
-        .filter(|e| match (index.get(e.from.as_str()), index.get(e.to.as_str())) {
-            (Some(&a), Some(&b)) => layer[b] <= layer[a],
-            _ => false,
-        })
+        .filter(
+            |e| match (index.get(e.from.as_str()), index.get(e.to.as_str())) {
+                (Some(&a), Some(&b)) => layer[b] <= layer[a],
+                _ => false,
+            },
+        )
         .count();
     let height = MARGIN * 2 + 20 + rows * ROW + if loops > 0 { 28 + loops * 14 } else { 0 };
 

@@ -93,7 +93,8 @@ impl Spent {
 /// action` (the refusals only when there were some).
 impl fmt::Display for Spent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = |n: u64, one: &'static str, many: &'static str| (n, if n == 1 { one } else { many });
+        let n =
+            |n: u64, one: &'static str, many: &'static str| (n, if n == 1 { one } else { many });
         let (m, model) = n(self.model_calls, "model call", "model calls");
         let (t, tool) = n(self.tool_calls, "tool call", "tool calls");
         let (k, tokens) = n(self.tokens, "token", "tokens");
