@@ -13,7 +13,7 @@
 use contract_schema::arbitrary::arb_schema;
 use contract_schema::compat::check;
 use contract_schema::model::{
-    Body, Constraint, Emit, EnumDef, IntRange, IntSet, IntValue, Repr, Schema, StringConstraint,
+    Body, Constraint, EnumDef, IntRange, IntSet, IntValue, Repr, Schema, StringConstraint,
     StructDef, Type, Unknown, VariantDefKind,
 };
 use contract_schema::shape::{FloatKind, IntKind, StringFormat};
