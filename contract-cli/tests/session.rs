@@ -339,6 +339,7 @@ fn check_journey_json(json_text: &str, specialist: &str, escalation: &str) {
             "missingFields",
             "causes",
             "problems",
+            "spent",
             "ledger",
             "count",
         ];
