@@ -11,7 +11,9 @@ use crate::inbox::artifacts::{ArtifactStore, NoArtifacts};
 use crate::inbox::fail::FailAction;
 use crate::inbox::fail::{FailPoint, FailPoints};
 use crate::inbox::journal::{Outcome, Step};
-use crate::inbox::ledger::{Claim, Claimed, Entry, Ledger, Record, StoreError, StoreErrorKind};
+use crate::inbox::ledger::{
+    Claim, Claimed, Entry, Ledger, Open, Opened, Settle, StoreError, StoreErrorKind,
+};
 use crate::inbox::outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
 use crate::inbox::span::AcceptSpan;
 use crate::inbox::steps::{self, Head};
@@ -176,22 +178,22 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         let contract = &T::CONTRACT;
         #[allow(clippy::let_unit_value)]
         let _entered = span.enter();
-        let mut read = Seen::default();
-        let result = self.accept_in_span(bytes, handler, &span, &mut read);
+        let mut seen = Seen::default();
+        let result = self.accept_in_span(bytes, handler, &span, &mut seen);
         // Where the envelope was not read in full (a duplicate answered early, a rejection),
         // one lenient read of its top level, when the span or the step needs it, names the
         // handoff for both.
         let max_bytes = self.options.limits.max_bytes;
         let lenient = std::cell::OnceCell::new();
         let lenient = || lenient.get_or_init(|| Head::lenient(bytes, max_bytes));
-        if read.read.is_none() && span.names_wanted() {
+        if !seen.read && span.names_wanted() {
             let (head, _) = lenient();
             if let (Some(context_id), Some(handoff_id)) = (&head.context_id, &head.handoff_id) {
                 span.handoff(context_id, handoff_id, &head.journey);
             }
         }
         if self.steps {
-            self.note_step::<T, R, E>(&result, read, lenient);
+            self.note_step::<T, R, E>(&result, seen, lenient);
         }
         match &result {
             Ok(Acceptance::Applied { ack, warnings, .. }) => {
@@ -206,26 +208,32 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     }
 
     /// Records the step of an acceptance that was not applied (an applied one is recorded
-    /// in its transaction): what `read` kept of the envelope, else a lenient read of its top
-    /// level. A failure to record it does not hide the outcome: the step is lost, the
-    /// refusal or the duplicate is answered.
+    /// in its transaction): what the acceptance read of the envelope, else a lenient read
+    /// of its top level. A failure to record it does not hide the outcome: the step is lost,
+    /// the refusal or the duplicate is answered.
     fn note_step<'b, T, R, E>(
         &mut self,
         result: &Result<Acceptance<T, R>, AcceptError<E>>,
-        seen: Seen,
+        seen: Seen<T>,
         lenient: impl FnOnce() -> &'b (Head, Option<Presence>),
     ) where
         T: HandoffContract + 'static,
     {
-        let now = to_micro_precision(SystemTime::now());
         // A redelivery answered before its payload was read: counted on its step, if it has
-        // one, without building it again.
+        // one, without building it again (where the ledger read the key in its transaction,
+        // counted there already).
         if let (Ok(Acceptance::Duplicate(_)), Some(key)) = (result, &seen.duplicate) {
-            if let Ok(true) = self.ledger.touch(key, now) {
+            if seen.touched {
                 return;
             }
+            if !L::KEY_IN_TRANSACTION {
+                let now = to_micro_precision(SystemTime::now());
+                if let Ok(true) = self.ledger.touch(key, now) {
+                    return;
+                }
+            }
         }
-        let read = seen.read;
+        let now = to_micro_precision(SystemTime::now());
         let (outcome, reason, problems, presence) = match result {
             Ok(Acceptance::Applied { .. }) => return,
             Ok(Acceptance::Duplicate(_)) => (Outcome::Duplicate, None, &[][..], None),
@@ -244,18 +252,29 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 }
             }
         };
-        let (head, presence, sender) = match &read {
-            Some(read) => (
-                read.head.clone(),
-                Some(&read.presence),
-                read.sender.as_ref(),
+        let step = match &seen.delivery {
+            Some(delivery) => steps::step::<T>(
+                outcome,
+                reason,
+                Head::of(delivery),
+                Some(delivery.presence()),
+                delivery.envelope().sender_presence.as_ref(),
+                problems,
+                now,
             ),
             None => {
                 let (head, sender) = lenient();
-                (head.clone(), presence, sender.as_ref())
+                steps::step::<T>(
+                    outcome,
+                    reason,
+                    head.clone(),
+                    presence,
+                    sender.as_ref(),
+                    problems,
+                    now,
+                )
             }
         };
-        let step = steps::step::<T>(outcome, reason, head, presence, sender, problems, now);
         let _ = self.ledger.note(&step);
     }
 
@@ -264,7 +283,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         bytes: &[u8],
         handler: F,
         span: &AcceptSpan,
-        seen: &mut Seen,
+        seen: &mut Seen<T>,
     ) -> Result<Acceptance<T, R>, AcceptError<E>>
     where
         T: DeserializeOwned + HandoffContract + 'static,
@@ -279,46 +298,117 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         let mut found = None;
         if let Ok((digest, noted)) = &noted {
             if let (Some(context_id), Some(handoff_id)) = (&noted.context_id, &noted.handoff_id) {
-                let entry = self
-                    .ledger
-                    .entry(context_id, handoff_id)
-                    .map_err(StoreError::ledger)?;
-                match entry {
-                    Some(entry) if entry.digest == *digest => {
-                        seen.duplicate = Some(Step::key_of(
-                            Some(noted.session_id.as_deref().unwrap_or(context_id)),
-                            Some(context_id),
-                            Some(handoff_id),
-                            noted.attempt,
-                            Outcome::Duplicate,
-                        ));
-                        span.attempt(noted.attempt);
-                        span.digest(digest);
-                        return Ok(Acceptance::Duplicate(Ack::of_entry(entry)?));
+                let duplicate_key = || {
+                    Step::key_of(
+                        Some(noted.session_id.as_deref().unwrap_or(context_id)),
+                        Some(context_id),
+                        Some(handoff_id),
+                        noted.attempt,
+                        Outcome::Duplicate,
+                    )
+                };
+                if L::KEY_IN_TRANSACTION {
+                    // The key read in the transaction, after the context's lock: a duplicate
+                    // is answered and counted there, a new key goes on in that transaction.
+                    let accepted_at = to_micro_precision(SystemTime::now());
+                    let key = self.steps.then(duplicate_key);
+                    let (mut tx, statements) = self.ledger.begin().map_err(StoreError::ledger)?;
+                    let open = Open {
+                        context_id,
+                        handoff_id,
+                        digest,
+                        uris: &[],
+                        touch: key.as_deref().map(|key| (key, accepted_at)),
+                    };
+                    let mut opened =
+                        L::open(statements, &mut tx, &open).map_err(StoreError::ledger)?;
+                    match opened.entry.take() {
+                        Some(entry) if entry.digest == *digest => {
+                            // What the transaction wrote is the step's count.
+                            L::commit(tx).map_err(StoreError::ledger)?;
+                            seen.duplicate = key;
+                            seen.touched = opened.touched;
+                            span.attempt(noted.attempt);
+                            span.digest(digest);
+                            return Ok(Acceptance::Duplicate(Ack::of_entry(entry)?));
+                        }
+                        Some(entry) => {
+                            rollback::<L>(tx);
+                            found = Some((context_id.clone(), handoff_id.clone(), Some(entry)));
+                        }
+                        None => {
+                            let delivery = match read(bytes, &self.options, span, seen) {
+                                Ok(delivery) => delivery,
+                                Err(error) => {
+                                    rollback::<L>(tx);
+                                    return Err(error);
+                                }
+                            };
+                            let envelope = delivery.envelope();
+                            if envelope.context_id == **context_id
+                                && *envelope.handoff_id == **handoff_id
+                            {
+                                span.digest(digest);
+                                let warnings = match checks(&self.artifacts, &delivery) {
+                                    Ok(warnings) => warnings,
+                                    Err(error) => {
+                                        rollback::<L>(tx);
+                                        seen.delivery = Some(delivery);
+                                        return Err(error);
+                                    }
+                                };
+                                let applying = Applying {
+                                    digest: *digest,
+                                    bytes,
+                                    accepted_at,
+                                    warnings,
+                                    steps: self.steps,
+                                };
+                                return apply::<L, T, R, E, F>(
+                                    tx,
+                                    statements,
+                                    opened,
+                                    delivery,
+                                    applying,
+                                    handler,
+                                    &mut self.fail,
+                                    seen,
+                                );
+                            }
+                            // Not the key the digest's pass noted: read again below.
+                            rollback::<L>(tx);
+                        }
                     }
-                    entry => found = Some((context_id.clone(), handoff_id.clone(), entry)),
+                } else {
+                    let entry = self
+                        .ledger
+                        .entry(context_id, handoff_id)
+                        .map_err(StoreError::ledger)?;
+                    match entry {
+                        Some(entry) if entry.digest == *digest => {
+                            seen.duplicate = Some(duplicate_key());
+                            span.attempt(noted.attempt);
+                            span.digest(digest);
+                            return Ok(Acceptance::Duplicate(Ack::of_entry(entry)?));
+                        }
+                        entry => found = Some((context_id.clone(), handoff_id.clone(), entry)),
+                    }
                 }
             }
         }
 
         // 1. The envelope and its payload.
-        let delivery = receive_handoff::<T>(bytes, &self.options).map_err(AcceptError::Rejected)?;
+        let delivery = read(bytes, &self.options, span, seen)?;
         let envelope = delivery.envelope();
-        span.attempt(envelope.journey.attempt);
-        span.handoff(
-            &envelope.context_id,
-            &envelope.handoff_id,
-            &envelope.journey,
-        );
-        span.payload(delivery.presence());
-        seen.read = Some(Read {
-            head: Head::of(&delivery),
-            presence: delivery.presence().clone(),
-            sender: envelope.sender_presence.clone(),
-        });
 
         // 2. The key and the digest: a key committed before is a duplicate or a conflict.
-        let (digest, _) = noted.map_err(AcceptError::Digest)?;
+        let digest = match noted {
+            Ok((digest, _)) => digest,
+            Err(error) => {
+                seen.delivery = Some(delivery);
+                return Err(AcceptError::Digest(error));
+            }
+        };
         span.digest(&digest);
         let (context_id, handoff_id) = (envelope.context_id.as_str(), &*envelope.handoff_id);
         let entry = match found {
@@ -330,120 +420,55 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                 .map_err(StoreError::ledger)?,
         };
         if let Some(entry) = entry {
+            seen.delivery = Some(delivery);
             return same_or_conflict(entry, digest);
         }
 
         // 3. What is refused without the ledger: the status, the artifacts' versions and
         //    contents.
-        if envelope.status != Status::Ready {
-            return Err(AcceptError::NotReady);
-        }
-        for (index, artifact) in envelope.artifacts.iter().enumerate() {
-            let content = self
-                .artifacts
-                .resolve(&artifact.uri, artifact.version)
-                .map_err(StoreError::artifacts)?;
-            match (content, &artifact.digest) {
-                (None, _) => return Err(AcceptError::ArtifactUnavailable { index }),
-                (Some(content), Some(named)) if content != *named => {
-                    return Err(AcceptError::ArtifactChanged { index });
-                }
-                _ => {}
+        let warnings = match checks(&self.artifacts, &delivery) {
+            Ok(warnings) => warnings,
+            Err(error) => {
+                seen.delivery = Some(delivery);
+                return Err(error);
             }
-        }
-        let mut warnings = Vec::new();
-        let journey = &envelope.journey;
-        if journey.attempt.is_some_and(|a| a > 1) && journey.retry_of.is_none() {
-            warnings.push(Warning::RetryWithoutRetryOf);
-        }
+        };
 
-        // 4. One transaction: the context's state, the claim, the handler, the record.
+        // 4. One transaction: the context's state, the handler, the claim with its record.
         let uris: Vec<&str> = envelope.artifacts.iter().map(|a| a.uri.as_str()).collect();
         let accepted_at = to_micro_precision(SystemTime::now());
         let (mut tx, statements) = self.ledger.begin().map_err(StoreError::ledger)?;
-        let state =
-            L::context(statements, &mut tx, context_id, &uris).map_err(StoreError::ledger)?;
-        // The version to keep for each uri: the highest of the context's and this envelope's.
-        let mut keep: Vec<(&str, u64)> = Vec::with_capacity(uris.len());
-        for (index, artifact) in envelope.artifacts.iter().enumerate() {
-            let accepted = state.versions.get(index).copied().flatten();
-            if accepted.is_some_and(|v| artifact.version < v) {
-                rollback::<L>(tx);
-                return Err(AcceptError::ArtifactRegressed { index });
-            }
-            match keep.iter_mut().find(|(uri, _)| *uri == artifact.uri) {
-                Some((_, version)) => *version = (*version).max(artifact.version),
-                None => keep.push((&artifact.uri, artifact.version)),
-            }
-        }
-        if let (Some(owner), Some(from)) = (&state.owner, &journey.handoff_from) {
-            if owner != from {
-                warnings.push(Warning::OwnerConflict);
-            }
-        }
-        let claim = Claim {
+        let open = Open {
             context_id,
             handoff_id,
             digest: &digest,
-            owner: &envelope.owner,
-            accepted_at,
-            envelope: bytes,
+            uris: &uris,
+            touch: None,
         };
-        let seq = match L::claim(statements, &mut tx, &claim).map_err(StoreError::ledger)? {
-            Claimed::New { seq } => seq,
-            Claimed::Taken(entry) => {
-                // Another connection committed the key while this one read: its
-                // acknowledgement, as if it had been found in step 2.
-                rollback::<L>(tx);
-                return same_or_conflict(entry, digest);
-            }
-        };
-        self.fail.hit(FailPoint::AfterClaim)?;
-        let receipt = match handler(&mut tx, &delivery) {
-            Ok(receipt) => receipt,
-            Err(error) => {
-                rollback::<L>(tx);
-                return Err(AcceptError::Handler(error));
-            }
-        };
-        self.fail.hit(FailPoint::InHandler)?;
-        let receipt_json = serde_json::to_vec(&receipt)
-            .map_err(|e| StoreError::of_kind(StoreErrorKind::ReceiptNotSerialized).with(e))?;
-        let record = Record {
-            seq,
-            context_id,
-            receipt: &receipt_json,
-            artifacts: &keep,
-        };
-        L::record(statements, &mut tx, &record).map_err(StoreError::ledger)?;
-        if let Some(read) = seen.read.take().filter(|_| self.steps) {
-            let step = steps::step::<T>(
-                Outcome::Applied,
-                None,
-                read.head,
-                Some(&read.presence),
-                read.sender.as_ref(),
-                &[],
-                accepted_at,
-            );
-            L::note_in(statements, &mut tx, &step).map_err(StoreError::ledger)?;
+        let mut opened = L::open(statements, &mut tx, &open).map_err(StoreError::ledger)?;
+        if let Some(entry) = opened.entry.take() {
+            rollback::<L>(tx);
+            seen.delivery = Some(delivery);
+            return same_or_conflict(entry, digest);
         }
-        L::commit(tx).map_err(StoreError::ledger)?;
-        self.fail.hit(FailPoint::AfterCommit)?;
-
-        let ack = Ack {
-            context_id: context_id.to_owned(),
-            handoff_id: handoff_id.to_owned(),
+        drop(uris);
+        let applying = Applying {
             digest,
-            seq,
+            bytes,
             accepted_at,
-            receipt,
-        };
-        Ok(Acceptance::Applied {
-            ack,
-            delivery,
             warnings,
-        })
+            steps: self.steps,
+        };
+        apply::<L, T, R, E, F>(
+            tx,
+            statements,
+            opened,
+            delivery,
+            applying,
+            handler,
+            &mut self.fail,
+            seen,
+        )
     }
 
     /// The last handoff a context accepted (the highest `seq`), with its acknowledgement and
@@ -489,19 +514,206 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     }
 }
 
-/// What an acceptance saw, for its step in the journey: what it read of the envelope, or the
-/// key of a redelivery's step when it answered one before reading it.
-#[derive(Default)]
-struct Seen {
-    read: Option<Read>,
+/// What an acceptance saw, for its step in the journey: whether it read the envelope, the
+/// delivery of a refusal after it was read, or the key of a redelivery's step when it
+/// answered one before reading it (and whether the ledger counted it already).
+struct Seen<T> {
+    read: bool,
+    delivery: Option<Delivery<T>>,
     duplicate: Option<String>,
+    touched: bool,
 }
 
-/// What an acceptance read of its envelope, for its step in the journey.
-struct Read {
-    head: Head,
-    presence: Presence,
-    sender: Option<Presence>,
+impl<T> Default for Seen<T> {
+    fn default() -> Self {
+        Seen {
+            read: false,
+            delivery: None,
+            duplicate: None,
+            touched: false,
+        }
+    }
+}
+
+/// Reads the envelope and its payload, and names them on the span.
+fn read<T, E>(
+    bytes: &[u8],
+    options: &ReceiveOptions,
+    span: &AcceptSpan,
+    seen: &mut Seen<T>,
+) -> Result<Delivery<T>, AcceptError<E>>
+where
+    T: DeserializeOwned + HandoffContract + 'static,
+{
+    let delivery = receive_handoff::<T>(bytes, options).map_err(AcceptError::Rejected)?;
+    let envelope = delivery.envelope();
+    span.attempt(envelope.journey.attempt);
+    span.handoff(
+        &envelope.context_id,
+        &envelope.handoff_id,
+        &envelope.journey,
+    );
+    span.payload(delivery.presence());
+    seen.read = true;
+    Ok(delivery)
+}
+
+/// What is refused without the ledger: the status, the artifacts' versions and contents;
+/// else the warnings the envelope alone gives.
+fn checks<T, A: ArtifactStore, E>(
+    artifacts: &A,
+    delivery: &Delivery<T>,
+) -> Result<Vec<Warning>, AcceptError<E>> {
+    let envelope = delivery.envelope();
+    if envelope.status != Status::Ready {
+        return Err(AcceptError::NotReady);
+    }
+    for (index, artifact) in envelope.artifacts.iter().enumerate() {
+        let content = artifacts
+            .resolve(&artifact.uri, artifact.version)
+            .map_err(StoreError::artifacts)?;
+        match (content, &artifact.digest) {
+            (None, _) => return Err(AcceptError::ArtifactUnavailable { index }),
+            (Some(content), Some(named)) if content != *named => {
+                return Err(AcceptError::ArtifactChanged { index });
+            }
+            _ => {}
+        }
+    }
+    let mut warnings = Vec::new();
+    let journey = &envelope.journey;
+    if journey.attempt.is_some_and(|a| a > 1) && journey.retry_of.is_none() {
+        warnings.push(Warning::RetryWithoutRetryOf);
+    }
+    Ok(warnings)
+}
+
+/// What an acceptance brings to its transaction beside the delivery.
+struct Applying<'a> {
+    digest: Digest,
+    bytes: &'a [u8],
+    accepted_at: SystemTime,
+    warnings: Vec<Warning>,
+    steps: bool,
+}
+
+/// The acceptance of a new key in its open transaction: the context's artifact versions and
+/// owner checked, the handler, the key settled with its receipt, its artifact versions and
+/// its step, the commit. A refusal or a failure rolls back; a refusal's delivery is kept in
+/// `seen` for its step.
+#[allow(clippy::too_many_arguments)]
+fn apply<L, T, R, E, F>(
+    mut tx: L::Tx<'_>,
+    statements: &L::Statements,
+    opened: Opened,
+    delivery: Delivery<T>,
+    applying: Applying<'_>,
+    handler: F,
+    fail: &mut FailPoints,
+    seen: &mut Seen<T>,
+) -> Result<Acceptance<T, R>, AcceptError<E>>
+where
+    L: Ledger,
+    T: DeserializeOwned + HandoffContract + 'static,
+    R: Serialize + DeserializeOwned,
+    F: FnOnce(&mut L::Tx<'_>, &Delivery<T>) -> Result<R, E>,
+{
+    let Applying {
+        digest,
+        bytes,
+        accepted_at,
+        mut warnings,
+        steps: record_step,
+    } = applying;
+    let envelope = delivery.envelope();
+    // The version to keep for each uri: the highest of the context's and this envelope's.
+    let mut keep: Vec<(&str, u64)> = Vec::with_capacity(envelope.artifacts.len());
+    for (index, artifact) in envelope.artifacts.iter().enumerate() {
+        if opened
+            .version(&artifact.uri)
+            .is_some_and(|v| artifact.version < v)
+        {
+            rollback::<L>(tx);
+            seen.delivery = Some(delivery);
+            return Err(AcceptError::ArtifactRegressed { index });
+        }
+        match keep.iter_mut().find(|(uri, _)| *uri == artifact.uri) {
+            Some((_, version)) => *version = (*version).max(artifact.version),
+            None => keep.push((&artifact.uri, artifact.version)),
+        }
+    }
+    if let (Some(owner), Some(from)) = (&opened.owner, &envelope.journey.handoff_from) {
+        if owner != from {
+            warnings.push(Warning::OwnerConflict);
+        }
+    }
+    // The failure point "after the claim": the transaction is open and the context read
+    // (the key's claim is written after the handler, with its receipt); nothing ran.
+    fail.hit(FailPoint::AfterClaim)?;
+    let receipt = match handler(&mut tx, &delivery) {
+        Ok(receipt) => receipt,
+        Err(error) => {
+            rollback::<L>(tx);
+            seen.delivery = Some(delivery);
+            return Err(AcceptError::Handler(error));
+        }
+    };
+    fail.hit(FailPoint::InHandler)?;
+    let receipt_json = serde_json::to_vec(&receipt)
+        .map_err(|e| StoreError::of_kind(StoreErrorKind::ReceiptNotSerialized).with(e))?;
+    let step = record_step.then(|| {
+        steps::step::<T>(
+            Outcome::Applied,
+            None,
+            Head::of(&delivery),
+            Some(delivery.presence()),
+            envelope.sender_presence.as_ref(),
+            &[],
+            accepted_at,
+        )
+    });
+    let (context_id, handoff_id) = (envelope.context_id.as_str(), &*envelope.handoff_id);
+    let settle = Settle {
+        claim: Claim {
+            context_id,
+            handoff_id,
+            digest: &digest,
+            owner: &envelope.owner,
+            accepted_at,
+            envelope: bytes,
+        },
+        receipt: &receipt_json,
+        artifacts: &keep,
+        step: step.as_ref(),
+    };
+    let seq = match L::settle(statements, &mut tx, &settle).map_err(StoreError::ledger)? {
+        Claimed::New { seq } => seq,
+        Claimed::Taken(entry) => {
+            // Another connection committed the key while this one ran: the handler's effects
+            // roll back, and its acknowledgement is the answer.
+            rollback::<L>(tx);
+            drop(keep);
+            seen.delivery = Some(delivery);
+            return same_or_conflict(entry, digest);
+        }
+    };
+    L::commit(tx).map_err(StoreError::ledger)?;
+    fail.hit(FailPoint::AfterCommit)?;
+
+    let ack = Ack {
+        context_id: context_id.to_owned(),
+        handoff_id: handoff_id.to_owned(),
+        digest,
+        seq,
+        accepted_at,
+        receipt,
+    };
+    drop(keep);
+    Ok(Acceptance::Applied {
+        ack,
+        delivery,
+        warnings,
+    })
 }
 
 /// A key's committed entry against the digest received: the first acknowledgement, or a

@@ -20,20 +20,30 @@ use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
 /// [`Inbox::accept`](crate::inbox::Inbox::accept) calls, for one envelope:
 ///
 /// 1. [`entry`](Ledger::entry), outside any transaction: a key already committed is a
-///    duplicate or a conflict, and nothing is written;
-/// 2. [`begin`](Ledger::begin), then in that transaction [`context`](Ledger::context) (the
-///    context's last owner and artifact versions) and [`claim`](Ledger::claim) (the key's
-///    entry, unless another transaction committed it first: then [`Claimed::Taken`]);
+///    duplicate or a conflict, and nothing is written. A store whose
+///    [`KEY_IN_TRANSACTION`](Ledger::KEY_IN_TRANSACTION) is `true` (PostgreSQL) reads the
+///    key in its transaction instead, in [`open`](Ledger::open), before the payload is read;
+/// 2. [`begin`](Ledger::begin), then in that transaction [`open`](Ledger::open): the
+///    context's last owner and artifact versions (and, where the store reads it there, the
+///    key's committed entry), read after whatever serializes the context's acceptances;
 /// 3. the handler, with the transaction ([`Ledger::Tx`]);
-/// 4. [`record`](Ledger::record) (the receipt, the context's artifact versions), then
+/// 4. [`settle`](Ledger::settle): the key's entry with its receipt, the context's artifact
+///    versions and the applied step, unless another transaction committed the key first
+///    ([`Claimed::Taken`]: the handler's effects are then rolled back), then
 ///    [`commit`](Ledger::commit). A refusal, a handler error or a failure in between calls
 ///    [`rollback`](Ledger::rollback), or drops the transaction, which must roll it back too.
+///
+/// [`open`](Ledger::open) and [`settle`](Ledger::settle) have default implementations
+/// through [`context`](Ledger::context), [`claim`](Ledger::claim),
+/// [`record`](Ledger::record) and [`note_in`](Ledger::note_in), one call each; a store
+/// overrides them to do the same in fewer statements (or round trips).
 ///
 /// An implementation guarantees:
 ///
 /// - a claimed key is seen by no other transaction until it commits, and a second claim of
 ///   the same key waits for the first transaction to end (then returns [`Claimed::Taken`]
-///   with the committed entry, or claims the key when the first rolled back);
+///   with the committed entry, or claims the key when the first rolled back); the same of
+///   [`settle`](Ledger::settle);
 /// - [`entry`](Ledger::entry) and [`last_accepted`](Ledger::last_accepted) see only
 ///   committed entries, whole (receipt included);
 /// - a commit that returned is durable (what "durable" means is the store's: SQLite with
@@ -56,6 +66,14 @@ pub trait Ledger {
 
     /// What the store fails with.
     type Error: Error + Send + Sync + 'static;
+
+    /// Whether the inbox reads an envelope's key in its transaction ([`open`](Ledger::open)
+    /// with [`Open::touch`], before the payload is read) rather than before it
+    /// ([`entry`](Ledger::entry)): `true` where a statement costs a round trip to a server
+    /// and a transaction's `BEGIN` and `COMMIT` are cheap beside it (PostgreSQL), `false`
+    /// where a write transaction takes a lock every other writer waits for (SQLite's
+    /// `BEGIN IMMEDIATE`), so that a duplicate or a refusal never takes it.
+    const KEY_IN_TRANSACTION: bool = false;
 
     /// The committed entry of a key, if any.
     ///
@@ -108,6 +126,73 @@ pub trait Ledger {
         tx: &mut Self::Tx<'_>,
         record: &Record<'_>,
     ) -> Result<(), Self::Error>;
+
+    /// Opens an acceptance in the transaction, before its handler runs: the context's last
+    /// owner and artifact versions ([`Opened`]), read after whatever serializes the
+    /// acceptances of one context (PostgreSQL: an advisory lock). A store that reads the key
+    /// here ([`KEY_IN_TRANSACTION`](Ledger::KEY_IN_TRANSACTION)) returns its committed entry
+    /// in [`Opened::entry`], and, when its digest is [`Open::digest`], counts one more
+    /// sighting of the step [`Open::touch`] names ([`Opened::touched`], as
+    /// [`touch`](Ledger::touch) does), which then commits with the transaction.
+    ///
+    /// The default reads [`context`](Ledger::context) of [`Open::uris`] and no entry.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn open(
+        statements: &Self::Statements,
+        tx: &mut Self::Tx<'_>,
+        open: &Open<'_>,
+    ) -> Result<Opened, Self::Error> {
+        let state = Self::context(statements, tx, open.context_id, open.uris)?;
+        let artifacts = open
+            .uris
+            .iter()
+            .zip(state.versions)
+            .filter_map(|(uri, version)| Some(((*uri).to_owned(), version?)))
+            .collect();
+        Ok(Opened {
+            owner: state.owner,
+            artifacts,
+            entry: None,
+            touched: false,
+        })
+    }
+
+    /// Settles an acceptance after its handler ran: claims the key with its receipt
+    /// ([`Settle::claim`], [`Settle::receipt`]), sets the context's artifact versions and
+    /// records the applied step, in the transaction; or, when another transaction committed
+    /// the key first, returns that entry ([`Claimed::Taken`]) and writes nothing. Waits while
+    /// another open transaction holds a claim on the same key.
+    ///
+    /// The default calls [`claim`](Ledger::claim), then [`record`](Ledger::record) and
+    /// [`note_in`](Ledger::note_in).
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn settle(
+        statements: &Self::Statements,
+        tx: &mut Self::Tx<'_>,
+        settle: &Settle<'_>,
+    ) -> Result<Claimed, Self::Error> {
+        let seq = match Self::claim(statements, tx, &settle.claim)? {
+            Claimed::New { seq } => seq,
+            taken @ Claimed::Taken(_) => return Ok(taken),
+        };
+        let record = Record {
+            seq,
+            context_id: settle.claim.context_id,
+            receipt: settle.receipt,
+            artifacts: settle.artifacts,
+        };
+        Self::record(statements, tx, &record)?;
+        if let Some(step) = settle.step {
+            Self::note_in(statements, tx, step)?;
+        }
+        Ok(Claimed::New { seq })
+    }
 
     /// Commits the transaction: the entry, its receipt and the handler's effects together.
     ///
@@ -253,6 +338,64 @@ pub struct Record<'a> {
     /// The version to keep for each artifact `uri` of the context (each at least the one
     /// kept before).
     pub artifacts: &'a [(&'a str, u64)],
+}
+
+/// What [`Ledger::open`] is asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Open<'a> {
+    /// The envelope's `contextId`.
+    pub context_id: &'a str,
+    /// The envelope's `handoffId`.
+    pub handoff_id: &'a str,
+    /// The envelope's digest: an entry of the key with this digest is a duplicate.
+    pub digest: &'a Digest,
+    /// The artifact `uri`s whose versions are asked for (a store may return more); empty
+    /// where the envelope was not read yet.
+    pub uris: &'a [&'a str],
+    /// Where the store reads the key here: the [`key`](Step::key) of the step a duplicate
+    /// is counted on, and when it was seen; `None` when no step is counted.
+    pub touch: Option<(&'a str, SystemTime)>,
+}
+
+/// What [`Ledger::open`] found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Opened {
+    /// The `owner` of the context's last accepted envelope; `None` for a new context.
+    pub owner: Option<String>,
+    /// The highest version accepted of artifacts of the context, by `uri`: at least those
+    /// asked for that have one.
+    pub artifacts: Vec<(String, u64)>,
+    /// The key's committed entry, where the store reads it here
+    /// ([`Ledger::KEY_IN_TRANSACTION`]).
+    pub entry: Option<Entry>,
+    /// Whether the step [`Open::touch`] named was counted (only with an entry of the same
+    /// digest).
+    pub touched: bool,
+}
+
+impl Opened {
+    /// The highest version the context accepted of `uri`, if any.
+    #[must_use]
+    pub fn version(&self, uri: &str) -> Option<u64> {
+        self.artifacts
+            .iter()
+            .find(|(known, _)| known == uri)
+            .map(|(_, version)| *version)
+    }
+}
+
+/// What [`Ledger::settle`] writes.
+#[derive(Debug, Clone, Copy)]
+pub struct Settle<'a> {
+    /// The key's entry.
+    pub claim: Claim<'a>,
+    /// The handler's receipt, as JSON.
+    pub receipt: &'a [u8],
+    /// The version to keep for each artifact `uri` of the context (each at least the one
+    /// kept before).
+    pub artifacts: &'a [(&'a str, u64)],
+    /// The applied step of the journey, when steps are recorded.
+    pub step: Option<&'a Step>,
 }
 
 /// What a context has accepted so far ([`Ledger::context`]).

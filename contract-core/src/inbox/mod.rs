@@ -39,7 +39,10 @@ pub use async_inbox::AsyncInbox;
 #[doc(hidden)]
 pub use fail::{FailAction, FailPoint};
 pub use journal::{Outcome, SessionFilter, SessionSummary, Step, StepProblem};
-pub use ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record, StoreError, StoreErrorKind};
+pub use ledger::{
+    Claim, Claimed, ContextState, Entry, Ledger, Open, Opened, Record, Settle, StoreError,
+    StoreErrorKind,
+};
 pub use memory::{MemoryLedger, MemoryTx};
 pub use outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
 #[cfg(feature = "postgres")]

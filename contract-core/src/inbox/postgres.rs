@@ -9,16 +9,19 @@ use ::postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
-use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record};
+use crate::inbox::ledger::{
+    Claim, Claimed, ContextState, Entry, Ledger, Open, Opened, Record, Settle,
+};
 
 /// The version of the ledger's tables this version of the crate writes (the row of
 /// `handoff_ledger_version` in the ledger's schema). A schema of a higher version is refused,
 /// never written.
-pub const POSTGRES_SCHEMA_VERSION: i32 = 2;
+pub const POSTGRES_SCHEMA_VERSION: i32 = 3;
 
 /// The migrations, the `n`th taking a schema of version `n` to `n + 1` (1: the entries and
-/// the artifacts' versions; 2: the journey's steps); `{s}` is the schema's quoted name.
-const MIGRATIONS: [&str; 2] = [
+/// the artifacts' versions; 2: the journey's steps; 3: `handoff_open`, the function that
+/// opens an acceptance in one round trip); `{s}` is the schema's quoted name.
+const MIGRATIONS: [&str; 3] = [
     "
     CREATE TABLE {s}.handoff_ledger (
         seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -52,6 +55,51 @@ const MIGRATIONS: [&str; 2] = [
         last_seen timestamptz NOT NULL
     );
     CREATE INDEX handoff_step_last_seen ON {s}.handoff_step (last_seen);
+",
+    // A function, so that its statements take a snapshot each (VOLATILE, READ COMMITTED):
+    // the reads after the advisory lock see what the acceptance that held it committed,
+    // which one statement, whose snapshot predates the wait, would not.
+    "
+    CREATE FUNCTION {s}.handoff_open(
+        p_lock bigint, p_context text, p_handoff text, p_digest bytea, p_step text,
+        p_at timestamptz,
+        OUT e_seq bigint, OUT e_digest bytea, OUT e_owner text, OUT e_accepted_at timestamptz,
+        OUT e_receipt bytea, OUT e_envelope bytea,
+        OUT last_owner text, OUT uris text[], OUT versions bigint[], OUT touched boolean)
+    LANGUAGE plpgsql VOLATILE SET search_path TO {s}, pg_catalog AS $handoff_open$
+    BEGIN
+        touched := false;
+        -- A key committed before needs no lock: a duplicate or a conflict.
+        SELECT seq, digest, owner, accepted_at, receipt, envelope
+            INTO e_seq, e_digest, e_owner, e_accepted_at, e_receipt, e_envelope
+            FROM handoff_ledger WHERE context_id = p_context AND handoff_id = p_handoff;
+        IF NOT FOUND THEN
+            -- Held until the transaction ends: the next acceptance in this context reads
+            -- what this one commits.
+            PERFORM pg_advisory_xact_lock(p_lock);
+            SELECT seq, digest, owner, accepted_at, receipt, envelope
+                INTO e_seq, e_digest, e_owner, e_accepted_at, e_receipt, e_envelope
+                FROM handoff_ledger WHERE context_id = p_context AND handoff_id = p_handoff;
+        END IF;
+        IF FOUND THEN
+            -- A redelivery counted on its step, committed without waiting for the WAL's
+            -- flush: nothing else is written by this transaction.
+            IF e_digest = p_digest AND p_step IS NOT NULL THEN
+                UPDATE handoff_step SET count = count + 1, last_seen = greatest(last_seen, p_at)
+                    WHERE step_key = p_step;
+                touched := FOUND;
+                IF touched THEN
+                    PERFORM set_config('synchronous_commit', 'off', true);
+                END IF;
+            END IF;
+            RETURN;
+        END IF;
+        SELECT owner INTO last_owner FROM handoff_ledger WHERE context_id = p_context
+            ORDER BY seq DESC LIMIT 1;
+        SELECT array_agg(uri), array_agg(version) INTO uris, versions
+            FROM handoff_artifact WHERE context_id = p_context;
+    END
+    $handoff_open$;
 ",
 ];
 
@@ -101,6 +149,8 @@ const MAX_SCHEMA_NAME: usize = 63;
 pub struct PostgresLedger {
     client: Client,
     statements: PostgresStatements,
+    /// Opened by [`open_read_only`](PostgresLedger::open_read_only): no acceptance begins.
+    read_only: bool,
 }
 
 impl fmt::Debug for PostgresLedger {
@@ -129,6 +179,8 @@ pub struct PostgresStatements {
     session: Statement,
     sessions: Statement,
     prune_steps: Statement,
+    open: Statement,
+    settle: Statement,
 }
 
 impl fmt::Debug for PostgresStatements {
@@ -165,7 +217,11 @@ impl PostgresLedger {
         let quoted = quote_identifier(schema);
         migrate(&mut client, schema, &quoted)?;
         let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
-        Ok(PostgresLedger { client, statements })
+        Ok(PostgresLedger {
+            client,
+            statements,
+            read_only: false,
+        })
     }
 
     /// The schema the ledger's tables are in.
@@ -220,7 +276,11 @@ impl PostgresLedger {
         let quoted = quote_identifier(schema);
         check_readable(&mut client, schema, &quoted)?;
         let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
-        Ok(PostgresLedger { client, statements })
+        Ok(PostgresLedger {
+            client,
+            statements,
+            read_only: true,
+        })
     }
 }
 
@@ -252,7 +312,8 @@ fn check_readable(client: &mut Client, schema: &str, quoted: &str) -> Result<(),
             found,
             known: POSTGRES_SCHEMA_VERSION,
         }),
-        Some(POSTGRES_SCHEMA_VERSION) if has_steps => Ok(()),
+        // Version 2 has every table a reader reads (version 3 adds a function for writers).
+        Some(2..=POSTGRES_SCHEMA_VERSION) if has_steps => Ok(()),
         Some(1) if !has_steps => Err(PostgresError::NoJourney),
         _ => Err(PostgresError::NotALedger),
     }
@@ -431,6 +492,36 @@ impl PostgresStatements {
             prune_steps: prepare(format!(
                 "DELETE FROM {s}.handoff_step WHERE last_seen < $1"
             ))?,
+            open: prepare(format!(
+                "SELECT e_seq, e_digest, e_owner, e_accepted_at, e_receipt, e_envelope, \
+                 last_owner, uris, versions, touched \
+                 FROM {s}.handoff_open($1, $2, $3, $4, $5, $6)"
+            ))?,
+            // The claim with its receipt, the context's artifact versions and the applied
+            // step, in one statement: the last two only when the claim inserted (a key
+            // committed first inserts nothing, and the statement returns no row).
+            settle: prepare(format!(
+                "WITH claim AS (\
+                 INSERT INTO {s}.handoff_ledger \
+                 (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                 ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq), \
+                 artifacts AS (\
+                 INSERT INTO {s}.handoff_artifact (context_id, uri, version) \
+                 SELECT $1, u.uri, u.version \
+                 FROM unnest($8::text[], $9::bigint[]) AS u(uri, version) \
+                 WHERE EXISTS (SELECT 1 FROM claim) \
+                 ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version), \
+                 step AS (\
+                 INSERT INTO {s}.handoff_step AS t \
+                 (step_key, session, workflow, outcome, step, count, first_seen, last_seen) \
+                 SELECT $10::text, $11::text, $12::text, $13::text, $14::text, $15::bigint, \
+                 $16::timestamptz, $17::timestamptz \
+                 WHERE $10::text IS NOT NULL AND EXISTS (SELECT 1 FROM claim) \
+                 ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, \
+                 last_seen = greatest(t.last_seen, excluded.last_seen)) \
+                 SELECT seq FROM claim"
+            ))?,
         })
     }
 }
@@ -476,6 +567,8 @@ impl Ledger for PostgresLedger {
     type Statements = PostgresStatements;
     type Error = PostgresError;
 
+    const KEY_IN_TRANSACTION: bool = true;
+
     fn entry(
         &mut self,
         context_id: &str,
@@ -488,6 +581,9 @@ impl Ledger for PostgresLedger {
     }
 
     fn begin(&mut self) -> Result<(Transaction<'_>, &PostgresStatements), PostgresError> {
+        if self.read_only {
+            return Err(PostgresError::ReadOnly);
+        }
         let tx = self
             .client
             .build_transaction()
@@ -576,6 +672,126 @@ impl Ledger for PostgresLedger {
             )?;
         }
         Ok(())
+    }
+
+    /// One round trip: `handoff_open` reads the key's entry (a duplicate's step counted),
+    /// else takes the context's advisory lock and then reads its last owner and every
+    /// artifact version it accepted.
+    fn open(
+        statements: &PostgresStatements,
+        tx: &mut Transaction<'_>,
+        open: &Open<'_>,
+    ) -> Result<Opened, PostgresError> {
+        let lock = lock_key("context", &[&statements.schema, open.context_id]);
+        let (step, at) = match open.touch {
+            Some((key, at)) => (Some(key), Some(at)),
+            None => (None, None),
+        };
+        let row = tx.query_one(
+            &statements.open,
+            &[
+                &lock,
+                &open.context_id,
+                &open.handoff_id,
+                &&open.digest.as_bytes()[..],
+                &step,
+                &at,
+            ],
+        )?;
+        let touched = row.try_get::<_, Option<bool>>(9)?.unwrap_or(false);
+        if let Some(seq) = row.try_get::<_, Option<i64>>(0)? {
+            let digest: &[u8] = row.try_get(1)?;
+            let digest = <[u8; 32]>::try_from(digest).map_err(|_| PostgresError::CorruptDigest)?;
+            let entry = Entry {
+                seq: seq_of_sql(seq)?,
+                context_id: open.context_id.to_owned(),
+                handoff_id: open.handoff_id.to_owned(),
+                digest: Digest::from_bytes(digest),
+                owner: row.try_get(2)?,
+                accepted_at: row.try_get(3)?,
+                receipt: row.try_get::<_, Option<Vec<u8>>>(4)?.unwrap_or_default(),
+                envelope: row.try_get(5)?,
+            };
+            return Ok(Opened {
+                entry: Some(entry),
+                touched,
+                ..Opened::default()
+            });
+        }
+        let uris: Option<Vec<String>> = row.try_get(7)?;
+        let versions: Option<Vec<i64>> = row.try_get(8)?;
+        let artifacts = uris
+            .unwrap_or_default()
+            .into_iter()
+            .zip(versions.unwrap_or_default())
+            .map(|(uri, version)| (uri, version_of_sql(version)))
+            .collect();
+        Ok(Opened {
+            owner: row.try_get(6)?,
+            artifacts,
+            entry: None,
+            touched: false,
+        })
+    }
+
+    /// One round trip: the claim with its receipt, the artifact versions and the step in
+    /// one statement. A key found taken reads its entry (a second round trip, only then).
+    fn settle(
+        statements: &PostgresStatements,
+        tx: &mut Transaction<'_>,
+        settle: &Settle<'_>,
+    ) -> Result<Claimed, PostgresError> {
+        let claim = &settle.claim;
+        let uris: Vec<&str> = settle.artifacts.iter().map(|(uri, _)| *uri).collect();
+        let versions: Vec<i64> = settle
+            .artifacts
+            .iter()
+            .map(|(_, version)| version_to_sql(*version))
+            .collect();
+        let step = settle.step;
+        let key = step.map(Step::key);
+        let body = step
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|_| PostgresError::CorruptStep)?;
+        let count = step.map(|s| i64::try_from(s.count.max(1)).unwrap_or(i64::MAX));
+        let params: [&(dyn ::postgres::types::ToSql + Sync); 17] = [
+            &claim.context_id,
+            &claim.handoff_id,
+            &&claim.digest.as_bytes()[..],
+            &claim.owner,
+            &claim.accepted_at,
+            &settle.receipt,
+            &claim.envelope,
+            &uris,
+            &versions,
+            &key,
+            &step.and_then(|s| s.session.as_deref()),
+            &step.and_then(|s| s.workflow.as_deref()),
+            &step.map(|s| s.outcome.as_str()),
+            &body,
+            &count,
+            &step.map(|s| s.first_seen),
+            &step.map(|s| s.last_seen),
+        ];
+        // The insert waits for a transaction holding the same key. When that one committed,
+        // nothing is inserted and the entry is read by a statement of its own, which (READ
+        // COMMITTED) sees the commit; when it rolled back, the key is this one's.
+        if let Some(row) = tx.query_opt(&statements.settle, &params)? {
+            return Ok(Claimed::New {
+                seq: seq_of_sql(row.try_get(0)?)?,
+            });
+        }
+        match tx.query_opt(&statements.entry, &[&claim.context_id, &claim.handoff_id])? {
+            Some(row) => Ok(Claimed::Taken(entry_of(&row)?)),
+            // Pruned between the two statements: settled anew.
+            None => match tx.query_opt(&statements.settle, &params)? {
+                Some(row) => Ok(Claimed::New {
+                    seq: seq_of_sql(row.try_get(0)?)?,
+                }),
+                None => Err(PostgresError::ClaimLost),
+            },
+        }
     }
 
     fn commit(tx: Transaction<'_>) -> Result<(), PostgresError> {
@@ -745,6 +961,9 @@ pub enum PostgresError {
     /// were recorded: it has no journey to read. Opening it read-write
     /// ([`PostgresLedger::open`]) migrates it, and steps are recorded from then on.
     NoJourney,
+    /// An acceptance on a ledger opened read-only
+    /// ([`PostgresLedger::open_read_only`]): refused before its handler runs.
+    ReadOnly,
 }
 
 impl From<::postgres::Error> for PostgresError {
@@ -802,6 +1021,9 @@ impl fmt::Display for PostgresError {
                 "a ledger of schema version 1, written before journey steps were recorded: it \
                  has no journey to show; opening it read-write (as an inbox does) migrates it",
             ),
+            PostgresError::ReadOnly => {
+                f.write_str("the ledger was opened read-only: it accepts nothing")
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ use rusqlite::{
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
-use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record};
+use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record, Settle};
 use crate::inbox::time::{from_micros, to_micros};
 
 /// The version of the ledger's tables this version of the crate writes (SQLite's
@@ -92,6 +92,8 @@ const MIGRATIONS: [&str; 2] = [
 #[derive(Debug)]
 pub struct SqliteLedger {
     connection: Connection,
+    /// Opened by [`open_read_only`](SqliteLedger::open_read_only): no acceptance begins.
+    read_only: bool,
 }
 
 impl SqliteLedger {
@@ -118,7 +120,10 @@ impl SqliteLedger {
             connection.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         migrate(&connection)?;
-        Ok(SqliteLedger { connection })
+        Ok(SqliteLedger {
+            connection,
+            read_only: false,
+        })
     }
 
     /// With another `busy_timeout`: how long a write waits for another connection's
@@ -180,7 +185,10 @@ impl SqliteLedger {
             }
             other => other,
         })?;
-        Ok(SqliteLedger { connection })
+        Ok(SqliteLedger {
+            connection,
+            read_only: true,
+        })
     }
 }
 
@@ -300,6 +308,9 @@ pub enum SqliteError {
     /// steps were recorded: it has no journey to read. Opening it read-write
     /// ([`SqliteLedger::open`]) migrates it, and steps are recorded from then on.
     NoJourney,
+    /// An acceptance on a ledger opened read-only
+    /// ([`SqliteLedger::open_read_only`]): refused before its handler runs.
+    ReadOnly,
 }
 
 impl From<rusqlite::Error> for SqliteError {
@@ -327,6 +338,9 @@ impl fmt::Display for SqliteError {
                 "a ledger of schema version 1, written before journey steps were recorded: it \
                  has no journey to show; opening it read-write (as an inbox does) migrates it",
             ),
+            SqliteError::ReadOnly => {
+                f.write_str("the ledger was opened read-only: it accepts nothing")
+            }
         }
     }
 }
@@ -500,6 +514,9 @@ impl Ledger for SqliteLedger {
     }
 
     fn begin(&mut self) -> Result<(Transaction<'_>, &()), SqliteError> {
+        if self.read_only {
+            return Err(SqliteError::ReadOnly);
+        }
         let tx = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -585,6 +602,63 @@ impl Ledger for SqliteLedger {
             }
         }
         Ok(())
+    }
+
+    /// The claim with its receipt in one statement (no update of the row after), then the
+    /// artifact versions (one upsert each) and the step.
+    fn settle(
+        _: &(),
+        tx: &mut Transaction<'_>,
+        settle: &Settle<'_>,
+    ) -> Result<Claimed, SqliteError> {
+        let claim = &settle.claim;
+        let seq: Option<i64> = tx
+            .prepare_cached(
+                "INSERT INTO handoff_ledger \
+                 (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+                 ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq",
+            )?
+            .query_row(
+                params![
+                    claim.context_id,
+                    claim.handoff_id,
+                    &claim.digest.as_bytes()[..],
+                    claim.owner,
+                    to_micros(claim.accepted_at),
+                    settle.receipt,
+                    claim.envelope,
+                ],
+                |row| row.get(0),
+            )
+            .optional()?;
+        let Some(seq) = seq else {
+            // Committed by another connection since `entry` read: `BEGIN IMMEDIATE`
+            // serialized the two, so the row read here is committed and whole.
+            return match one_entry(
+                tx,
+                SELECT_ENTRY,
+                params![claim.context_id, claim.handoff_id],
+            )? {
+                Some(entry) => Ok(Claimed::Taken(entry)),
+                None => Err(SqliteError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
+            };
+        };
+        if !settle.artifacts.is_empty() {
+            let mut statement = tx.prepare_cached(
+                "INSERT INTO handoff_artifact (context_id, uri, version) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version",
+            )?;
+            for (uri, version) in settle.artifacts {
+                statement.execute(params![claim.context_id, uri, version_to_sql(*version)])?;
+            }
+        }
+        if let Some(step) = settle.step {
+            note_step(tx, step)?;
+        }
+        Ok(Claimed::New {
+            seq: seq_of_sql(seq)?,
+        })
     }
 
     fn commit(tx: Transaction<'_>) -> Result<(), SqliteError> {
