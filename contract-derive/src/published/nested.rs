@@ -368,7 +368,8 @@ fn named_in<'t>(ty: &'t syn::Type, idents: &BTreeSet<String>, out: &mut Vec<&'t 
     }
 }
 
-/// `const _: () = <Probe<Ty, C, N, Root>>::CHECK;` for each type held, spanned at it.
+/// `const _: () = <Probe<Ty, C, N, Root>>::CHECK;` for each type held, spanned at it, with
+/// the probe defined beside them ([`local_probe`]).
 pub(crate) fn probe_items(
     types: &[syn::Type],
     number: u32,
@@ -376,14 +377,41 @@ pub(crate) fn probe_items(
     root: &TokenStream,
     krate: &syn::Path,
 ) -> TokenStream {
-    let p = quote!(#krate::__private);
+    let probe = local_probe(krate);
     let items = types.iter().map(|ty| {
         let span = first_span(&ty.to_token_stream());
         quote_spanned! {span=>
-            const _: () = <#p::Probe<#ty, #number, #version, #root>>::CHECK;
+            const _: () = <__HandoffProbe<#ty, #number, #version, #root>>::CHECK;
         }
     });
-    quote!(#(#items)*)
+    quote!(const _: () = { #probe #(#items)* };)
+}
+
+/// The library's `Probe` and its `Unanswered` default, defined again in the scope of the
+/// questions a derive asks: when a nested type breaks a published contract, rustc's notes
+/// of the constants that led to its error ("erroneous constant encountered") then point at
+/// the user's derive and fields, not into the library's sources. Items only: a block of
+/// them holds no generic parameter of its surroundings, so the probe takes them all.
+fn local_probe(krate: &syn::Path) -> TokenStream {
+    let p = quote!(#krate::__private);
+    quote! {
+        #[allow(dead_code, non_camel_case_types)]
+        struct __HandoffProbe<T: ?::core::marker::Sized, const C: u32, const N: u32, R: ?::core::marker::Sized>(
+            ::core::marker::PhantomData<fn() -> (*const T, *const R)>,
+        );
+        #[allow(dead_code, non_camel_case_types)]
+        trait __HandoffUnanswered {
+            const CHECK: () = ();
+        }
+        impl<T: ?::core::marker::Sized, const C: u32, const N: u32, R: ?::core::marker::Sized>
+            __HandoffUnanswered for __HandoffProbe<T, C, N, R> {}
+        #[allow(dead_code)]
+        impl<T: ?::core::marker::Sized + #p::CheckedIn<C, N, R>, const C: u32, const N: u32, R: ?::core::marker::Sized>
+            __HandoffProbe<T, C, N, R>
+        {
+            const CHECK: () = <T as #p::CheckedIn<C, N, R>>::CHECK;
+        }
+    }
 }
 
 /// The span of the first token (an error spanning tokens points at the first).
@@ -701,8 +729,14 @@ fn answer_impls(
     }
     let asks = asks.iter().map(|ty| {
         let span = first_span(&ty.to_token_stream());
-        quote_spanned!(span=> let _: () = <#p::Probe<#ty, #number, #version, R>>::CHECK;)
+        quote_spanned!(span=> let _: () = <__HandoffProbe<#ty, #number, #version, R>>::CHECK;)
     });
+    let asks: Vec<TokenStream> = asks.collect();
+    let probe = if asks.is_empty() {
+        TokenStream::new()
+    } else {
+        local_probe(krate)
+    };
     quote! {
         #[automatically_derived]
         impl #p::PublishedIn<#number, #version> for #ident {
@@ -712,6 +746,7 @@ fn answer_impls(
         #[allow(unreachable_patterns, unused_variables)]
         impl<R: ?::core::marker::Sized + #krate::HandoffContract> #p::CheckedIn<#number, #version, R> for #ident {
             const CHECK: () = {
+                #probe
                 #own
                 #(#asks)*
             };
