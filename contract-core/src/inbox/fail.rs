@@ -1,7 +1,8 @@
 //! Failure points in [`Inbox::accept`](crate::inbox::Inbox::accept), for the conformance
-//! suite (hidden feature `__fail-points`): after the claim, in the handler (after it ran,
-//! before the receipt is recorded), after the commit (before the acknowledgement is
-//! returned). Each is inert until a test arms it on one inbox, and fires once.
+//! suite (hidden feature `__fail-points`): before the handler (the transaction open), in
+//! the handler (after it ran, before the key and its receipt are recorded), after the
+//! commit (before the acknowledgement is returned). Each is inert until a test arms it on
+//! one inbox, and fires once.
 //!
 //! Without the feature the points cost nothing: [`FailPoints`] is empty and every point
 //! passes.
@@ -14,7 +15,9 @@ use crate::inbox::ledger::StoreErrorKind;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[doc(hidden)]
 pub enum FailPoint {
-    /// The key is claimed in the transaction; the handler has not run.
+    /// The transaction is open and the context's state read in it; the handler has not
+    /// run. (The key's claim is written after the handler, with its receipt: a key claimed
+    /// by another transaction meanwhile is found then, and the handler's effects roll back.)
     AfterClaim,
     /// The handler ran; its receipt is not recorded, nothing is committed.
     InHandler,

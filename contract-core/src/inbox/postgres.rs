@@ -112,20 +112,27 @@ const MAX_SCHEMA_NAME: usize = 63;
 ///
 /// Opening creates the schema if it is missing, and migrates its tables
 /// (`handoff_ledger_version`, `handoff_ledger`, `handoff_artifact`, `handoff_step`: the
-/// journey's steps) to
+/// journey's steps) and its function (`handoff_open`) to
 /// [`POSTGRES_SCHEMA_VERSION`] in one transaction under a transaction-scoped advisory lock
 /// (`pg_advisory_xact_lock`), so that processes opening a new schema at once do not both
 /// create it; a schema of a newer version is refused. A schema already at this version is
 /// only read: a role without `CREATE` opens one its administrator migrated.
 ///
-/// Each acceptance is one `READ COMMITTED` transaction: the key is claimed with `INSERT …
-/// ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq`, so that a second
-/// connection claiming the same key waits for the first transaction and then finds its
-/// committed entry (a duplicate) or, when it rolled back, claims the key. Before it reads
-/// the context's last owner and artifact versions, the transaction takes an advisory lock
-/// on its context, held until it ends: acceptances in one context are serialized, so that
-/// each sees the one before (an artifact regression cannot slip between two concurrent
-/// acceptances); other contexts go on in parallel. The handler gets the transaction as a
+/// Each acceptance is one `READ COMMITTED` transaction of five round trips, each statement
+/// prepared once per connection: `BEGIN`; `handoff_open`, a PL/pgSQL function of the
+/// schema that reads the key's entry (a committed key is a duplicate, counted on its step
+/// and committed without waiting for the WAL's flush, or a conflict) and otherwise takes an
+/// advisory lock on the context, held until the transaction ends, and then reads the
+/// context's last owner and artifact versions (a statement of its own inside the function,
+/// so that its snapshot follows the lock: acceptances in one context are serialized and
+/// each sees the one before, so that an artifact regression cannot slip between two; other
+/// contexts go on in parallel); the handler's statements; one statement that claims the key
+/// with `INSERT … ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq`, its
+/// receipt, the context's artifact versions and the applied step (the last two only when
+/// the claim inserted); `COMMIT`. A second connection claiming the same key waits for the
+/// first transaction and then finds its committed entry: its handler's effects roll back
+/// and it answers with the first acknowledgement. A duplicate costs three round trips
+/// (`BEGIN`, `handoff_open`, `COMMIT`). The handler gets the transaction as a
 /// `postgres::Transaction` and writes its effects through it, so that they commit with the
 /// ledger's entry, or not at all.
 ///
