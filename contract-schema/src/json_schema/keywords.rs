@@ -37,6 +37,18 @@ pub(super) fn obj(value: Value) -> Map<String, Value> {
     }
 }
 
+/// A schema object of these keywords, in this order, their values moved in. `json!` copies
+/// a map, an array or a string it is given (it serialises it into a new value): for a
+/// struct's `properties` that is a second pass over every field's schema, and a second copy
+/// of it alive beside the first, which a struct of many fields pays for in memory traffic.
+pub(super) fn keywords<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (keyword, value) in entries {
+        out.insert(keyword.to_owned(), value);
+    }
+    out
+}
+
 /// The names without repeats, first occurrence kept. A key can be required twice when an
 /// enclosing internally tagged enum uses the same tag as an inner one, or a field's name (serde
 /// then writes the key twice); `required` must not repeat an item. One pass with a set, so a
@@ -58,7 +70,10 @@ pub(super) fn either(a: Map<String, Value>, b: Map<String, Value>) -> Map<String
     match (a == nothing, b == nothing) {
         (true, _) => b,
         (false, true) => a,
-        (false, false) => obj(json!({ "anyOf": [Value::Object(a), Value::Object(b)] })),
+        (false, false) => keywords([(
+            "anyOf",
+            Value::Array(vec![Value::Object(a), Value::Object(b)]),
+        )]),
     }
 }
 
@@ -69,7 +84,7 @@ pub(super) fn one_of(alternatives: Vec<Map<String, Value>>) -> Map<String, Value
         return obj(json!({ "not": {} }));
     }
     let alternatives: Vec<Value> = alternatives.into_iter().map(Value::Object).collect();
-    obj(json!({ "oneOf": alternatives }))
+    keywords([("oneOf", Value::Array(alternatives))])
 }
 
 /// The keys, all present: `required`, with each key also under `properties` (as `true`, which
@@ -80,8 +95,11 @@ pub(super) fn required_keys<S: AsRef<str>>(names: &[S]) -> Value {
         .iter()
         .map(|n| (n.as_ref().to_owned(), Value::Bool(true)))
         .collect();
-    let required: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    json!({ "properties": properties, "required": required })
+    let required: Vec<Value> = names.iter().map(|n| n.as_ref().into()).collect();
+    Value::Object(keywords([
+        ("properties", Value::Object(properties)),
+        ("required", Value::Array(required)),
+    ]))
 }
 
 /// At most one of these keys may be present.
@@ -92,7 +110,8 @@ pub(super) fn at_most_one(names: &[&String]) -> Value {
             pairs.push(required_keys(&[a, b]));
         }
     }
-    json!({ "not": { "anyOf": pairs } })
+    let any_of = keywords([("anyOf", Value::Array(pairs))]);
+    Value::Object(keywords([("not", Value::Object(any_of))]))
 }
 
 pub(super) fn int_schema(kind: IntKind) -> Map<String, Value> {
@@ -229,5 +248,8 @@ pub(super) fn nullable(mut inner: Map<String, Value>) -> Map<String, Value> {
         inner.insert("type".into(), types);
         return inner;
     }
-    obj(json!({ "anyOf": [inner, { "type": "null" }] }))
+    keywords([(
+        "anyOf",
+        Value::Array(vec![Value::Object(inner), json!({ "type": "null" })]),
+    )])
 }

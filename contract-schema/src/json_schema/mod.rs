@@ -244,8 +244,8 @@ use enums::Tag;
 use exporter::Exporter;
 pub use import::{import, ImportError, ImportWarning, Imported};
 use keywords::{
-    at_most_one, constrained_schema, int_schema, nullable, obj, required_keys, string_schema,
-    unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, MODE, PROVENANCE, RENAMED_FROM, RUST, VIEW,
+    at_most_one, constrained_schema, int_schema, keywords, nullable, obj, required_keys,
+    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, MODE, PROVENANCE, RENAMED_FROM, RUST, VIEW,
 };
 
 /// Every annotation keyword an export may write, sorted: `x-handoff-*` keys that no validator
@@ -431,7 +431,7 @@ impl Exporter<'_> {
 
     fn reference(&self, name: &str) -> Map<String, Value> {
         let key = self.keys.get(name).map_or(name, String::as_str);
-        obj(json!({ "$ref": format!("#/$defs/{key}") }))
+        keywords([("$ref", format!("#/$defs/{key}").into())])
     }
 
     /// The schema of a named type under `$defs`.
@@ -466,34 +466,39 @@ impl Exporter<'_> {
             Type::String(fmt) => string_schema(*fmt),
             Type::Any => Map::new(),
             Type::Option(inner) => nullable(self.ty(inner)),
-            Type::List(item) => obj(json!({ "type": "array", "items": self.ty(item) })),
-            Type::Set(item) => {
-                obj(json!({ "type": "array", "items": self.ty(item), "uniqueItems": true }))
-            }
-            Type::Array(item, n) => obj(json!({
-                "type": "array",
-                "items": self.ty(item),
-                "minItems": n,
-                "maxItems": n,
-            })),
+            Type::List(item) => keywords([
+                ("type", "array".into()),
+                ("items", Value::Object(self.ty(item))),
+            ]),
+            Type::Set(item) => keywords([
+                ("type", "array".into()),
+                ("items", Value::Object(self.ty(item))),
+                ("uniqueItems", true.into()),
+            ]),
+            Type::Array(item, n) => keywords([
+                ("type", "array".into()),
+                ("items", Value::Object(self.ty(item))),
+                ("minItems", (*n).into()),
+                ("maxItems", (*n).into()),
+            ]),
             // `prefixItems` must not be empty in 2020-12: an empty tuple is an empty array.
             Type::Tuple(items) if items.is_empty() => {
                 obj(json!({ "type": "array", "maxItems": 0 }))
             }
             Type::Tuple(items) => {
                 let prefix: Vec<Value> = items.iter().map(|t| Value::Object(self.ty(t))).collect();
-                obj(json!({
-                    "type": "array",
-                    "prefixItems": prefix,
-                    "items": false,
-                    "minItems": items.len(),
-                }))
+                keywords([
+                    ("type", "array".into()),
+                    ("prefixItems", Value::Array(prefix)),
+                    ("items", false.into()),
+                    ("minItems", items.len().into()),
+                ])
             }
             Type::Map(key, value) => {
-                let mut out = obj(json!({
-                    "type": "object",
-                    "additionalProperties": self.ty(value),
-                }));
+                let mut out = keywords([
+                    ("type", "object".into()),
+                    ("additionalProperties", Value::Object(self.ty(value))),
+                ]);
                 if let Some(names) = self.key_schema(key) {
                     out.insert("propertyNames".into(), Value::Object(names));
                 }
@@ -573,11 +578,19 @@ impl Exporter<'_> {
                         continue;
                     };
                     let schema = self.field_schema(field, primary);
-                    properties.insert(primary.clone(), Value::Object(schema.clone()));
-                    for alias in names.iter().skip(1) {
-                        let mut alias_schema = schema.clone();
-                        alias_schema.insert(ALIAS_OF.into(), primary.clone().into());
-                        properties.insert((*alias).clone(), Value::Object(alias_schema));
+                    // Each alias a copy; the primary key the schema itself.
+                    let aliases: Vec<(String, Map<String, Value>)> = names
+                        .iter()
+                        .skip(1)
+                        .map(|alias| {
+                            let mut alias_schema = schema.clone();
+                            alias_schema.insert(ALIAS_OF.into(), primary.clone().into());
+                            ((*alias).clone(), alias_schema)
+                        })
+                        .collect();
+                    properties.insert(primary.clone(), Value::Object(schema));
+                    for (alias, alias_schema) in aliases {
+                        properties.insert(alias, Value::Object(alias_schema));
                     }
                     if names.len() == 1 {
                         if receiver.required {
@@ -587,7 +600,10 @@ impl Exporter<'_> {
                         // Exactly one of the keys: serde rejects two as a duplicate field.
                         let one_of: Vec<Value> =
                             names.iter().map(|n| required_keys(&[n])).collect();
-                        constraints.push(json!({ "oneOf": one_of }));
+                        constraints.push(Value::Object(keywords([(
+                            "oneOf",
+                            Value::Array(one_of),
+                        )])));
                     } else {
                         constraints.push(at_most_one(&names));
                     }
@@ -603,7 +619,10 @@ impl Exporter<'_> {
             },
             judged: def.flattened.len() == 1 && def.unknown != Unknown::Capture,
         };
-        let mut out = obj(json!({ "type": "object", "properties": properties }));
+        let mut out = keywords([
+            ("type", "object".into()),
+            ("properties", Value::Object(properties)),
+        ]);
         if !required.is_empty() {
             out.insert("required".into(), unique(required).into());
         }

@@ -9,7 +9,7 @@ use super::cycles::cycles;
 use super::outcome::{DialectExport, DialectProblem, Narrowing, NarrowingKind, Rule};
 use super::rules::{ItemCounts, Recursion, Rules};
 use crate::json_schema::def_keys;
-use crate::json_schema::keywords::{int_schema, int_value, obj};
+use crate::json_schema::keywords::{int_schema, int_value, keywords, obj};
 use crate::model::{
     Body, Constraint, EnumDef, Repr, Schema, StringFormat, StructDef, Type, Unknown, VariantDefKind,
 };
@@ -229,7 +229,7 @@ impl Writer<'_> {
             self.queue.push(name.to_owned());
         }
         let key = self.keys.get(name).map_or(name, String::as_str);
-        obj(json!({ "$ref": format!("#/$defs/{key}") }))
+        keywords([("$ref", format!("#/$defs/{key}").into())])
     }
 
     /// The schema of a type on the wire, as the receiver reads it.
@@ -261,21 +261,30 @@ impl Writer<'_> {
             }
             Type::List(item) => {
                 let items = self.at("items", |w| w.ty(item));
-                obj(json!({ "type": "array", "items": items }))
+                keywords([("type", "array".into()), ("items", Value::Object(items))])
             }
             Type::Set(item) => {
                 if !self.rules.unique_items {
                     self.problem(Rule::SetUnstatable);
                 }
                 let items = self.at("items", |w| w.ty(item));
-                obj(json!({ "type": "array", "items": items, "uniqueItems": true }))
+                keywords([
+                    ("type", "array".into()),
+                    ("items", Value::Object(items)),
+                    ("uniqueItems", true.into()),
+                ])
             }
             Type::Array(item, n) => {
                 if self.rules.item_counts != ItemCounts::Any {
                     self.problem(Rule::ArrayLengthUnstatable);
                 }
                 let items = self.at("items", |w| w.ty(item));
-                obj(json!({ "type": "array", "items": items, "minItems": n, "maxItems": n }))
+                keywords([
+                    ("type", "array".into()),
+                    ("items", Value::Object(items)),
+                    ("minItems", (*n).into()),
+                    ("maxItems", (*n).into()),
+                ])
             }
             Type::Tuple(items) => {
                 if !self.rules.prefix_items {
@@ -291,12 +300,12 @@ impl Writer<'_> {
                         .map(|(i, t)| Value::Object(w.at(&i.to_string(), |w| w.ty(t))))
                         .collect()
                 });
-                obj(json!({
-                    "type": "array",
-                    "prefixItems": prefix,
-                    "minItems": items.len(),
-                    "maxItems": items.len(),
-                }))
+                keywords([
+                    ("type", "array".into()),
+                    ("prefixItems", Value::Array(prefix)),
+                    ("minItems", items.len().into()),
+                    ("maxItems", items.len().into()),
+                ])
             }
             Type::Map(key, value) => {
                 let plain_keys = matches!(**key, Type::String(StringFormat::Plain) | Type::Any);
@@ -304,7 +313,10 @@ impl Writer<'_> {
                     self.problem(Rule::MapUnstatable);
                 }
                 let values = self.at("additionalProperties", |w| w.ty(value));
-                obj(json!({ "type": "object", "additionalProperties": values }))
+                keywords([
+                    ("type", "object".into()),
+                    ("additionalProperties", Value::Object(values)),
+                ])
             }
             Type::Named(name) => self.reference(name),
             Type::Constrained(c) => self.constrained(c),
@@ -333,7 +345,7 @@ impl Writer<'_> {
                     let listed: Vec<Value> = small.into_iter().filter_map(int_value).collect();
                     self.enum_values += listed.len();
                     self.text += listed.iter().map(|v| v.to_string().len()).sum::<usize>();
-                    return obj(json!({ "type": "integer", "enum": listed }));
+                    return keywords([("type", "integer".into()), ("enum", Value::Array(listed))]);
                 }
                 if !self.rules.int_bounds {
                     self.problem(Rule::IntRangeUnstatable);
@@ -396,7 +408,10 @@ impl Writer<'_> {
                 out.insert("type".into(), json!([ty, "null"]));
                 out
             }
-            _ => obj(json!({ "anyOf": [inner, { "type": "null" }] })),
+            _ => keywords([(
+                "anyOf",
+                Value::Array(vec![Value::Object(inner), json!({ "type": "null" })]),
+            )]),
         }
     }
 
@@ -420,7 +435,10 @@ impl Writer<'_> {
     ) -> Map<String, Value> {
         self.properties += properties.len();
         self.text += properties.keys().map(String::len).sum::<usize>();
-        let mut out = obj(json!({ "type": "object", "properties": properties }));
+        let mut out = keywords([
+            ("type", "object".into()),
+            ("properties", Value::Object(properties)),
+        ]);
         out.insert("required".into(), required.into());
         out.insert(
             "additionalProperties".into(),
@@ -623,7 +641,10 @@ impl Writer<'_> {
                     self.problem(Rule::TooMuchText);
                 }
             }
-            Some(obj(json!({ "type": "string", "enum": names })))
+            Some(keywords([
+                ("type", "string".into()),
+                ("enum", Value::Array(names)),
+            ]))
         } else if tagged.is_empty() {
             None
         } else {
@@ -634,7 +655,7 @@ impl Writer<'_> {
                 one.insert("title".into(), v.into());
             }
             self.unions += 1;
-            Some(obj(json!({ "anyOf": tagged })))
+            Some(keywords([("anyOf", Value::Array(tagged))]))
         };
         match (tagged_part, untagged.len()) {
             (None, 0) => {
@@ -650,7 +671,7 @@ impl Writer<'_> {
                 self.unions += 1;
                 let mut all: Vec<Value> = part.into_iter().map(Value::Object).collect();
                 all.extend(untagged);
-                obj(json!({ "anyOf": all }))
+                keywords([("anyOf", Value::Array(all))])
             }
         }
     }
