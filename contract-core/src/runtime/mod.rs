@@ -783,19 +783,37 @@ fn send_unspanned<T: Serialize + ?Sized>(
     plan: Option<&'static Plan>,
     limits: &Limits,
 ) -> Result<Sent, Rejection> {
-    with_scratch(|scratch| {
-        // As long as the last payload, with room for a field's key written in one chunk past
-        // the end (see `write::fast`).
-        let mut bytes = Vec::with_capacity(scratch.written + plan::FieldKey::CHUNK);
-        if let Some(plan) = plan.filter(|plan| plan.eligible) {
+    let mut bytes = Vec::new();
+    if let Some(plan) = plan.filter(|plan| plan.eligible) {
+        // The fast path hands back its record alone (a pointer, in a register): a `Sent`
+        // or a `Rejection` handed back through memory from the call is read back before
+        // its stores have landed.
+        let record = with_scratch(|scratch| {
+            // As long as the last payload, with room for a field's key written in one chunk
+            // past the end (see `write::fast`).
+            bytes.reserve_exact(scratch.written + plan::FieldKey::CHUNK);
             let memo = &mut scratch.fast_send;
-            if let Some(record) = write::fast::send(schema, plan, value, limits, memo, &mut bytes) {
-                scratch.written = bytes.len();
-                let presence = Presence::shared(record, Side::Send);
-                #[cfg(feature = "__check-fast-path")]
-                full_send_agrees(value, schema, &bytes, limits, scratch, &presence);
-                return Ok(Sent { bytes, presence });
-            }
+            let record = write::fast::send(schema, plan, value, limits, memo, &mut bytes)?;
+            scratch.written = bytes.len();
+            #[cfg(feature = "__check-fast-path")]
+            full_send_agrees(
+                value,
+                schema,
+                &bytes,
+                limits,
+                scratch,
+                &Presence::held(record.clone(), Side::Send),
+            );
+            Some(record)
+        });
+        if let Some(record) = record {
+            let presence = Presence::held(record, Side::Send);
+            return Ok(Sent { bytes, presence });
+        }
+    }
+    with_scratch(|scratch| {
+        if bytes.capacity() == 0 {
+            bytes.reserve_exact(scratch.written + plan::FieldKey::CHUNK);
         }
         let problem = |kind| {
             let problem = Problem {

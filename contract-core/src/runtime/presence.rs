@@ -79,7 +79,38 @@ pub struct Presence {
     side: Side,
     /// The record and its rendering, behind one pointer (a presence travels inside every
     /// `Received` and `Sent`), shared with the presences of its thread that recorded the same.
-    recorded: Arc<Recorded>,
+    recorded: Held,
+}
+
+/// How a presence holds its record: counted (the record is dropped with its last presence),
+/// or kept for the life of the process (a record its thread made again and again, whose
+/// presences then copy a pointer and count nothing: no atomic operation per call).
+#[derive(Clone)]
+pub(crate) enum Held {
+    Counted(Arc<Recorded>),
+    Kept(&'static Arc<Recorded>),
+}
+
+impl Held {
+    /// The record behind a count of its own.
+    pub(crate) fn counted(&self) -> Arc<Recorded> {
+        match self {
+            Held::Counted(recorded) => Arc::clone(recorded),
+            Held::Kept(recorded) => Arc::clone(recorded),
+        }
+    }
+}
+
+impl Deref for Held {
+    type Target = Recorded;
+
+    #[inline]
+    fn deref(&self) -> &Recorded {
+        match self {
+            Held::Counted(recorded) => recorded,
+            Held::Kept(recorded) => recorded,
+        }
+    }
 }
 
 /// What a walk or a one-pass path recorded, and its rendering once someone read it.
@@ -101,6 +132,11 @@ impl Recorded {
             record: Some(record),
             rendered: OnceLock::new(),
         }
+    }
+
+    /// How many paths the record counts (none for a record read from JSON).
+    pub(crate) fn paths(&self) -> usize {
+        self.record.as_ref().map_or(0, |record| record.tally.len())
     }
 
     /// Whether `record` (of the schema and view this one was recorded in) recorded the same.
@@ -816,6 +852,11 @@ impl Presence {
 
     /// The presence of a record a path's memo shares.
     pub(crate) fn shared(recorded: Arc<Recorded>, side: Side) -> Self {
+        Presence::held(Held::Counted(recorded), side)
+    }
+
+    /// The presence of a record a path's memo shares, counted or kept.
+    pub(crate) fn held(recorded: Held, side: Side) -> Self {
         Presence { side, recorded }
     }
 
@@ -917,7 +958,7 @@ impl Clone for Presence {
     fn clone(&self) -> Self {
         Presence {
             side: self.side,
-            recorded: Arc::clone(&self.recorded),
+            recorded: self.recorded.clone(),
         }
     }
 }

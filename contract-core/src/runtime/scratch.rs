@@ -3,6 +3,7 @@
 //! schema and view, and the stacks of the objects open, the writer's among them).
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
@@ -11,7 +12,7 @@ use contract_schema::model::{StructDef, Type};
 use contract_schema::{Schema, View};
 
 use crate::runtime::plan::{Plan, StructFacts};
-use crate::runtime::presence::{Paths, Record, Recorded, Tally};
+use crate::runtime::presence::{Held, Paths, Record, Recorded, Tally};
 use crate::runtime::problem::Problem;
 use crate::runtime::tape::check::{PathIndex, WalkBuffers};
 use crate::runtime::tape::scan::Tape;
@@ -118,7 +119,7 @@ pub(crate) struct Memo {
     /// oldest place is dropped.
     parked: Vec<Parked>,
     /// The last record the path finished: the next call that records the same shares it.
-    last: Option<Arc<Recorded>>,
+    last: Option<Held>,
     /// Where `receive`'s one-pass reader gave up inside the top-level struct, with its
     /// record so far, for the one-pass rejection to go on from ([`Resume`]); dropped (its
     /// paths kept) by the next call that starts.
@@ -152,7 +153,7 @@ struct Parked {
     paths: Arc<Paths<'static>>,
     opened: Vec<Option<Opened>>,
     /// The last record of that schema, shared again when a call records the same.
-    last: Option<Arc<Recorded>>,
+    last: Option<Held>,
 }
 
 /// How many schemas a memo keeps the paths of besides the current one.
@@ -308,16 +309,44 @@ impl Memo {
     /// Remembers the paths a call added, and gives its record for a presence: the last one
     /// the path finished where it recorded the same (the same shape of payload again), else
     /// the record with its counts copied out of the memo's buffer.
-    pub(crate) fn finish(&mut self, mut record: Record<'static>) -> Arc<Recorded> {
-        self.paths = Some(Arc::clone(&record.paths));
+    pub(crate) fn finish(&mut self, record: Record<'static>) -> Arc<Recorded> {
         if let Some(last) = self.last.as_ref().filter(|last| last.records(&record)) {
+            // The record's paths and counts go back to the memo as they are: no count of
+            // the paths' references goes up and down again (each an atomic operation).
+            let last = last.counted();
+            self.paths = Some(record.paths);
             self.tally = record.tally;
-            return Arc::clone(last);
+            return last;
         }
+        self.finish_new(record)
+    }
+
+    /// [`Memo::finish`] for a presence that may keep its record for the life of the process:
+    /// a small record made again (the same as the last one) is kept, and from then on every
+    /// call that records the same shares it without counting (see [`keep`]).
+    pub(crate) fn finish_held(&mut self, record: Record<'static>) -> Held {
+        if let Some(last) = self.last.as_mut().filter(|last| last.records(&record)) {
+            if let Held::Counted(counted) = last {
+                if let Some(kept) = keep(counted) {
+                    *last = Held::Kept(kept);
+                }
+            }
+            let held = last.clone();
+            self.paths = Some(record.paths);
+            self.tally = record.tally;
+            return held;
+        }
+        Held::Counted(self.finish_new(record))
+    }
+
+    /// A record unlike the last: its counts copied out of the memo's buffer, and kept as the
+    /// last one.
+    fn finish_new(&mut self, mut record: Record<'static>) -> Arc<Recorded> {
+        self.paths = Some(Arc::clone(&record.paths));
         let copy = record.tally.as_slice().to_vec();
         self.tally = std::mem::replace(&mut record.tally, copy);
         let recorded = Arc::new(Recorded::new(record));
-        self.last = Some(Arc::clone(&recorded));
+        self.last = Some(Held::Counted(Arc::clone(&recorded)));
         recorded
     }
 
@@ -326,6 +355,29 @@ impl Memo {
         self.paths = Some(Arc::clone(&record.paths));
         self.tally = std::mem::take(&mut record.tally);
     }
+}
+
+/// How many records the process keeps for its life at most (see [`keep`]).
+const MAX_KEPT: usize = 256;
+
+/// How many paths a record kept for the life of the process counts at most: a small one
+/// (a flat struct, an envelope's few fields), whose rendering stays small too.
+const MAX_KEPT_PATHS: usize = 64;
+
+/// `recorded` kept for the life of the process, when it is small and fewer than
+/// [`MAX_KEPT`] records were kept before: its presences then hold a pointer that nothing
+/// counts (a presence travels inside every `Sent`, and counting its record up and down is
+/// two atomic operations per call). At most `MAX_KEPT` small records (and their
+/// renderings, made on first use) stay allocated until the process ends.
+fn keep(recorded: &Arc<Recorded>) -> Option<&'static Arc<Recorded>> {
+    static KEPT: AtomicUsize = AtomicUsize::new(0);
+    if recorded.paths() > MAX_KEPT_PATHS || KEPT.load(Ordering::Relaxed) >= MAX_KEPT {
+        return None;
+    }
+    if KEPT.fetch_add(1, Ordering::Relaxed) >= MAX_KEPT {
+        return None;
+    }
+    Some(Box::leak(Box::new(Arc::clone(recorded))))
 }
 
 /// Beyond this many keys, an object's fingerprints move to a hash set.

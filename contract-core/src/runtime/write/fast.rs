@@ -28,7 +28,6 @@
 
 use std::fmt::{self, Display};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 use serde::ser::{self, Serialize, Serializer};
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -40,9 +39,10 @@ use contract_schema::model::{
 use contract_schema::{Schema, View};
 
 use crate::runtime::options::{serde_json_private, Limits};
+use crate::runtime::plan::compiled::Slot;
 use crate::runtime::plan::{constraint_admits, fingerprint, same, LastShape, Plan, Shape, Value};
-use crate::runtime::presence::{Label, Record, Recorded, ROOT};
-use crate::runtime::scratch::{Frame, Items, KeySet, Memo, Mode};
+use crate::runtime::presence::{Held, Label, Record, ROOT};
+use crate::runtime::scratch::{Frame, Items, KeySet, Memo, Mode, Opened};
 
 /// Writes `value` as `serde_json::to_vec` does into `out` and records its presence; `None`
 /// where the full path must decide.
@@ -53,7 +53,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
     limits: &Limits,
     memo: &mut Memo,
     out: &mut Vec<u8>,
-) -> Option<Arc<Recorded>> {
+) -> Option<Held> {
     out.clear();
     let record = memo.start(schema, View::Sender);
     let frames = std::mem::take(&mut memo.frames);
@@ -76,7 +76,7 @@ pub(crate) fn send<T: Serialize + ?Sized>(
     w.frames.clear();
     w.memo.frames = std::mem::take(&mut w.frames);
     if written.is_ok() && !w.bail && w.out.len() <= limits.max_bytes {
-        Some(w.memo.finish(w.record))
+        Some(w.memo.finish_held(w.record))
     } else {
         w.memo.abandon(&mut w.record);
         None
@@ -310,6 +310,18 @@ impl Writer<'_> {
         Ok(mode)
     }
 
+    /// A struct opened at path `here` for the first time (or after another value there):
+    /// its field ids and facts, remembered in the memo.
+    #[inline(never)]
+    fn open_struct_first(&mut self, here: u32, node: usize) -> Result<Opened, Stop> {
+        match self.shape(self.node) {
+            Shape::Struct(def) if def.fields.len() <= 64 => {
+                Ok(self.memo.open(self.plan, &mut self.record, here, node, def))
+            }
+            _ => Err(self.bail()),
+        }
+    }
+
     /// The type at `node` through options and newtypes.
     fn resolved(&self, node: Node) -> Option<&'static Type> {
         let Node::Ty(mut ty) = node else {
@@ -327,6 +339,10 @@ impl Writer<'_> {
     /// Opens a struct's object at the cursor. Its opening brace is not written yet: the
     /// first field writes it in place of the comma its key starts with, or the close writes
     /// it for a struct of no field.
+    ///
+    /// Inlined into its callers: a `Mode` handed back through memory from a call is read
+    /// back before its stores have landed (see [`Compound`]).
+    #[inline(always)]
     fn open_struct(&mut self) -> Result<Mode, Stop> {
         let here = self.here;
         let node = match self.node {
@@ -336,12 +352,7 @@ impl Writer<'_> {
         };
         let opened = match self.memo.opened(here, node) {
             Some(opened) => opened,
-            None => match self.shape(self.node) {
-                Shape::Struct(def) if def.fields.len() <= 64 => {
-                    self.memo.open(self.plan, &mut self.record, here, node, def)
-                }
-                _ => return Err(self.bail()),
-            },
+            None => self.open_struct_first(here, node)?,
         };
         self.open()?;
         Ok(Mode::Struct {
@@ -468,6 +479,39 @@ fn unit_variant<'e>(e: &'e EnumDef, tag: &str) -> Option<&'e VariantDef> {
                 .as_deref()
                 .is_some_and(|t| same(t.as_bytes(), tag.as_bytes()))
     })
+}
+
+/// The field of `slots` written as `key`, from `guess` on and then from the start, found by
+/// its name; the address of `key` is kept in its slot for the next call.
+#[cold]
+#[inline(never)]
+fn look_up(slots: &'static [Slot], guess: usize, key: &'static str) -> Option<usize> {
+    let n = slots.len();
+    let guess = guess.min(n);
+    let found = (guess..n)
+        .chain(0..guess)
+        .find(|&f| named(&slots[f], key))?;
+    slots[found]
+        .key_addr
+        .store(key.as_ptr() as usize, Ordering::Relaxed);
+    Some(found)
+}
+
+/// Whether a field of `slots` written before (a bit of `seen`) is named `key`: two fields of
+/// a struct whose names clash.
+#[cold]
+#[inline(never)]
+fn written_before(slots: &[Slot], seen: u64, key: &str) -> bool {
+    slots
+        .iter()
+        .enumerate()
+        .any(|(g, slot)| g < 64 && seen & 1 << g != 0 && named(slot, key))
+}
+
+/// Whether the sender view writes the field of `slot` as `key`.
+fn named(slot: &Slot, key: &str) -> bool {
+    slot.name
+        .is_some_and(|name| same(name.as_bytes(), key.as_bytes()))
 }
 
 fn variant_label(v: &'static VariantDef) -> Label<'static> {
@@ -904,40 +948,30 @@ impl<'a, 'm> Compound<'a, 'm> {
         };
         let (base, facts) = (*base, *facts);
         let slots = facts.slots;
-        let n = slots.len();
-        let guess = (*next_guess).min(n);
-        let addr = key.as_ptr() as usize;
-        let named = |f: usize| {
-            slots[f]
-                .name
-                .is_some_and(|name| same(name.as_bytes(), key.as_bytes()))
-        };
+        let guess = *next_guess;
+        // The key the guessed field was last matched under: known without a lookup. Any other
+        // key is looked up out of line, so that the common case keeps its values in registers.
         let known = slots.get(guess).is_some_and(|slot| {
-            slot.key_addr.load(Ordering::Relaxed) == addr
+            slot.key_addr.load(Ordering::Relaxed) == key.as_ptr() as usize
                 && slot.name.is_some_and(|name| name.len() == key.len())
         });
         let found = if known {
             Some(guess)
         } else {
-            let found = (guess..n).chain(0..guess).find(|&f| named(f));
-            if let Some(f) = found {
-                slots[f].key_addr.store(addr, Ordering::Relaxed);
-            }
-            found
+            look_up(slots, guess, key)
         };
-        let written_before = |seen: u64| (0..n).any(|g| seen & 1 << g != 0 && named(g));
         // A field the view does not write, one written twice, or two fields under one name
-        // (the key twice in the object).
-        let Some(f) = found else {
+        // (the key twice in the object). At most 64 fields (see `Writer::open_struct`).
+        let (Some(f), Some(slot)) = (found, found.and_then(|f| slots.get(f))) else {
             return Err(w.bail());
         };
-        if *seen & 1 << f != 0 || (facts.clashing && written_before(*seen)) {
+        let bit = 1u64 << f;
+        if *seen & bit != 0 || (facts.clashing && written_before(slots, *seen, key)) {
             return Err(w.bail());
         }
-        *seen |= 1 << f;
+        *seen |= bit;
         *next_guess = f + 1;
         let first = std::mem::replace(first, false);
-        let slot = &slots[f];
         // At most 64 fields: `f` fits.
         let id = base + f as u32;
         w.record.arrive(id);
