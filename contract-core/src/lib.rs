@@ -65,12 +65,16 @@ mod impls;
 #[cfg(feature = "derive")]
 pub mod inbox;
 mod json_schema;
+#[cfg(feature = "rmcp")]
+pub mod mcp;
 mod nested;
 #[cfg(feature = "otel")]
 mod otel;
 mod published;
 #[cfg(feature = "derive")]
 pub mod retry;
+#[cfg(feature = "rig")]
+pub mod rig;
 pub mod runtime;
 #[cfg(feature = "tracing")]
 mod semconv;
