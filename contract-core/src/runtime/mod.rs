@@ -791,7 +791,7 @@ fn send_unspanned<T: Serialize + ?Sized>(
         let record = with_scratch(|scratch| {
             // As long as the last payload, with room for a field's key written in one chunk
             // past the end (see `write::fast`).
-            bytes.reserve_exact(scratch.written + plan::FieldKey::CHUNK);
+            bytes = Vec::with_capacity(scratch.written + plan::FieldKey::CHUNK);
             let memo = &mut scratch.fast_send;
             let record = write::fast::send(schema, plan, value, limits, memo, &mut bytes)?;
             scratch.written = bytes.len();
