@@ -5,7 +5,7 @@
 //! [`Tool`] whose arguments are a contract `T`:
 //!
 //! - its definition's `parameters` are `T`'s receiver view in the provider's dialect
-//!   ([`json_schema_dialect`](crate::json_schema_dialect): OpenAI strict, Anthropic,
+//!   ([`json_schema_dialect`]: OpenAI strict, Anthropic,
 //!   Gemini), or in plain JSON Schema 2020-12 ([`ContractTool::plain`]);
 //! - its arguments are read through [`receive`](crate::receive) from the text the model
 //!   wrote (rig hands the tool the raw JSON, `Box<RawValue>`, so a key written twice is still
