@@ -5,16 +5,30 @@
 //! Anthropic a `u32`'s range, after the whole walk: each export does the same work either
 //! way, and the result is checked below so that a change in verdict shows.
 //!
-//! Target: from 1,000 to 10,000 fields each dialect's time grows at most 12×.
+//! One criterion group per export, its two widths side by side:
 //!
-//! Run: `cargo bench -p contract-schema --bench dialect`.
+//! - `dialect-json-schema`: the baseline, the plain JSON Schema export of the same view;
+//! - `dialect-openai-strict`, `dialect-anthropic`, `dialect-gemini`: each dialect;
+//! - `dialect-value-clone`: the calibration, a clone of the plain export (a
+//!   `serde_json::Value` of the same size built and dropped, nothing else): what linear
+//!   growth looks like on the machine at hand, where a document of 10,000 fields no longer
+//!   fits in the cache one of 1,000 fields fits in.
+//!
+//! Target: from 1,000 to 10,000 fields each dialect's time grows at most 12×. `-- ratios`
+//! prints, instead of criterion's report, each export's growth as the ratio of the medians
+//! of runs taken by turns (1,000 fields, then 10,000, so that a busy machine slows both alike).
+//!
+//! Run: `cargo bench -p contract-schema --bench dialect` (or `-- ratios`).
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use contract_schema::json_schema::dialect::{to_dialect, Dialect};
 use contract_schema::json_schema::{to_json_schema, View};
+use contract_schema::model::Schema;
 use contract_schema::snapshot;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
+use serde_json::Value;
 
 #[path = "shared/pydantic_shaped.rs"]
 #[allow(dead_code)]
@@ -22,35 +36,145 @@ mod pydantic_shaped;
 
 const FIELDS: [usize; 2] = [1_000, 10_000];
 
-fn bench(c: &mut Criterion) {
-    let mut group = c.benchmark_group("dialect");
-    for n in FIELDS {
-        let schema = snapshot::parse(&pydantic_shaped::rust_contract(n)).expect("parses");
-        // The baseline: the plain JSON Schema export of the same receiver view.
-        group.throughput(Throughput::Elements(n as u64));
-        group.bench_with_input(BenchmarkId::new("json-schema", n), &schema, |b, s| {
-            b.iter(|| black_box(to_json_schema(black_box(s), View::Receiver)));
+/// The growth allowed from 1,000 to 10,000 fields.
+const TARGET: f64 = 12.0;
+
+/// One thing timed: its name and what it does with the inputs of one width.
+struct Export {
+    name: String,
+    run: fn(&Input, Option<Dialect>),
+    dialect: Option<Dialect>,
+}
+
+/// The inputs of one width: the parsed contract and its plain export (the calibration's
+/// source).
+struct Input {
+    n: usize,
+    schema: Schema,
+    export: Value,
+}
+
+fn input(n: usize) -> Input {
+    let schema = snapshot::parse(&pydantic_shaped::rust_contract(n)).expect("parses");
+    for dialect in Dialect::ALL {
+        let verdict = to_dialect(&schema, dialect).map(|_| ()).map_err(|e| {
+            e.problems
+                .iter()
+                .map(|p| p.rule.id())
+                .collect::<std::collections::BTreeSet<_>>()
         });
-        for dialect in Dialect::ALL {
-            let verdict = to_dialect(&schema, dialect).map(|_| ()).map_err(|e| {
-                e.problems
-                    .iter()
-                    .map(|p| p.rule.id())
-                    .collect::<std::collections::BTreeSet<_>>()
-            });
-            match dialect {
-                Dialect::Gemini => assert!(verdict.is_ok(), "{verdict:?}"),
-                Dialect::Anthropic => assert!(verdict.is_err()),
-                Dialect::OpenAiStrict => assert_eq!(verdict.is_ok(), n <= 5_000),
-            }
-            group.throughput(Throughput::Elements(n as u64));
-            group.bench_with_input(BenchmarkId::new(dialect.name(), n), &schema, |b, s| {
-                b.iter(|| black_box(to_dialect(black_box(s), dialect)).is_ok());
-            });
+        match dialect {
+            Dialect::Gemini => assert!(verdict.is_ok(), "{verdict:?}"),
+            Dialect::Anthropic => assert!(verdict.is_err()),
+            Dialect::OpenAiStrict => assert_eq!(verdict.is_ok(), n <= 5_000),
         }
     }
-    group.finish();
+    let export = to_json_schema(&schema, View::Receiver);
+    Input { n, schema, export }
+}
+
+fn plain(input: &Input, _: Option<Dialect>) {
+    black_box(to_json_schema(black_box(&input.schema), View::Receiver));
+}
+
+fn dialect(input: &Input, dialect: Option<Dialect>) {
+    if let Some(d) = dialect {
+        black_box(to_dialect(black_box(&input.schema), d).is_ok());
+    }
+}
+
+fn value_clone(input: &Input, _: Option<Dialect>) {
+    black_box(black_box(&input.export).clone());
+}
+
+/// Every export timed, the baseline first and the calibration last.
+fn exports() -> Vec<Export> {
+    let mut out = vec![Export {
+        name: "json-schema".to_owned(),
+        run: plain,
+        dialect: None,
+    }];
+    out.extend(Dialect::ALL.into_iter().map(|d| Export {
+        name: d.name().to_owned(),
+        run: dialect,
+        dialect: Some(d),
+    }));
+    out.push(Export {
+        name: "value-clone".to_owned(),
+        run: value_clone,
+        dialect: None,
+    });
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let inputs: Vec<Input> = FIELDS.into_iter().map(input).collect();
+    for export in exports() {
+        let mut group = c.benchmark_group(format!("dialect-{}", export.name));
+        for input in &inputs {
+            group.throughput(Throughput::Elements(input.n as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(input.n), input, |b, i| {
+                b.iter(|| (export.run)(i, export.dialect));
+            });
+        }
+        group.finish();
+    }
+}
+
+/// The median of the timings.
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort_unstable();
+    samples[samples.len() / 2]
+}
+
+/// `-- ratios`: each export timed at both widths by turns, 31 rounds, the medians' ratio
+/// printed against the target.
+fn ratios() {
+    let inputs: Vec<Input> = FIELDS.into_iter().map(input).collect();
+    let (small, large) = (&inputs[0], &inputs[1]);
+    let iters = |input: &Input| if input.n >= 10_000 { 2 } else { 20 };
+    let time = |export: &Export, input: &Input| {
+        let k = iters(input);
+        let start = Instant::now();
+        for _ in 0..k {
+            (export.run)(input, export.dialect);
+        }
+        start.elapsed() / k
+    };
+    println!(
+        "{} -> {} fields, medians of 31 rounds by turns (target <= {TARGET}x for each dialect):",
+        small.n, large.n
+    );
+    for export in exports() {
+        // Warm up both widths once.
+        time(&export, small);
+        time(&export, large);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..31 {
+            a.push(time(&export, small));
+            b.push(time(&export, large));
+        }
+        let (a, b) = (median(&mut a), median(&mut b));
+        let growth = b.as_secs_f64() / a.as_secs_f64();
+        let verdict = match export.dialect {
+            Some(_) if growth <= TARGET => "within the target",
+            Some(_) => "OVER the target",
+            None => "reference",
+        };
+        println!(
+            "  {:<14} {:>10.3?} -> {:>10.3?}: {growth:>5.1}x ({verdict})",
+            export.name, a, b
+        );
+    }
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::args().any(|a| a == "ratios") {
+        ratios();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

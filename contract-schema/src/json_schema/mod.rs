@@ -245,7 +245,8 @@ use exporter::Exporter;
 pub use import::{import, ImportError, ImportWarning, Imported};
 use keywords::{
     at_most_one, constrained_schema, int_schema, keywords, nullable, obj, required_keys,
-    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, MODE, PROVENANCE, RENAMED_FROM, RUST, VIEW,
+    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, MODE, PROVENANCE, RENAMED_FROM,
+    RUST, VIEW,
 };
 
 /// Every annotation keyword an export may write, sorted: `x-handoff-*` keys that no validator
@@ -600,10 +601,8 @@ impl Exporter<'_> {
                         // Exactly one of the keys: serde rejects two as a duplicate field.
                         let one_of: Vec<Value> =
                             names.iter().map(|n| required_keys(&[n])).collect();
-                        constraints.push(Value::Object(keywords([(
-                            "oneOf",
-                            Value::Array(one_of),
-                        )])));
+                        constraints
+                            .push(Value::Object(keywords([("oneOf", Value::Array(one_of))])));
                     } else {
                         constraints.push(at_most_one(&names));
                     }

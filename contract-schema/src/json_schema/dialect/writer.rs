@@ -134,12 +134,13 @@ pub(super) fn write(
     }
 }
 
-/// A JSON-pointer token.
-fn escape(token: &str) -> String {
+/// A JSON-pointer token (borrowed when nothing needs escaping: the walk appends two per
+/// field, `properties` and its key).
+fn escape(token: &str) -> std::borrow::Cow<'_, str> {
     if token.contains(['~', '/']) {
-        token.replace('~', "~0").replace('/', "~1")
+        token.replace('~', "~0").replace('/', "~1").into()
     } else {
-        token.to_owned()
+        token.into()
     }
 }
 
