@@ -457,8 +457,15 @@ fn single_step_flattened_enum_mutations_are_classified_by_the_catalogue() {
             };
             let mut new = base.clone();
             set_enum(&mut new, other);
-            prop_assert_eq!(backward(&base, &new), ["ENUM_REPR_CHANGED"]);
-            prop_assert_eq!(forward(&base, &new), ["ENUM_REPR_CHANGED"]);
+            // Unless no tagged variant is sent: then no tag is on the wire, only untagged
+            // values (or nothing), which the same untagged variants read either way.
+            let expected: &[&str] = if e.tagged_variants().all(|v| v.sender.is_none()) {
+                &[]
+            } else {
+                &["ENUM_REPR_CHANGED"]
+            };
+            prop_assert_eq!(backward(&base, &new), expected);
+            prop_assert_eq!(forward(&base, &new), expected);
             applied.hit("repr");
 
             // A tagged variant removed breaks new readers only.
@@ -637,8 +644,14 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
                     "ENUM_REPR_CHANGED"
                 }
             };
-            prop_assert_eq!(backward(&base, &new), [expected]);
-            prop_assert_eq!(forward(&base, &new), [expected]);
+            // Unless no tagged variant is sent: then no tag is on the wire (see above).
+            let expected: &[&str] = if e.tagged_variants().all(|v| v.sender.is_none()) {
+                &[]
+            } else {
+                &[expected]
+            };
+            prop_assert_eq!(backward(&base, &new), expected);
+            prop_assert_eq!(forward(&base, &new), expected);
             applied.hit("repr");
 
             // The enum's `deny_unknown_fields` toggled (its struct variants' own policy

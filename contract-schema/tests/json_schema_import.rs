@@ -1313,3 +1313,118 @@ fn a_peers_consumer_says_nothing_of_provenance_and_this_crates_export_does() {
         Provenance::Confirmed
     );
 }
+
+// ----- shapes of the export that read back -------------------------------------------------
+
+/// The rule ids `check` finds between `schema`'s export in `view` read as a producer's schema
+/// and `schema` as the reader.
+fn read_back_as_producer(text: &str, view: View) -> Vec<&'static str> {
+    let schema = contract_schema::text::parse(text).expect("the text parses");
+    let export = contract_schema::json_schema::to_json_schema(&schema, view);
+    let producer = sender(&export).schema;
+    compat::check(&producer, &schema)
+        .findings()
+        .iter()
+        .map(|f| f.rule.id())
+        .collect()
+}
+
+#[test]
+fn an_array_of_exactly_zero_items_reads_as_that_array() {
+    let imported = sender(&json!({"type": "array", "items": {"type": "boolean"},
+                                  "minItems": 0, "maxItems": 0}));
+    assert_eq!(imported.warnings, vec![]);
+    assert_eq!(imported.schema.root, Type::Array(Box::new(Type::Bool), 0));
+    let text = "root array<i8(..=-127); 0>\n";
+    assert_eq!(
+        read_back_as_producer(text, View::Sender),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        read_back_as_producer(text, View::Receiver),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_schema_of_no_value_reads_as_an_enum_without_variants() {
+    for doc in [
+        json!({"type": "string", "enum": []}),
+        json!({"not": {}, "title": "Row"}),
+    ] {
+        for imported in [sender(&doc), receiver(&doc)] {
+            assert_eq!(imported.warnings, vec![], "{doc}");
+            let Some(Body::Enum(e)) = imported.schema.types.values().next().map(|d| &d.body) else {
+                panic!("{doc}: an enum, got {:?}", imported.schema);
+            };
+            assert!(e.variants.is_empty(), "{doc}");
+        }
+    }
+    // An enum none of whose variants is in the view: the export's `enum: []` (a string
+    // enum) or `not: {}` (any other) reads back.
+    let unread = "root Budget\n\nenum Budget\n  rust \"my_app::Budget\"\n  repr external\n  variant Done: unit\n    send \"done\"\n    receive never\n";
+    assert_eq!(
+        read_back_as_producer(unread, View::Receiver),
+        Vec::<&str>::new()
+    );
+    let unsent = "root Row\n\nenum Row\n  rust \"my_app::Row\"\n  repr adjacent tag \"type\" content \"c\"\n  variant Card: unit\n    send never\n    receive \"card\"\n";
+    assert_eq!(
+        read_back_as_producer(unsent, View::Sender),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn an_adjacently_tagged_enum_read_as_internally_tagged_is_judged_as_the_same_json() {
+    // One variant with content (and a unit one) is read as internally tagged, a struct
+    // variant of the content key: the engine compares it with the adjacent reader.
+    let text = "root Page\n\nenum Page\n  rust \"my_app::Page\"\n  repr adjacent tag \"t\" content \"c\"\n  unknown deny\n  variant Nested: unit\n    send \"Nested\"\n    receive \"Nested\"\n  variant Other: newtype tuple(char, i32)\n    send \"other\"\n    receive \"other\"\n";
+    assert_eq!(
+        read_back_as_producer(text, View::Sender),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        read_back_as_producer(text, View::Receiver),
+        Vec::<&str>::new()
+    );
+    // A content of another type is still a break, at its variant.
+    let writer =
+        contract_schema::text::parse(&text.replace("tuple(char, i32)", "tuple(char, string)"))
+            .expect("parses");
+    let export = contract_schema::json_schema::to_json_schema(&writer, View::Sender);
+    let producer = sender(&export).schema;
+    let reader = contract_schema::text::parse(text).expect("parses");
+    let report = compat::check(&producer, &reader);
+    assert_eq!(
+        report
+            .findings()
+            .iter()
+            .map(|f| (f.rule.id(), f.path.to_string()))
+            .collect::<Vec<_>>(),
+        vec![("TYPE_CHANGED", "(other).1".to_owned())],
+        "{report}"
+    );
+}
+
+#[test]
+fn a_tagged_enum_whose_view_holds_only_untagged_variants_reads_back() {
+    let text = "root Handoff\n\nenum Handoff\n  rust \"my_app::Handoff\"\n  repr external\n  variant Failed: tuple(option<char>, list<option<char>>)\n    send \"failed\"\n    receive never\n  variant Transfer: unit\n    send never\n    receive \"transfer\"\n    untagged\n";
+    assert_eq!(
+        read_back_as_producer(text, View::Receiver),
+        Vec::<&str>::new()
+    );
+    // A writer's untagged value the reader's untagged variants do not read still breaks.
+    let writer = import(
+        &json!({"anyOf": [{"type": "boolean", "title": "Flag"}], "title": "Handoff"}),
+        View::Sender,
+    )
+    .expect("reads")
+    .schema;
+    let reader = contract_schema::text::parse(text).expect("parses");
+    let ids: Vec<_> = compat::check(&writer, &reader)
+        .findings()
+        .iter()
+        .map(|f| f.rule.id())
+        .collect();
+    assert_eq!(ids, vec!["UNTAGGED_VARIANT_UNMATCHED"]);
+}

@@ -132,6 +132,19 @@
 //! `UNTAGGED_VARIANT_UNMATCHED`. In both cases, when the reader has the same Rust variant
 //! with the other tagging, the finding is `VARIANT_TAGGING_CHANGED`: serde writes a variant
 //! either under its tag or as its content alone, and reads it only the way it declares.
+//! A writer that sends only untagged values (an untagged enum, or a tagged one none of whose
+//! tagged variants is sent) is compared with a reader that has untagged variants (or is
+//! untagged) value by value against those variants, whatever the two representations: no
+//! tag is on the wire.
+//!
+//! # Forms that are the same JSON
+//!
+//! A writer's enum that sends no variant sends nothing, whatever the reader. An internally
+//! tagged writer read by an adjacently tagged reader under the same tag is compared variant
+//! by variant: a writer variant with no field written is the tag alone (a unit variant's
+//! form), one whose only field is the content key, always written, is that content; any
+//! other is `TYPE_CHANGED` at its variant. A tuple variant and a newtype variant of a tuple
+//! of its length are the same array.
 
 mod check;
 mod direction;

@@ -18,6 +18,41 @@ impl<'a> Checker<'a> {
     // ----- enums -----------------------------------------------------------------------
 
     pub(super) fn enums(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
+        // A writer that sends no variant (none is written in its view) sends nothing to read.
+        if w.variants.iter().all(|v| v.sender.is_none()) {
+            return;
+        }
+        // A writer that sends only untagged values (an untagged enum, or a tagged one whose
+        // tagged variants are never sent) read by a reader that reads them as untagged
+        // variants (its own, or all of them): no tag is on the wire, so the representation
+        // does not matter, only whether each value fits a variant the reader tries.
+        let writes_untagged_only =
+            w.repr == Repr::Untagged || w.tagged_variants().all(|v| v.sender.is_none());
+        if w.repr != r.repr
+            && writes_untagged_only
+            && (r.repr == Repr::Untagged || r.has_untagged_variants())
+        {
+            let sent: Vec<&'a VariantDef> = if w.repr == Repr::Untagged {
+                w.variants.iter().collect()
+            } else {
+                w.untagged_variants().collect()
+            };
+            let read: Vec<&'a VariantDef> = if r.repr == Repr::Untagged {
+                r.variants.iter().collect()
+            } else {
+                r.untagged_variants().collect()
+            };
+            self.untagged_variants(&sent, &read);
+            return;
+        }
+        if let (Repr::Internal { tag: wt }, Repr::Adjacent { tag: rt, content }) =
+            (&w.repr, &r.repr)
+        {
+            if wt == rt && !w.has_untagged_variants() && !r.has_untagged_variants() {
+                self.internal_as_adjacent(w, r, content);
+                return;
+            }
+        }
         if w.repr != r.repr {
             // The same representation with other keys, or another representation.
             let same_kind = core::mem::discriminant(&w.repr) == core::mem::discriminant(&r.repr);
@@ -320,6 +355,17 @@ impl<'a> Checker<'a> {
                 self.indexed(a.iter().zip(b));
             }
             (VariantDefKind::Struct(a), VariantDefKind::Struct(b)) => self.structs(a, b),
+            // A tuple variant and a newtype variant of a tuple of its length: the same array.
+            (VariantDefKind::Tuple(a), VariantDefKind::Newtype(b)) if matches!(self.reader.resolve(b), Type::Tuple(bs) if bs.len() == a.len()) => {
+                if let Type::Tuple(bs) = self.reader.resolve(b) {
+                    self.indexed(a.iter().zip(bs));
+                }
+            }
+            (VariantDefKind::Newtype(a), VariantDefKind::Tuple(b)) if matches!(self.writer.resolve(a), Type::Tuple(ws) if ws.len() == b.len()) => {
+                if let Type::Tuple(ws) = self.writer.resolve(a) {
+                    self.indexed(ws.iter().zip(b));
+                }
+            }
             // A writer's alternatives for a struct (a newtype of an untagged enum), read by a
             // struct variant: each alternative as the variant's fields.
             (VariantDefKind::Newtype(a), VariantDefKind::Struct(b))
@@ -349,17 +395,71 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A writer's internally tagged enum read by an adjacently tagged reader under the same
+    /// tag (what a JSON Schema of an adjacently tagged enum whose alternatives each hold one
+    /// key beside the tag reads as: the same JSON). A writer variant of no fields is the
+    /// tag alone, a unit variant's form; one whose only field is the content key, always
+    /// written, is the content; any other is written in a form the reader does not read.
+    fn internal_as_adjacent(&mut self, w: &'a EnumDef, r: &'a EnumDef, content: &'a str) {
+        let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
+        for rv in &r.variants {
+            for tag in &rv.receiver {
+                index.entry(tag.as_str()).or_insert(rv);
+            }
+        }
+        for wv in &w.variants {
+            if self.stopped() {
+                return;
+            }
+            let Some(tag) = &wv.sender else { continue };
+            self.at(Seg::Variant(tag), |c| {
+                let Some(rv) = index.get(tag.as_str()).copied() else {
+                    let caught = r.catch_all().is_some()
+                        && written_content(c.writer, wv, content) == Some(None);
+                    if !caught {
+                        c.variant_unknown(tag, false);
+                    }
+                    return;
+                };
+                match (written_content(c.writer, wv, content), &rv.kind) {
+                    (Some(None), VariantDefKind::Unit) => {}
+                    (Some(Some(ty)), VariantDefKind::Unit) => c.ty(ty, &UNIT),
+                    (Some(Some(ty)), VariantDefKind::Newtype(b)) => c.ty(ty, b),
+                    (Some(Some(ty)), VariantDefKind::Struct(rs))
+                        if newtype_struct(c.writer, ty).is_some() =>
+                    {
+                        if let Some(ws) = newtype_struct(c.writer, ty) {
+                            c.structs(ws, rs);
+                        }
+                    }
+                    (Some(Some(ty)), VariantDefKind::Tuple(rt)) => match c.writer.resolve(ty) {
+                        Type::Tuple(wt) if wt.len() == rt.len() => c.indexed(wt.iter().zip(rt)),
+                        _ => c.variant_pair(wv, rv),
+                    },
+                    _ => c.variant_pair(wv, rv),
+                }
+            });
+        }
+    }
+
     /// Untagged enums: every variant the writer sends must fit some variant of the reader.
     fn untagged(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
-        for wv in &w.variants {
+        let sent: Vec<&'a VariantDef> = w.variants.iter().collect();
+        let read: Vec<&'a VariantDef> = r.variants.iter().collect();
+        self.untagged_variants(&sent, &read);
+    }
+
+    /// Untagged values: every variant of `sent` the writer sends must fit some variant of
+    /// `read` the reader reads.
+    fn untagged_variants(&mut self, sent: &[&'a VariantDef], read: &[&'a VariantDef]) {
+        for &wv in sent {
             if self.stopped() {
                 return;
             }
             if wv.sender.is_none() {
                 continue;
             }
-            let fits_one = r
-                .variants
+            let fits_one = read
                 .iter()
                 .filter(|rv| !rv.receiver.is_empty())
                 .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
@@ -368,9 +468,9 @@ impl<'a> Checker<'a> {
             }
             // The wire carries no tag, but a reader variant of the same name is most likely
             // the one meant: report precisely what in it does not fit.
-            let same_name = r
-                .variants
+            let same_name = read
                 .iter()
+                .copied()
                 .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
             self.at(Seg::Variant(&wv.rust_name), |c| match same_name {
                 Some(rv) => c.variant_pair(wv, rv),
@@ -456,6 +556,38 @@ fn newtype_struct<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s StructDef> {
         _ => None,
     }
 }
+
+/// What an internally tagged variant `wv` writes beside its tag, seen as an adjacently
+/// tagged variant's content under the key `content`: `Some(None)` for nothing (a unit
+/// variant, or fields none of which is written), `Some(Some(ty))` for one field, always
+/// written under `content`, of type `ty`; `None` for anything else.
+fn written_content<'s>(
+    schema: &'s Schema,
+    wv: &'s VariantDef,
+    content: &str,
+) -> Option<Option<&'s Type>> {
+    let fields = match &wv.kind {
+        VariantDefKind::Unit => return Some(None),
+        VariantDefKind::Struct(ws) => ws,
+        VariantDefKind::Newtype(ty) => newtype_struct(schema, ty)?,
+        VariantDefKind::Tuple(_) => return None,
+    };
+    if fields.unknown == Unknown::Capture || !fields.flattened.is_empty() {
+        return None;
+    }
+    let mut sent = fields.fields.iter().filter(|f| f.sender.is_some());
+    match (sent.next(), sent.next()) {
+        (None, _) => Some(None),
+        (Some(f), None) => {
+            let s = f.sender.as_ref()?;
+            (s.name == content && s.emit == crate::model::Emit::Always).then(|| Some(f.sent_type()))
+        }
+        _ => None,
+    }
+}
+
+/// `null`: an adjacently tagged unit variant's content.
+static UNIT: Type = Type::Unit;
 
 /// A string of no format: what an externally tagged unit variant is written as.
 static PLAIN_STRING: Type = Type::String(StringFormat::Plain);

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::contract::{is_contract_name, ContractId, Mode};
-use crate::model::{Body, Schema, Type, TypeDef};
+use crate::model::{Body, EnumDef, Repr, Schema, Type, TypeDef};
 
 use super::importer::{child, error, is_keyword, Dialect, Importer, Result, Shaped};
 
@@ -168,6 +168,31 @@ impl Importer<'_> {
     fn dispatch(&mut self, map: &Map<String, Value>, pointer: &str, hint: &str) -> Result<Shaped> {
         if let Some(target) = map.get("$ref") {
             return self.reference(map, target, pointer).map(Shaped::Type);
+        }
+        // `not: {}` beside annotations only, the export's type of which no variant is in its
+        // view: no value, an enum without variants (a producer never writes it, a consumer
+        // never reads it).
+        if matches!(map.get("not"), Some(Value::Bool(true)))
+            || map
+                .get("not")
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+        {
+            let annotations_only = map.keys().all(|k| {
+                k == "not"
+                    || k.starts_with("x-")
+                    || matches!(
+                        k.as_str(),
+                        "title" | "description" | "$comment" | "examples" | "deprecated"
+                    )
+            });
+            if annotations_only {
+                return Ok(Shaped::Body(Body::Enum(EnumDef {
+                    repr: Repr::External,
+                    variants: Vec::new(),
+                    deny_unknown_fields: false,
+                })));
+            }
         }
         for key in ["$dynamicRef", "$recursiveRef"] {
             if map.contains_key(key) {

@@ -133,7 +133,9 @@
 //!   one field of the same name by that field: adjacent when two alternatives hold it, or one
 //!   holds it as an optional `null` (a unit variant's content, in the receiver view); so an
 //!   adjacently tagged enum with one variant that carries content is read as internally
-//!   tagged, a struct variant of one field, the same JSON;
+//!   tagged, a struct variant of one field, the same JSON, which the compatibility engine
+//!   compares with an adjacently tagged reader of that tag as such (the field as the
+//!   content, no field as a unit variant);
 //! - a flattened enum (an `allOf` beside the properties, closed by `unevaluatedProperties`)
 //!   is not read back: a consumer's is an error at the `allOf` entry, a producer's is dropped
 //!   with a warning and its object read as open.

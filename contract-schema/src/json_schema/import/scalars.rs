@@ -458,7 +458,7 @@ impl Importer<'_> {
             );
         }
         let ty = match (min, max) {
-            (Some(a), Some(b)) if a == b && a > 0 && !unique => Type::Array(
+            (Some(a), Some(b)) if a == b && !unique => Type::Array(
                 Box::new(item_type),
                 usize::try_from(a).unwrap_or(usize::MAX),
             ),

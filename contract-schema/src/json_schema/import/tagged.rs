@@ -353,6 +353,16 @@ impl Importer<'_> {
         self.rest(map, pointer, &["type", "enum", "const"])?;
         let ty = match names {
             Some(names) if names.is_empty() && null => return Ok(Shaped::Type(Type::Unit)),
+            // `enum: []` admits no value: an enum without variants, which a producer never
+            // writes and a consumer never reads (the export's enum of which no variant is
+            // sent, or read, in its view).
+            Some(_) if listed.is_empty() => {
+                return Ok(Shaped::Body(Body::Enum(EnumDef {
+                    repr: Repr::External,
+                    variants: Vec::new(),
+                    deny_unknown_fields: false,
+                })))
+            }
             Some(names) if !names.is_empty() => {
                 let variants = names
                     .iter()
