@@ -16,6 +16,7 @@
 //! | exactly-once, durable acceptance and the rollback target | `inbox::Inbox` over `MemoryLedger`, `SqliteLedger` (`sqlite`), `PostgresLedger` (`postgres`) |
 //! | sub-tasks where unknown is not none, budgets enforced | `task::{Subtask, SubtaskResult, Lookup, judge, BudgetMeter}` |
 //! | a payload and its contract in an A2A 1.0 Message or Artifact | `a2a::A2a` (feature `a2a`) |
+//! | a contract as a rig tool's arguments; an MCP tool's input and output | `rig::ContractTool` (feature `rig`), `mcp::{tool, route, read_result}` (feature `rmcp`) |
 //! | field-presence metadata on the trace, never a value | spans with feature `tracing`; attributes and acceptance metrics with `otel` |
 //!
 //! ```
@@ -50,7 +51,9 @@
 //! test; `uuid`, `chrono`, `url`, `indexmap` and `time` describe those crates' types;
 //! `tracing` and `otel` put each check on the trace; `axum` and `reqwest` check a handoff at
 //! the web edge; `sqlite`, `postgres` and `tokio` (`AsyncInbox`) carry the inbox's stores;
-//! `a2a` carries a payload and its contract in A2A 1.0 Messages and Artifacts. None
+//! `a2a` carries a payload and its contract in A2A 1.0 Messages and Artifacts; `rig` makes a
+//! contract a rig tool's arguments (Rust 1.95) and `rmcp` an MCP tool's input and output
+//! (Rust 1.88). None
 //! of these but `derive` is on by default. The [`guide`] has a page for each task.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

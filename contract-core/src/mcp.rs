@@ -1,5 +1,5 @@
 //! Handoff contracts on an [MCP](https://modelcontextprotocol.io) tool, through rmcp, the
-//! official Rust SDK (feature `rmcp`, rmcp 3.11).
+//! official Rust SDK (feature `rmcp`, rmcp 3.11, which needs Rust 1.88).
 //!
 //! An MCP tool declares an `inputSchema` for its arguments and, optionally, an
 //! `outputSchema` for the `structuredContent` of its results. MCP's 2026-07-28 revision says
@@ -22,7 +22,8 @@
 //!
 //! MCP's arguments reach the tool already parsed (an object of the JSON-RPC message), so a
 //! key written twice has been collapsed by the transport's parser before `receive` sees it;
-//! every other check is `receive`'s own, with its limits. rmcp's own `Parameters<T>` reads
+//! every other check is `receive`'s own, with its limits, and the problems come in the order
+//! of the parsed object (serde_json's: sorted by key). rmcp's own `Parameters<T>` reads
 //! the same arguments with serde, whose message repeats the value it refused (`invalid type:
 //! string "…"`); the correction here never does.
 //!
@@ -224,10 +225,9 @@ where
                 Ok(received) => received,
                 Err(rejection) => {
                     let correction = rejection.correction_with(&options.corrections);
-                    return Ok(CallToolResult::error(vec![ContentBlock::text(
-                        correction.text(),
-                    )])
-                    .into());
+                    return Ok(
+                        CallToolResult::error(vec![ContentBlock::text(correction.text())]).into(),
+                    );
                 }
             };
             match handler(service, received).await {
@@ -249,9 +249,8 @@ where
             None,
         )
     })?;
-    let value: serde_json::Value = serde_json::from_slice(sent.bytes()).map_err(|_| {
-        ErrorData::internal_error("the tool's result could not be read back", None)
-    })?;
+    let value: serde_json::Value = serde_json::from_slice(sent.bytes())
+        .map_err(|_| ErrorData::internal_error("the tool's result could not be read back", None))?;
     Ok(CallToolResult::structured(value))
 }
 

@@ -20,6 +20,9 @@
 //! constant, and a contract's name is one (kebab-case, which OpenAI, Anthropic and Gemini all
 //! accept as a function name).
 //!
+//! The feature is built against rig-core 0.43.x, whose tool traits differ from other minor
+//! releases', and which needs Rust 1.95 (the rest of this crate, 1.85).
+//!
 //! Arguments that are not JSON at all are refused by rig itself before the tool runs, as an
 //! `invalid_args` error of its own ("failed to parse tool arguments: …", serde_json's syntax
 //! message with a line and a column, no value).
@@ -142,7 +145,6 @@ where
             handler,
         )
     }
-
 }
 
 impl<T, F> ContractTool<T, F> {
@@ -271,15 +273,14 @@ where
         _context: &mut ToolContext,
         args: Self::Args,
     ) -> Result<Self::Output, Self::Error> {
-        let received = receive_with::<T>(args.get().as_bytes(), &self.receive).map_err(
-            |rejection| {
+        let received =
+            receive_with::<T>(args.get().as_bytes(), &self.receive).map_err(|rejection| {
                 let correction = rejection.correction_with(&self.corrections);
                 ToolError::Refused(Box::new(Refused {
                     rejection,
                     correction,
                 }))
-            },
-        )?;
+            })?;
         (self.handler)(received).await.map_err(ToolError::Handler)
     }
 }

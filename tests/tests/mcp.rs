@@ -65,22 +65,25 @@ fn decision_tool() -> Tool {
 
 impl Billing {
     fn new() -> Self {
-        let refund = mcp::route(decision_tool(), |billing: &Billing, request: Received<McpRefund>| {
-            Box::pin(async move {
-                billing.calls.fetch_add(1, Ordering::SeqCst);
-                let request = request.into_inner();
-                if request.amount_cents == 0 {
-                    // A tool error of the handler's own: rmcp makes a text an isError result.
-                    return Err("nothing to refund".to_owned());
-                }
-                let approved = request.amount_cents <= 10_000;
-                Ok(Decision {
-                    order_ref: request.order_ref,
-                    approved,
-                    reason: (!approved).then(|| "over the limit".to_owned()),
+        let refund = mcp::route(
+            decision_tool(),
+            |billing: &Billing, request: Received<McpRefund>| {
+                Box::pin(async move {
+                    billing.calls.fetch_add(1, Ordering::SeqCst);
+                    let request = request.into_inner();
+                    if request.amount_cents == 0 {
+                        // A tool error of the handler's own: rmcp makes a text an isError result.
+                        return Err("nothing to refund".to_owned());
+                    }
+                    let approved = request.amount_cents <= 10_000;
+                    Ok(Decision {
+                        order_ref: request.order_ref,
+                        approved,
+                        reason: (!approved).then(|| "over the limit".to_owned()),
+                    })
                 })
-            })
-        });
+            },
+        );
         let reading = mcp::route(
             mcp::tool::<McpRefund, Reading>("read_thermometer", "Read the thermometer.").unwrap(),
             |_: &Billing, _: Received<McpRefund>| {
@@ -93,8 +96,10 @@ impl Billing {
                 .unwrap(),
             |_context| {
                 Box::pin(async move {
-                    Ok(CallToolResult::structured(json!({"orderRef": "MARKER-7", "approved": "MARKER-yes"}))
-                        .into())
+                    Ok(CallToolResult::structured(
+                        json!({"orderRef": "MARKER-7", "approved": "MARKER-yes"}),
+                    )
+                    .into())
                 })
             },
         );
@@ -147,24 +152,40 @@ async fn call(
 
 fn text_of(result: &CallToolResult) -> String {
     assert_eq!(result.content.len(), 1, "{result:?}");
-    result.content[0].as_text().expect("a text block").text.clone()
+    result.content[0]
+        .as_text()
+        .expect("a text block")
+        .text
+        .clone()
 }
 
 #[tokio::test]
 async fn the_listed_tool_has_the_contracts_schemas() {
     let (client, _) = connect();
     let tools = client.list_tools(None).await.unwrap().tools;
-    let tool = tools.iter().find(|tool| tool.name == "file_refund").unwrap();
-    assert_eq!(tool.description.as_deref(), Some("File a refund request for an order."));
+    let tool = tools
+        .iter()
+        .find(|tool| tool.name == "file_refund")
+        .unwrap();
+    assert_eq!(
+        tool.description.as_deref(),
+        Some("File a refund request for an order.")
+    );
     let input = serde_json::Value::Object((*tool.input_schema).clone());
     // The root type at the top, as MCP's inputSchema has it.
     assert_eq!(input["type"], "object");
     assert_eq!(input["required"], json!(["orderRef", "amountCents"]));
-    assert_eq!(input["properties"]["amountCents"]["maximum"], 4_294_967_295_u64);
+    assert_eq!(
+        input["properties"]["amountCents"]["maximum"],
+        4_294_967_295_u64
+    );
     assert_eq!(input["x-handoff-contract"], "mcp-refund/v1");
     assert_eq!(input["x-handoff-view"], "receiver");
     let exported = json_schema::<McpRefund>(View::Receiver);
-    let root = exported["$ref"].as_str().unwrap().trim_start_matches("#/$defs/");
+    let root = exported["$ref"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("#/$defs/");
     assert_eq!(input["properties"], exported["$defs"][root]["properties"]);
     let output = serde_json::Value::Object((**tool.output_schema.as_ref().unwrap()).clone());
     assert_eq!(output["type"], "object");
@@ -178,9 +199,13 @@ async fn the_listed_tool_has_the_contracts_schemas() {
 #[tokio::test]
 async fn a_valid_call_returns_the_checked_result() {
     let (client, calls) = connect();
-    let result = call(&client, "file_refund", json!({"orderRef": "A-1", "amountCents": 20_000}))
-        .await
-        .unwrap();
+    let result = call(
+        &client,
+        "file_refund",
+        json!({"orderRef": "A-1", "amountCents": 20_000}),
+    )
+    .await
+    .unwrap();
     assert_eq!(result.is_error, Some(false));
     let expected = json!({"orderRef": "A-1", "approved": false, "reason": "over the limit"});
     assert_eq!(result.structured_content, Some(expected.clone()));
@@ -232,9 +257,13 @@ async fn refused_arguments_are_answered_with_the_correction() {
 #[tokio::test]
 async fn a_handler_error_is_a_tool_error() {
     let (client, calls) = connect();
-    let result = call(&client, "file_refund", json!({"orderRef": "A-1", "amountCents": 0}))
-        .await
-        .unwrap();
+    let result = call(
+        &client,
+        "file_refund",
+        json!({"orderRef": "A-1", "amountCents": 0}),
+    )
+    .await
+    .unwrap();
     assert_eq!(result.is_error, Some(true));
     assert_eq!(text_of(&result), "nothing to refund");
     assert!(matches!(
@@ -248,15 +277,27 @@ async fn a_handler_error_is_a_tool_error() {
 #[tokio::test]
 async fn a_result_that_breaks_the_output_schema_is_never_sent() {
     let (client, _) = connect();
-    let error = call(&client, "read_thermometer", json!({"orderRef": "A-1", "amountCents": 1}))
-        .await
-        .unwrap_err();
+    let error = call(
+        &client,
+        "read_thermometer",
+        json!({"orderRef": "A-1", "amountCents": 1}),
+    )
+    .await
+    .unwrap_err();
     let ServiceError::McpError(error) = error else {
         panic!("not a JSON-RPC error: {error:?}");
     };
     assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
-    assert!(error.message.contains("breaks its outputSchema"), "{}", error.message);
-    assert!(error.message.contains("mcp-reading/v1"), "{}", error.message);
+    assert!(
+        error.message.contains("breaks its outputSchema"),
+        "{}",
+        error.message
+    );
+    assert!(
+        error.message.contains("mcp-reading/v1"),
+        "{}",
+        error.message
+    );
     assert!(error.message.contains("/celsius"), "{}", error.message);
     client.cancel().await.unwrap();
 }
@@ -274,7 +315,11 @@ async fn the_client_refuses_structured_content_that_breaks_the_contract() {
     let Err(ResultError::Refused(rejection)) = mcp::read_result::<Decision>(&result) else {
         panic!("not refused");
     };
-    let pointers: Vec<&str> = rejection.problems().iter().map(|p| p.pointer.as_str()).collect();
+    let pointers: Vec<&str> = rejection
+        .problems()
+        .iter()
+        .map(|p| p.pointer.as_str())
+        .collect();
     assert_eq!(pointers, ["/approved"]);
     assert!(!rejection.to_string().contains("MARKER"));
     client.cancel().await.unwrap();
@@ -293,5 +338,7 @@ fn a_result_without_structured_content_is_refused() {
 fn an_input_that_is_not_an_object_is_no_tool() {
     let error = mcp::tool::<OrderRefs, Decision>("refs", "Order references.").unwrap_err();
     assert_eq!(error.contract, "mcp-order-refs/v1");
-    assert!(error.to_string().contains("MCP's inputSchema has \"type\": \"object\""));
+    assert!(error
+        .to_string()
+        .contains("MCP's inputSchema has \"type\": \"object\""));
 }

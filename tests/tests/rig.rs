@@ -60,9 +60,9 @@ impl std::error::Error for Ledger {}
 type Handler = Box<
     dyn Fn(
             Received<RigRefund>,
-        ) -> std::pin::Pin<
-            Box<dyn std::future::Future<Output = Result<Filed, Ledger>> + Send>,
-        > + Send
+        )
+            -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Filed, Ledger>> + Send>>
+        + Send
         + Sync,
 >;
 
@@ -120,7 +120,10 @@ fn the_definition_is_the_receiver_view_in_each_dialect() {
         assert_eq!(definitions.len(), 1);
         let definition = &definitions[0];
         assert_eq!(definition.name, "rig-refund");
-        assert_eq!(definition.description, "File a refund request for an order.");
+        assert_eq!(
+            definition.description,
+            "File a refund request for an order."
+        );
         let export = json_schema_dialect::<RigRefund>(dialect).unwrap();
         assert_eq!(definition.parameters, export.schema, "{dialect:?}");
     }
@@ -236,7 +239,10 @@ fn a_key_written_twice_is_refused() {
     let args = r#"{"category": "damaged", "orderRef": "A-1", "orderRef": "A-2", "amountCents": 1}"#;
     let result = run(&tools, args);
     let (feedback, refusal) = refused(&result);
-    assert!(feedback.contains("- /orderRef: the key `orderRef` twice in one object."), "{feedback}");
+    assert!(
+        feedback.contains("- /orderRef: the key `orderRef` twice in one object."),
+        "{feedback}"
+    );
     let ToolError::Refused(refused) = refusal else {
         panic!("not a refusal: {refusal:?}");
     };
@@ -257,7 +263,10 @@ fn text_that_is_not_json_is_refused_before_the_tool() {
         let error = result.error().unwrap();
         assert_eq!(error.kind(), ToolErrorKind::InvalidArgs, "{args}");
         let feedback = error.model_feedback().unwrap();
-        assert!(feedback.starts_with("failed to parse tool arguments"), "{feedback}");
+        assert!(
+            feedback.starts_with("failed to parse tool arguments"),
+            "{feedback}"
+        );
         assert!(!feedback.contains("MARKER"), "{feedback}");
     }
     assert_eq!(calls.load(Ordering::SeqCst), 0);

@@ -9,6 +9,7 @@
 //! | [`send_receive`] | both ends of a handoff: `receive` and `send`, every problem at once, presence, why a field is missing, limits, traces, the web edge |
 //! | [`envelope`] | the envelope around a payload and the inbox that accepts it exactly once, on SQLite and then on PostgreSQL |
 //! | [`a2a`] | a payload and its contract in an A2A message or artifact |
+//! | [`models`] | handoffs a model writes: provider schema dialects, corrections for the next attempt, rig tools and MCP tools whose arguments and results are contracts |
 //! | [`tasks`] | sub-tasks and their results: unknown is not none, budgets enforced |
 //! | [`peers`] | peers in other languages: JSON Schema export and import, ajv, Python's `jsonschema`, pydantic and zod |
 //! | [`ci`] | the `handoff` command line in CI: diffs, history checks against a git ref, GitHub annotations |
@@ -20,7 +21,7 @@
 //!
 //! | crate | what it is |
 //! |---|---|
-//! | `contract-core` | the crate you depend on: the traits, the derives (feature `derive`, default), JSON Schema, `receive`/`send`/presence/`why_missing`, snapshots (feature `snapshots`), spans (feature `tracing`), OpenTelemetry attributes and metrics (feature `otel`), the task contracts (`task`), the envelope and its inbox (features `sqlite`, `postgres`, `tokio` for the stores), handoffs in A2A messages and artifacts (feature `a2a`) |
+//! | `contract-core` | the crate you depend on: the traits, the derives (feature `derive`, default), JSON Schema, `receive`/`send`/presence/`why_missing`, snapshots (feature `snapshots`), spans (feature `tracing`), OpenTelemetry attributes and metrics (feature `otel`), the task contracts (`task`), the envelope and its inbox (features `sqlite`, `postgres`, `tokio` for the stores), handoffs in A2A messages and artifacts (feature `a2a`), rig tools and MCP tools (features `rig`, `rmcp`) |
 //! | `contract-schema` | the schema model, its canonical text and parser (with a source map of lines), the compatibility engine, the JSON Schema export and import |
 //! | `contract-derive` | the proc-macro crate |
 //! | `contract-workflow` | the workflow of a `handoff.toml`: its agents and edges, their sides read at git refs, the deployment store, can-i-deploy and the graph |
@@ -44,6 +45,9 @@ pub mod envelope {}
 
 #[doc = include_str!("a2a.md")]
 pub mod a2a {}
+
+#[doc = include_str!("models.md")]
+pub mod models {}
 
 #[doc = include_str!("tasks.md")]
 pub mod tasks {}
