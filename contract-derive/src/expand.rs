@@ -1,9 +1,14 @@
 //! Emission: one `'static` description per type, plus the contract's identity, and a
 //! fallback implementation when there are errors so that one mistake does not cascade.
 //!
-//! Everything is emitted inside `const _: () = { ... };` with absolute paths. Field type
-//! edges are spanned at the field's type, so a missing `HandoffSchema` implementation is
-//! reported at the field.
+//! Everything is emitted inside `const _: () = { ... };`, which imports the runtime's
+//! `__private` items under one name (`__handoff_private`) from the absolute path of the crate.
+//! Field type edges are spanned at the field's type, so a missing `HandoffSchema`
+//! implementation is reported at the field.
+//!
+//! The expansion is kept small, since every token of it is compiled in the user's crate: a
+//! field or variant is a `const fn` call (`Field::new(name, ty)`, `Variant::new(name, kind)`)
+//! with only the members that differ from those defaults written beside it.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -95,7 +100,7 @@ fn expand(
 ) -> TokenStream {
     let item = input.original;
     let ident = &item.ident;
-    let p = quote!(#krate::__private);
+    let p = private();
     let bound = input.attrs.bound.as_ref().map(|b| b.value.as_slice());
     let inferred = bound::infer(input);
     let generics = bounded_generics(&item.generics, krate, bound, &inferred);
@@ -182,7 +187,7 @@ fn expand(
                 TokenStream::new()
             } else {
                 let test = format_ident!("__handoff_snapshot_{}", name);
-                quote!(#p::snapshot_test!(#krate; #ident; #test);)
+                quote!(#krate::__private::snapshot_test!(#krate; #ident; #test);)
             };
             (schema_fn, contract_impl, snapshot_test, track)
         }
@@ -210,6 +215,7 @@ fn expand(
     };
     quote! {
         const _: () = {
+            use #krate::__private as #p;
             #unanswered
             #[automatically_derived]
             impl #impl_generics #krate::HandoffSchema for #ident #ty_generics #where_clause {
@@ -229,7 +235,7 @@ fn expand(
 /// parameter is used through one of its associated types (`T::Item`, `<T as Trait>::Item`),
 /// which a hole does not have: such a contract publishes the instantiation it is called with.
 /// A parameter's name is replaced only where it starts a path (not after `::`), so that a
-/// parameter named like an item of the expansion (`Kind`) leaves `__private::Kind` alone.
+/// parameter named like an item of the expansion (`Kind`) leaves `__handoff_private::Kind` alone.
 fn holes(tokens: TokenStream, params: &[String], hole: &TokenStream) -> Option<TokenStream> {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out = TokenStream::new();
@@ -263,15 +269,23 @@ fn holes(tokens: TokenStream, params: &[String], hole: &TokenStream) -> Option<T
 
 /// The edge to a field's type, spanned at that type so that rustc reports a missing
 /// `HandoffSchema` implementation at the field.
-fn shape_fn(krate: &syn::Path, ty: &syn::Type) -> TokenStream {
+fn shape_fn(ty: &syn::Type) -> TokenStream {
     let span = ty.span();
-    quote_spanned!(span=> #krate::__private::shape_of::<#ty>)
+    let p = private();
+    quote_spanned!(span=> #p::shape_of::<#ty>)
+}
+
+/// The name under which the expansion's `const _` block imports `__private`
+/// (`use ::contract_core::__private as __handoff_private;`): one identifier for the path each
+/// item of the description names, so that a field costs a few tokens.
+fn private() -> TokenStream {
+    quote!(__handoff_private)
 }
 
 fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
-    let p = quote!(#krate::__private);
+    let p = private();
     if let Some(schema_as) = &input.attrs.schema_as {
-        let inner = shape_fn(krate, &schema_as.value);
+        let inner = shape_fn(&schema_as.value);
         return quote!(#p::Kind::Newtype(#inner));
     }
     if let Some(kind) = crate::repr::kind(input, krate) {
@@ -279,7 +293,7 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
     }
     match &input.data {
         Data::Struct(fields) => {
-            let fields = fields_tokens(fields, krate);
+            let fields = fields_tokens(fields);
             let deny = input.deny_unknown_fields;
             quote!(#p::Kind::Struct(&#p::StructShape { fields: &[#(#fields),*], deny_unknown_fields: #deny }))
         }
@@ -287,11 +301,11 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
         // transparent `Option` is `None`), a newtype struct through
         // `deserialize_newtype_struct` (a missing one is an error).
         Data::Newtype(field) if field.transparent => {
-            let inner = shape_fn(krate, field.wire_type());
+            let inner = shape_fn(field.wire_type());
             quote!(#p::Kind::Transparent(#inner))
         }
         Data::Newtype(field) => {
-            let inner = shape_fn(krate, field.wire_type());
+            let inner = shape_fn(field.wire_type());
             quote!(#p::Kind::Newtype(#inner))
         }
         // serde writes the fields that are not `skip_serializing` and reads those that are
@@ -302,7 +316,7 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
                 let items = fields
                     .iter()
                     .filter(|f| keep(f))
-                    .map(|f| shape_fn(krate, f.wire_type()));
+                    .map(|f| shape_fn(f.wire_type()));
                 quote!(#p::Kind::Tuple(&[#(#items),*]))
             };
             if fields
@@ -329,25 +343,19 @@ fn kind(input: &Input, krate: &syn::Path) -> TokenStream {
             let variants = variants
                 .iter()
                 .filter(|v| !v.is_skipped())
-                .map(|v| variant_tokens(v, krate));
+                .map(variant_tokens);
             let deny = input.deny_unknown_fields;
             quote!(#p::Kind::Enum(&#p::EnumShape { repr: #repr, variants: &[#(#variants),*], deny_unknown_fields: #deny }))
         }
     }
 }
 
-fn fields_tokens<'a>(
-    fields: &'a [Field],
-    krate: &'a syn::Path,
-) -> impl Iterator<Item = TokenStream> + 'a {
-    fields
-        .iter()
-        .filter(|f| !f.is_skipped())
-        .map(move |f| field_tokens(f, krate))
+fn fields_tokens<'a>(fields: &'a [Field]) -> impl Iterator<Item = TokenStream> + 'a {
+    fields.iter().filter(|f| !f.is_skipped()).map(field_tokens)
 }
 
-fn field_tokens(field: &Field, krate: &syn::Path) -> TokenStream {
-    let p = quote!(#krate::__private);
+fn field_tokens(field: &Field) -> TokenStream {
+    let p = private();
     let Field {
         name,
         ser_name,
@@ -360,41 +368,65 @@ fn field_tokens(field: &Field, krate: &syn::Path) -> TokenStream {
         ..
     } = field;
     let send = if field.skip_serializing {
-        quote!(Never)
+        format_ident!("Never")
     } else if field.skip_if_none {
-        quote!(IfSome)
+        format_ident!("IfSome")
     } else if field.skip_serializing_if {
-        quote!(IfPresent)
+        format_ident!("IfPresent")
     } else {
-        quote!(Always)
+        format_ident!("Always")
     };
-    let provenance = if field.attrs.assumption.is_some() {
-        quote!(Assumption)
+    let renamed_from: Vec<String> = field
+        .attrs
+        .renamed_from
+        .iter()
+        .map(|s| s.value.value())
+        .collect();
+    let ty = shape_fn(field.wire_type());
+    // `Field::new` holds every member at its default (the Rust name on the wire, always sent,
+    // required, confirmed, no doc): only the members that differ are written, so that a plain
+    // field is one `const fn` call.
+    let mut members = TokenStream::new();
+    if ser_name != name {
+        members.extend(quote!(ser_name: #ser_name,));
+    }
+    if de_name != name {
+        members.extend(quote!(de_name: #de_name,));
+    }
+    if !aliases.is_empty() {
+        members.extend(quote!(aliases: &[#(#aliases),*],));
+    }
+    if send != "Always" {
+        members.extend(quote!(send: #p::Send::#send,));
+    }
+    if *default {
+        members.extend(quote!(default: true,));
+    }
+    if *skip_deserializing {
+        members.extend(quote!(skip_deserializing: true,));
+    }
+    if *flatten {
+        members.extend(quote!(flatten: true,));
+    }
+    if field.attrs.assumption.is_some() {
+        members.extend(quote!(provenance: #p::Provenance::Assumption,));
+    }
+    if !renamed_from.is_empty() {
+        members.extend(quote!(renamed_from: &[#(#renamed_from),*],));
+    }
+    if !doc.is_empty() {
+        members.extend(quote!(doc: #doc,));
+    }
+    let plain = quote!(#p::Field::new(#name, #ty));
+    if members.is_empty() {
+        plain
     } else {
-        quote!(Confirmed)
-    };
-    let renamed_from = field.attrs.renamed_from.iter().map(|s| s.value.value());
-    let ty = shape_fn(krate, field.wire_type());
-    quote! {
-        #p::Field {
-            name: #name,
-            ser_name: #ser_name,
-            de_name: #de_name,
-            aliases: &[#(#aliases),*],
-            send: #p::Send::#send,
-            default: #default,
-            skip_deserializing: #skip_deserializing,
-            flatten: #flatten,
-            ty: #ty,
-            provenance: #p::Provenance::#provenance,
-            renamed_from: &[#(#renamed_from),*],
-            doc: #doc,
-        }
+        quote!(#p::Field { #members ..#plain })
     }
 }
 
-fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
-    let p = quote!(#krate::__private);
+fn variant_tokens(variant: &Variant) -> TokenStream {
+    let p = private();
     let Variant {
         name,
         ser_name,
@@ -408,14 +440,14 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
         ..
     } = variant;
     let kind = if let Some(schema_as) = &variant.attrs.schema_as {
-        let inner = shape_fn(krate, &schema_as.value);
+        let inner = shape_fn(&schema_as.value);
         quote!(#p::VariantKind::Newtype(#inner))
     } else {
         match variant.style {
             Style::Unit => quote!(#p::VariantKind::Unit),
             Style::Newtype => match variant.fields.first() {
                 Some(field) => {
-                    let inner = shape_fn(krate, field.wire_type());
+                    let inner = shape_fn(field.wire_type());
                     quote!(#p::VariantKind::Newtype(#inner))
                 }
                 None => quote!(#p::VariantKind::Unit),
@@ -425,28 +457,45 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
                     .fields
                     .iter()
                     .filter(|f| !f.is_skipped())
-                    .map(|f| shape_fn(krate, f.wire_type()));
+                    .map(|f| shape_fn(f.wire_type()));
                 quote!(#p::VariantKind::Tuple(&[#(#items),*]))
             }
             Style::Struct => {
-                let fields = fields_tokens(&variant.fields, krate);
+                let fields = fields_tokens(&variant.fields);
                 quote!(#p::VariantKind::Struct(&[#(#fields),*]))
             }
         }
     };
-    quote! {
-        #p::Variant {
-            name: #name,
-            ser_name: #ser_name,
-            de_name: #de_name,
-            aliases: &[#(#aliases),*],
-            skip_serializing: #skip_serializing,
-            skip_deserializing: #skip_deserializing,
-            other: #other,
-            untagged: #untagged,
-            kind: #kind,
-            doc: #doc,
+    // As for a field: `Variant::new` and the members that differ from its defaults.
+    let mut members = TokenStream::new();
+    if ser_name != name {
+        members.extend(quote!(ser_name: #ser_name,));
+    }
+    if de_name != name {
+        members.extend(quote!(de_name: #de_name,));
+    }
+    if !aliases.is_empty() {
+        members.extend(quote!(aliases: &[#(#aliases),*],));
+    }
+    for (set, member) in [
+        (*skip_serializing, "skip_serializing"),
+        (*skip_deserializing, "skip_deserializing"),
+        (*other, "other"),
+        (*untagged, "untagged"),
+    ] {
+        if set {
+            let member = format_ident!("{member}");
+            members.extend(quote!(#member: true,));
         }
+    }
+    if !doc.is_empty() {
+        members.extend(quote!(doc: #doc,));
+    }
+    let plain = quote!(#p::Variant::new(#name, #kind));
+    if members.is_empty() {
+        plain
+    } else {
+        quote!(#p::Variant { #members ..#plain })
     }
 }
 
@@ -468,7 +517,7 @@ fn variant_tokens(variant: &Variant, krate: &syn::Path) -> TokenStream {
 /// that says so. (A newtype or transparent struct flattened is looked through by serde and
 /// cannot be seen through here; it is left to the description.)
 fn flatten_assertions(input: &Input, krate: &syn::Path) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let p = quote!(#krate::__private);
+    let p = private();
     let params: Vec<String> = input
         .original
         .generics
@@ -597,7 +646,7 @@ fn contract_info(
     input: &Input,
     krate: &syn::Path,
 ) -> Result<(TokenStream, published::Outcome), Error> {
-    let p = quote!(#krate::__private);
+    let p = private();
     let attrs = &input.attrs;
     let (Some(name), Some(version)) = (&attrs.name, &attrs.version) else {
         return Err(Error::new_spanned(
@@ -902,5 +951,56 @@ mod tests {
         for case in cases {
             assert_eq!(errors(DeriveKind::Schema, case), 0, "{case}");
         }
+    }
+    #[test]
+    fn a_plain_field_is_one_const_fn_call() {
+        let out = expand(
+            DeriveKind::Contract,
+            r#"#[handoff(name = "ping", version = 1)]
+               struct Ping { seq: u64, tags: Vec<String> }"#,
+        );
+        assert!(
+            out.contains("use :: contract_core :: __private as __handoff_private ;"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "__handoff_private :: Field :: new (\"seq\" , __handoff_private :: shape_of :: < u64 >)"
+            ),
+            "{out}"
+        );
+        for member in [
+            "ser_name",
+            "de_name",
+            "aliases",
+            "provenance",
+            "renamed_from",
+        ] {
+            assert!(
+                !out.contains(member),
+                "{member} written at its default: {out}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_members_a_field_sets_are_written() {
+        let out = expand(
+            DeriveKind::Contract,
+            r#"#[handoff(name = "ping", version = 1)]
+               #[serde(rename_all = "camelCase")]
+               struct Ping {
+                   /// The order.
+                   #[serde(alias = "orderRef", default)]
+                   #[handoff(assumption, renamed_from = "orderRef")]
+                   order_id: String,
+                   #[serde(skip_serializing_if = "Option::is_none")]
+                   note: Option<String>,
+               }"#,
+        );
+        assert!(out.contains("ser_name : \"orderId\" , de_name : \"orderId\" , aliases : & [\"orderRef\"] , default : true , provenance : __handoff_private :: Provenance :: Assumption , renamed_from : & [\"orderRef\"] , doc : \"The order.\" , .. __handoff_private :: Field :: new (\"order_id\""), "{out}");
+        assert!(out.contains("send : __handoff_private :: Send :: IfSome , .. __handoff_private :: Field :: new (\"note\""), "{out}");
+        assert!(!out.contains("skip_deserializing"), "{out}");
+        assert!(!out.contains("flatten"), "{out}");
     }
 }
