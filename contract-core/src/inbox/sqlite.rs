@@ -500,6 +500,49 @@ fn step_of(row: &Row<'_>) -> rusqlite::Result<Result<Step, SqliteError>> {
     Ok(Ok(step))
 }
 
+/// Inserts a key's entry (with its receipt when the handler already ran): its new sequence
+/// number, or the entry another connection committed since `entry` read (`BEGIN IMMEDIATE`
+/// serialized the two, so the row read here is committed and whole).
+fn insert_entry(
+    tx: &Transaction<'_>,
+    claim: &Claim<'_>,
+    receipt: Option<&[u8]>,
+) -> Result<Claimed, SqliteError> {
+    let seq: Option<i64> = tx
+        .prepare_cached(
+            "INSERT INTO handoff_ledger \
+             (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+             ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq",
+        )?
+        .query_row(
+            params![
+                claim.context_id,
+                claim.handoff_id,
+                &claim.digest.as_bytes()[..],
+                claim.owner,
+                to_micros(claim.accepted_at),
+                receipt,
+                claim.envelope,
+            ],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if let Some(seq) = seq {
+        return Ok(Claimed::New {
+            seq: seq_of_sql(seq)?,
+        });
+    }
+    match one_entry(
+        tx,
+        SELECT_ENTRY,
+        params![claim.context_id, claim.handoff_id],
+    )? {
+        Some(entry) => Ok(Claimed::Taken(entry)),
+        None => Err(SqliteError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
+    }
+}
+
 impl Ledger for SqliteLedger {
     type Tx<'t> = Transaction<'t>;
     type Statements = ();
@@ -552,41 +595,7 @@ impl Ledger for SqliteLedger {
     }
 
     fn claim(_: &(), tx: &mut Transaction<'_>, claim: &Claim<'_>) -> Result<Claimed, SqliteError> {
-        let seq: Option<i64> = tx
-            .prepare_cached(
-                "INSERT INTO handoff_ledger \
-                 (context_id, handoff_id, digest, owner, accepted_at, envelope) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
-                 ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq",
-            )?
-            .query_row(
-                params![
-                    claim.context_id,
-                    claim.handoff_id,
-                    &claim.digest.as_bytes()[..],
-                    claim.owner,
-                    to_micros(claim.accepted_at),
-                    claim.envelope,
-                ],
-                |row| row.get(0),
-            )
-            .optional()?;
-        if let Some(seq) = seq {
-            return Ok(Claimed::New {
-                seq: seq_of_sql(seq)?,
-            });
-        }
-        // Committed by another connection since `entry` read: `BEGIN IMMEDIATE` serialized
-        // the two, so the row read here is committed and whole.
-        let taken = one_entry(
-            tx,
-            SELECT_ENTRY,
-            params![claim.context_id, claim.handoff_id],
-        )?;
-        match taken {
-            Some(entry) => Ok(Claimed::Taken(entry)),
-            None => Err(SqliteError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
-        }
+        insert_entry(tx, claim, None)
     }
 
     fn record(_: &(), tx: &mut Transaction<'_>, record: &Record<'_>) -> Result<(), SqliteError> {
@@ -612,37 +621,9 @@ impl Ledger for SqliteLedger {
         settle: &Settle<'_>,
     ) -> Result<Claimed, SqliteError> {
         let claim = &settle.claim;
-        let seq: Option<i64> = tx
-            .prepare_cached(
-                "INSERT INTO handoff_ledger \
-                 (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
-                 ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq",
-            )?
-            .query_row(
-                params![
-                    claim.context_id,
-                    claim.handoff_id,
-                    &claim.digest.as_bytes()[..],
-                    claim.owner,
-                    to_micros(claim.accepted_at),
-                    settle.receipt,
-                    claim.envelope,
-                ],
-                |row| row.get(0),
-            )
-            .optional()?;
-        let Some(seq) = seq else {
-            // Committed by another connection since `entry` read: `BEGIN IMMEDIATE`
-            // serialized the two, so the row read here is committed and whole.
-            return match one_entry(
-                tx,
-                SELECT_ENTRY,
-                params![claim.context_id, claim.handoff_id],
-            )? {
-                Some(entry) => Ok(Claimed::Taken(entry)),
-                None => Err(SqliteError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
-            };
+        let seq = match insert_entry(tx, claim, Some(settle.receipt))? {
+            Claimed::New { seq } => seq,
+            taken @ Claimed::Taken(_) => return Ok(taken),
         };
         if !settle.artifacts.is_empty() {
             let mut statement = tx.prepare_cached(
@@ -656,9 +637,7 @@ impl Ledger for SqliteLedger {
         if let Some(step) = settle.step {
             note_step(tx, step)?;
         }
-        Ok(Claimed::New {
-            seq: seq_of_sql(seq)?,
-        })
+        Ok(Claimed::New { seq })
     }
 
     fn commit(tx: Transaction<'_>) -> Result<(), SqliteError> {
