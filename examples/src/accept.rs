@@ -507,8 +507,9 @@ pub fn envelope_accept() -> Result<String, Box<dyn Error>> {
         "  offered last: handoff_07 (a duplicate); refused last: handoff_12 (regressed)"
     )?;
     let target = inbox
-        .last_accepted::<ReviewOpened>(CONTEXT)?
-        .ok_or_else(|| failed("the context has no last accepted handoff"))?;
+        .last_accepted(CONTEXT)?
+        .ok_or_else(|| failed("the context has no last accepted handoff"))?
+        .typed::<ReviewOpened>()?;
     let envelope = target.delivery::<AnswerReview>(&ReceiveOptions::default())?;
     let draft_version = envelope
         .envelope()

@@ -14,7 +14,7 @@ use crate::inbox::journal::{Outcome, Step};
 use crate::inbox::ledger::{
     Claim, Claimed, Entry, Ledger, Open, Opened, Settle, StoreError, StoreErrorKind,
 };
-use crate::inbox::outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
+use crate::inbox::outcome::{AcceptError, Acceptance, Ack, LastAcceptance, Warning};
 use crate::inbox::span::AcceptSpan;
 use crate::inbox::steps::{self, Head};
 use crate::inbox::time::to_micro_precision;
@@ -52,13 +52,15 @@ use crate::traits::HandoffContract;
 /// let mut handoff = Handoff::new("ctx-1", "handoff-7", "refund-specialist", order).ready();
 /// let bytes = send_handoff(&mut handoff)?.into_bytes();
 ///
+/// // The handler: its signature names the payload, the receipt and the error, so the
+/// // calls below name no type.
+/// fn apply(tx: &mut MemoryTx<'_>, delivery: &Delivery<RefundOrder>) -> Result<String, std::io::Error> {
+///     tx.put(format!("refund/{}", delivery.payload().order_ref), "issued");
+///     Ok("refund issued".to_owned())
+/// }
+///
 /// let ledger = MemoryLedger::new();
 /// let mut inbox = Inbox::new(ledger.clone());
-/// let apply = |tx: &mut MemoryTx<'_>, delivery: &Delivery<RefundOrder>| {
-///     tx.put(format!("refund/{}", delivery.payload().order_ref), "issued");
-///     Ok::<_, std::convert::Infallible>("refund issued".to_owned())
-/// };
-///
 /// let first = inbox.accept(&bytes, apply)?;
 /// assert!(first.is_applied());
 /// // A retry of the same envelope: nothing runs, the first acknowledgement comes back.
@@ -159,6 +161,65 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     ///
     /// Two inboxes accepting the same envelope at once (two connections to one database):
     /// one applies it, the other waits for its commit and gets a duplicate.
+    ///
+    /// # No type arguments
+    ///
+    /// The call names no type: the payload type `T` comes from the handler's delivery
+    /// argument (`&Delivery<RefundOrder>`), the receipt `R` and the error `E` from its
+    /// return (`Result<R, E>`). Write the handler as a function, as an axum or a sqlx
+    /// handler is written, or as a closure whose delivery and return are typed. (A closure
+    /// returning `Ok(..)` after a `?` leaves Rust no error type to infer: give it its return
+    /// type, `|tx, delivery: &Delivery<RefundOrder>| -> Result<u64, MyError> { .. }`.)
+    ///
+    /// ```
+    /// use contract_core::inbox::{AcceptError, Inbox, MemoryLedger, MemoryTx};
+    /// use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, HandoffContract)]
+    /// #[handoff(name = "refund-order", version = 1)]
+    /// #[serde(rename_all = "camelCase")]
+    /// struct RefundOrder {
+    ///     order_ref: String,
+    ///     amount_cents: u32,
+    /// }
+    ///
+    /// #[derive(Debug)]
+    /// struct TooLarge;
+    /// impl std::fmt::Display for TooLarge {
+    ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    ///         f.write_str("the refund is above the limit")
+    ///     }
+    /// }
+    /// impl std::error::Error for TooLarge {}
+    ///
+    /// fn issue(tx: &mut MemoryTx<'_>, delivery: &Delivery<RefundOrder>) -> Result<u32, TooLarge> {
+    ///     let order = delivery.payload();
+    ///     if order.amount_cents > 10_000 {
+    ///         return Err(TooLarge);
+    ///     }
+    ///     tx.put(format!("refund/{}", order.order_ref), order.amount_cents.to_string());
+    ///     Ok(order.amount_cents)
+    /// }
+    ///
+    /// let mut inbox = Inbox::new(MemoryLedger::new());
+    /// let order = RefundOrder { order_ref: "A-1".into(), amount_cents: 20_000 };
+    /// let mut handoff = Handoff::new("ctx-1", "h-1", "billing", order).ready();
+    /// let bytes = send_handoff(&mut handoff)?.into_bytes();
+    /// // The handler refused: its effects rolled back, nothing recorded.
+    /// assert!(matches!(inbox.accept(&bytes, issue), Err(AcceptError::Handler(TooLarge))));
+    ///
+    /// // A closure: its delivery and its return typed.
+    /// let order = RefundOrder { order_ref: "A-2".into(), amount_cents: 1_250 };
+    /// let mut handoff = Handoff::new("ctx-1", "h-2", "billing", order).ready();
+    /// let bytes = send_handoff(&mut handoff)?.into_bytes();
+    /// let acceptance = inbox.accept(&bytes, |tx, delivery: &Delivery<RefundOrder>| -> Result<u32, TooLarge> {
+    ///     let cents = issue(tx, delivery)?;
+    ///     Ok(cents)
+    /// })?;
+    /// assert_eq!(acceptance.ack().receipt, 1_250);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///
@@ -312,7 +373,8 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                     // is answered and counted there, a new key goes on in that transaction.
                     let accepted_at = to_micro_precision(SystemTime::now());
                     let key = self.steps.then(duplicate_key);
-                    let (mut tx, statements) = self.ledger.begin().map_err(StoreError::ledger)?;
+                    let (mut tx, statements) =
+                        self.ledger.begin().map_err(StoreError::of_ledger::<L>)?;
                     let open = Open {
                         context_id,
                         handoff_id,
@@ -321,11 +383,11 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                         touch: key.as_deref().map(|key| (key, accepted_at)),
                     };
                     let mut opened =
-                        L::open(statements, &mut tx, &open).map_err(StoreError::ledger)?;
+                        L::open(statements, &mut tx, &open).map_err(StoreError::of_ledger::<L>)?;
                     match opened.entry.take() {
                         Some(entry) if entry.digest == *digest => {
                             // What the transaction wrote is the step's count.
-                            L::commit(tx).map_err(StoreError::ledger)?;
+                            L::commit(tx).map_err(StoreError::of_ledger::<L>)?;
                             seen.duplicate = key;
                             seen.touched = opened.touched;
                             span.attempt(noted.attempt);
@@ -383,7 +445,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                     let entry = self
                         .ledger
                         .entry(context_id, handoff_id)
-                        .map_err(StoreError::ledger)?;
+                        .map_err(StoreError::of_ledger::<L>)?;
                     match entry {
                         Some(entry) if entry.digest == *digest => {
                             seen.duplicate = Some(duplicate_key());
@@ -417,7 +479,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             _ => self
                 .ledger
                 .entry(context_id, handoff_id)
-                .map_err(StoreError::ledger)?,
+                .map_err(StoreError::of_ledger::<L>)?,
         };
         if let Some(entry) = entry {
             seen.delivery = Some(delivery);
@@ -437,7 +499,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         // 4. One transaction: the context's state, the handler, the claim with its record.
         let uris: Vec<&str> = envelope.artifacts.iter().map(|a| a.uri.as_str()).collect();
         let accepted_at = to_micro_precision(SystemTime::now());
-        let (mut tx, statements) = self.ledger.begin().map_err(StoreError::ledger)?;
+        let (mut tx, statements) = self.ledger.begin().map_err(StoreError::of_ledger::<L>)?;
         let open = Open {
             context_id,
             handoff_id,
@@ -445,7 +507,7 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             uris: &uris,
             touch: None,
         };
-        let mut opened = L::open(statements, &mut tx, &open).map_err(StoreError::ledger)?;
+        let mut opened = L::open(statements, &mut tx, &open).map_err(StoreError::of_ledger::<L>)?;
         if let Some(entry) = opened.entry.take() {
             rollback::<L>(tx);
             seen.delivery = Some(delivery);
@@ -473,21 +535,28 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
 
     /// The last handoff a context accepted (the highest `seq`), with its acknowledgement and
     /// the envelope as received: the rollback target (the last version
-    /// accepted, never "the last message"). [`Accepted::delivery`] reads the envelope again.
+    /// accepted, never "the last message"). [`LastAcceptance::delivery`] reads the envelope
+    /// again; its receipt is JSON until read as a type ([`LastAcceptance::receipt`]), so that
+    /// reading its handoff id names no type. A read through `&self`.
+    ///
+    /// ```
+    /// use contract_core::inbox::{Inbox, MemoryLedger};
+    ///
+    /// let inbox = Inbox::new(MemoryLedger::new());
+    /// assert!(inbox.last_accepted("ctx-1")?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///
-    /// When the ledger fails, or its receipt does not read as `R`.
-    pub fn last_accepted<R: DeserializeOwned>(
-        &mut self,
-        context_id: &str,
-    ) -> Result<Option<Accepted<R>>, StoreError> {
+    /// When the ledger fails.
+    pub fn last_accepted(&self, context_id: &str) -> Result<Option<LastAcceptance>, StoreError> {
         match self
             .ledger
             .last_accepted(context_id)
-            .map_err(StoreError::ledger)?
+            .map_err(StoreError::of_ledger::<L>)?
         {
-            Some(entry) => Accepted::of_entry(entry).map(Some),
+            Some(entry) => LastAcceptance::of_entry(entry).map(Some),
             None => Ok(None),
         }
     }
@@ -502,7 +571,9 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
     ///
     /// When the ledger fails.
     pub fn prune(&mut self, before: SystemTime) -> Result<u64, StoreError> {
-        self.ledger.prune(before).map_err(StoreError::ledger)
+        self.ledger
+            .prune(before)
+            .map_err(StoreError::of_ledger::<L>)
     }
 
     /// Arms a failure point (hidden feature `__fail-points`, for the conformance suite): the
@@ -569,15 +640,25 @@ fn checks<T, A: ArtifactStore, E>(
         return Err(AcceptError::NotReady);
     }
     for (index, artifact) in envelope.artifacts.iter().enumerate() {
+        // Without a digest named, the version's existence is all there is to check.
+        let Some(named) = &artifact.digest else {
+            let known = artifacts
+                .contains(&artifact.uri, artifact.version)
+                .map_err(StoreError::artifacts)?;
+            if !known {
+                return Err(AcceptError::ArtifactUnavailable { index });
+            }
+            continue;
+        };
         let content = artifacts
             .resolve(&artifact.uri, artifact.version)
             .map_err(StoreError::artifacts)?;
-        match (content, &artifact.digest) {
-            (None, _) => return Err(AcceptError::ArtifactUnavailable { index }),
-            (Some(content), Some(named)) if content != *named => {
+        match content {
+            None => return Err(AcceptError::ArtifactUnavailable { index }),
+            Some(content) if content != *named => {
                 return Err(AcceptError::ArtifactChanged { index });
             }
-            _ => {}
+            Some(_) => {}
         }
     }
     let mut warnings = Vec::new();
@@ -686,7 +767,7 @@ where
         artifacts: &keep,
         step: step.as_ref(),
     };
-    let seq = match L::settle(statements, &mut tx, &settle).map_err(StoreError::ledger)? {
+    let seq = match L::settle(statements, &mut tx, &settle).map_err(StoreError::of_ledger::<L>)? {
         Claimed::New { seq } => seq,
         Claimed::Taken(entry) => {
             // Another connection committed the key while this one ran: the handler's effects
@@ -697,7 +778,7 @@ where
             return same_or_conflict(entry, digest);
         }
     };
-    L::commit(tx).map_err(StoreError::ledger)?;
+    L::commit(tx).map_err(StoreError::of_ledger::<L>)?;
     fail.hit(FailPoint::AfterCommit)?;
 
     let ack = Ack {
@@ -729,6 +810,8 @@ where
         Ok(Acceptance::Duplicate(Ack::of_entry(entry)?))
     } else {
         Err(AcceptError::Conflict {
+            context_id: entry.context_id,
+            handoff_id: entry.handoff_id,
             seq: entry.seq,
             accepted: entry.digest,
             received: digest,

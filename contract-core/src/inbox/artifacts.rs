@@ -26,6 +26,25 @@ pub trait ArtifactStore {
     ///
     /// When the store fails (not when it lacks the version: that is `Ok(None)`).
     fn resolve(&self, uri: &str, version: u64) -> Result<Option<Digest>, Self::Error>;
+
+    /// Whether the store has `uri` at `version`, asked for an artifact whose envelope names
+    /// no `digest` (its content is not checked). The default: whether
+    /// [`resolve`](ArtifactStore::resolve) has it; a store that keeps versions without
+    /// their content ([`MemoryArtifacts::put_version`]) answers from them.
+    ///
+    /// ```
+    /// use contract_core::inbox::{ArtifactStore, NoArtifacts};
+    ///
+    /// assert!(!NoArtifacts.contains("store://answer/104", 3)?);
+    /// # Ok::<(), std::convert::Infallible>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    fn contains(&self, uri: &str, version: u64) -> Result<bool, Self::Error> {
+        Ok(self.resolve(uri, version)?.is_some())
+    }
 }
 
 /// The store of an inbox whose envelopes carry no artifacts: it resolves none, so an
@@ -55,9 +74,14 @@ impl ArtifactStore for NoArtifacts {
 /// );
 /// assert_eq!(artifacts.resolve("store://answer/104", 4).unwrap(), None);
 /// ```
+///
+/// A version registered without its content ([`put_version`](MemoryArtifacts::put_version))
+/// resolves for an envelope that names no `digest` of it; one that names a digest is refused
+/// (`ArtifactUnavailable`): there is no content to check it against.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryArtifacts {
-    versions: Arc<RwLock<HashMap<(String, u64), Digest>>>,
+    /// Each version's content digest; `None` for a version registered without content.
+    versions: Arc<RwLock<HashMap<(String, u64), Option<Digest>>>>,
 }
 
 impl MemoryArtifacts {
@@ -73,7 +97,28 @@ impl MemoryArtifacts {
         self.versions
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert((uri.into(), version), digest);
+            .insert((uri.into(), version), Some(digest));
+    }
+
+    /// Registers `uri` at `version` without its content, for envelopes that name the
+    /// version and no `digest` (replacing what was there).
+    ///
+    /// ```
+    /// use contract_core::inbox::{ArtifactStore, MemoryArtifacts};
+    ///
+    /// let artifacts = MemoryArtifacts::new();
+    /// artifacts.put_version("store://answer/104", 3);
+    /// assert!(artifacts.contains("store://answer/104", 3)?);
+    /// // No content: no digest to check one against.
+    /// assert_eq!(artifacts.resolve("store://answer/104", 3)?, None);
+    /// assert!(!artifacts.contains("store://answer/104", 4)?);
+    /// # Ok::<(), std::convert::Infallible>(())
+    /// ```
+    pub fn put_version(&self, uri: impl Into<String>, version: u64) {
+        self.versions
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert((uri.into(), version), None);
     }
 
     /// Removes `uri` at `version`.
@@ -90,7 +135,12 @@ impl ArtifactStore for MemoryArtifacts {
 
     fn resolve(&self, uri: &str, version: u64) -> Result<Option<Digest>, Infallible> {
         let versions = self.versions.read().unwrap_or_else(PoisonError::into_inner);
-        Ok(versions.get(&(uri.to_owned(), version)).copied())
+        Ok(versions.get(&(uri.to_owned(), version)).copied().flatten())
+    }
+
+    fn contains(&self, uri: &str, version: u64) -> Result<bool, Infallible> {
+        let versions = self.versions.read().unwrap_or_else(PoisonError::into_inner);
+        Ok(versions.contains_key(&(uri.to_owned(), version)))
     }
 }
 
@@ -99,5 +149,9 @@ impl<S: ArtifactStore + ?Sized> ArtifactStore for &S {
 
     fn resolve(&self, uri: &str, version: u64) -> Result<Option<Digest>, Self::Error> {
         (**self).resolve(uri, version)
+    }
+
+    fn contains(&self, uri: &str, version: u64) -> Result<bool, Self::Error> {
+        (**self).contains(uri, version)
     }
 }

@@ -12,7 +12,7 @@ use crate::envelope::Delivery;
 use crate::inbox::accept::Inbox;
 use crate::inbox::artifacts::{ArtifactStore, NoArtifacts};
 use crate::inbox::ledger::{Ledger, StoreError, StoreErrorKind};
-use crate::inbox::outcome::{AcceptError, Acceptance, Accepted};
+use crate::inbox::outcome::{AcceptError, Acceptance, LastAcceptance};
 use crate::traits::HandoffContract;
 
 /// Accepts envelopes from async code: a pool of [`Inbox`]es, one per connection, each
@@ -119,18 +119,26 @@ where
             .unwrap_or_else(|error| Err(AcceptError::Store(error)))
     }
 
-    /// [`Inbox::last_accepted`] on a blocking thread.
+    /// [`Inbox::last_accepted`] on a blocking thread, with an inbox of the pool.
+    ///
+    /// ```
+    /// use contract_core::inbox::{AsyncInbox, Inbox, MemoryLedger};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+    /// let inbox = AsyncInbox::new([Inbox::new(MemoryLedger::new())]);
+    /// assert!(inbox.last_accepted("ctx-1").await?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///
     /// As [`Inbox::last_accepted`].
-    pub async fn last_accepted<R>(
+    pub async fn last_accepted(
         &self,
         context_id: &str,
-    ) -> Result<Option<Accepted<R>>, StoreError>
-    where
-        R: DeserializeOwned + Send + 'static,
-    {
+    ) -> Result<Option<LastAcceptance>, StoreError> {
         let context_id = context_id.to_owned();
         self.with_inbox(move |inbox| inbox.last_accepted(&context_id))
             .await?

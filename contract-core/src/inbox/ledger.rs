@@ -75,6 +75,27 @@ pub trait Ledger {
     /// `BEGIN IMMEDIATE`), so that a duplicate or a refusal never takes it.
     const KEY_IN_TRANSACTION: bool = false;
 
+    /// Whether `error` is transient: the same call may succeed if retried (a lock held by
+    /// another connection, a connection dropped or reset, a serialization failure). The
+    /// inbox marks its [`StoreError`] so ([`StoreError::is_transient`]). The default: no
+    /// error is.
+    ///
+    /// ```
+    /// use contract_core::inbox::{Ledger, MemoryLedger};
+    ///
+    /// // The memory ledger never fails; a store of a database says which of its errors
+    /// // pass (SQLite busy or locked, PostgreSQL's connection lost).
+    /// fn retry_helps<L: Ledger>(error: &L::Error) -> bool {
+    ///     L::is_transient(error)
+    /// }
+    /// # let _ = retry_helps::<MemoryLedger>;
+    /// ```
+    #[must_use]
+    fn is_transient(error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
+
     /// The committed entry of a key, if any.
     ///
     /// # Errors
@@ -216,7 +237,10 @@ pub trait Ledger {
     /// # Errors
     ///
     /// When the store fails.
-    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, Self::Error>;
+    ///
+    /// It takes `&self`: a read, never inside an acceptance's transaction (which borrows the
+    /// ledger mutably while it lives).
+    fn last_accepted(&self, context_id: &str) -> Result<Option<Entry>, Self::Error>;
 
     /// Deletes the entries accepted before `before`, except the last of each context (its
     /// rollback target), and the journey's steps last seen before it, and returns how many
@@ -410,8 +434,24 @@ pub struct ContextState {
 /// A failure of a ledger or an artifact store (the connection, the disk, a database newer
 /// than this version reads), of a stored receipt that does not read back, or one a test
 /// injected. Its message never holds a value of an envelope.
+///
+/// [`is_transient`](StoreError::is_transient) tells a failure a retry may get past (SQLite
+/// busy or locked, a PostgreSQL connection dropped or reset, a serialization failure) from
+/// one it will not, without downcasting [`source`](Error::source):
+///
+/// ```
+/// use contract_core::inbox::{AcceptError, StoreError};
+///
+/// fn should_retry<E>(error: &AcceptError<E>) -> bool {
+///     matches!(error, AcceptError::Store(store) if store.is_transient())
+/// }
+/// let failed: AcceptError<()> = AcceptError::Store(StoreError::ledger("disk full"));
+/// assert!(!should_retry(&failed));
+/// assert!(!failed.is_transient());
+/// ```
 pub struct StoreError {
     kind: StoreErrorKind,
+    transient: bool,
     source: Option<Box<dyn Error + Send + Sync + 'static>>,
 }
 
@@ -436,23 +476,51 @@ pub enum StoreErrorKind {
 
 impl StoreError {
     /// A failure of a ledger.
+    /// Not transient, unless marked so ([`transient`](StoreError::transient)).
     pub fn ledger(source: impl Into<Box<dyn Error + Send + Sync + 'static>>) -> Self {
         StoreError {
             kind: StoreErrorKind::Ledger,
+            transient: false,
             source: Some(source.into()),
         }
+    }
+
+    /// A failure of the ledger `L`, transient when [`Ledger::is_transient`] says so.
+    pub(crate) fn of_ledger<L: Ledger>(error: L::Error) -> Self {
+        let transient = L::is_transient(&error);
+        StoreError::ledger(error).transient(transient)
     }
 
     /// A failure of an artifact store.
     pub fn artifacts(source: impl Into<Box<dyn Error + Send + Sync + 'static>>) -> Self {
         StoreError {
             kind: StoreErrorKind::Artifacts,
+            transient: false,
             source: Some(source.into()),
         }
     }
 
+    /// Marked transient or not: whether a retry of the same call may succeed (an artifact
+    /// store's timeout, say).
+    ///
+    /// ```
+    /// use contract_core::inbox::StoreError;
+    ///
+    /// let timeout = StoreError::artifacts("the object store timed out").transient(true);
+    /// assert!(timeout.is_transient());
+    /// ```
+    #[must_use]
+    pub fn transient(mut self, transient: bool) -> Self {
+        self.transient = transient;
+        self
+    }
+
     pub(crate) fn of_kind(kind: StoreErrorKind) -> Self {
-        StoreError { kind, source: None }
+        StoreError {
+            kind,
+            transient: false,
+            source: None,
+        }
     }
 
     /// With the error that caused it.
@@ -469,12 +537,29 @@ impl StoreError {
     pub fn kind(&self) -> StoreErrorKind {
         self.kind
     }
+
+    /// Whether a retry of the same call may succeed: the store was busy or locked by another
+    /// connection past its timeout (SQLite), its connection was dropped or reset, or the
+    /// database gave up a transaction that may go through again (PostgreSQL: a
+    /// serialization failure, a deadlock, a lock timeout, the server shutting down). A
+    /// retry loop retries these, and reports the others.
+    ///
+    /// ```
+    /// use contract_core::inbox::StoreError;
+    ///
+    /// assert!(!StoreError::ledger("no such table").is_transient());
+    /// ```
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        self.transient
+    }
 }
 
 impl fmt::Debug for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StoreError")
             .field("kind", &self.kind)
+            .field("transient", &self.transient)
             .field("source", &self.source.as_ref().map(ToString::to_string))
             .finish()
     }
@@ -504,3 +589,139 @@ impl Error for StoreError {
         self.source.as_deref().map(|e| e as &(dyn Error + 'static))
     }
 }
+
+/// The application's own migrations (its handler's tables), run when a ledger opens, in the
+/// transaction that migrates the ledger's own tables, so that both are there or neither is:
+/// `SqliteLedger::open_with_migrations`, `PostgresLedger::connect_with_migrations`.
+///
+/// The `n`th step (from 1) takes the application's tables to version `n`, as a sqlx or
+/// refinery migration does. Their versions are tracked apart from the ledger's, in
+/// `handoff_app_migration` (one row per step applied, with the SHA-256 of its text): a
+/// reopen applies the steps not applied yet, and only those, so opening is idempotent; a
+/// step whose text changed after it was applied, or a database with more steps applied than
+/// the list has (a newer version of the application), is refused and nothing is written.
+/// Add a step to change a table; never edit one that shipped.
+///
+/// ```
+/// use contract_core::inbox::Migrations;
+///
+/// const REFUNDS: Migrations<'static> = Migrations::new(&[
+///     "CREATE TABLE refunds (order_ref TEXT PRIMARY KEY, amount_cents INTEGER NOT NULL)",
+///     "ALTER TABLE refunds ADD COLUMN reason TEXT",
+/// ]);
+/// assert_eq!(REFUNDS.version(), 2);
+/// assert_eq!(REFUNDS.steps().len(), 2);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Migrations<'a> {
+    steps: &'a [&'a str],
+}
+
+impl<'a> Migrations<'a> {
+    /// The steps, in order: the first creates version 1.
+    ///
+    /// ```
+    /// use contract_core::inbox::Migrations;
+    ///
+    /// let none = Migrations::new(&[]);
+    /// assert_eq!(none.version(), 0);
+    /// ```
+    #[must_use]
+    pub const fn new(steps: &'a [&'a str]) -> Self {
+        Migrations { steps }
+    }
+
+    /// The steps, in order.
+    ///
+    /// ```
+    /// use contract_core::inbox::Migrations;
+    ///
+    /// let m = Migrations::new(&["CREATE TABLE refunds (order_ref TEXT)"]);
+    /// assert!(m.steps()[0].starts_with("CREATE TABLE"));
+    /// ```
+    #[must_use]
+    pub const fn steps(&self) -> &'a [&'a str] {
+        self.steps
+    }
+
+    /// The version the steps take the application's tables to: how many there are.
+    ///
+    /// ```
+    /// use contract_core::inbox::Migrations;
+    ///
+    /// assert_eq!(Migrations::new(&["CREATE TABLE a (x TEXT)"]).version(), 1);
+    /// ```
+    #[must_use]
+    pub const fn version(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The SHA-256 of the text of step `version` (from 1), as the ledger records it.
+    pub(crate) fn digest(&self, version: usize) -> Option<Digest> {
+        let step = self.steps.get(version.checked_sub(1)?)?;
+        Some(Digest::of_bytes(step.as_bytes()))
+    }
+}
+
+/// Why the application's migrations ([`Migrations`]) were refused when a ledger opened; it
+/// names the versions, never the steps' text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MigrationError {
+    /// The step of this version was applied with another text: edited after it shipped.
+    Changed {
+        /// The step's version (from 1).
+        version: u64,
+    },
+    /// The database has more steps applied than the list has: a newer version of the
+    /// application migrated it.
+    Newer {
+        /// The highest version applied in the database.
+        found: u64,
+        /// The steps given.
+        known: u64,
+    },
+}
+
+impl MigrationError {
+    /// Checks the steps applied (`(version, digest)`, in any order) against `migrations`:
+    /// the first version to apply (from 1), or the refusal.
+    pub(crate) fn check(
+        migrations: &Migrations<'_>,
+        applied: &[(u64, Digest)],
+    ) -> Result<usize, MigrationError> {
+        let known = migrations.version() as u64;
+        let found = applied.iter().map(|(v, _)| *v).max().unwrap_or(0);
+        if found > known {
+            return Err(MigrationError::Newer { found, known });
+        }
+        for (version, digest) in applied {
+            let expected = usize::try_from(*version)
+                .ok()
+                .and_then(|v| migrations.digest(v));
+            if expected != Some(*digest) {
+                return Err(MigrationError::Changed { version: *version });
+            }
+        }
+        Ok(usize::try_from(found).unwrap_or(usize::MAX) + 1)
+    }
+}
+
+impl fmt::Display for MigrationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MigrationError::Changed { version } => write!(
+                f,
+                "the application's migration {version} was applied with another text: a \
+                 step that shipped is never edited, add one instead"
+            ),
+            MigrationError::Newer { found, known } => write!(
+                f,
+                "the database has the application's migrations up to {found}, newer than the \
+                 {known} given: refused, not written"
+            ),
+        }
+    }
+}
+
+impl Error for MigrationError {}

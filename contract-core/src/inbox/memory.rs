@@ -273,7 +273,7 @@ impl Ledger for MemoryLedger {
         Ok(())
     }
 
-    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, Infallible> {
+    fn last_accepted(&self, context_id: &str) -> Result<Option<Entry>, Infallible> {
         let state = self.lock();
         Ok(state.last(context_id).cloned())
     }

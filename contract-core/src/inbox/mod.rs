@@ -5,8 +5,8 @@
 //! | store | feature | the handler's transaction |
 //! |---|---|---|
 //! | [`MemoryLedger`] | — | [`MemoryTx`] (staged effects) |
-//! | `SqliteLedger` | `sqlite` | `rusqlite::Transaction` |
-//! | `PostgresLedger` | `postgres` | `postgres::Transaction` |
+//! | `SqliteLedger` | `sqlite` | `rusqlite::Transaction` (re-exported as `inbox::rusqlite`) |
+//! | `PostgresLedger` | `postgres` | `postgres::Transaction` (the client re-exported as `inbox::postgres`) |
 //!
 //! `AsyncInbox` (feature `tokio`) accepts from async code. An [`ArtifactStore`]
 //! ([`MemoryArtifacts`], [`NoArtifacts`]) resolves the artifacts an envelope names.
@@ -23,8 +23,11 @@ mod journal;
 mod ledger;
 mod memory;
 mod outcome;
+// The file keeps the store's name; the module is named apart from the `postgres` crate,
+// which this module re-exports.
 #[cfg(feature = "postgres")]
-mod postgres;
+#[path = "postgres.rs"]
+mod postgres_ledger;
 mod span;
 #[cfg(feature = "sqlite")]
 mod sqlite;
@@ -40,13 +43,22 @@ pub use async_inbox::AsyncInbox;
 pub use fail::{FailAction, FailPoint};
 pub use journal::{Outcome, SessionFilter, SessionSummary, Step, StepProblem};
 pub use ledger::{
-    Claim, Claimed, ContextState, Entry, Ledger, Open, Opened, Record, Settle, StoreError,
-    StoreErrorKind,
+    Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Open, Opened, Record,
+    Settle, StoreError, StoreErrorKind,
 };
 pub use memory::{MemoryLedger, MemoryTx};
-pub use outcome::{AcceptError, Acceptance, Accepted, Ack, Warning};
+#[allow(deprecated)]
+pub use outcome::Accepted;
+pub use outcome::{AcceptError, Acceptance, Ack, LastAcceptance, Warning};
+/// The postgres client this crate's [`PostgresLedger`] is built on: the handler's
+/// `postgres::Transaction` is this crate's, named without a `postgres` dependency of your
+/// own (`contract_core::inbox::postgres::Transaction`).
 #[cfg(feature = "postgres")]
-pub use postgres::{PostgresError, PostgresLedger, PostgresStatements, POSTGRES_SCHEMA_VERSION};
+pub use ::postgres;
+#[cfg(feature = "postgres")]
+pub use postgres_ledger::{
+    PostgresError, PostgresLedger, PostgresStatements, POSTGRES_SCHEMA_VERSION,
+};
 /// The rusqlite this crate's [`SqliteLedger`] is built on: the handler's
 /// `rusqlite::Transaction` is this crate's.
 #[cfg(feature = "sqlite")]

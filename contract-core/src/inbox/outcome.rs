@@ -1,5 +1,5 @@
 //! What an acceptance returns: [`Acceptance`] with its [`Ack`] and [`Warning`]s, or an
-//! [`AcceptError`]; and [`Accepted`], a context's last acceptance read back.
+//! [`AcceptError`]; and [`LastAcceptance`], a context's last acceptance read back.
 
 use core::fmt;
 use std::error::Error;
@@ -157,6 +157,10 @@ pub enum AcceptError<E> {
     /// Its key (`contextId`, `handoffId`) was accepted before with another digest: a retry
     /// that changed the envelope, or two handoffs given one id.
     Conflict {
+        /// The `contextId` of the key reused.
+        context_id: String,
+        /// The `handoffId` of the key reused: the handoff accepted first under it.
+        handoff_id: String,
         /// The sequence number of the acceptance of the key.
         seq: u64,
         /// The digest accepted then.
@@ -166,7 +170,8 @@ pub enum AcceptError<E> {
     },
     /// The envelope's `status` is not `ready`.
     NotReady,
-    /// The artifact store has no such version of an artifact.
+    /// The artifact store has no such version of an artifact (or, for an artifact that
+    /// names a `digest`, no content of that version to check it against).
     ArtifactUnavailable {
         /// Its index in `artifacts`.
         index: usize,
@@ -207,6 +212,23 @@ impl<E> AcceptError<E> {
     }
 }
 
+impl<E> AcceptError<E> {
+    /// Whether a retry of the same envelope may succeed: a store failure that is
+    /// [transient](StoreError::is_transient) (SQLite busy or locked, a PostgreSQL connection
+    /// dropped, a serialization failure). A refusal, a conflict and the handler's own error
+    /// are not: the same envelope gets the same answer.
+    ///
+    /// ```
+    /// use contract_core::inbox::AcceptError;
+    ///
+    /// assert!(!AcceptError::<()>::NotReady.is_transient());
+    /// ```
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        matches!(self, AcceptError::Store(error) if error.is_transient())
+    }
+}
+
 impl<E> From<StoreError> for AcceptError<E> {
     fn from(error: StoreError) -> Self {
         AcceptError::Store(error)
@@ -232,10 +254,15 @@ impl<E: fmt::Display> fmt::Display for AcceptError<E> {
                 Ok(())
             }
             AcceptError::Digest(error) => write!(f, "handoff refused: {error}"),
-            AcceptError::Conflict { seq, .. } => write!(
+            AcceptError::Conflict {
+                context_id,
+                handoff_id,
+                seq,
+                ..
+            } => write!(
                 f,
-                "handoff refused: its key (contextId, handoffId) was accepted before (seq {seq}) \
-                 with another digest"
+                "handoff refused: its key (contextId `{context_id}`, handoffId `{handoff_id}`) \
+                 was accepted before (seq {seq}) with another digest"
             ),
             AcceptError::NotReady => f.write_str("handoff refused: /status is not `ready`"),
             AcceptError::ArtifactUnavailable { index } => write!(
@@ -275,31 +302,173 @@ impl<E: Error + 'static> Error for AcceptError<E> {
 /// A context's last acceptance, read back ([`Inbox::last_accepted`]): the rollback target,
 /// with the envelope as it was received.
 ///
+/// Its receipt is read as JSON ([`serde_json::Value`]) unless a type is asked for
+/// ([`receipt`](LastAcceptance::receipt), [`typed`](LastAcceptance::typed)), so that its
+/// handoff id, its sequence number and its owner are read without naming the receipt's type.
+///
+/// ```
+/// use contract_core::inbox::{Inbox, MemoryLedger, MemoryTx};
+/// use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, HandoffContract)]
+/// #[handoff(name = "refund-order", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct RefundOrder {
+///     order_ref: String,
+/// }
+///
+/// fn issue(_: &mut MemoryTx<'_>, delivery: &Delivery<RefundOrder>) -> Result<u32, std::io::Error> {
+///     Ok(delivery.payload().order_ref.len() as u32)
+/// }
+///
+/// let order = RefundOrder { order_ref: "A-1".into() };
+/// let mut handoff = Handoff::new("ctx-1", "h-1", "billing", order).ready();
+/// let bytes = send_handoff(&mut handoff)?.into_bytes();
+/// let mut inbox = Inbox::new(MemoryLedger::new());
+/// inbox.accept(&bytes, issue)?;
+///
+/// let last = inbox.last_accepted("ctx-1")?.expect("ctx-1 accepted a handoff");
+/// assert_eq!(last.ack.handoff_id, "h-1");
+/// assert_eq!(last.receipt::<u32>()?, 3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// [`Inbox::last_accepted`]: crate::inbox::Inbox::last_accepted
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Accepted<R> {
+pub struct LastAcceptance<R = serde_json::Value> {
     /// Its acknowledgement.
     pub ack: Ack<R>,
     /// The envelope's `owner`.
     pub owner: String,
     /// The envelope, as received.
     pub envelope: Vec<u8>,
+    /// The receipt as stored (JSON), which a typed read reads exactly.
+    stored_receipt: Vec<u8>,
 }
 
-impl<R: DeserializeOwned> Accepted<R> {
-    pub(crate) fn of_entry(mut entry: Entry) -> Result<Accepted<R>, StoreError> {
+/// The name [`LastAcceptance`] had: a context's last acceptance read back (not the outcome
+/// of an acceptance, which is [`Acceptance`]).
+#[deprecated(note = "renamed `LastAcceptance` (the outcome of `accept` is `Acceptance`)")]
+pub type Accepted<R = serde_json::Value> = LastAcceptance<R>;
+
+impl<R: DeserializeOwned> LastAcceptance<R> {
+    pub(crate) fn of_entry(mut entry: Entry) -> Result<LastAcceptance<R>, StoreError> {
         let owner = std::mem::take(&mut entry.owner);
         let envelope = std::mem::take(&mut entry.envelope);
-        Ok(Accepted {
+        let stored_receipt = entry.receipt.clone();
+        Ok(LastAcceptance {
             ack: Ack::of_entry(entry)?,
             owner,
             envelope,
+            stored_receipt,
         })
     }
 }
 
-impl<R> Accepted<R> {
+impl<R> LastAcceptance<R> {
+    /// The receipt read as `R2`, from the JSON stored.
+    ///
+    /// ```
+    /// # use contract_core::inbox::{Inbox, MemoryLedger, MemoryTx};
+    /// # use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+    /// # #[derive(serde::Serialize, serde::Deserialize, HandoffContract)]
+    /// # #[handoff(name = "refund-order", version = 1)]
+    /// # struct RefundOrder { order_ref: String }
+    /// fn issue(_: &mut MemoryTx<'_>, _: &Delivery<RefundOrder>) -> Result<String, std::io::Error> {
+    ///     Ok("refund 7".to_owned())
+    /// }
+    /// let order = RefundOrder { order_ref: "A-1".into() };
+    /// let mut handoff = Handoff::new("ctx-1", "h-1", "billing", order).ready();
+    /// let bytes = send_handoff(&mut handoff)?.into_bytes();
+    /// let mut inbox = Inbox::new(MemoryLedger::new());
+    /// inbox.accept(&bytes, issue)?;
+    /// let last = inbox.last_accepted("ctx-1")?.expect("accepted");
+    /// let receipt: String = last.receipt()?;
+    /// assert_eq!(receipt, "refund 7");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`StoreErrorKind::ReceiptNotRead`] when the receipt does not read as `R2`.
+    pub fn receipt<R2: DeserializeOwned>(&self) -> Result<R2, StoreError> {
+        // serde_json's message may quote a value of the receipt: it is not passed on.
+        serde_json::from_slice(&self.stored_receipt)
+            .map_err(|_| StoreError::of_kind(StoreErrorKind::ReceiptNotRead))
+    }
+
+    /// The same acceptance, its receipt read as `R2` ([`receipt`](Self::receipt)).
+    ///
+    /// ```
+    /// # use contract_core::inbox::{Inbox, LastAcceptance, MemoryLedger, MemoryTx};
+    /// # use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+    /// # #[derive(serde::Serialize, serde::Deserialize, HandoffContract)]
+    /// # #[handoff(name = "refund-order", version = 1)]
+    /// # struct RefundOrder { order_ref: String }
+    /// fn issue(_: &mut MemoryTx<'_>, _: &Delivery<RefundOrder>) -> Result<u64, std::io::Error> {
+    ///     Ok(7)
+    /// }
+    /// let order = RefundOrder { order_ref: "A-1".into() };
+    /// let mut handoff = Handoff::new("ctx-1", "h-1", "billing", order).ready();
+    /// let bytes = send_handoff(&mut handoff)?.into_bytes();
+    /// let mut inbox = Inbox::new(MemoryLedger::new());
+    /// inbox.accept(&bytes, issue)?;
+    /// let last: LastAcceptance<u64> = inbox.last_accepted("ctx-1")?.expect("accepted").typed()?;
+    /// assert_eq!(last.ack.receipt, 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`receipt`](Self::receipt).
+    pub fn typed<R2: DeserializeOwned>(self) -> Result<LastAcceptance<R2>, StoreError> {
+        let receipt = self.receipt()?;
+        let Ack {
+            context_id,
+            handoff_id,
+            digest,
+            seq,
+            accepted_at,
+            ..
+        } = self.ack;
+        Ok(LastAcceptance {
+            ack: Ack {
+                context_id,
+                handoff_id,
+                digest,
+                seq,
+                accepted_at,
+                receipt,
+            },
+            owner: self.owner,
+            envelope: self.envelope,
+            stored_receipt: self.stored_receipt,
+        })
+    }
+
     /// The envelope read again, its payload as `T`.
+    ///
+    /// ```
+    /// # use contract_core::inbox::{Inbox, MemoryLedger, MemoryTx};
+    /// # use contract_core::ReceiveOptions;
+    /// # use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+    /// # #[derive(serde::Serialize, serde::Deserialize, HandoffContract)]
+    /// # #[handoff(name = "refund-order", version = 1)]
+    /// # struct RefundOrder { order_ref: String }
+    /// fn issue(_: &mut MemoryTx<'_>, _: &Delivery<RefundOrder>) -> Result<(), std::io::Error> {
+    ///     Ok(())
+    /// }
+    /// let order = RefundOrder { order_ref: "A-1".into() };
+    /// let mut handoff = Handoff::new("ctx-1", "h-1", "billing", order).ready();
+    /// let bytes = send_handoff(&mut handoff)?.into_bytes();
+    /// let mut inbox = Inbox::new(MemoryLedger::new());
+    /// inbox.accept(&bytes, issue)?;
+    /// let last = inbox.last_accepted("ctx-1")?.expect("accepted");
+    /// let delivery = last.delivery::<RefundOrder>(&ReceiveOptions::default())?;
+    /// assert_eq!(delivery.envelope().owner, "billing");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///

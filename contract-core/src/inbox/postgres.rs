@@ -1,6 +1,7 @@
 //! [`PostgresLedger`] (feature `postgres`): a ledger in a PostgreSQL schema, the handler's
 //! effects in the same database and the same transaction (`postgres::Transaction`).
 
+use core::cell::RefCell;
 use core::fmt;
 use std::time::SystemTime;
 
@@ -10,7 +11,8 @@ use ::postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
 use crate::inbox::ledger::{
-    Claim, Claimed, ContextState, Entry, Ledger, Open, Opened, Record, Settle,
+    Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Open, Opened, Record,
+    Settle,
 };
 
 /// The version of the ledger's tables this version of the crate writes (the row of
@@ -136,6 +138,13 @@ const MAX_SCHEMA_NAME: usize = 63;
 /// `postgres::Transaction` and writes its effects through it, so that they commit with the
 /// ledger's entry, or not at all.
 ///
+/// Opening puts the ledger's schema first on the connection's `search_path` (what was there
+/// after it: `"$user", public` by default), so that the handler's unqualified tables, and
+/// those its migrations create ([`connect_with_migrations`](Self::connect_with_migrations)),
+/// land in the ledger's schema beside its tables: one schema holds one inbox's data, and
+/// tables already in the schemas after it are still found. Qualify a name
+/// (`public.refunds`) to reach another schema first.
+///
 /// One ledger is one connection: threads each open their own on the same schema. A claim
 /// waits as long as the transaction holding the key lasts; bound it with the connection's
 /// `lock_timeout` (`options='-c lock_timeout=5s'` in the connection string). A connection
@@ -144,17 +153,15 @@ const MAX_SCHEMA_NAME: usize = 63;
 /// ```no_run
 /// use contract_core::inbox::{Inbox, PostgresLedger};
 ///
-/// let mut ledger =
-///     PostgresLedger::connect("host=/run/postgresql user=app dbname=app", "handoff")?;
-/// ledger
-///     .client()
-///     .batch_execute("CREATE TABLE IF NOT EXISTS refunds (order_ref text PRIMARY KEY)")?;
-/// let mut inbox = Inbox::new(ledger);
-/// assert!(inbox.last_accepted::<String>("ctx-1")?.is_none());
+/// let ledger = PostgresLedger::connect("host=/run/postgresql user=app dbname=app", "handoff")?;
+/// let inbox = Inbox::new(ledger);
+/// assert!(inbox.last_accepted("ctx-1")?.is_none());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct PostgresLedger {
-    client: Client,
+    /// In a cell so that a read takes `&self` ([`Ledger::last_accepted`]); every other use
+    /// takes `&mut self` and reaches it without a borrow (`get_mut`).
+    client: RefCell<Client>,
     statements: PostgresStatements,
     /// Opened by [`open_read_only`](PostgresLedger::open_read_only): no acceptance begins.
     read_only: bool,
@@ -199,19 +206,52 @@ impl fmt::Debug for PostgresStatements {
 impl PostgresLedger {
     /// Connects to the database `params` names (a libpq-style connection string or URL,
     /// without TLS: for TLS, connect the client yourself and use [`open`](Self::open)), and
-    /// opens the ledger in the schema `schema`.
+    /// opens the ledger in the schema `schema`, first on the connection's `search_path`: the
+    /// handler's unqualified tables are the schema's.
     ///
     /// # Errors
     ///
     /// As [`open`](Self::open), and when the connection fails.
     pub fn connect(params: &str, schema: &str) -> Result<Self, PostgresError> {
-        check_schema_name(schema)?;
-        let client = Client::connect(params, NoTls)?;
-        PostgresLedger::open(client, schema)
+        PostgresLedger::connect_with_migrations(params, schema, &Migrations::default())
     }
 
-    /// Opens the ledger in the schema `schema` of a connected client: creates the schema
-    /// if it is missing, migrates its tables, prepares the ledger's statements.
+    /// Connects as [`connect`](Self::connect) does, and opens the ledger as
+    /// [`open_with_migrations`](Self::open_with_migrations) does: the application's own
+    /// `migrations` run in the ledger's migration transaction, their unqualified tables
+    /// created in the ledger's schema.
+    ///
+    /// ```no_run
+    /// use contract_core::inbox::{Migrations, PostgresLedger};
+    ///
+    /// const REFUNDS: Migrations<'static> = Migrations::new(&[
+    ///     "CREATE TABLE refunds (order_ref text PRIMARY KEY, amount_cents bigint NOT NULL)",
+    /// ]);
+    /// let ledger = PostgresLedger::connect_with_migrations(
+    ///     "host=/run/postgresql user=app dbname=app",
+    ///     "handoff",
+    ///     &REFUNDS,
+    /// )?;
+    /// // The table is `handoff.refunds`, found unqualified by the ledger's connection.
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`open_with_migrations`](Self::open_with_migrations), and when the connection fails.
+    pub fn connect_with_migrations(
+        params: &str,
+        schema: &str,
+        migrations: &Migrations<'_>,
+    ) -> Result<Self, PostgresError> {
+        check_schema_name(schema)?;
+        let client = Client::connect(params, NoTls)?;
+        PostgresLedger::open_with_migrations(client, schema, migrations)
+    }
+
+    /// Opens the ledger in the schema `schema` of a connected client: puts the schema
+    /// first on the client's `search_path` (for the session), creates the schema if it is
+    /// missing, migrates its tables, prepares the ledger's statements.
     ///
     /// # Errors
     ///
@@ -219,13 +259,44 @@ impl PostgresLedger {
     /// ([`PostgresError::SchemaName`]); a schema written by a newer version of this crate
     /// ([`PostgresError::NewerDatabase`]); a failure of the database (a role without the
     /// privileges to create what is missing, among them).
-    pub fn open(mut client: Client, schema: &str) -> Result<Self, PostgresError> {
+    pub fn open(client: Client, schema: &str) -> Result<Self, PostgresError> {
+        PostgresLedger::open_with_migrations(client, schema, &Migrations::default())
+    }
+
+    /// Opens the ledger as [`open`](Self::open) does, and runs the application's own
+    /// `migrations` (its handler's tables) in the transaction that migrates the ledger's,
+    /// under the same advisory lock: each step not applied yet, in order, recorded in the
+    /// schema's `handoff_app_migration`, so that a reopen applies only what is new (and,
+    /// with nothing new, only reads). Their unqualified tables are created in the ledger's
+    /// schema (first on the `search_path`).
+    ///
+    /// ```no_run
+    /// use contract_core::inbox::{Migrations, PostgresLedger};
+    /// use contract_core::inbox::postgres::{Client, NoTls};
+    ///
+    /// let client = Client::connect("host=/run/postgresql user=app dbname=app", NoTls)?;
+    /// let steps = Migrations::new(&["CREATE TABLE refunds (order_ref text PRIMARY KEY)"]);
+    /// let ledger = PostgresLedger::open_with_migrations(client, "handoff", &steps)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); a step that fails; a step applied before with another text,
+    /// or more steps applied than `migrations` has ([`PostgresError::Migration`]): nothing
+    /// is written then.
+    pub fn open_with_migrations(
+        mut client: Client,
+        schema: &str,
+        migrations: &Migrations<'_>,
+    ) -> Result<Self, PostgresError> {
         check_schema_name(schema)?;
         let quoted = quote_identifier(schema);
-        migrate(&mut client, schema, &quoted)?;
+        search_path_first(&mut client, schema)?;
+        migrate(&mut client, schema, &quoted, migrations)?;
         let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
         Ok(PostgresLedger {
-            client,
+            client: RefCell::new(client),
             statements,
             read_only: false,
         })
@@ -240,13 +311,13 @@ impl PostgresLedger {
     /// The connection, for the application's own tables and reads.
     #[must_use]
     pub fn client(&mut self) -> &mut Client {
-        &mut self.client
+        self.client.get_mut()
     }
 
     /// The connection, the ledger closed.
     #[must_use]
     pub fn into_client(self) -> Client {
-        self.client
+        self.client.into_inner()
     }
 
     /// Connects to the database `params` names (as [`connect`](Self::connect) does) and
@@ -282,9 +353,10 @@ impl PostgresLedger {
         client.batch_execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
         let quoted = quote_identifier(schema);
         check_readable(&mut client, schema, &quoted)?;
+        search_path_first(&mut client, schema)?;
         let statements = PostgresStatements::prepare(&mut client, schema, &quoted)?;
         Ok(PostgresLedger {
-            client,
+            client: RefCell::new(client),
             statements,
             read_only: true,
         })
@@ -324,6 +396,22 @@ fn check_readable(client: &mut Client, schema: &str, quoted: &str) -> Result<(),
         Some(1) if !has_steps => Err(PostgresError::NoJourney),
         _ => Err(PostgresError::NotALedger),
     }
+}
+
+/// Puts `schema` first on the session's `search_path` (unless it is first already), the
+/// schemas it had after it: the handler's unqualified tables are the ledger schema's.
+fn search_path_first(client: &mut Client, schema: &str) -> Result<(), PostgresError> {
+    client.execute(
+        "SELECT set_config('search_path', CASE \
+         WHEN current_setting('search_path') = '' THEN format('%I', $1::text) \
+         WHEN current_setting('search_path') = format('%I', $1::text) \
+         OR left(current_setting('search_path'), length(format('%I', $1::text)) + 1) \
+            = format('%I', $1::text) || ',' \
+         THEN current_setting('search_path') \
+         ELSE format('%I', $1::text) || ', ' || current_setting('search_path') END, false)",
+        &[&schema],
+    )?;
+    Ok(())
 }
 
 /// Refuses a schema name PostgreSQL would not keep as given.
@@ -366,10 +454,16 @@ fn lock_key(kind: &str, parts: &[&str]) -> i64 {
     i64::from_be_bytes(first)
 }
 
-/// Takes the schema to [`POSTGRES_SCHEMA_VERSION`], in one transaction under an advisory
-/// lock of the schema's name, so that two processes opening a new schema do not both create
-/// it. What exists is only read: a schema at this version needs no privilege to create.
-fn migrate(client: &mut Client, schema: &str, quoted: &str) -> Result<(), PostgresError> {
+/// Takes the schema to [`POSTGRES_SCHEMA_VERSION`], and the application's tables to the
+/// version of `app`, in one transaction under an advisory lock of the schema's name, so
+/// that two processes opening a new schema do not both create it. What exists is only
+/// read: a schema at these versions needs no privilege to create.
+fn migrate(
+    client: &mut Client,
+    schema: &str,
+    quoted: &str,
+    app: &Migrations<'_>,
+) -> Result<(), PostgresError> {
     let mut tx = client.transaction()?;
     tx.execute(
         "SELECT pg_advisory_xact_lock($1)",
@@ -409,7 +503,11 @@ fn migrate(client: &mut Client, schema: &str, quoted: &str) -> Result<(), Postgr
         });
     }
     if found == POSTGRES_SCHEMA_VERSION {
-        tx.rollback()?;
+        if migrate_app(&mut tx, schema, quoted, app)? {
+            tx.commit()?;
+        } else {
+            tx.rollback()?;
+        }
         return Ok(());
     }
     for (from, migration) in MIGRATIONS.iter().enumerate() {
@@ -422,8 +520,66 @@ fn migrate(client: &mut Client, schema: &str, quoted: &str) -> Result<(), Postgr
         &format!("INSERT INTO {quoted}.handoff_ledger_version (version) VALUES ($1)"),
         &[&POSTGRES_SCHEMA_VERSION],
     )?;
+    migrate_app(&mut tx, schema, quoted, app)?;
     tx.commit()?;
     Ok(())
+}
+
+/// Applies the application's steps not applied yet, recording each in the schema's
+/// `handoff_app_migration` (its version, the SHA-256 of its text, when): whether it wrote
+/// anything. Without steps, nothing is read or created.
+fn migrate_app(
+    tx: &mut Transaction<'_>,
+    schema: &str,
+    quoted: &str,
+    app: &Migrations<'_>,
+) -> Result<bool, PostgresError> {
+    if app.version() == 0 {
+        return Ok(false);
+    }
+    let exists: bool = tx
+        .query_one(
+            "SELECT to_regclass(format('%I.handoff_app_migration', $1::text)) IS NOT NULL",
+            &[&schema],
+        )?
+        .try_get(0)?;
+    let mut applied = Vec::new();
+    if exists {
+        let rows = tx.query(
+            &format!("SELECT version, digest FROM {quoted}.handoff_app_migration"),
+            &[],
+        )?;
+        for row in rows {
+            let version: i64 = row.try_get(0)?;
+            let digest: &[u8] = row.try_get(1)?;
+            let digest = <[u8; 32]>::try_from(digest).map_err(|_| PostgresError::CorruptDigest)?;
+            applied.push((
+                u64::try_from(version).unwrap_or(u64::MAX),
+                Digest::from_bytes(digest),
+            ));
+        }
+    }
+    let first = MigrationError::check(app, &applied)?;
+    if first > app.version() {
+        return Ok(false);
+    }
+    if !exists {
+        tx.batch_execute(&format!(
+            "CREATE TABLE {quoted}.handoff_app_migration (\
+             version bigint PRIMARY KEY, digest bytea NOT NULL, applied_at timestamptz NOT NULL)"
+        ))?;
+    }
+    let insert = format!(
+        "INSERT INTO {quoted}.handoff_app_migration (version, digest, applied_at) \
+         VALUES ($1, $2, now())"
+    );
+    for (index, step) in app.steps().iter().enumerate().skip(first - 1) {
+        tx.batch_execute(step)?;
+        let digest = Digest::of_bytes(step.as_bytes());
+        let version = i64::try_from(index + 1).unwrap_or(i64::MAX);
+        tx.execute(&insert, &[&version, &&digest.as_bytes()[..]])?;
+    }
+    Ok(true)
 }
 
 /// The columns [`entry_of`] reads, in its order.
@@ -576,12 +732,17 @@ impl Ledger for PostgresLedger {
 
     const KEY_IN_TRANSACTION: bool = true;
 
+    fn is_transient(error: &PostgresError) -> bool {
+        error.is_transient()
+    }
+
     fn entry(
         &mut self,
         context_id: &str,
         handoff_id: &str,
     ) -> Result<Option<Entry>, PostgresError> {
         self.client
+            .get_mut()
             .query_opt(&self.statements.entry, &[&context_id, &handoff_id])?
             .map(|row| entry_of(&row))
             .transpose()
@@ -593,6 +754,7 @@ impl Ledger for PostgresLedger {
         }
         let tx = self
             .client
+            .get_mut()
             .build_transaction()
             .isolation_level(IsolationLevel::ReadCommitted)
             .start()?;
@@ -809,15 +971,18 @@ impl Ledger for PostgresLedger {
         Ok(tx.rollback()?)
     }
 
-    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, PostgresError> {
+    fn last_accepted(&self, context_id: &str) -> Result<Option<Entry>, PostgresError> {
+        // Never borrowed elsewhere through `&self`: every other use of the client takes
+        // `&mut self` (`get_mut`), and this borrow ends before the function returns.
         self.client
+            .borrow_mut()
             .query_opt(&self.statements.last, &[&context_id])?
             .map(|row| entry_of(&row))
             .transpose()
     }
 
     fn prune(&mut self, before: SystemTime) -> Result<u64, PostgresError> {
-        let mut tx = self.client.transaction()?;
+        let mut tx = self.client.get_mut().transaction()?;
         let pruned = tx.execute(&self.statements.prune, &[&before])?;
         tx.execute(&self.statements.prune_steps, &[&before])?;
         tx.commit()?;
@@ -837,7 +1002,7 @@ impl Ledger for PostgresLedger {
     }
 
     fn note(&mut self, step: &Step) -> Result<(), PostgresError> {
-        let mut tx = unsynced(&mut self.client)?;
+        let mut tx = unsynced(self.client.get_mut())?;
         note_step(
             &self.statements.note,
             |sql, params| tx.execute(sql, params),
@@ -847,7 +1012,7 @@ impl Ledger for PostgresLedger {
     }
 
     fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, PostgresError> {
-        let mut tx = unsynced(&mut self.client)?;
+        let mut tx = unsynced(self.client.get_mut())?;
         let changed = tx.execute(&self.statements.touch, &[&key, &at])?;
         tx.commit()?;
         Ok(changed > 0)
@@ -858,6 +1023,7 @@ impl Ledger for PostgresLedger {
         // the column's collation is "C").
         let (from, to) = Step::key_range(session);
         self.client
+            .get_mut()
             .query(&self.statements.session, &[&session, &from, &to])?
             .iter()
             .map(step_of)
@@ -865,7 +1031,7 @@ impl Ledger for PostgresLedger {
     }
 
     fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, PostgresError> {
-        let rows = self.client.query(
+        let rows = self.client.get_mut().query(
             &self.statements.sessions,
             &[&filter.since, &filter.workflow],
         )?;
@@ -971,6 +1137,15 @@ pub enum PostgresError {
     /// An acceptance on a ledger opened read-only
     /// ([`PostgresLedger::open_read_only`]): refused before its handler runs.
     ReadOnly,
+    /// The application's migrations were refused
+    /// ([`PostgresLedger::open_with_migrations`]): nothing was written.
+    Migration(MigrationError),
+}
+
+impl From<MigrationError> for PostgresError {
+    fn from(error: MigrationError) -> Self {
+        PostgresError::Migration(error)
+    }
 }
 
 impl From<::postgres::Error> for PostgresError {
@@ -986,6 +1161,50 @@ impl PostgresError {
         match self {
             PostgresError::Postgres(error) => error.code(),
             _ => None,
+        }
+    }
+
+    /// Whether a retry may succeed: the connection was closed or reset, or failed on its
+    /// socket (retry on a new connection: open the ledger again), or the database gave up
+    /// the transaction for a reason that passes: a connection exception (SQLSTATE class
+    /// `08`), a serialization failure (`40001`), a deadlock (`40P01`), a lock or statement
+    /// timeout (`55P03`, `57014`), the server shutting down or starting (`57P01`–`57P03`),
+    /// too many connections (`53300`).
+    ///
+    /// ```
+    /// use contract_core::inbox::PostgresError;
+    ///
+    /// assert!(!PostgresError::SchemaName.is_transient());
+    /// ```
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        let PostgresError::Postgres(error) = self else {
+            return false;
+        };
+        if error.is_closed() {
+            return true;
+        }
+        match error.code() {
+            Some(code) => {
+                let code = code.code();
+                code.starts_with("08")
+                    || matches!(
+                        code,
+                        "40001"
+                            | "40P01"
+                            | "55P03"
+                            | "57014"
+                            | "57P01"
+                            | "57P02"
+                            | "57P03"
+                            | "53300"
+                    )
+            }
+            // No SQLSTATE: the client's own failure; one on the socket passes with a new
+            // connection.
+            None => {
+                std::error::Error::source(error).is_some_and(|cause| cause.is::<std::io::Error>())
+            }
         }
     }
 }
@@ -1031,6 +1250,7 @@ impl fmt::Display for PostgresError {
             PostgresError::ReadOnly => {
                 f.write_str("the ledger was opened read-only: it accepts nothing")
             }
+            PostgresError::Migration(error) => fmt::Display::fmt(error, f),
         }
     }
 }

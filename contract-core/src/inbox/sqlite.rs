@@ -11,7 +11,9 @@ use rusqlite::{
 
 use crate::envelope::Digest;
 use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
-use crate::inbox::ledger::{Claim, Claimed, ContextState, Entry, Ledger, Record, Settle};
+use crate::inbox::ledger::{
+    Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Record, Settle,
+};
 use crate::inbox::time::{from_micros, to_micros};
 
 /// The version of the ledger's tables this version of the crate writes (SQLite's
@@ -80,11 +82,8 @@ const MIGRATIONS: [&str; 2] = [
 /// let dir = std::env::temp_dir().join(format!("ledger-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// let ledger = SqliteLedger::open(dir.join("inbox.db"))?;
-/// ledger.connection().execute_batch(
-///     "CREATE TABLE IF NOT EXISTS refunds (order_ref TEXT PRIMARY KEY)",
-/// )?;
-/// let mut inbox = Inbox::new(ledger);
-/// assert!(inbox.last_accepted::<String>("ctx-1")?.is_none());
+/// let inbox = Inbox::new(ledger);
+/// assert!(inbox.last_accepted("ctx-1")?.is_none());
 /// # drop(inbox);
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -114,12 +113,76 @@ impl SqliteLedger {
     ///
     /// As [`open`](Self::open).
     pub fn from_connection(connection: Connection) -> Result<Self, SqliteError> {
+        SqliteLedger::from_connection_with_migrations(connection, &Migrations::default())
+    }
+
+    /// Opens (or creates) the ledger in the SQLite file at `path`, as [`open`](Self::open)
+    /// does, and runs the application's own `migrations` (its handler's tables) in the
+    /// transaction that migrates the ledger's tables: each step not applied yet, in order,
+    /// recorded in `handoff_app_migration`, so that a reopen applies only what is new.
+    ///
+    /// ```
+    /// use contract_core::inbox::{Inbox, Migrations, SqliteLedger};
+    ///
+    /// const REFUNDS: Migrations<'static> = Migrations::new(&[
+    ///     "CREATE TABLE refunds (order_ref TEXT PRIMARY KEY, amount_cents INTEGER NOT NULL)",
+    ///     "ALTER TABLE refunds ADD COLUMN reason TEXT",
+    /// ]);
+    ///
+    /// let dir = std::env::temp_dir().join(format!("ledger-migrations-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("inbox.db");
+    /// let ledger = SqliteLedger::open_with_migrations(&path, &REFUNDS)?;
+    /// drop(ledger);
+    /// // Reopened: nothing is applied twice.
+    /// let ledger = SqliteLedger::open_with_migrations(&path, &REFUNDS)?;
+    /// let columns: i64 = ledger.connection().query_row(
+    ///     "SELECT COUNT(*) FROM pragma_table_info('refunds')", [], |row| row.get(0))?;
+    /// assert_eq!(columns, 3);
+    /// # drop(ledger);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open); a step that fails; a step applied before with another text,
+    /// or more steps applied than `migrations` has ([`SqliteError::Migration`]): nothing is
+    /// written then.
+    pub fn open_with_migrations(
+        path: impl AsRef<Path>,
+        migrations: &Migrations<'_>,
+    ) -> Result<Self, SqliteError> {
+        SqliteLedger::from_connection_with_migrations(Connection::open(path)?, migrations)
+    }
+
+    /// The ledger on a connection already open, as [`from_connection`](Self::from_connection)
+    /// sets it up, with the application's `migrations` run as
+    /// [`open_with_migrations`](Self::open_with_migrations) runs them.
+    ///
+    /// ```
+    /// use contract_core::inbox::rusqlite::Connection;
+    /// use contract_core::inbox::{Migrations, SqliteLedger};
+    ///
+    /// let steps = Migrations::new(&["CREATE TABLE refunds (order_ref TEXT PRIMARY KEY)"]);
+    /// let ledger = SqliteLedger::from_connection_with_migrations(Connection::open_in_memory()?, &steps)?;
+    /// ledger.connection().execute("INSERT INTO refunds (order_ref) VALUES ('A-1')", [])?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`open_with_migrations`](Self::open_with_migrations).
+    pub fn from_connection_with_migrations(
+        connection: Connection,
+        migrations: &Migrations<'_>,
+    ) -> Result<Self, SqliteError> {
         connection.busy_timeout(DEFAULT_BUSY_TIMEOUT)?;
         // The answer is the mode set: `memory` for an in-memory database, which has no WAL.
         let _mode: String =
             connection.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
         connection.pragma_update(None, "synchronous", "FULL")?;
-        migrate(&connection)?;
+        migrate(&connection, migrations)?;
         Ok(SqliteLedger {
             connection,
             read_only: false,
@@ -258,9 +321,10 @@ fn check_readable(connection: &Connection) -> Result<(), SqliteError> {
     }
 }
 
-/// Takes the database to [`SQLITE_SCHEMA_VERSION`], in one immediate transaction so that two
-/// processes opening a new file do not both create it.
-fn migrate(connection: &Connection) -> Result<(), SqliteError> {
+/// Takes the database to [`SQLITE_SCHEMA_VERSION`], and the application's tables to the
+/// version of `app`, in one immediate transaction so that two processes opening a new file
+/// do not both create it.
+fn migrate(connection: &Connection, app: &Migrations<'_>) -> Result<(), SqliteError> {
     let tx = Transaction::new_unchecked(connection, TransactionBehavior::Immediate)?;
     let found: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
     if found > SQLITE_SCHEMA_VERSION {
@@ -277,7 +341,55 @@ fn migrate(connection: &Connection) -> Result<(), SqliteError> {
     if found < SQLITE_SCHEMA_VERSION {
         tx.pragma_update(None, "user_version", SQLITE_SCHEMA_VERSION)?;
     }
+    migrate_app(&tx, app)?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Applies the application's steps not applied yet, recording each in
+/// `handoff_app_migration` (its version, the SHA-256 of its text, when). Without steps,
+/// nothing is read or created.
+fn migrate_app(tx: &Transaction<'_>, app: &Migrations<'_>) -> Result<(), SqliteError> {
+    if app.version() == 0 {
+        return Ok(());
+    }
+    tx.execute_batch(
+        "CREATE TABLE IF NOT EXISTS handoff_app_migration (
+            version INTEGER PRIMARY KEY,
+            digest BLOB NOT NULL,
+            applied_at INTEGER NOT NULL
+        )",
+    )?;
+    let mut applied = Vec::new();
+    {
+        let mut statement = tx.prepare("SELECT version, digest FROM handoff_app_migration")?;
+        let mut rows = statement.query([])?;
+        while let Some(row) = rows.next()? {
+            let version: i64 = row.get(0)?;
+            let digest: Vec<u8> = row.get(1)?;
+            let Ok(digest) = <[u8; 32]>::try_from(digest.as_slice()) else {
+                return Err(SqliteError::CorruptDigest);
+            };
+            applied.push((
+                u64::try_from(version).unwrap_or(u64::MAX),
+                Digest::from_bytes(digest),
+            ));
+        }
+    }
+    let first = MigrationError::check(app, &applied)?;
+    let now = to_micros(SystemTime::now());
+    for (index, step) in app.steps().iter().enumerate().skip(first - 1) {
+        tx.execute_batch(step)?;
+        let digest = Digest::of_bytes(step.as_bytes());
+        tx.execute(
+            "INSERT INTO handoff_app_migration (version, digest, applied_at) VALUES (?1, ?2, ?3)",
+            params![
+                i64::try_from(index + 1).unwrap_or(i64::MAX),
+                &digest.as_bytes()[..],
+                now
+            ],
+        )?;
+    }
     Ok(())
 }
 
@@ -311,11 +423,42 @@ pub enum SqliteError {
     /// An acceptance on a ledger opened read-only
     /// ([`SqliteLedger::open_read_only`]): refused before its handler runs.
     ReadOnly,
+    /// The application's migrations were refused ([`SqliteLedger::open_with_migrations`]):
+    /// nothing was written.
+    Migration(MigrationError),
 }
 
 impl From<rusqlite::Error> for SqliteError {
     fn from(error: rusqlite::Error) -> Self {
         SqliteError::Sqlite(error)
+    }
+}
+
+impl From<MigrationError> for SqliteError {
+    fn from(error: MigrationError) -> Self {
+        SqliteError::Migration(error)
+    }
+}
+
+impl SqliteError {
+    /// Whether a retry may succeed: SQLite was busy or the database locked by another
+    /// connection past the `busy_timeout` (`SQLITE_BUSY`, `SQLITE_LOCKED`).
+    ///
+    /// ```
+    /// use contract_core::inbox::SqliteError;
+    ///
+    /// assert!(!SqliteError::ReadOnly.is_transient());
+    /// ```
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            SqliteError::Sqlite(rusqlite::Error::SqliteFailure(failure, _))
+                if matches!(
+                    failure.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                )
+        )
     }
 }
 
@@ -341,6 +484,7 @@ impl fmt::Display for SqliteError {
             SqliteError::ReadOnly => {
                 f.write_str("the ledger was opened read-only: it accepts nothing")
             }
+            SqliteError::Migration(error) => fmt::Display::fmt(error, f),
         }
     }
 }
@@ -548,6 +692,10 @@ impl Ledger for SqliteLedger {
     type Statements = ();
     type Error = SqliteError;
 
+    fn is_transient(error: &SqliteError) -> bool {
+        error.is_transient()
+    }
+
     fn entry(&mut self, context_id: &str, handoff_id: &str) -> Result<Option<Entry>, SqliteError> {
         one_entry(
             &self.connection,
@@ -648,7 +796,7 @@ impl Ledger for SqliteLedger {
         Ok(tx.rollback()?)
     }
 
-    fn last_accepted(&mut self, context_id: &str) -> Result<Option<Entry>, SqliteError> {
+    fn last_accepted(&self, context_id: &str) -> Result<Option<Entry>, SqliteError> {
         one_entry(&self.connection, SELECT_LAST, params![context_id])
     }
 

@@ -4,7 +4,10 @@
 use std::error::Error;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use contract_core::inbox::{AcceptError, Acceptance, Inbox, Ledger, MemoryArtifacts};
+use contract_core::inbox::{
+    AcceptError, Acceptance, ArtifactStore, Inbox, LastAcceptance, Ledger, MemoryArtifacts,
+    StoreError,
+};
 use contract_core::{send_handoff, Delivery, Handoff, HandoffContract, Journey};
 use serde::{Deserialize, Serialize};
 
@@ -163,4 +166,28 @@ where
             Err::<Receipt, _>("the handler refuses".into())
         },
     )
+}
+
+/// A context's last acceptance with the suite's [`Receipt`] read.
+pub trait LastWithReceipt {
+    /// [`Inbox::last_accepted`], its receipt read as a [`Receipt`].
+    ///
+    /// # Errors
+    ///
+    /// When the ledger fails or the receipt does not read.
+    fn last_with_receipt(
+        &self,
+        context: &str,
+    ) -> Result<Option<LastAcceptance<Receipt>>, StoreError>;
+}
+
+impl<L: Ledger, A: ArtifactStore> LastWithReceipt for Inbox<L, A> {
+    fn last_with_receipt(
+        &self,
+        context: &str,
+    ) -> Result<Option<LastAcceptance<Receipt>>, StoreError> {
+        self.last_accepted(context)?
+            .map(LastAcceptance::typed)
+            .transpose()
+    }
 }

@@ -35,7 +35,9 @@ use contract_core::inbox::{
 use contract_core::{Delivery, Journey};
 use postgres::{Client, NoTls, Transaction};
 
-use super::fixture::{bytes, effect_of, order, unique, HandlerError, Order, Receipt, OWNER};
+use super::fixture::{
+    bytes, effect_of, order, unique, HandlerError, LastWithReceipt, Order, Receipt, OWNER,
+};
 
 /// The variable naming the directory of the server's binaries (`initdb`, `pg_ctl`).
 const BIN: &str = "HANDOFF_TEST_POSTGRES_BIN";
@@ -529,7 +531,7 @@ fn the_server_killed_while_accepts_run_loses_nothing_and_applies_once() {
         }
         // The context's last acceptance is the thread's last.
         let last = inbox
-            .last_accepted::<Receipt>(&run.context)
+            .last_with_receipt(&run.context)
             .expect("read")
             .expect("the context's last acceptance");
         assert_eq!(

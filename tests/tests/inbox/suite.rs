@@ -9,8 +9,8 @@ use contract_core::inbox::{AcceptError, Acceptance, Ack, MemoryArtifacts, Warnin
 use contract_core::{ArtifactRef, Journey, ReceiveOptions, Status};
 
 use super::fixture::{
-    accept, accept_failing, accept_holding, bytes, effect_of, inbox, order, unique, Order, Receipt,
-    Store, OWNER,
+    accept, accept_failing, accept_holding, bytes, effect_of, inbox, order, unique,
+    LastWithReceipt, Order, Receipt, Store, OWNER,
 };
 
 /// The tests of the suite for one store fixture, each a `#[test]` in the module it is
@@ -184,7 +184,7 @@ pub fn restart<S: Store>(store: &S) {
     let again = duplicate(accept::<S, _>(&mut reopened, &envelope, &effect).expect("duplicate"));
     assert_eq!(again, ack);
     let last = reopened
-        .last_accepted::<Receipt>(&context)
+        .last_with_receipt(&context)
         .expect("read")
         .expect("an entry");
     assert_eq!(last.ack, ack);
@@ -203,15 +203,27 @@ pub fn conflict<S: Store>(store: &S) {
 
     // The same key, another goal: refused, nothing run, the first entry unchanged.
     let changed = bytes(order(&context, &handoff).goal("refund twice"));
-    match accept::<S, _>(&mut inbox, &changed, "conflicting") {
+    let refused = accept::<S, _>(&mut inbox, &changed, "conflicting");
+    let message = refused.as_ref().err().map(ToString::to_string);
+    match refused {
         Err(AcceptError::Conflict {
+            context_id,
+            handoff_id,
             seq,
             accepted,
             received,
         }) => {
+            // The key reused, named by its ids (ids, not payload values).
+            assert_eq!((context_id, handoff_id), (context.clone(), handoff.clone()));
             assert_eq!(seq, ack.seq);
             assert_eq!(accepted, ack.digest);
             assert_eq!(received, Digest::of_envelope(&changed).expect("digest"));
+            let message = message.unwrap_or_default();
+            assert!(
+                message.contains(&format!("contextId `{context}`"))
+                    && message.contains(&format!("handoffId `{handoff}`")),
+                "{message}"
+            );
         }
         other => panic!("expected Conflict, got {other:?}"),
     }
@@ -224,7 +236,7 @@ pub fn conflict<S: Store>(store: &S) {
     assert_eq!(store.effects("conflicting"), 0);
     assert_eq!(store.effects(&effect), 1);
     let last = inbox
-        .last_accepted::<Receipt>(&context)
+        .last_with_receipt(&context)
         .expect("read")
         .expect("entry");
     assert_eq!(last.ack, ack);
@@ -243,7 +255,7 @@ fn assert_wrote_nothing<S: Store>(
     let entry = inbox.ledger_mut().entry(context, handoff).expect("read");
     assert!(entry.is_none(), "a refusal wrote an entry");
     assert_eq!(store.effects(&effect_of(context, handoff)), 0);
-    let now = inbox.last_accepted::<Receipt>(context).expect("read");
+    let now = inbox.last_with_receipt(context).expect("read");
     assert_eq!(now.as_ref().map(|a| &a.ack), last);
 }
 
@@ -376,10 +388,7 @@ pub fn last_accepted<S: Store>(store: &S) {
     let artifacts = MemoryArtifacts::new();
     let mut inbox = inbox(store, &artifacts);
     let context = unique("ctx");
-    assert!(inbox
-        .last_accepted::<Receipt>(&context)
-        .expect("read")
-        .is_none());
+    assert!(inbox.last_with_receipt(&context).expect("read").is_none());
     let mut acks = Vec::new();
     for _ in 0..3 {
         let handoff = unique("h");
@@ -401,7 +410,7 @@ pub fn last_accepted<S: Store>(store: &S) {
     let (ack, envelope) = acks.last().expect("three");
     assert!(acks.windows(2).all(|w| w[0].0.seq < w[1].0.seq));
     let last = inbox
-        .last_accepted::<Receipt>(&context)
+        .last_with_receipt(&context)
         .expect("read")
         .expect("an entry");
     assert_eq!(&last.ack, ack);
@@ -418,7 +427,7 @@ pub fn last_accepted<S: Store>(store: &S) {
     );
     // Another context's is its own.
     assert!(inbox
-        .last_accepted::<Receipt>(&unique("ctx"))
+        .last_with_receipt(&unique("ctx"))
         .expect("read")
         .is_none());
 }
@@ -446,10 +455,7 @@ pub fn prune<S: Store>(store: &S) {
     let later = SystemTime::now() + Duration::from_secs(60);
     assert_eq!(inbox.prune(later).expect("pruned"), 0);
     let kept = |inbox: &mut contract_core::inbox::Inbox<S::Ledger, MemoryArtifacts>, c: &str| {
-        inbox
-            .last_accepted::<Receipt>(c)
-            .expect("read")
-            .map(|a| a.ack)
+        inbox.last_with_receipt(c).expect("read").map(|a| a.ack)
     };
     assert_eq!(kept(&mut inbox, &one), Some(last_of_one.clone()));
     assert_eq!(kept(&mut inbox, &two), Some(last_of_two.clone()));
@@ -575,7 +581,7 @@ pub fn async_inbox<S: Store>(store: &S) {
             assert_eq!(store.effects(&effect_of(&context, &handoff)), 1);
         }
         let last = pool
-            .last_accepted::<Receipt>(&context)
+            .last_accepted(&context)
             .await
             .expect("read")
             .expect("an entry");
@@ -614,7 +620,7 @@ pub fn injected_failures<S: Store>(store: &S) {
         }
         assert_eq!(store.effects(&effect), 1, "{point:?}");
         let last = retry
-            .last_accepted::<Receipt>(&context)
+            .last_with_receipt(&context)
             .expect("read")
             .expect("entry");
         assert_eq!(&last.ack, outcome.ack());
@@ -731,7 +737,7 @@ pub fn killed<S: Store>(module: &str, test: &str, kill: Kill) {
     // The parent reopens and retries.
     let artifacts = MemoryArtifacts::new();
     let mut reopened = inbox(&store, &artifacts);
-    let before = reopened.last_accepted::<Receipt>(&context).expect("read");
+    let before = reopened.last_with_receipt(&context).expect("read");
     let outcome = accept::<S, _>(&mut reopened, &envelope, &effect).expect("accepted");
     match kill {
         Kill::InHandler => {
