@@ -9,7 +9,7 @@ use ::postgres::error::SqlState;
 use ::postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
 
 use crate::envelope::Digest;
-use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
+use crate::inbox::journal::{SessionFilter, SessionSummary, Step, StepColumns};
 use crate::inbox::ledger::{
     Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Open, Opened, Record,
     Settle,
@@ -641,8 +641,8 @@ impl PostgresStatements {
                  last_seen = greatest(last_seen, $2) WHERE step_key = $1"
             ))?,
             session: prepare(format!(
-                "SELECT seq, step, count, first_seen, last_seen FROM {s}.handoff_step \
-                 WHERE step_key >= $2 AND step_key < $3 AND session = $1 ORDER BY seq"
+                "SELECT seq, step, count, first_seen, last_seen, session, workflow, outcome \
+                 FROM {s}.handoff_step WHERE step_key >= $2 AND step_key < $3 AND session = $1 ORDER BY seq"
             ))?,
             sessions: prepare(format!(
                 "SELECT session, min(workflow), outcome, count(*), max(last_seen) \
@@ -920,7 +920,7 @@ impl Ledger for PostgresLedger {
         let step = settle.step;
         let key = step.map(Step::key);
         let body = step
-            .map(serde_json::to_string)
+            .map(Step::stored_body)
             .transpose()
             .map_err(|_| PostgresError::CorruptStep)?;
         let count = step.map(|s| i64::try_from(s.count.max(1)).unwrap_or(i64::MAX));
@@ -1068,7 +1068,7 @@ fn note_step(
     ) -> Result<u64, ::postgres::Error>,
     step: &Step,
 ) -> Result<(), PostgresError> {
-    let body = serde_json::to_string(step).map_err(|_| PostgresError::CorruptStep)?;
+    let body = step.stored_body().map_err(|_| PostgresError::CorruptStep)?;
     let count = i64::try_from(step.count.max(1)).unwrap_or(i64::MAX);
     execute(
         statement,
@@ -1086,15 +1086,19 @@ fn note_step(
     Ok(())
 }
 
-/// A step from a row of `seq, step, count, first_seen, last_seen`.
+/// A step from a row of `seq, step, count, first_seen, last_seen, session, workflow,
+/// outcome`.
 fn step_of(row: &Row) -> Result<Step, PostgresError> {
-    let body: &str = row.try_get(1)?;
-    let mut step: Step = serde_json::from_str(body).map_err(|_| PostgresError::CorruptStep)?;
-    step.seq = seq_of_sql(row.try_get(0)?)?;
-    step.count = u64::try_from(row.try_get::<_, i64>(2)?).unwrap_or(0);
-    step.first_seen = row.try_get(3)?;
-    step.last_seen = row.try_get(4)?;
-    Ok(step)
+    let columns = StepColumns {
+        seq: seq_of_sql(row.try_get(0)?)?,
+        session: row.try_get(5)?,
+        workflow: row.try_get(6)?,
+        outcome: row.try_get(7)?,
+        count: u64::try_from(row.try_get::<_, i64>(2)?).unwrap_or(0),
+        first_seen: row.try_get(3)?,
+        last_seen: row.try_get(4)?,
+    };
+    Step::from_stored(row.try_get(1)?, columns).ok_or(PostgresError::CorruptStep)
 }
 
 /// What a [`PostgresLedger`] fails with. Its message names what failed, and for an error

@@ -10,7 +10,7 @@ use rusqlite::{
 };
 
 use crate::envelope::Digest;
-use crate::inbox::journal::{SessionFilter, SessionSummary, Step};
+use crate::inbox::journal::{SessionFilter, SessionSummary, Step, StepColumns};
 use crate::inbox::ledger::{
     Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Record, Settle,
 };
@@ -584,7 +584,7 @@ impl SqliteLedger {
 /// the acceptance's path maintains no such index. Steps seen again (`count` above 1) are in
 /// a partial index of their `last_seen`.
 fn note_step(connection: &Connection, step: &Step) -> Result<(), SqliteError> {
-    let body = serde_json::to_string(step).map_err(|_| SqliteError::CorruptStep)?;
+    let body = step.stored_body().map_err(|_| SqliteError::CorruptStep)?;
     connection
         .prepare_cached(
             "INSERT INTO handoff_step \
@@ -631,18 +631,25 @@ fn first_seq_since(connection: &Connection, since: i64) -> Result<i64, SqliteErr
     Ok(lo)
 }
 
-/// A step from a row of `seq, step, count, first_seen, last_seen`.
+/// A step from a row of [`SELECT_STEP`]'s columns.
 fn step_of(row: &Row<'_>) -> rusqlite::Result<Result<Step, SqliteError>> {
     let body: String = row.get(1)?;
-    let Ok(mut step) = serde_json::from_str::<Step>(&body) else {
-        return Ok(Err(SqliteError::CorruptStep));
+    let outcome: String = row.get(7)?;
+    let columns = StepColumns {
+        seq: seq_of_sql(row.get(0)?)?,
+        session: row.get(5)?,
+        workflow: row.get(6)?,
+        outcome: &outcome,
+        count: u64::try_from(row.get::<_, i64>(2)?).unwrap_or(0),
+        first_seen: from_micros(row.get(3)?),
+        last_seen: from_micros(row.get(4)?),
     };
-    step.seq = seq_of_sql(row.get(0)?)?;
-    step.count = u64::try_from(row.get::<_, i64>(2)?).unwrap_or(0);
-    step.first_seen = from_micros(row.get(3)?);
-    step.last_seen = from_micros(row.get(4)?);
-    Ok(Ok(step))
+    Ok(Step::from_stored(&body, columns).ok_or(SqliteError::CorruptStep))
 }
+
+/// The columns of a step [`step_of`] reads, from `handoff_step`.
+const SELECT_STEP: &str =
+    "SELECT seq, step, count, first_seen, last_seen, session, workflow, outcome FROM handoff_step";
 
 /// Inserts a key's entry (with its receipt when the handler already ran): its new sequence
 /// number, or the entry another connection committed since `entry` read (`BEGIN IMMEDIATE`
@@ -838,10 +845,9 @@ impl Ledger for SqliteLedger {
     }
 
     fn session(&mut self, session: &str) -> Result<Vec<Step>, SqliteError> {
-        let mut statement = self.connection.prepare_cached(
-            "SELECT seq, step, count, first_seen, last_seen FROM handoff_step \
-             WHERE step_key >= ?2 AND step_key < ?3 AND session = ?1 ORDER BY seq",
-        )?;
+        let mut statement = self.connection.prepare_cached(&format!(
+            "{SELECT_STEP} WHERE step_key >= ?2 AND step_key < ?3 AND session = ?1 ORDER BY seq"
+        ))?;
         // The key's index finds them: a key starts with its session.
         let (from, to) = Step::key_range(session);
         let rows = statement.query_map(params![session, from, to], step_of)?;
