@@ -145,10 +145,18 @@
 //! form), one whose only field is the content key, always written, is that content; any
 //! other is `TYPE_CHANGED` at its variant. A tuple variant and a newtype variant of a tuple
 //! of its length are the same array.
+//!
+//! # A peer's JSON Schema
+//!
+//! When a side is a peer's JSON Schema (pydantic, zod, another generator; read with
+//! [`json_schema::import`](crate::json_schema::import)), [`check_peer`] runs the same check
+//! and says each fix in the peer's terms (`Field(ge=0, le=…)`, `.optional()`, `"minimum"`)
+//! instead of Rust's: see [`Peer`].
 
 mod check;
 mod direction;
 mod fix;
+mod peer;
 mod report;
 
 pub use crate::allowance::{covers, Allowance, Allowances};
@@ -156,6 +164,7 @@ pub use crate::contract::Mode;
 pub use crate::rules::{Concern, Rule};
 pub use direction::Direction;
 pub use fix::{AttributeEdit, Fix, FixTarget};
+pub use peer::{check_peer, check_peer_with, Peer, PeerSides};
 pub use report::{CompatReport, Finding};
 
 use crate::model::Schema;
