@@ -473,6 +473,56 @@ fn every_ascii_character_is_written_as_serde_json_writes_it() {
     }
 }
 
+#[derive(Debug, Serialize, HandoffSchema)]
+struct Widths {
+    a: u8,
+    b: u16,
+    c: u32,
+    d: u64,
+    e: i8,
+    f: i16,
+    g: i32,
+    h: i64,
+    i: i128,
+    on: bool,
+    off: bool,
+    maybe: Option<u16>,
+    keyed: BTreeMap<i16, u8>,
+}
+
+/// Integers of every width (small ones, around each digit count, negative ones) and both
+/// booleans are written by `send`'s own writer as serde_json writes them.
+#[test]
+fn integers_of_every_width_and_booleans_are_written_as_serde_json_writes_them() {
+    fn or_zero<T: TryFrom<i32> + Default>(v: i32) -> T {
+        T::try_from(v).unwrap_or_default()
+    }
+    for v in -1_100..=1_100 {
+        let value = Widths {
+            a: or_zero(v),
+            b: or_zero(v),
+            c: or_zero(v),
+            d: or_zero(v),
+            e: or_zero(v),
+            f: or_zero(v),
+            g: v,
+            h: i64::from(v),
+            i: i128::from(v),
+            on: v % 2 == 0,
+            off: v % 2 != 0,
+            maybe: u16::try_from(v).ok(),
+            keyed: [(or_zero(v), or_zero(v))].into(),
+        };
+        assert!(sends_on_fast_path(&value), "{v}");
+        let sent = send(&value).expect("sent");
+        assert_eq!(
+            sent.bytes(),
+            serde_json::to_vec(&value).expect("serializes"),
+            "{v}"
+        );
+    }
+}
+
 #[derive(Debug, PartialEq, Deserialize, HandoffSchema)]
 struct Numbers {
     unsigned: u64,

@@ -199,8 +199,7 @@ pub struct WhyMissing<'a> {
 /// The other published versions of contract `T` (its embedded snapshots that parse), once
 /// per type.
 pub(crate) fn published_of<T: HandoffContract + 'static>() -> &'static [Schema] {
-    static CACHE: super::plan::PerType<[Schema]> = super::plan::per_type!([Schema]);
-    CACHE.get(TypeId::of::<T>(), || {
+    super::plan::per_type!([Schema], TypeId::of::<T>(), || {
         let own = T::CONTRACT.version;
         T::PUBLISHED
             .iter()

@@ -141,7 +141,7 @@ pub use problem::{JsonKind, Problem, ProblemClass, ProblemKind, Rejection};
 
 use full::{check, walk, Payload};
 use options::{DEFAULT_RECEIVE, DEFAULT_SEND};
-use plan::{fast_plan, schema_of, Plan};
+use plan::{schema_of, typed_of, Plan};
 use read::refused::refused;
 use scratch::with_scratch;
 pub(crate) use scratch::MemoOf;
@@ -373,9 +373,8 @@ pub(crate) fn receive_in<T>(
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
-    let schema = schema_of::<T>();
+    let plan::Typed { schema, plan } = typed_of::<T>();
     with_scratch(|scratch| {
-        let plan = fast_plan::<T>(schema);
         let mut payload = Payload::Bytes(bytes);
         if plan.eligible {
             match read::fast::receive::<T>(schema, plan, bytes, limits, scratch.memo(of)) {
@@ -428,9 +427,8 @@ pub(crate) fn receive_first<T>(
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
-    let schema = schema_of::<T>();
+    let plan::Typed { schema, plan } = typed_of::<T>();
     with_scratch(|scratch| {
-        let plan = fast_plan::<T>(schema);
         if !plan.eligible {
             return None;
         }
@@ -451,8 +449,7 @@ pub fn sends_on_fast_path<T>(value: &T) -> bool
 where
     T: Serialize + HandoffSchema + ?Sized + 'static,
 {
-    let schema = schema_of::<T>();
-    let plan = fast_plan::<T>(schema);
+    let plan::Typed { schema, plan } = typed_of::<T>();
     plan.eligible
         && with_scratch(|scratch| {
             let limits = Limits::default();
@@ -508,8 +505,7 @@ pub fn takes_fast_path<T>(bytes: &[u8]) -> bool
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
-    let schema = schema_of::<T>();
-    let plan = fast_plan::<T>(schema);
+    let plan::Typed { schema, plan } = typed_of::<T>();
     plan.eligible
         && with_scratch(|scratch| {
             let limits = Limits::default();
@@ -547,8 +543,7 @@ fn one_pass_rejection<T>(bytes: &[u8], from_checkpoint: bool) -> bool
 where
     T: DeserializeOwned + HandoffSchema + 'static,
 {
-    let schema = schema_of::<T>();
-    let plan = fast_plan::<T>(schema);
+    let plan::Typed { schema, plan } = typed_of::<T>();
     plan.eligible
         && with_scratch(|scratch| {
             let limits = Limits::default();
@@ -666,14 +661,8 @@ pub fn send_with<T>(value: &T, options: &SendOptions) -> Result<Sent, Rejection>
 where
     T: Serialize + HandoffSchema + ?Sized + 'static,
 {
-    let schema = schema_of::<T>();
-    send_against(
-        value,
-        schema,
-        View::Sender,
-        Some(fast_plan::<T>(schema)),
-        options,
-    )
+    let plan::Typed { schema, plan } = typed_of::<T>();
+    send_against(value, schema, View::Sender, Some(plan), options)
 }
 
 /// Serializes `value` and checks it against the **receiver** view of the consumer's
@@ -751,9 +740,8 @@ pub(crate) fn send_payload<T>(value: &T, limits: &Limits) -> Result<Sent, Reject
 where
     T: Serialize + HandoffSchema + ?Sized + 'static,
 {
-    let schema = schema_of::<T>();
-    let plan = Some(fast_plan::<T>(schema));
-    send_unspanned(value, schema, View::Sender, plan, limits)
+    let plan::Typed { schema, plan } = typed_of::<T>();
+    send_unspanned(value, schema, View::Sender, Some(plan), limits)
 }
 
 /// [`send_to`]'s work without its span, for the envelope, whose call has a span of its own.

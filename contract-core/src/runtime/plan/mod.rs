@@ -7,7 +7,7 @@ pub(crate) mod compiled;
 pub(crate) mod keys;
 pub(crate) mod scalar;
 
-pub(crate) use cache::{fast_plan, per_type, schema_of, PerType};
+pub(crate) use cache::{per_type, schema_of, typed_of, Typed};
 pub(crate) use compiled::{FieldKey, LastShape, Plan, Shape, StructFacts};
 pub(crate) use keys::{field_named, fingerprint, same};
 pub(crate) use scalar::{constraint_admits, Value};

@@ -627,11 +627,26 @@ macro_rules! ints {
                 let wide = i128::from(v);
                 self.check(&Scalar::Int(wide.min(0), wide.max(0).unsigned_abs()))?;
             }
-            // Writing to a `Vec` cannot fail.
-            let _ = CompactFormatter.$write(self.out, v);
+            // Below 100 (counts, attempts, priorities) the digits are written here, without
+            // the formatter's copy out of its buffer; the same text.
+            match u8::try_from(v) {
+                Ok(small) if small < 100 => write_small(self.out, small),
+                // Writing to a `Vec` cannot fail.
+                _ => drop(CompactFormatter.$write(self.out, v)),
+            }
             Ok(())
         }
     )*};
+}
+
+/// Writes `v` (below 100) in decimal, as serde_json does.
+#[inline(always)]
+fn write_small(out: &mut Vec<u8>, v: u8) {
+    if v < 10 {
+        out.push(b'0' + v);
+    } else {
+        out.extend_from_slice(&[b'0' + v / 10, b'0' + v % 10]);
+    }
 }
 
 impl<'a, 'm> Serializer for &'a mut Writer<'m> {
@@ -647,7 +662,12 @@ impl<'a, 'm> Serializer for &'a mut Writer<'m> {
 
     fn serialize_bool(self, v: bool) -> Result<(), Stop> {
         self.check(&Scalar::Bool)?;
-        let _ = CompactFormatter.write_bool(self.out, v);
+        // As serde_json writes them, each a copy of known length.
+        if v {
+            self.out.extend_from_slice(b"true");
+        } else {
+            self.out.extend_from_slice(b"false");
+        }
         Ok(())
     }
 
