@@ -1006,3 +1006,58 @@ fn a_refused_acceptance_says_refused_once() {
         ["the handler failed: the refund was not booked", "disk full"]
     );
 }
+
+/// A version registered without its content resolves for an envelope that names no digest
+/// of it; one that names a digest is refused (no content to check it against), as is a
+/// version not registered.
+#[test]
+fn an_artifact_version_without_content_is_accepted_without_a_digest() {
+    use contract_core::inbox::MemoryTx;
+    use contract_core::inbox::{AcceptError, ArtifactStore, Inbox, MemoryArtifacts, MemoryLedger};
+    use contract_core::{ArtifactRef, Delivery};
+
+    fn apply(_: &mut MemoryTx<'_>, _: &Delivery<v1::Refund>) -> Result<(), HandlerFailed> {
+        Ok(())
+    }
+    let artifacts = MemoryArtifacts::new();
+    artifacts.put_version("store://draft/7", 3);
+    assert!(artifacts
+        .contains("store://draft/7", 3)
+        .expect("infallible"));
+    assert_eq!(
+        artifacts.resolve("store://draft/7", 3).expect("infallible"),
+        None
+    );
+    let mut inbox = Inbox::with_artifacts(MemoryLedger::new(), artifacts.clone());
+    let send = |handoff: &str, artifact: ArtifactRef| {
+        let mut handoff = Handoff::new("ctx-a", handoff, "specialist", refund())
+            .artifact(artifact)
+            .ready();
+        send_handoff(&mut handoff).expect("sent").into_bytes()
+    };
+
+    let named = send("h-1", ArtifactRef::new("draft", "store://draft/7", 3));
+    assert!(inbox.accept(&named, apply).expect("applied").is_applied());
+
+    let with_digest = send(
+        "h-2",
+        ArtifactRef::new("draft", "store://draft/7", 3).digest(Digest::of_bytes(b"draft")),
+    );
+    assert!(matches!(
+        inbox.accept(&with_digest, apply),
+        Err(AcceptError::ArtifactUnavailable { index: 0 })
+    ));
+
+    let unknown = send("h-3", ArtifactRef::new("draft", "store://draft/7", 4));
+    assert!(matches!(
+        inbox.accept(&unknown, apply),
+        Err(AcceptError::ArtifactUnavailable { index: 0 })
+    ));
+
+    // Its content put later: the digest is checked against it.
+    artifacts.put("store://draft/7", 3, b"draft");
+    assert!(inbox
+        .accept(&with_digest, apply)
+        .expect("applied")
+        .is_applied());
+}

@@ -594,3 +594,194 @@ fn a_read_only_opening_refuses_what_is_no_ledger_of_today_writing_nothing() {
         ));
     }
 }
+
+/// The ledger's schema goes first on the connection's `search_path`: the application's
+/// migrations create their unqualified tables there, in the ledger's migration transaction,
+/// and the handler's unqualified statements write there, not to `public`. The steps run
+/// once each (a reopen only reads); an edited step or a newer schema is refused.
+#[test]
+fn the_applications_tables_land_in_the_ledgers_schema() {
+    use contract_core::inbox::{Inbox, MigrationError, Migrations, NoArtifacts, PostgresError};
+    use contract_core::{send_handoff, Delivery, Handoff};
+
+    use super::fixture::{order, Order};
+
+    let Some(store) = fresh("app-tables") else {
+        return;
+    };
+    // A schema that does not exist yet, opened on a connection whose search_path is the
+    // server's default.
+    let schema = format!("{}_app", store.schema);
+    let schema = &schema[..schema.len().min(63)];
+    const V1: &str = "CREATE TABLE app_refunds (order_ref text PRIMARY KEY)";
+    const V2: &str = "ALTER TABLE app_refunds ADD COLUMN amount_cents bigint";
+    let steps = Migrations::new(&[V1, V2]);
+    let ledger =
+        PostgresLedger::connect_with_migrations(&store.params, schema, &steps).expect("opens");
+    let mut admin = client(&store.params);
+    let located: (bool, bool) = {
+        let row = admin
+            .query_one(
+                "SELECT to_regclass(format('%I.app_refunds', $1::text)) IS NOT NULL, \
+                 to_regclass('public.app_refunds') IS NOT NULL",
+                &[&schema],
+            )
+            .expect("read");
+        (row.get(0), row.get(1))
+    };
+    assert_eq!(located, (true, false), "the table is the ledger schema's");
+
+    let mut inbox = Inbox::with_artifacts(ledger, NoArtifacts);
+    let path: String = inbox
+        .ledger_mut()
+        .client()
+        .query_one("SHOW search_path", &[])
+        .expect("read")
+        .get(0);
+    assert!(
+        path.starts_with(&format!("\"{schema}\"")) || path.starts_with(schema),
+        "{path}"
+    );
+    fn issue(
+        tx: &mut postgres::Transaction<'_>,
+        delivery: &Delivery<Order>,
+    ) -> Result<(), postgres::Error> {
+        let order = delivery.payload();
+        tx.execute(
+            "INSERT INTO app_refunds (order_ref, amount_cents) VALUES ($1, $2)",
+            &[&order.order_ref, &i64::try_from(order.amount_cents).unwrap_or(i64::MAX)],
+        )?;
+        Ok(())
+    }
+    let mut handoff: Handoff<Order> = order("ctx-app", "h-1");
+    let envelope = send_handoff(&mut handoff).expect("sent").into_bytes();
+    assert!(inbox
+        .accept(&envelope, issue)
+        .expect("applied")
+        .is_applied());
+    let written: i64 = admin
+        .query_one(
+            &format!("SELECT count(*) FROM {}.app_refunds", quoted(schema)),
+            &[],
+        )
+        .expect("read")
+        .get(0);
+    assert_eq!(written, 1);
+    drop(inbox);
+
+    let versions = |admin: &mut Client| -> Vec<i64> {
+        admin
+            .query(
+                &format!(
+                    "SELECT version FROM {}.handoff_app_migration ORDER BY version",
+                    quoted(schema)
+                ),
+                &[],
+            )
+            .expect("read")
+            .iter()
+            .map(|row| row.get(0))
+            .collect()
+    };
+    assert_eq!(versions(&mut admin), [1, 2]);
+    // Reopened: nothing runs again (V1 again would fail: the table exists).
+    drop(PostgresLedger::connect_with_migrations(&store.params, schema, &steps).expect("reopens"));
+    assert_eq!(versions(&mut admin), [1, 2]);
+    // Edited, or fewer than the schema has: refused, nothing written.
+    let edited = Migrations::new(&[V1, "ALTER TABLE app_refunds ADD COLUMN reason text"]);
+    match PostgresLedger::connect_with_migrations(&store.params, schema, &edited) {
+        Err(PostgresError::Migration(MigrationError::Changed { version: 2 })) => {}
+        other => panic!("expected a changed migration, got {other:?}"),
+    }
+    match PostgresLedger::connect_with_migrations(&store.params, schema, &Migrations::new(&[V1])) {
+        Err(PostgresError::Migration(MigrationError::Newer { found: 2, known: 1 })) => {}
+        other => panic!("expected a newer schema, got {other:?}"),
+    }
+    assert_eq!(versions(&mut admin), [1, 2]);
+    // A step that fails rolls back every step of its opening with it.
+    let failing = Migrations::new(&[V1, V2, "CREATE INDEX ON app_refunds (no_such_column)"]);
+    assert!(matches!(
+        PostgresLedger::connect_with_migrations(&store.params, schema, &failing),
+        Err(PostgresError::Postgres(_))
+    ));
+    assert_eq!(versions(&mut admin), [1, 2]);
+    admin
+        .batch_execute(&format!("DROP SCHEMA {} CASCADE", quoted(schema)))
+        .expect("dropped");
+}
+
+/// A connection the server terminates (as a restart or a failover would) fails the next
+/// acceptance with a transient store error; a serialization failure and a deadlock are
+/// transient too; a unique violation is not.
+#[test]
+fn a_dropped_connection_is_a_transient_failure() {
+    use contract_core::inbox::{AcceptError, Inbox, MemoryArtifacts, PostgresError};
+
+    use super::fixture::{accept, bytes, effect_of, order};
+
+    let Some(store) = fresh("transient") else {
+        return;
+    };
+    let mut ledger = store.connect();
+    let pid: i32 = ledger
+        .client()
+        .query_one("SELECT pg_backend_pid()", &[])
+        .expect("read")
+        .get(0);
+    let mut inbox = Inbox::with_artifacts(ledger, MemoryArtifacts::new());
+    let mut admin = client(&store.params);
+    let terminated: bool = admin
+        .query_one("SELECT pg_terminate_backend($1)", &[&pid])
+        .expect("terminated")
+        .get(0);
+    assert!(terminated);
+    let envelope = bytes(order("ctx-dropped", "h-1"));
+    let effect = effect_of("ctx-dropped", "h-1");
+    match accept::<Postgres, _>(&mut inbox, &envelope, &effect) {
+        Err(error @ AcceptError::Store(_)) => assert!(error.is_transient(), "{error:?}"),
+        other => panic!("expected a dropped connection, got {other:?}"),
+    }
+    // A new connection: the same envelope is applied.
+    let mut inbox = Inbox::with_artifacts(store.connect(), MemoryArtifacts::new());
+    assert!(accept::<Postgres, _>(&mut inbox, &envelope, &effect)
+        .expect("applied")
+        .is_applied());
+    assert_eq!(store.effects(&effect), 1);
+
+    // A serialization failure: two SERIALIZABLE transactions that each read what the other
+    // writes.
+    let table = format!("{}.skew", quoted(&store.schema));
+    admin
+        .batch_execute(&format!(
+            "CREATE TABLE {table} (k int PRIMARY KEY, v int); INSERT INTO {table} VALUES (1, 0), (2, 0)"
+        ))
+        .expect("created");
+    let (mut a, mut b) = (client(&store.params), client(&store.params));
+    let serializable = "BEGIN ISOLATION LEVEL SERIALIZABLE";
+    a.batch_execute(serializable).expect("begun");
+    b.batch_execute(serializable).expect("begun");
+    a.batch_execute(&format!(
+        "UPDATE {table} SET v = (SELECT sum(v) FROM {table}) + 1 WHERE k = 1"
+    ))
+    .expect("a");
+    let b_update = b.batch_execute(&format!(
+        "UPDATE {table} SET v = (SELECT sum(v) FROM {table}) + 1 WHERE k = 2"
+    ));
+    a.batch_execute("COMMIT").expect("the first commits");
+    // The second fails at its next statement or at its commit, as the server finds it.
+    let failure = match b_update {
+        Err(failure) => failure,
+        Ok(()) => b
+            .batch_execute("COMMIT")
+            .expect_err("a serialization failure"),
+    };
+    let failure = PostgresError::from(failure);
+    assert_eq!(failure.code().map(|c| c.code()), Some("40001"), "{failure}");
+    assert!(failure.is_transient(), "{failure}");
+
+    // Not every failure is: a unique violation is the same on a retry.
+    let duplicate = admin
+        .batch_execute(&format!("INSERT INTO {table} VALUES (1, 0)"))
+        .expect_err("a unique violation");
+    assert!(!PostgresError::from(duplicate).is_transient());
+}

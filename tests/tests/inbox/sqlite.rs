@@ -435,3 +435,148 @@ fn sessions_since_a_time_are_found_from_the_sequence_and_the_repeats() {
         assert_eq!(got, want, "since +{cut}s");
     }
 }
+
+/// The application's migrations run in the ledger's migration transaction: once each,
+/// recorded by version, only the new ones on a reopen; a step edited after it ran, or a
+/// database with more steps than given, is refused and nothing is written; a step that
+/// fails on a new file leaves no ledger either.
+#[test]
+fn the_applications_migrations_run_once_in_the_ledgers_transaction() {
+    use contract_core::inbox::{MigrationError, Migrations, SqliteError};
+
+    const V1: &str = "CREATE TABLE refunds (order_ref TEXT PRIMARY KEY)";
+    const V2: &str = "ALTER TABLE refunds ADD COLUMN amount_cents INTEGER";
+    const V3: &str = "CREATE INDEX refunds_amount ON refunds (amount_cents)";
+    let store = SqliteStore::fresh("app-migrations").expect("a store");
+    let applied = |ledger: &SqliteLedger| -> Vec<i64> {
+        let mut statement = ledger
+            .connection()
+            .prepare("SELECT version FROM handoff_app_migration ORDER BY version")
+            .expect("prepared");
+        let rows = statement.query_map([], |row| row.get(0)).expect("read");
+        rows.map(|row| row.expect("a version")).collect()
+    };
+
+    let two = Migrations::new(&[V1, V2]);
+    let ledger = SqliteLedger::open_with_migrations(&store.path, &two).expect("opens");
+    assert_eq!(applied(&ledger), [1, 2]);
+    ledger
+        .connection()
+        .execute(
+            "INSERT INTO refunds (order_ref, amount_cents) VALUES ('A-1', 1250)",
+            [],
+        )
+        .expect("the table of both steps");
+    drop(ledger);
+    // Reopened with the same steps: nothing runs again (V1 again would fail: the table
+    // exists), the row stays.
+    let ledger = SqliteLedger::open_with_migrations(&store.path, &two).expect("reopens");
+    assert_eq!(applied(&ledger), [1, 2]);
+    drop(ledger);
+    // One step more: only it runs.
+    let three = Migrations::new(&[V1, V2, V3]);
+    let ledger = SqliteLedger::open_with_migrations(&store.path, &three).expect("reopens");
+    assert_eq!(applied(&ledger), [1, 2, 3]);
+    drop(ledger);
+    // Plain `open` reads no migration and leaves them alone.
+    drop(SqliteLedger::open(&store.path).expect("opens"));
+
+    // A step edited after it ran: refused, nothing written.
+    let edited = Migrations::new(&[V1, "ALTER TABLE refunds ADD COLUMN reason TEXT", V3]);
+    match SqliteLedger::open_with_migrations(&store.path, &edited) {
+        Err(SqliteError::Migration(MigrationError::Changed { version: 2 })) => {}
+        other => panic!("expected a changed migration, got {other:?}"),
+    }
+    // Fewer steps than the database has: a newer application migrated it.
+    match SqliteLedger::open_with_migrations(&store.path, &two) {
+        Err(SqliteError::Migration(MigrationError::Newer { found: 3, known: 2 })) => {}
+        other => panic!("expected a newer database, got {other:?}"),
+    }
+    let ledger = store.connect();
+    assert_eq!(applied(&ledger), [1, 2, 3]);
+    let columns: i64 = ledger
+        .connection()
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('refunds')",
+            [],
+            |row| row.get(0),
+        )
+        .expect("counted");
+    assert_eq!(columns, 2, "the edited step did not run");
+    drop(ledger);
+
+    // On a new file, a failing step rolls the ledger's own migration back with it.
+    let fresh = store.path.with_extension("failing.db");
+    let failing = Migrations::new(&[V1, "CREATE TABLE refunds (x TEXT)"]);
+    match SqliteLedger::open_with_migrations(&fresh, &failing) {
+        Err(SqliteError::Sqlite(_)) => {}
+        other => panic!("expected the step's failure, got {other:?}"),
+    }
+    let connection = rusqlite::Connection::open(&fresh).expect("opens");
+    let (version, tables): (i64, i64) = connection
+        .query_row(
+            "SELECT (SELECT user_version FROM pragma_user_version), \
+             (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table')",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .expect("read");
+    assert_eq!((version, tables), (0, 0));
+    drop(connection);
+    for suffix in ["", "-wal", "-shm"] {
+        let mut path = fresh.clone().into_os_string();
+        path.push(suffix);
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// A database locked by another connection's write transaction, past a `busy_timeout` of
+/// 0: the acceptance fails with a transient store error, a retry loop's cue; the same
+/// envelope is applied once the lock is released. A read-only ledger's refusal is not
+/// transient.
+#[test]
+fn a_busy_database_is_a_transient_failure() {
+    use contract_core::inbox::{AcceptError, Inbox, MemoryArtifacts};
+    use std::time::Duration;
+
+    use super::fixture::{accept, bytes, effect_of, order};
+
+    let store = SqliteStore::fresh("busy").expect("a store");
+    let ledger = store.connect().busy_timeout(Duration::ZERO).expect("set");
+    let mut inbox = Inbox::with_artifacts(ledger, MemoryArtifacts::new());
+    let holder = rusqlite::Connection::open(&store.path).expect("opens");
+    holder
+        .execute_batch("BEGIN IMMEDIATE")
+        .expect("the write lock");
+
+    let envelope = bytes(order("ctx-busy", "h-1"));
+    let effect = effect_of("ctx-busy", "h-1");
+    match accept::<SqliteStore, _>(&mut inbox, &envelope, &effect) {
+        Err(error @ AcceptError::Store(_)) => {
+            assert!(error.is_transient(), "{error:?}");
+            let AcceptError::Store(store_error) = &error else {
+                unreachable!()
+            };
+            assert!(store_error.is_transient());
+        }
+        other => panic!("expected a busy store, got {other:?}"),
+    }
+    assert_eq!(store.effects(&effect), 0);
+
+    holder.execute_batch("ROLLBACK").expect("released");
+    let retried = accept::<SqliteStore, _>(&mut inbox, &envelope, &effect).expect("applied");
+    assert!(retried.is_applied());
+    assert_eq!(store.effects(&effect), 1);
+    drop(inbox);
+
+    // Not every store failure is: a read-only ledger refuses for good.
+    let mut read_only = Inbox::with_artifacts(
+        SqliteLedger::open_read_only(&store.path).expect("opens"),
+        MemoryArtifacts::new(),
+    );
+    let other = bytes(order("ctx-busy", "h-2"));
+    match accept::<SqliteStore, _>(&mut read_only, &other, "none") {
+        Err(error @ AcceptError::Store(_)) => assert!(!error.is_transient(), "{error:?}"),
+        other => panic!("expected a read-only refusal, got {other:?}"),
+    }
+}
