@@ -850,6 +850,60 @@ fn integer_bounds_choose_the_smallest_kind_that_holds_them() {
 }
 
 #[test]
+fn integer_bounds_past_64_bits_are_read_from_their_annotation() {
+    let int = |schema: Value| field_type(schema, View::Receiver);
+    // The export leaves out a bound a JSON number cannot hold and says the values in
+    // `x-handoff-integers`; the import reads both.
+    // (Read over the smallest kind that holds the values, as any integer is.)
+    for (text, read) in [
+        (
+            "i128(-170141183460469231731687303715884105727..)",
+            "i128(-170141183460469231731687303715884105727..)",
+        ),
+        (
+            "u128(0..=340282366920938463463374607431768211454)",
+            "u128(0..=340282366920938463463374607431768211454)",
+        ),
+        (
+            "u128(0, 18446744073709551616..)",
+            "u128(0, 18446744073709551616..)",
+        ),
+        (
+            "i128(0..)",
+            "u128(0..=170141183460469231731687303715884105727)",
+        ),
+    ] {
+        let exported = contract_schema::text::parse_type(text).expect("a type");
+        let doc = contract_schema::json_schema::to_json_schema(
+            &Schema {
+                contract: None,
+                mode: compat::Mode::Full,
+                allowances: Default::default(),
+                root: exported.clone(),
+                types: Default::default(),
+            },
+            View::Receiver,
+        );
+        assert_eq!(doc["x-handoff-integers"], text, "{doc}");
+        assert_eq!(int(doc.clone()).to_string(), read, "{doc}");
+    }
+    // With the keywords: both hold.
+    assert_eq!(
+        int(json!({"type": "integer", "maximum": 5, "x-handoff-integers": "i128(..=-18446744073709551617, 3..)"}))
+            .to_string(),
+        "i128(..=-18446744073709551617, 3..=5)"
+    );
+    // Anything but an integer type in the canonical text is an error where it is.
+    for bad in [json!("string"), json!(3), json!("u8(")] {
+        let doc = json!({"title": "T", "type": "object", "properties": {"v": {"type": "integer", "x-handoff-integers": bad}}});
+        for view in [View::Sender, View::Receiver] {
+            let err = import(&doc, view).expect_err("refused");
+            assert_eq!(err.pointer, "/properties/v/x-handoff-integers", "{err}");
+        }
+    }
+}
+
+#[test]
 fn numbers_are_f64_and_their_bounds_are_refused() {
     assert_eq!(
         field_type(json!({"type": "number"}), View::Receiver),

@@ -8,7 +8,8 @@ use std::hash::Hash;
 
 use serde_json::{json, Map, Number, Value};
 
-use crate::model::{Constraint, IntKind, IntValue, StringFormat};
+use crate::constraint::IntRange;
+use crate::model::{Constraint, IntKind, IntValue, StringFormat, Type};
 
 /// The annotation on an alias property of the receiver view: the field's own key.
 pub(super) const ALIAS_OF: &str = "x-handoff-alias-of";
@@ -18,6 +19,10 @@ pub(super) const CATCH_ALL: &str = "x-handoff-catch-all";
 pub(super) const CONTRACT: &str = "x-handoff-contract";
 /// The annotation on a string of a format JSON Schema has no standard name for.
 pub(super) const FORMAT: &str = "x-handoff-format";
+/// The annotation on an integer whose bounds a JSON number of the export cannot hold
+/// (beyond `i64`/`u64`, left out of `minimum`/`maximum`): its values exactly, in the
+/// canonical text (`u128(18446744073709551616..)`).
+pub(super) const INTEGERS: &str = "x-handoff-integers";
 /// The annotation at the root of a contract's export: its compatibility mode.
 pub(super) const MODE: &str = "x-handoff-mode";
 /// The annotation on a field that is a working assumption.
@@ -184,6 +189,10 @@ pub(super) fn constrained_schema(c: &Constraint) -> Map<String, Value> {
                     }
                 }
             }
+            if !said_exactly(ranges) {
+                let exact = Type::Constrained(Box::new(c.clone())).to_string();
+                out.insert(INTEGERS.into(), exact.into());
+            }
             out
         }
         Constraint::String(s) => {
@@ -200,6 +209,27 @@ pub(super) fn constrained_schema(c: &Constraint) -> Map<String, Value> {
             out
         }
     }
+}
+
+/// Whether the hull and the ranges written for `ranges` (non-empty, sorted, apart) say
+/// them exactly, as the import reads them back: a bound a JSON number cannot hold is left
+/// out, which reads as the widest value (`i128`'s least for a minimum; for a maximum `u128`'s
+/// greatest from a minimum of 0 or more, `i128`'s greatest otherwise), so only a bound that
+/// is that value may be left out.
+fn said_exactly(ranges: &[IntRange]) -> bool {
+    let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+        return true;
+    };
+    let widest_max = if first.min >= IntValue::ZERO {
+        IntValue::max_of(IntKind::U128)
+    } else {
+        IntValue::max_of(IntKind::I128)
+    };
+    let held = |v: IntValue| int_value(v).is_some();
+    let inner = ranges.windows(2).all(|w| held(w[0].max) && held(w[1].min));
+    (held(first.min) || first.min == IntValue::min_of(IntKind::I128))
+        && (held(last.max) || last.max == widest_max)
+        && inner
 }
 
 pub(super) fn string_schema(format: StringFormat) -> Map<String, Value> {

@@ -16,7 +16,10 @@
 //!   `x-handoff-provenance: "assumption"` for a working assumption
 //!   (confirmed is the default and is not written), `x-handoff-renamed-from` (the names the field
 //!   had in earlier versions: an explanation, never a key the receiver reads), and on an alias
-//!   property of the receiver view, `x-handoff-alias-of` (the field's own key).
+//!   property of the receiver view, `x-handoff-alias-of` (the field's own key);
+//! - on a constrained integer whose bounds a JSON number cannot hold (past `i64`/`u64`) and
+//!   whose keywords, which leave those bounds out, would then admit more:
+//!   `x-handoff-integers`, its values in the canonical text (`i128(..=-18446744073709551617)`).
 //!
 //! [`ANNOTATIONS`] lists these `x-handoff-*` keywords (a validator in strict mode must be told
 //! of them); [`without_annotations`] removes them.
@@ -57,7 +60,7 @@
 //! | floats | `{"type": "number"}` |
 //! | char | a string of exactly one character (`minLength`/`maxLength` count characters) |
 //! | string | `{"type": "string"}`, with `format` `uuid`, `date-time`, `date`, `ipv4`, `ipv6` or `uri` (`url::Url`); a naive date-time or time of day has no offset, which JSON Schema's formats require, and JSON Schema has no format for an address of either family or a socket address, so these carry `x-handoff-format` (`naive-date-time`, `time`, `ip`, `socket-addr-v4`, `socket-addr-v6`, `socket-addr`) instead |
-//! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`; as a map key it is the pattern of the digits of its ranges, exact |
+//! | constrained integer (`u8(1..)`, `i32(..=-1, 1..)`, `u8(0..=2, 7)`) | `{"type": "integer"}` with `enum` when every range is one value; otherwise the hull's `minimum`/`maximum`, and the values between the ranges as `not: {"enum": […]}` when each gap is one value (`NonZeroI32`: `not: {"enum": [0]}`), an `anyOf` of the ranges otherwise. A bound beyond what a JSON number holds (past `i64`/`u64`) is left out, as for `u128`, and the values are then said exactly by `x-handoff-integers` (`u128(18446744073709551616..)`) unless the bound left out is the kind's own; as a map key it is the pattern of the digits of its ranges, exact |
 //! | constrained string (`string(uuid, len 1..=36, pattern "…")`) | the string's schema with `minLength`, `maxLength` and `pattern` |
 //! | any | `{}` |
 //! | option | the inner type or `null` |
@@ -180,7 +183,9 @@
 //! - **integral floats**: JSON Schema's `integer` accepts `1.0`; serde rejects it for an
 //!   integer type.
 //! - **128-bit extremes**: bounds are written only when a JSON number of `serde_json` can hold
-//!   them, so `u128` has `minimum: 0` and no `maximum`, and `i128` has neither.
+//!   them, so `u128` has `minimum: 0` and no `maximum`, and `i128` has neither; a constrained
+//!   integer whose bounds are left out says them in `x-handoff-integers`, which no validator
+//!   checks.
 //! - **a required field whose key an earlier field reads**: serde gives a key to a struct's
 //!   own field first, then to its flattened fields in declaration order, so a required field
 //!   of a flattened struct whose key (and every alias) is already taken never receives it,
@@ -245,8 +250,8 @@ use exporter::Exporter;
 pub use import::{import, ImportError, ImportWarning, Imported};
 use keywords::{
     at_most_one, constrained_schema, int_schema, keywords, nullable, obj, required_keys,
-    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, MODE, PROVENANCE, RENAMED_FROM,
-    RUST, VIEW,
+    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, INTEGERS, MODE, PROVENANCE,
+    RENAMED_FROM, RUST, VIEW,
 };
 
 /// Every annotation keyword an export may write, sorted: `x-handoff-*` keys that no validator
@@ -260,6 +265,7 @@ pub const ANNOTATIONS: &[&str] = &[
     CATCH_ALL,
     CONTRACT,
     FORMAT,
+    INTEGERS,
     MODE,
     PROVENANCE,
     RENAMED_FROM,
@@ -817,6 +823,27 @@ mod tests {
             export("i128(..=-1, 1..)"),
             json!({"type": "integer", "not": {"enum": [0]}})
         );
+        // ... and where the bound left out is not the kind's own, the values are said by
+        // the annotation.
+        assert_eq!(
+            export("i128(-170141183460469231731687303715884105727..)"),
+            json!({"type": "integer",
+                   "x-handoff-integers": "i128(-170141183460469231731687303715884105727..)"})
+        );
+        assert_eq!(
+            export("u128(0, 18446744073709551616..)"),
+            json!({"type": "integer", "minimum": 0,
+                   "anyOf": [{"minimum": 0, "maximum": 0}, {}],
+                   "x-handoff-integers": "u128(0, 18446744073709551616..)"})
+        );
+        assert_eq!(
+            export("i128(0..)"),
+            json!({"type": "integer", "minimum": 0, "x-handoff-integers": "i128(0..)"})
+        );
+        assert_eq!(
+            export("u128(1..)"),
+            json!({"type": "integer", "minimum": 1})
+        );
         assert_eq!(export("u8()"), json!({"not": {}}));
         assert_eq!(
             export("string(uuid, len 1..=36, pattern \"^[0-9a-f-]+$\")"),
@@ -876,7 +903,7 @@ mod tests {
 
     #[test]
     fn annotations_are_sorted_and_each_an_x_handoff_key() {
-        assert_eq!(ANNOTATIONS.len(), 9);
+        assert_eq!(ANNOTATIONS.len(), 10);
         assert!(ANNOTATIONS.windows(2).all(|w| w[0] < w[1]));
         assert!(ANNOTATIONS.iter().all(|k| k.starts_with("x-handoff-")));
     }

@@ -72,7 +72,8 @@
 //!   `x-handoff-renamed-from`, `x-handoff-alias-of` (in a consumer's schema: another key of
 //!   the named field, with the export's "exactly one"/"at most one" `allOf` constraints), on
 //!   an alternative `x-handoff-catch-all` (a `#[serde(other)]` variant), on a string
-//!   `x-handoff-format`.
+//!   `x-handoff-format`, on an integer `x-handoff-integers` (its values exactly, where a bound
+//!   past `i64`/`u64` is left out of `minimum`/`maximum`: read together with the keywords).
 //!
 //! # Ignored, refused, warned
 //!

@@ -82,6 +82,19 @@ fn integer_of(n: &Number, round: Round) -> Option<(IntValue, bool)> {
     Some((v, r == f))
 }
 
+/// The ranges of an `x-handoff-integers` annotation: an integer type in the canonical text
+/// (`i128(..=-18446744073709551617)`, or a kind alone).
+fn exact_integers(value: &Value) -> Option<Vec<IntRange>> {
+    match crate::text::parse_type(value.as_str()?).ok()? {
+        Type::Int(kind) => Some(vec![IntRange::all_of(kind)]),
+        Type::Constrained(c) => match *c {
+            crate::model::Constraint::Int { values, .. } => Some(values.ranges().to_vec()),
+            crate::model::Constraint::String(_) => None,
+        },
+        _ => None,
+    }
+}
+
 /// An integer value of `enum`, `const` or `not`.
 fn exact_integer(value: &Value) -> Option<IntValue> {
     match integer_of(value.as_number()?, Round::Down)? {
@@ -116,7 +129,10 @@ impl Importer<'_> {
             }
         }
         let lo_value = lo.unwrap_or(IntValue::min_of(IntKind::I128));
-        let hi_value = hi.unwrap_or(if lo_value >= IntValue::ZERO {
+        // Beside `x-handoff-integers`, a missing bound is one left out, which the annotation
+        // says: the keywords then bound nothing there.
+        let annotated = map.contains_key("x-handoff-integers");
+        let hi_value = hi.unwrap_or(if lo_value >= IntValue::ZERO || annotated {
             IntValue::max_of(IntKind::U128)
         } else {
             IntValue::max_of(IntKind::I128)
@@ -180,6 +196,26 @@ impl Importer<'_> {
                 "not",
             ],
         )?;
+        if let Some(exact) = map.get("x-handoff-integers") {
+            let at = child(pointer, "x-handoff-integers");
+            let Some(exact) = exact_integers(exact) else {
+                return Err(error(
+                    &at,
+                    "not a set of integers in the canonical text (`u128(18446744073709551616..)`)"
+                        .to_owned(),
+                ));
+            };
+            // The keywords' bounds (those a JSON number holds) and the exact values: both.
+            ranges = ranges
+                .iter()
+                .flat_map(|r| {
+                    exact.iter().filter_map(move |w| {
+                        let (min, max) = (r.min.max(w.min), r.max.min(w.max));
+                        (min <= max).then(|| IntRange::new(min, max))
+                    })
+                })
+                .collect();
+        }
         ranges.retain(|r| r.min <= r.max);
         if ranges.is_empty() {
             self.unsupported(
