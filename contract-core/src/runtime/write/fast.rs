@@ -971,18 +971,18 @@ impl<'a, 'm> Compound<'a, 'm> {
         let guess = *next_guess;
         // The key the guessed field was last matched under: known without a lookup. Any other
         // key is looked up out of line, so that the common case keeps its values in registers.
-        let known = slots.get(guess).is_some_and(|slot| {
-            slot.key_addr.load(Ordering::Relaxed) == key.as_ptr() as usize
-                && slot.name.is_some_and(|name| name.len() == key.len())
-        });
-        let found = if known {
-            Some(guess)
-        } else {
-            look_up(slots, guess, key)
+        let found = match slots.get(guess) {
+            Some(slot)
+                if slot.key_addr.load(Ordering::Relaxed) == key.as_ptr() as usize
+                    && slot.name.is_some_and(|name| name.len() == key.len()) =>
+            {
+                Some((guess, slot))
+            }
+            _ => look_up(slots, guess, key).and_then(|f| Some((f, slots.get(f)?))),
         };
         // A field the view does not write, one written twice, or two fields under one name
         // (the key twice in the object). At most 64 fields (see `Writer::open_struct`).
-        let (Some(f), Some(slot)) = (found, found.and_then(|f| slots.get(f))) else {
+        let Some((f, slot)) = found else {
             return Err(w.bail());
         };
         let bit = 1u64 << f;
