@@ -80,9 +80,12 @@ impl ArtifactStore for NoArtifacts {
 /// (`ArtifactUnavailable`): there is no content to check it against.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryArtifacts {
-    /// Each version's content digest; `None` for a version registered without content.
-    versions: Arc<RwLock<HashMap<(String, u64), Option<Digest>>>>,
+    versions: Arc<RwLock<Versions>>,
 }
+
+/// Each version (`uri`, `version`) with its content's digest; `None` for a version
+/// registered without content.
+type Versions = HashMap<(String, u64), Option<Digest>>;
 
 impl MemoryArtifacts {
     /// An empty store.
