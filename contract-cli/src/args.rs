@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use clap::builder::PossibleValue;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
-use contract_schema::compat::Mode;
+use contract_schema::compat::{Mode, Peer};
 use contract_schema::json_schema::View;
 
 /// The exit statuses, printed after every `--help`.
@@ -249,6 +249,35 @@ impl From<ViewArg> for View {
     }
 }
 
+/// Who wrote a `.json` side of `diff`: the terms its findings' fixes are said in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum PeerArg {
+    /// Told from the document: pydantic by its field titles, zod by its safe-integer
+    /// bounds, this tool's own export by its annotations (Rust fixes), else JSON Schema.
+    #[default]
+    Auto,
+    /// pydantic 2: `Field(ge=…, le=…)`, `Optional[…] = None`, `Literal[…]`, `model_config`.
+    Pydantic,
+    /// zod: `.int().min(…).max(…)`, `.optional()`, `.nullish()`, `z.enum([…])`, `.strict()`.
+    Zod,
+    /// Any generator: the JSON Schema keywords, with the pydantic and zod forms beside them.
+    JsonSchema,
+}
+
+impl PeerArg {
+    /// The peer a `.json` side is told as, its document read: `None` for this tool's own
+    /// export under `auto` (its fixes are Rust's).
+    #[must_use]
+    pub fn of(self, doc: &serde_json::Value) -> Option<Peer> {
+        match self {
+            PeerArg::Auto => Peer::of_document(doc),
+            PeerArg::Pydantic => Some(Peer::Pydantic),
+            PeerArg::Zod => Some(Peer::Zod),
+            PeerArg::JsonSchema => Some(Peer::JsonSchema),
+        }
+    }
+}
+
 /// `handoff diff OLD NEW`.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct DiffArgs {
@@ -262,6 +291,9 @@ pub struct DiffArgs {
     /// How to print.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Who wrote the `.json` side(s): their fixes are said in its terms.
+    #[arg(long, value_enum, default_value_t)]
+    pub peer: PeerArg,
 }
 
 /// `handoff check OLD_DIR NEW_DIR` or `handoff check --against GIT_REF [DIR…]`.
@@ -609,6 +641,7 @@ mod tests {
                 new: "b.snap".into(),
                 mode: Some(DiffMode::Evolve(Mode::Backward)),
                 format: Format::Json,
+                peer: PeerArg::Auto,
             }
         );
         let transitive = cmd_diff(parse("diff a b --mode full-transitive").unwrap());
@@ -618,6 +651,10 @@ mod tests {
         );
         let check = cmd_diff(parse("diff a b --mode check").unwrap());
         assert_eq!(check.mode, Some(DiffMode::Check));
+        let peer = cmd_diff(parse("diff a.json b --mode check --peer zod").unwrap());
+        assert_eq!(peer.peer, PeerArg::Zod);
+        let named = cmd_diff(parse("diff a.json b --mode check --peer json-schema").unwrap());
+        assert_eq!(named.peer, PeerArg::JsonSchema);
     }
 
     fn cmd_diff(cmd: Command) -> DiffArgs {

@@ -7,7 +7,10 @@
 //!   a receiver view. The import's warnings go to stderr as `warning: FILE: #POINTER: MESSAGE`
 //!   in text; in JSON they are the document's `warnings` array (`file`, `pointer`,
 //!   `message`), and stderr stays quiet. A schema the import refuses exits 2 with
-//!   `error: FILE: #POINTER: MESSAGE`.
+//!   `error: FILE: #POINTER: MESSAGE`. The fix hints of a peer's side are said in its terms
+//!   (`contract_schema::compat::check_peer`): `--peer pydantic|zod|json-schema` names who
+//!   wrote the `.json` side(s); the default, `auto`, tells it from each document
+//!   (`contract_schema::compat::Peer::of_document`: this tool's own export keeps Rust's).
 //! - `handoff check OLD_DIR NEW_DIR [--format text|json]`
 //! - `handoff check --against GIT_REF [DIR…]`: each folder (default: the snapshot folders
 //!   of the current directory's crates, see [`workspace`], else `contracts`) of the
@@ -62,7 +65,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use contract_schema::compat::{self, CompatReport, Direction, Finding, Fix, Rule};
+use contract_schema::compat::{self, CompatReport, Direction, Finding, Fix, Peer, PeerSides, Rule};
 use contract_schema::json_schema::{
     import, to_json_schema, without_annotations, ImportWarning, View,
 };
@@ -95,7 +98,7 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Diff(a) => diff(&a.old, &a.new, a.mode, a.format),
+        Command::Diff(a) => diff(&a.old, &a.new, a.mode, a.format, a.peer),
         Command::Check(a) => match a.against {
             None => check(&a.dirs[0], &a.dirs[1], a.format),
             Some(git_ref) => {
@@ -207,10 +210,16 @@ struct ImportNote {
 }
 
 /// One side of `diff`: a snapshot, or (a `.json` file) a peer's JSON Schema imported in
-/// `view`, its warnings added to `notes`.
-fn diff_side(path: &Path, view: View, notes: &mut Vec<ImportNote>) -> Result<Schema, String> {
+/// `view`, its warnings added to `notes`, with the peer its fixes are said for (`peer`,
+/// or told from the document).
+fn diff_side(
+    path: &Path,
+    view: View,
+    peer: args::PeerArg,
+    notes: &mut Vec<ImportNote>,
+) -> Result<(Schema, Option<Peer>), String> {
     if !args::is_json_schema(path) {
-        return snapshots::read(path);
+        return Ok((snapshots::read(path)?, None));
     }
     let bytes = std::fs::read(path)
         .map_err(|e| format!("{}: cannot read the JSON Schema: {e}", path.display()))?;
@@ -228,7 +237,7 @@ fn diff_side(path: &Path, view: View, notes: &mut Vec<ImportNote>) -> Result<Sch
         file: path.display().to_string(),
         warning,
     }));
-    Ok(imported.schema)
+    Ok((imported.schema, peer.of(&doc)))
 }
 
 /// What is wrong with a document that is not JSON, without echoing its contents.
@@ -241,12 +250,22 @@ fn json_error_kind(e: &serde_json::Error) -> &'static str {
     }
 }
 
-fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Result<bool, String> {
+fn diff(
+    old: &Path,
+    new: &Path,
+    mode: Option<DiffMode>,
+    format: Format,
+    peer: args::PeerArg,
+) -> Result<bool, String> {
     // A `.json` side is read only in check mode (the arguments say so): the producer's
     // schema as a sender view, the consumer's as a receiver view. A new snapshot is read with
     // the line of each element, for `--format github`; a JSON Schema has no such lines.
     let mut notes = Vec::new();
-    let old_schema = diff_side(old, View::Sender, &mut notes)?;
+    let (old_schema, producer_peer) = diff_side(old, View::Sender, peer, &mut notes)?;
+    let mut peers = PeerSides {
+        producer: producer_peer,
+        consumer: None,
+    };
     let located = if args::is_json_schema(new) {
         None
     } else {
@@ -256,7 +275,9 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
     let new_schema = match &located {
         Some(located) => &located.schema,
         None => {
-            imported_new = diff_side(new, View::Receiver, &mut notes)?;
+            let (schema, consumer_peer) = diff_side(new, View::Receiver, peer, &mut notes)?;
+            peers.consumer = consumer_peer;
+            imported_new = schema;
             &imported_new
         }
     };
@@ -275,8 +296,9 @@ fn diff(old: &Path, new: &Path, mode: Option<DiffMode>, format: Format) -> Resul
             compat::evolve_with(&old_schema, new_schema, m, allowances),
             m.as_str(),
         ),
+        // A peer's side is told its fixes in its own terms.
         DiffMode::Check => (
-            compat::check_with(&old_schema, new_schema, allowances),
+            compat::check_peer_with(&old_schema, new_schema, peers, allowances),
             "check",
         ),
     };

@@ -2044,3 +2044,145 @@ fn json_schema_in_a_providers_dialect_says_its_narrowings_and_refusals() {
     ]);
     assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
 }
+
+/// A pydantic producer's plain `int` (`amount`), against a consumer's `u64`.
+fn pydantic_plain_int() -> String {
+    serde_json::json!({
+        "title": "Payload",
+        "type": "object",
+        "properties": {
+            "orderRef": {"title": "Orderref", "type": "string"},
+            "amount": {"title": "Amount", "type": "integer"}
+        },
+        "required": ["orderRef", "amount"],
+        "additionalProperties": false
+    })
+    .to_string()
+}
+
+#[test]
+fn diff_check_says_a_peers_fix_in_its_terms() {
+    let tmp = TempDir::new();
+    let producer = write(&tmp.0, "producer.json", &pydantic_plain_int());
+    let consumer = write(&tmp.0, "consumer.snap", &snapshot("p", 1, Mode::Full, v1()));
+    // `auto` (the default) tells pydantic by its titles.
+    let out = handoff(&[&"diff", &producer, &consumer, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("error[INT_OUT_OF_RANGE]"), "{text}");
+    assert!(
+        text.contains("   = help: keep `amount` within what the consumer reads: `Field(ge=0, le=18446744073709551615)`\n"),
+        "{text}"
+    );
+    // Named on the command line: zod's terms, then the JSON Schema keywords with both.
+    let out = handoff(&[
+        &"diff", &producer, &consumer, &"--mode", &"check", &"--peer", &"zod",
+    ]);
+    assert!(
+        stdout(&out).contains(
+            "= help: keep `amount` within what the consumer reads: `z.number().int().min(0)`\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = handoff(&[
+        &"diff",
+        &producer,
+        &consumer,
+        &"--mode",
+        &"check",
+        &"--peer",
+        &"json-schema",
+        &"--format",
+        &"json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finding = &doc["findings"][0];
+    assert_eq!(finding["rule"], "INT_OUT_OF_RANGE");
+    assert_eq!(
+        finding["hint"],
+        "keep `amount` within what the consumer reads: `\"minimum\": 0, \"maximum\": 18446744073709551615` (pydantic: `Field(ge=0, le=18446744073709551615)`; zod: `z.number().int().min(0)`)"
+    );
+    assert_eq!(finding["fix"], serde_json::json!({"kind": "described"}));
+
+    // A consumer's side: a zod `.strict()` object without `note`, told to drop `.strict()`.
+    let producer = write(
+        &tmp.0,
+        "producer.snap",
+        &snapshot(
+            "p",
+            1,
+            Mode::Full,
+            vec![
+                FieldDef::plain("orderRef", string()),
+                FieldDef::plain("note", string()),
+            ],
+        ),
+    );
+    let strict = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"orderRef": {"type": "string"}},
+        "required": ["orderRef"],
+        "additionalProperties": false
+    });
+    let strict = write(&tmp.0, "strict.json", &strict.to_string());
+    let out = handoff(&[
+        &"diff", &producer, &strict, &"--mode", &"check", &"--peer", &"zod",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("= help: accept the keys the producer writes beside the declared fields at `note`: drop `.strict()` (a plain `z.object` strips unknown keys), or declare `note`\n"),
+        "{}",
+        stdout(&out)
+    );
+    // An unknown peer name is a usage error that lists the names.
+    let out = handoff(&[
+        &"diff", &producer, &strict, &"--mode", &"check", &"--peer", &"msgspec",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("pydantic"), "{}", stderr(&out));
+}
+
+#[test]
+fn diff_check_of_this_tools_own_export_keeps_rusts_hints() {
+    let tmp = TempDir::new();
+    let wide = write(
+        &tmp.0,
+        "wide.snap",
+        &snapshot(
+            "p",
+            1,
+            Mode::Full,
+            vec![FieldDef::plain("amount", Type::Int(IntKind::U64))],
+        ),
+    );
+    let narrow = write(
+        &tmp.0,
+        "narrow.snap",
+        &snapshot(
+            "p",
+            1,
+            Mode::Full,
+            vec![FieldDef::plain("amount", Type::Int(IntKind::U32))],
+        ),
+    );
+    let export = tmp.0.join("wide.sender.json");
+    let out = handoff(&[
+        &"json-schema",
+        &wide,
+        &"--view",
+        &"sender",
+        &"--out",
+        &export,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = handoff(&[&"diff", &export, &narrow, &"--mode", &"check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // The export carries `x-handoff-view`: a Rust producer, told Rust's fix.
+    assert!(
+        stdout(&out).contains("use one contract version"),
+        "{}",
+        stdout(&out)
+    );
+}

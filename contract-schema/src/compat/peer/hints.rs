@@ -363,7 +363,26 @@ fn ints_producer(subject: &str, sides: &Sides<'_>, at: &At<'_>) -> Forms {
             at.reader.ty.map(|t| (t, sides.reader)),
         );
     };
-    let Some(range) = terms::widest(&values) else {
+    // What the producer writes now, kept where the consumer reads it: the widest part of
+    // the producer's span inside one of the consumer's ranges.
+    let writer_span = at
+        .writer
+        .ty
+        .and_then(|t| terms::int_values(sides.writer, t))
+        .as_ref()
+        .and_then(terms::span);
+    let kept = writer_span.and_then(|(lo, hi)| {
+        let parts: Vec<IntRange> = values
+            .ranges()
+            .iter()
+            .filter_map(|r| {
+                let (min, max) = (r.min.max(lo), r.max.min(hi));
+                (min <= max).then(|| IntRange::new(min, max))
+            })
+            .collect();
+        terms::widest(&parts)
+    });
+    let Some(range) = kept.or_else(|| terms::widest(values.ranges())) else {
         return generic(
             subject,
             "write only what the consumer reads",

@@ -78,7 +78,8 @@ fn zod_at(schema: &Schema, ty: &Type, depth: usize) -> String {
     match ty {
         Type::Unit => "z.null()".to_owned(),
         Type::Bool => "z.boolean()".to_owned(),
-        Type::Int(kind) => zod_int(&IntSet::new(*kind, [IntRange::all_of(*kind)]))
+        // What zod's `.int()` holds of the kind (a JavaScript number holds no more).
+        Type::Int(kind) => zod_range(&IntRange::all_of(*kind), true)
             .unwrap_or_else(|| "z.number().int()".to_owned()),
         Type::Float(_) => "z.number()".to_owned(),
         Type::Char => "z.string().length(1)".to_owned(),
@@ -182,11 +183,10 @@ pub(super) fn span(values: &IntSet) -> Option<(IntValue, IntValue)> {
     Some((ranges.first()?.min, ranges.last()?.max))
 }
 
-/// The widest range of a set (the first of equally wide ones): what a producer keeps to
+/// The widest of some ranges (the first of equally wide ones): what a producer keeps to
 /// when the reader's set has gaps that a pydantic or zod bound cannot state.
-pub(super) fn widest(values: &IntSet) -> Option<IntRange> {
-    values
-        .ranges()
+pub(super) fn widest(ranges: &[IntRange]) -> Option<IntRange> {
+    ranges
         .iter()
         .copied()
         .max_by(|a, b| width(a).cmp(&width(b)).then(core::cmp::Ordering::Greater))
