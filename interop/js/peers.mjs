@@ -6,6 +6,10 @@
 //   node peers.mjs write MODEL         // instances the peer builds, parses and writes
 //   node peers.mjs read MODEL          // for each JSON line on stdin: "ok" or "refused"
 //
+// A MODEL may carry a fix, `NAME?KEY=CODE`: the model NAME with its key KEY changed as a fix
+// hint of `compat::check_peer` says, CODE taken from the hint as written (a zod expression,
+// or `KEY: expression`), evaluated with `z` alone in scope.
+//
 // zod 4 models (`refund`, `refund-strict`): a consumer's schema is
 // `z.toJSONSchema(s, { io: "input" })` (a plain `z.object` is open there, as `parse` strips
 // unknown keys), a producer's the default output view. The zod 3 model (`refund-v3`, through
@@ -19,7 +23,7 @@ import { createInterface } from "node:readline";
 
 const U32_MAX = 4294967295;
 
-function refundOf(zz, { strict = false, note = "nullish" } = {}) {
+function refundOf(zz, { strict = false, note = "nullish", amount = "u32" } = {}) {
   const line = zz.object({ sku: zz.string(), quantity: zz.number().int().min(1).max(1000) });
   const method = zz.discriminatedUnion("kind", [
     zz.object({ kind: zz.literal("card"), last4: zz.string() }),
@@ -27,7 +31,8 @@ function refundOf(zz, { strict = false, note = "nullish" } = {}) {
   ]);
   const shape = {
     orderId: zz.string(),
-    amountCents: zz.number().int().min(0).max(U32_MAX),
+    // `amount: "int"`: zod's plain `.int()`, any integer a JavaScript number holds exactly.
+    amountCents: amount === "int" ? zz.number().int() : zz.number().int().min(0).max(U32_MAX),
     reason: zz.enum(["damaged", "late", "other"]),
     lines: zz.array(line),
     method,
@@ -38,6 +43,8 @@ function refundOf(zz, { strict = false, note = "nullish" } = {}) {
     shape.note = zz.string().nullish();
   } else if (note === "optional") {
     shape.note = zz.string().optional();
+  } else if (note === "required") {
+    shape.note = zz.string();
   }
   const object = zz.object(shape);
   return strict ? object.strict() : object;
@@ -52,7 +59,31 @@ const MODELS = {
   "refund-optional": { zod: 4, schema: refundOf(z, { note: "optional" }) },
   // The agreed request declared with zod 3.
   "refund-v3": { zod: 3, schema: refundOf(z3) },
+  // A producer whose amount is zod's plain `.int()` (negative ones too), read as a `u32`.
+  "refund-int": { zod: 4, schema: refundOf(z, { amount: "int" }) },
+  // A consumer that requires `note` (a string, never null): the Rust producer may omit it.
+  "refund-note-required": { zod: 4, schema: refundOf(z, { note: "required" }) },
 };
+
+// The model `NAME?KEY=CODE` names: NAME's schema with KEY replaced by the hint's CODE.
+function modelOf(spec) {
+  const cut = spec.indexOf("?");
+  const name = cut < 0 ? spec : spec.slice(0, cut);
+  const model = MODELS[name];
+  if (!model || cut < 0) {
+    return model;
+  }
+  const fix = spec.slice(cut + 1);
+  const eq = fix.indexOf("=");
+  const key = fix.slice(0, eq);
+  let code = fix.slice(eq + 1);
+  if (code.startsWith(`${key}:`)) {
+    code = code.slice(key.length + 1).trim();
+  }
+  const zz = model.zod === 3 ? z3 : z;
+  const value = new Function("z", `return (${code});`)(zz);
+  return { ...model, schema: model.schema.extend({ [key]: value }) };
+}
 
 function usage() {
   process.stderr.write("usage: node peers.mjs schema MODEL producer|consumer | write MODEL | read MODEL\n");
@@ -80,7 +111,7 @@ function samples(model) {
 
 async function main(argv) {
   const [command, name, role] = argv;
-  const model = MODELS[name];
+  const model = modelOf(name ?? "");
   if (!model) {
     return usage();
   }

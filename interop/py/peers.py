@@ -9,6 +9,11 @@ a string enum, a tagged union and a nested list. `tests/tests/peers.rs` drives t
     python peers.py wide N                # the producer schema of an N-field model
                                           # (contract-schema/benches/shared/pydantic_shaped.rs)
 
+A MODEL may carry a fix, `NAME?KEY=CODE`: the model NAME with its field KEY (by alias)
+changed as a fix hint of `compat::check_peer` says, CODE taken from the hint as written:
+`Field(...)` adds those constraints to the field, `KEY: ANNOTATION = DEFAULT` redeclares it
+(evaluated with pydantic's and typing's names only).
+
 Roles: a consumer's schema is pydantic's `mode="validation"` (what `model_validate_json`
 accepts); a producer's is `mode="serialization"` with
 `json_schema_serialization_defaults_required=True` (a field with a default is always written),
@@ -21,7 +26,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -85,11 +90,52 @@ class RefundLost(Refund):
     reason: ReasonLost
 
 
+class RefundPlainInt(Refund):
+    """A producer whose amount is a plain `int`: any integer, where the Rust consumer reads a
+    `u32`."""
+
+    amount_cents: int = Field(alias="amountCents")
+
+
 MODELS = {
     "refund": Refund,
     "refund-note-required": RefundNoteRequired,
     "refund-lost": RefundLost,
+    "refund-plain-int": RefundPlainInt,
 }
+
+# What a hint's code may name: pydantic's `Field` and the typing names a hint writes.
+HINT_NAMES = {"Field": Field, "Optional": Optional, "Literal": Literal, "Any": Any,
+              "str": str, "int": int, "float": float, "bool": bool, "list": list,
+              "dict": dict, "None": None}
+
+
+def hinted(code: str) -> Any:
+    """A hint's Python code evaluated with `HINT_NAMES` only (no builtins)."""
+    return eval(code, {"__builtins__": {}}, dict(HINT_NAMES))  # noqa: S307 - a test's own hint
+
+
+def fixed(name: str) -> type[BaseModel]:
+    """The model `NAME?KEY=CODE` names: NAME's model with KEY's field changed by CODE."""
+    base_name, _, fix = name.partition("?")
+    base = MODELS[base_name]
+    if not fix:
+        return base
+    key, _, code = fix.partition("=")
+    field_name, info = next(
+        (n, f) for n, f in base.model_fields.items() if (f.alias or n) == key
+    )
+    if code.startswith("Field("):
+        # The hint's constraints beside the field's own (its alias, its default).
+        annotation = Annotated[info.annotation, hinted(code)]
+        new = (annotation, info)
+    else:
+        # `KEY: ANNOTATION = DEFAULT`: redeclared, its alias kept.
+        declared, _, default = code.partition("=")
+        annotation = hinted(declared.split(":", 1)[1].strip())
+        new = (annotation, Field(default=hinted(default.strip()), alias=info.alias))
+    # A subclass keeps the base's config (`json_schema_serialization_defaults_required`).
+    return create_model(base.__name__, __base__=base, **{field_name: new})
 
 
 def samples(model: type[BaseModel]) -> list[BaseModel]:
@@ -152,10 +198,10 @@ def main(argv: list[str]) -> int:
         schema = wide(int(argv[2])).model_json_schema(mode="serialization")
         print(json.dumps(schema, indent=2, sort_keys=True))
         return 0
-    if len(argv) < 3 or argv[2] not in MODELS:
+    if len(argv) < 3 or argv[2].partition("?")[0] not in MODELS:
         print(__doc__, file=sys.stderr)
         return 2
-    command, model = argv[1], MODELS[argv[2]]
+    command, model = argv[1], fixed(argv[2])
     if command == "schema":
         role = argv[3] if len(argv) > 3 else ""
         if role == "consumer":

@@ -14,6 +14,11 @@
 //! - **breaking**: the case names a witness per finding, an instance one side writes and the
 //!   other refuses (`receive` the peer's, or the peer the Rust producer's).
 //!
+//! A breaking case's fix hint, said in the peer's terms (`compat::check_peer`), is then applied
+//! by the peer's own code as written (`MODEL?KEY=CODE`): the peer's schema exported again has
+//! no finding, and the peer's code agrees (a pydantic and a zod producer of a plain integer,
+//! a pydantic and a zod consumer that requires a field the Rust producer may leave out).
+//!
 //! The peers run from the packages `.ci/run` installs (`npm ci --prefix interop/js`; a venv
 //! with `interop/py/requirements.txt`, whose `python` `HANDOFF_INTEROP_PYTHON` names, else
 //! `interop/py/.venv`). Without them each test passes printing `SKIPPED: …`, unless `CI=true`,
@@ -22,6 +27,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use contract_core::compat::{Peer as HintTerms, PeerSides};
 use contract_core::schema::json_schema::import;
 use contract_core::schema::shape::{ConstraintShape, IntKind, IntRange, IntValue, Kind};
 use contract_core::{compat, receive, send, HandoffSchema, Schema, Shape, View};
@@ -205,10 +211,15 @@ fn run(peer: Peer, args: &[&str], input: &str) -> Option<String> {
     Some(String::from_utf8(out.stdout).expect("the peer writes UTF-8"))
 }
 
+/// The peer's JSON Schema document for `role`.
+fn peer_doc(peer: Peer, model: &str, role: Role) -> Option<serde_json::Value> {
+    let text = run(peer, &["schema", model, role.arg()], "")?;
+    Some(serde_json::from_str(&text).expect("the peer writes JSON"))
+}
+
 /// The peer's schema for `role`, imported in that role's view.
 fn peer_schema(peer: Peer, model: &str, role: Role) -> Option<Schema> {
-    let text = run(peer, &["schema", model, role.arg()], "")?;
-    let doc: serde_json::Value = serde_json::from_str(&text).expect("the peer writes JSON");
+    let doc = peer_doc(peer, model, role)?;
     let imported = import(&doc, role.view())
         .unwrap_or_else(|e| panic!("{peer:?} {model} {role:?}: the import refused it: {e}"));
     for warning in &imported.warnings {
@@ -461,4 +472,133 @@ fn import_bench_schema_is_pydantics_own() {
         .expect("the generated contract parses");
     let report = compat::check(&writer, &reader);
     assert!(report.findings().is_empty(), "{:?}", report.findings());
+}
+
+/// A hinted fix applied by the peer's own code. The peer's `model` breaks with one finding
+/// of `rule` at `key`; its hint, said in `terms` (`compat::check_peer`), ends with the code
+/// `code` (its last `…` span). That code, as written, is applied to the peer's model
+/// (`MODEL?KEY=CODE`: pydantic's `Field(...)` or a redeclared field, zod's expression), whose
+/// schema, exported by the peer again, imported and checked, then has no finding at all; and
+/// the peer's own code agrees with that verdict (`compatible`: every instance one side writes,
+/// the other reads).
+fn hinted_fix_holds(
+    peer: Peer,
+    model: &str,
+    role: Role,
+    terms: HintTerms,
+    expected: (&str, &str, &str),
+) {
+    let (rule, key, code) = expected;
+    let Some(doc) = peer_doc(peer, model, role) else {
+        return;
+    };
+    let schema = import(&doc, role.view()).expect("imports").schema;
+    let rust = Refund::schema();
+    let report = match role {
+        Role::Producer => compat::check_peer(&schema, &rust, PeerSides::producer(terms)),
+        Role::Consumer => compat::check_peer(&rust, &schema, PeerSides::consumer(terms)),
+    };
+    let [finding] = report.findings() else {
+        panic!("{peer:?} {model} as {role:?}: one finding expected\n{report}");
+    };
+    assert_eq!(
+        (finding.rule.id(), finding.path.as_str()),
+        (rule, key),
+        "{report}"
+    );
+    let hinted = finding.hint.rsplit('`').nth(1).unwrap_or_default();
+    assert_eq!(hinted, code, "the hint's code: {}", finding.hint);
+    let fixed = format!("{model}?{key}={hinted}");
+    let Some(after) = peer_schema(peer, &fixed, role) else {
+        return;
+    };
+    let report = match role {
+        Role::Producer => compat::check(&after, &rust),
+        Role::Consumer => compat::check(&rust, &after),
+    };
+    assert!(
+        report.findings().is_empty(),
+        "{peer:?} {fixed} as {role:?}: the hinted fix leaves findings\n{report}"
+    );
+    compatible(peer, &fixed, role);
+}
+
+/// pydantic's plain `int` read as a `u32`: told `Field(ge=0, le=4294967295)`, which pydantic
+/// then writes as `minimum`/`maximum`. The hint's terms are told from pydantic's document.
+#[test]
+fn pydantic_producer_of_a_plain_int_takes_the_hinted_field_bounds() {
+    let Some(doc) = peer_doc(Peer::Pydantic, "refund-plain-int", Role::Producer) else {
+        return;
+    };
+    let terms = HintTerms::of_document(&doc).expect("a peer's document");
+    assert_eq!(terms, HintTerms::Pydantic);
+    hinted_fix_holds(
+        Peer::Pydantic,
+        "refund-plain-int",
+        Role::Producer,
+        terms,
+        (
+            "INT_OUT_OF_RANGE",
+            "amountCents",
+            "Field(ge=0, le=4294967295)",
+        ),
+    );
+}
+
+/// pydantic's `note: Optional[str]` without a default, reading a producer that leaves `note`
+/// out: told `note: Optional[str] = None`.
+#[test]
+fn pydantic_consumer_requiring_note_takes_the_hinted_default() {
+    hinted_fix_holds(
+        Peer::Pydantic,
+        "refund-note-required",
+        Role::Consumer,
+        HintTerms::Pydantic,
+        (
+            "REQUIRED_FIELD_MAY_BE_OMITTED",
+            "note",
+            "note: Optional[str] = None",
+        ),
+    );
+}
+
+/// zod's plain `.int()` (negative integers too) read as a `u32`: told
+/// `z.number().int().min(0).max(4294967295)`. zod's document is told by the bounds `.int()`
+/// writes.
+#[test]
+fn zod_producer_of_a_plain_int_takes_the_hinted_bounds() {
+    let Some(doc) = peer_doc(Peer::Zod, "refund-int", Role::Producer) else {
+        return;
+    };
+    let terms = HintTerms::of_document(&doc).expect("a peer's document");
+    assert_eq!(terms, HintTerms::Zod);
+    hinted_fix_holds(
+        Peer::Zod,
+        "refund-int",
+        Role::Producer,
+        terms,
+        (
+            "INT_OUT_OF_RANGE",
+            "amountCents",
+            "z.number().int().min(0).max(4294967295)",
+        ),
+    );
+}
+
+/// zod's `note: z.string()` (required), reading a producer that leaves `note` out: told
+/// `note: z.string().optional()` (absent allowed, never `null`, which serde never writes
+/// there).
+#[test]
+fn zod_consumer_requiring_note_takes_the_hinted_optional() {
+    hinted_fix_holds(
+        Peer::Zod,
+        "refund-note-required",
+        Role::Consumer,
+        HintTerms::Zod,
+        (
+            "REQUIRED_FIELD_MAY_BE_OMITTED",
+            "note",
+            "note: z.string().optional()",
+        ),
+    );
 }
