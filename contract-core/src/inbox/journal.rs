@@ -659,7 +659,10 @@ mod stored_tests {
         for sender in [None, Some(vec!["amountCents".to_owned()])] {
             let step = step(sender);
             let whole = serde_json::to_string(&step).expect("written");
-            assert_eq!(Step::from_stored(&whole, columns(&step)), Some(step.clone()));
+            assert_eq!(
+                Step::from_stored(&whole, columns(&step)),
+                Some(step.clone())
+            );
         }
     }
 
@@ -671,7 +674,13 @@ mod stored_tests {
             "sess-1\u{1f}ctx-1\u{1f}handoff-1\u{1f}2\u{1f}refused"
         );
         assert_eq!(
-            Step::key_of(None, None, Some("h"), Some(4_294_967_295), Outcome::NotReady),
+            Step::key_of(
+                None,
+                None,
+                Some("h"),
+                Some(4_294_967_295),
+                Outcome::NotReady
+            ),
             "\u{1f}\u{1f}h\u{1f}4294967295\u{1f}not-ready"
         );
         assert_eq!(

@@ -2,8 +2,9 @@
 //! the same file and the same transaction (`rusqlite::Transaction`).
 
 use core::fmt;
+use std::collections::HashMap;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use rusqlite::{
     params, Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior,
@@ -76,6 +77,13 @@ const MIGRATIONS: [&str; 2] = [
 ///
 /// One ledger is one connection: threads each open their own on the same file.
 ///
+/// A redelivery of a step already recorded is counted in memory and written with others
+/// once the first of them waited a second or 64 steps have counts waiting (looked at on each
+/// redelivery), and before this ledger reads or prunes its steps, records another step or
+/// is dropped: a duplicate is answered without a write. A process that dies loses the counts
+/// waiting, never an acceptance or a step; another connection reading the file sees them
+/// once they are written.
+///
 /// ```
 /// use contract_core::inbox::{Inbox, SqliteLedger};
 ///
@@ -93,6 +101,21 @@ pub struct SqliteLedger {
     connection: Connection,
     /// Opened by [`open_read_only`](SqliteLedger::open_read_only): no acceptance begins.
     read_only: bool,
+    /// Redeliveries counted and not yet written.
+    pending: Pending,
+}
+
+/// How long a redelivery's count waits in memory at most before it is written.
+const PENDING_FOR: Duration = Duration::from_secs(1);
+/// How many steps' counts wait in memory at most before they are written.
+const PENDING_STEPS: usize = 64;
+
+/// Redeliveries counted in memory: by step key, how many more and the last sighting
+/// (micros), and when the first of them waited.
+#[derive(Debug, Default)]
+struct Pending {
+    counts: HashMap<String, (i64, i64)>,
+    since: Option<Instant>,
 }
 
 impl SqliteLedger {
@@ -186,6 +209,7 @@ impl SqliteLedger {
         Ok(SqliteLedger {
             connection,
             read_only: false,
+            pending: Pending::default(),
         })
     }
 
@@ -251,6 +275,7 @@ impl SqliteLedger {
         Ok(SqliteLedger {
             connection,
             read_only: true,
+            pending: Pending::default(),
         })
     }
 }
@@ -574,6 +599,46 @@ impl SqliteLedger {
         self.connection.pragma_update(None, "synchronous", "FULL")?;
         written
     }
+
+    /// Writes the redeliveries counted in memory, in one transaction without a wait for the
+    /// disk ([`unsynced`](Self::unsynced)). When it fails, they stay counted for the next
+    /// attempt.
+    fn flush_pending(&mut self) -> Result<(), SqliteError> {
+        if self.pending.counts.is_empty() {
+            return Ok(());
+        }
+        let counts = std::mem::take(&mut self.pending.counts);
+        self.pending.since = None;
+        let written = self.unsynced(|connection| {
+            let tx = Transaction::new_unchecked(connection, TransactionBehavior::Immediate)?;
+            {
+                let mut update = tx.prepare_cached(
+                    "UPDATE handoff_step SET count = count + ?2, \
+                     last_seen = max(last_seen, ?3) WHERE step_key = ?1",
+                )?;
+                for (key, (more, last_seen)) in &counts {
+                    update.execute(params![key, more, last_seen])?;
+                }
+            }
+            Ok(tx.commit()?)
+        });
+        if written.is_err() {
+            for (key, (more, last_seen)) in counts {
+                let counted = self.pending.counts.entry(key).or_insert((0, last_seen));
+                counted.0 += more;
+                counted.1 = counted.1.max(last_seen);
+            }
+            self.pending.since.get_or_insert_with(Instant::now);
+        }
+        written
+    }
+}
+
+impl Drop for SqliteLedger {
+    fn drop(&mut self) {
+        // Nothing to answer to: a count that cannot be written now is lost with the process.
+        let _ = self.flush_pending();
+    }
 }
 
 /// Records a step (one statement: on a transaction, in it; on the connection, alone).
@@ -808,6 +873,7 @@ impl Ledger for SqliteLedger {
     }
 
     fn prune(&mut self, before: SystemTime) -> Result<u64, SqliteError> {
+        self.flush_pending()?;
         let tx = self
             .connection
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -829,22 +895,39 @@ impl Ledger for SqliteLedger {
     }
 
     fn note(&mut self, step: &Step) -> Result<(), SqliteError> {
+        self.flush_pending()?;
         self.unsynced(|connection| note_step(connection, step))
     }
 
+    /// Counts a redelivery in memory (see [`SqliteLedger`]): a read of the step's key the
+    /// first time, nothing written until the counts are.
     fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, SqliteError> {
-        self.unsynced(|connection| {
-            let changed = connection
-                .prepare_cached(
-                    "UPDATE handoff_step SET count = count + 1, \
-                     last_seen = max(last_seen, ?2) WHERE step_key = ?1",
-                )?
-                .execute(params![key, to_micros(at)])?;
-            Ok(changed > 0)
-        })
+        if self.read_only {
+            return Err(SqliteError::ReadOnly);
+        }
+        let at = to_micros(at);
+        if let Some(counted) = self.pending.counts.get_mut(key) {
+            counted.0 += 1;
+            counted.1 = counted.1.max(at);
+        } else {
+            let recorded = self
+                .connection
+                .prepare_cached("SELECT 1 FROM handoff_step WHERE step_key = ?1")?
+                .exists(params![key])?;
+            if !recorded {
+                return Ok(false);
+            }
+            self.pending.counts.insert(key.to_owned(), (1, at));
+        }
+        let since = *self.pending.since.get_or_insert_with(Instant::now);
+        if self.pending.counts.len() >= PENDING_STEPS || since.elapsed() >= PENDING_FOR {
+            self.flush_pending()?;
+        }
+        Ok(true)
     }
 
     fn session(&mut self, session: &str) -> Result<Vec<Step>, SqliteError> {
+        self.flush_pending()?;
         let mut statement = self.connection.prepare_cached(&format!(
             "{SELECT_STEP} WHERE step_key >= ?2 AND step_key < ?3 AND session = ?1 ORDER BY seq"
         ))?;
@@ -859,6 +942,7 @@ impl Ledger for SqliteLedger {
     }
 
     fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, SqliteError> {
+        self.flush_pending()?;
         let since = filter.since.map_or(i64::MIN, to_micros);
         // Steps seen once: their last sighting is their first, which never decreases along
         // the sequence, so those since `since` are the steps from one sequence number on.

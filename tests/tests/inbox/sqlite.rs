@@ -580,3 +580,63 @@ fn a_busy_database_is_a_transient_failure() {
         other => panic!("expected a read-only refusal, got {other:?}"),
     }
 }
+
+/// A redelivery of a recorded step is counted in memory: answered without a write (another
+/// connection's `data_version` does not move), its count written before the ledger reads
+/// its steps, and when it is dropped.
+#[test]
+fn redeliveries_are_counted_in_memory_and_written_before_a_read_or_a_drop() {
+    use contract_core::inbox::{Inbox, Ledger as _, Outcome};
+
+    use super::fixture::{bytes, effect_of, order};
+
+    let store = SqliteStore::fresh("pending").expect("a store");
+    let mut writer = Inbox::new(store.connect());
+    let envelope = bytes(order("ctx-p", "h-1"));
+    let effect = effect_of("ctx-p", "h-1");
+    let accept = |writer: &mut Inbox<SqliteLedger>| {
+        super::fixture::accept::<SqliteStore, _>(writer, &envelope, &effect).expect("accepted")
+    };
+    accept(&mut writer);
+    // The first duplicate records its step; the next ones are counted on it.
+    accept(&mut writer);
+    let mut reader = SqliteLedger::open_read_only(&store.path).expect("opens");
+    let data_version = |reader: &SqliteLedger| -> i64 {
+        reader
+            .connection()
+            .query_row("PRAGMA data_version", [], |row| row.get(0))
+            .expect("read")
+    };
+    let duplicates = |reader: &mut SqliteLedger| -> u64 {
+        let steps = reader.session("session-1").expect("read");
+        assert_eq!(steps.len(), 2, "{steps:?}");
+        assert_eq!(steps[0].outcome, Outcome::Applied);
+        assert_eq!(steps[1].outcome, Outcome::Duplicate);
+        steps[1].count
+    };
+    assert_eq!(duplicates(&mut reader), 1);
+    let before = data_version(&reader);
+    accept(&mut writer);
+    accept(&mut writer);
+    assert_eq!(data_version(&reader), before, "a counted duplicate wrote");
+    assert_eq!(duplicates(&mut reader), 1, "not written yet");
+    // The writer's own read writes them first.
+    assert_eq!(duplicates(writer.ledger_mut()), 3);
+    assert_eq!(duplicates(&mut reader), 3);
+    accept(&mut writer);
+    accept(&mut writer);
+    drop(writer);
+    assert_eq!(
+        duplicates(&mut reader),
+        5,
+        "written when the ledger was dropped"
+    );
+    // Counts that waited a second are written with the next redelivery.
+    let mut writer = Inbox::new(store.connect());
+    accept(&mut writer);
+    std::thread::sleep(std::time::Duration::from_millis(1_100));
+    accept(&mut writer);
+    assert_eq!(duplicates(&mut reader), 7, "written after a second");
+    drop(writer);
+    assert_eq!(store.effects(&effect), 1);
+}
