@@ -17,7 +17,12 @@
 //! `RATIOS_ONLY=10KB` in the environment for those whose label holds it). Where the wall clock
 //! is too noisy, count instructions instead: run the ratios under `valgrind --tool=callgrind`
 //! and compare the inclusive counts of `by_receive_handoff` and `by_serde` (each reads one
-//! envelope and drops what it read).
+//! envelope and drops what it read), or count one method alone:
+//! `ENVELOPE_PROFILE=<size>:<order>:<method>:<n>` (size `0.6KB` or `10KB`, order `first` or
+//! `last`, method `from_slice`, `receive_handoff` or `digest`) runs it `n` times inside
+//! `profiled` and nothing else, after one run outside it (the per-type caches), so that
+//! `valgrind --tool=callgrind --toggle-collect='*profiled*' target/release/deps/envelope-… --bench`
+//! counts the `n` runs alone.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -27,7 +32,7 @@ use contract_core::{
     receive_handoff, send_handoff, ArtifactRef, Handoff, HandoffContract, HandoffSchema, Journey,
     ReceiveOptions,
 };
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use serde::{Deserialize, Serialize};
 
 /// One line of a refund.
@@ -243,6 +248,59 @@ fn ratios(c: &mut Criterion) {
     }
 }
 
+/// Runs `f` `n` times: the function callgrind's `--toggle-collect` names.
+#[inline(never)]
+fn profiled(n: u32, f: &mut dyn FnMut() -> bool) -> u32 {
+    let mut ok = 0;
+    for _ in 0..n {
+        ok += u32::from(black_box(f()));
+    }
+    ok
+}
+
+/// `ENVELOPE_PROFILE=<size>:<order>:<method>:<n>` (see the module docs).
+fn profile(spec: &str) {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [size, order, method, n] = parts[..] else {
+        panic!("ENVELOPE_PROFILE is <size>:<order>:<method>:<n>, not `{spec}`");
+    };
+    let n: u32 = n.parse().expect("ENVELOPE_PROFILE: n is a number");
+    let (_, lines) = SIZES
+        .iter()
+        .find(|(name, _)| *name == size)
+        .unwrap_or_else(|| panic!("ENVELOPE_PROFILE: no size `{size}`"));
+    let (handoff, first, last) = envelopes(*lines);
+    let bytes = match order {
+        "first" => first,
+        "last" => last,
+        other => panic!("ENVELOPE_PROFILE: no order `{other}` (first or last)"),
+    };
+    check(&bytes, &handoff);
+    let options = ReceiveOptions::default();
+    let mut f: Box<dyn FnMut() -> bool + '_> = match method {
+        "from_slice" => Box::new(|| by_serde(black_box(&bytes))),
+        "receive_handoff" => Box::new(|| by_receive_handoff(black_box(&bytes), &options)),
+        "digest" => Box::new(|| by_digest(black_box(&bytes))),
+        other => panic!("ENVELOPE_PROFILE: no method `{other}`"),
+    };
+    // Once outside the count: the per-type caches and the thread's buffers.
+    assert!(f(), "ENVELOPE_PROFILE: {method} did not succeed");
+    let ok = profiled(n, &mut *f);
+    println!(
+        "profiled {method}: {ok} of {n} succeeded, {} bytes",
+        bytes.len()
+    );
+}
+
 criterion_group!(envelope, benches);
 criterion_group!(ratio, ratios);
-criterion_main!(envelope, ratio);
+
+fn main() {
+    if let Ok(spec) = std::env::var("ENVELOPE_PROFILE") {
+        profile(&spec);
+        return;
+    }
+    envelope();
+    ratio();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -38,26 +38,34 @@ enum Key {
 
 #[inline]
 fn key(raw: &[u8], escaped: bool) -> Key {
-    // Most keys are none of the four, and have another length: told without a comparison.
-    if !escaped && !matches!(raw.len(), 7 | 8 | 13 | 14) {
-        return Key::Other;
+    if escaped {
+        return escaped_key(raw);
     }
-    key_of(raw, escaped)
+    name(raw)
 }
 
-fn key_of(raw: &[u8], escaped: bool) -> Key {
-    let name = |raw: &[u8]| match raw {
-        b"schemaVersion" => Key::SchemaVersion,
-        b"contract" => Key::Contract,
-        b"payload" => Key::Payload,
-        b"senderPresence" => Key::SenderPresence,
-        _ => Key::Other,
-    };
-    if !escaped {
-        return name(raw);
+/// The member a key written without escapes names. Most keys are none of the four and have
+/// another length: told without a comparison; the others are compared as arrays of their
+/// length (inline, without a call).
+#[inline]
+fn name(raw: &[u8]) -> Key {
+    fn is<const N: usize>(raw: &[u8], name: &[u8; N]) -> bool {
+        <&[u8; N]>::try_from(raw).is_ok_and(|raw| raw == name)
     }
-    // A key with escapes (`"pay\u006coad"`) is the key it decodes to, as serde reads it; one
-    // that does not decode is left to the read of the envelope to report.
+    match raw.len() {
+        7 if is(raw, b"payload") => Key::Payload,
+        8 if is(raw, b"contract") => Key::Contract,
+        13 if is(raw, b"schemaVersion") => Key::SchemaVersion,
+        14 if is(raw, b"senderPresence") => Key::SenderPresence,
+        _ => Key::Other,
+    }
+}
+
+/// The member a key with escapes names (`"pay\u006coad"` is the key it decodes to, as serde
+/// reads it; one that does not decode is left to the read of the envelope to report).
+#[cold]
+#[inline(never)]
+fn escaped_key(raw: &[u8]) -> Key {
     let mut quoted = Vec::with_capacity(raw.len() + 2);
     quoted.push(b'"');
     quoted.extend_from_slice(raw);
