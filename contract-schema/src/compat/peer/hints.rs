@@ -120,7 +120,7 @@ pub(super) fn producer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
                 .and_then(|fd| fd.receiver.as_ref())
                 .is_some_and(|r| !r.required);
             Forms::new(
-                format!("never write `null` at {subject}: the consumer refuses it"),
+                format!("never write `null` at {subject}, which the consumer refuses"),
                 format!("declare it `{inner}`, not `Optional[{inner}]`"),
                 if may_be_absent {
                     "drop `.nullable()` or `.nullish()` (`.optional()` leaves the key out instead, which the consumer reads)".to_owned()
@@ -131,7 +131,7 @@ pub(super) fn producer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
             )
         }
         Rule::RequiredFieldMayBeOmitted => Forms::new(
-            format!("always write {subject}: the consumer requires it"),
+            format!("always write {subject}, which the consumer requires"),
             "give `model_config` `json_schema_serialization_defaults_required=True` if it has a default (pydantic writes it; the schema then says so), else declare it without a default",
             "drop `.optional()`",
             format!("list {} in `required`", json_key(f)),
@@ -143,7 +143,7 @@ pub(super) fn producer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
             };
             let key = f.field.clone().unwrap_or_default();
             Forms::new(
-                format!("write {subject}: the consumer requires it"),
+                format!("write {subject}, which the consumer requires"),
                 format!("add `{key}: {py}` to the model (with `Field(alias=\"{key}\")` if the Python name differs)"),
                 format!("add `{key}: {zod}` to the object"),
                 format!("add {} to `properties` and `required`", json_key(f)),
@@ -182,7 +182,7 @@ pub(super) fn producer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
         Rule::UnknownFieldDenied => {
             if f.path.ends_with('*') {
                 Forms::new(
-                    format!("write no keys but the declared fields at {subject}: the consumer refuses others"),
+                    format!("write no keys but the declared fields at {subject}, as the consumer refuses others"),
                     "`model_config = ConfigDict(extra=\"forbid\")`",
                     "a plain `z.object` (or `.strict()`), not `.loose()`, `.passthrough()` or `.catchall()`",
                     "`\"additionalProperties\": false`",
@@ -190,7 +190,7 @@ pub(super) fn producer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
             } else {
                 let key = f.field.clone().unwrap_or_default();
                 Forms::new(
-                    format!("leave `{key}` out of what is written: the consumer refuses unknown keys"),
+                    format!("leave `{key}` out of what is written, as the consumer refuses unknown keys"),
                     format!("remove `{key}`, or exclude it with `Field(exclude=True)`"),
                     format!("remove `{key}` from the object"),
                     format!("remove `\"{key}\"` from `properties`"),
@@ -220,19 +220,19 @@ pub(super) fn consumer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
             }
         }
         Rule::FloatIntoInteger => Forms::new(
-            format!("read numbers with a fraction at {subject}: the producer writes floats"),
+            format!("read numbers with a fraction at {subject}, as the producer writes floats"),
             "`float`, not `int`",
             "`z.number()`, without `.int()`",
             "`\"type\": \"number\"`",
         ),
         Rule::StringIntoChar => Forms::new(
-            format!("read any string at {subject}: the producer writes more than one character"),
+            format!("read any string at {subject}, as the producer writes more than one character"),
             "a plain `str`, without `max_length=1`",
             "`z.string()`, without `.length(1)` or `.max(1)`",
             "no `maxLength`",
         ),
         Rule::StringFormatChanged => Forms::new(
-            format!("read any string at {subject}: the producer promises no format"),
+            format!("read any string at {subject}, as the producer promises no format"),
             "a plain `str`",
             "`z.string()`",
             "no `format`",
@@ -249,7 +249,7 @@ pub(super) fn consumer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
                 .and_then(|fd| fd.receiver.as_ref())
                 .is_some_and(|r| !r.required);
             Forms::new(
-                format!("accept `null` at {subject}: the producer may write it"),
+                format!("accept `null` at {subject}, which the producer may write"),
                 format!("`Optional[{py}]` (keeping its default, if it has one)"),
                 if may_be_absent {
                     format!("`{zod}.nullish()` instead of `.optional()`")
@@ -272,12 +272,12 @@ pub(super) fn consumer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
             };
             let (lead, remove) = if f.rule == Rule::RequiredFieldNotSent {
                 (
-                    format!("let {subject} be absent, or drop it: the producer never writes it"),
+                    format!("let {subject} be absent, or drop it, as the producer never writes it"),
                     ", or remove it",
                 )
             } else {
                 (
-                    format!("let {subject} be absent: the producer may leave it out"),
+                    format!("let {subject} be absent, as the producer may leave it out"),
                     "",
                 )
             };
@@ -435,7 +435,7 @@ fn ints_consumer(subject: &str, sides: &Sides<'_>, at: &At<'_>) -> Forms {
     Forms::new(
         format!("read every integer the producer may write at {subject}"),
         format!(
-            "`{}` (or a plain `int`, which reads any integer)",
+            "`{}`, or a plain `int`, which reads any integer",
             terms::python_range(&range)
         ),
         zod,
@@ -494,7 +494,7 @@ fn strings_consumer(subject: &str, sides: &Sides<'_>, at: &At<'_>) -> Forms {
     };
     if s == plain {
         return Forms::new(
-            format!("read any string at {subject}: the producer promises no length or pattern"),
+            format!("read any string at {subject}, as the producer promises no length or pattern"),
             "no `min_length`, `max_length` or `pattern`",
             format!(
                 "`{}`, without `.min()`, `.max()`, `.length()` or `.regex()`",
@@ -570,7 +570,7 @@ fn variant_forms(tag: &str, key: Option<&str>, remove: bool) -> Forms {
     };
     if remove {
         Forms::new(
-            format!("write no variant `{tag}`: the consumer does not know it"),
+            format!("write no variant `{tag}`, which the consumer does not know"),
             format!("remove {py_member} from the union"),
             format!("remove {zod_member} from the union"),
             format!("remove the alternative for `\"{tag}\"` from its `oneOf` or `anyOf`"),
