@@ -3,10 +3,12 @@
 //! is told, as a producer and as a consumer; none of them is Rust advice, and a peer not
 //! named gets the JSON Schema form with the pydantic and the zod form beside it.
 
+use contract_schema::arbitrary::arb_schema;
 use contract_schema::compat::{check, check_peer, CompatReport, Peer, PeerSides};
 use contract_schema::json_schema::{import, View};
 use contract_schema::text::parse;
 use contract_schema::Schema;
+use proptest::prelude::*;
 use serde_json::{json, Value};
 
 /// A Rust struct `T` of the fields given in the canonical text (`field …` blocks), and
@@ -69,14 +71,7 @@ impl Told {
         let findings = report.findings();
         assert_eq!(findings.len(), 1, "{report}");
         let f = &findings[0];
-        for rust_word in [
-            "#[serde",
-            "#[handoff",
-            "Option<",
-            "contract version",
-            "new major",
-            "serde",
-        ] {
+        for rust_word in RUST_ADVICE {
             assert!(
                 !f.hint.contains(rust_word),
                 "Rust advice to {peer}: {:?}",
@@ -859,4 +854,44 @@ fn the_origin_of_a_document() {
         assert_eq!(Peer::from_name(peer.as_str()), Some(peer));
     }
     assert_eq!(Peer::from_name("msgspec"), None);
+}
+
+/// The words of Rust advice no peer is told.
+const RUST_ADVICE: [&str; 6] = [
+    "#[serde",
+    "#[handoff",
+    "Option<",
+    "contract version",
+    "new major",
+    "serde",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Whatever the two schemas, `check_peer` finds what `check` finds (rules, paths, whys,
+    /// allowances), never panics walking a path, and tells a peer side no Rust advice.
+    #[test]
+    fn check_peer_finds_what_check_finds_and_tells_no_rust(
+        writer in arb_schema(),
+        reader in arb_schema(),
+        which in 0usize..16,
+    ) {
+        let pick = |i: usize| [None, Some(Peer::Pydantic), Some(Peer::Zod), Some(Peer::JsonSchema)][i];
+        let peers = PeerSides { producer: pick(which % 4), consumer: pick(which / 4) };
+        let plain = check(&writer, &reader);
+        let told = check_peer(&writer, &reader, peers);
+        if peers.is_empty() {
+            prop_assert_eq!(plain, told);
+            return Ok(());
+        }
+        prop_assert_eq!(plain.findings().len(), told.findings().len());
+        for (a, b) in plain.findings().iter().zip(told.findings()) {
+            prop_assert_eq!((a.rule, &a.path, &a.why), (b.rule, &b.path, &b.why));
+            prop_assert_eq!(b.fix.clone(), contract_schema::compat::Fix::Described);
+            for word in RUST_ADVICE {
+                prop_assert!(!b.hint.contains(word), "{} told {:?}", word, b.hint);
+            }
+        }
+    }
 }
