@@ -895,3 +895,66 @@ proptest! {
         }
     }
 }
+
+/// The guide's integer recipe: each Rust kind's pydantic and zod forms, as the two export
+/// them (pydantic writes its `Field` bounds as `minimum`/`maximum`; zod's `.int()` writes
+/// `±9007199254740991`, its own bounds inside them), read as a producer by a consumer of that
+/// kind: no finding. And no zod consumer reads every `u64` or `i64`.
+#[test]
+fn the_integer_recipe_of_the_guide_holds() {
+    const SAFE: i64 = 9_007_199_254_740_991;
+    let bounded = |min: Value, max: Value| {
+        object(
+            json!({"n": {"type": "integer", "minimum": min, "maximum": max}}),
+            &["n"],
+        )
+    };
+    let producers: [(&str, Value, Value); 6] = [
+        // pydantic: `Field(ge=…, le=…)` of the kind; zod: `.int().min(…).max(…)`.
+        (
+            "u8",
+            bounded(json!(0), json!(255)),
+            bounded(json!(0), json!(255)),
+        ),
+        (
+            "u16",
+            bounded(json!(0), json!(65535)),
+            bounded(json!(0), json!(65535)),
+        ),
+        (
+            "u32",
+            bounded(json!(0), json!(4_294_967_295_u32)),
+            bounded(json!(0), json!(4_294_967_295_u32)),
+        ),
+        (
+            "i32",
+            bounded(json!(-2_147_483_648_i64), json!(2_147_483_647)),
+            bounded(json!(-2_147_483_648_i64), json!(2_147_483_647)),
+        ),
+        // zod: `.int().min(0)` for a `u64`, `.int()` for an `i64`.
+        (
+            "u64",
+            bounded(json!(0), json!(18_446_744_073_709_551_615_u64)),
+            bounded(json!(0), json!(SAFE)),
+        ),
+        (
+            "i64",
+            bounded(json!(i64::MIN), json!(i64::MAX)),
+            bounded(json!(-SAFE), json!(SAFE)),
+        ),
+    ];
+    for (kind, pydantic, zod) in producers {
+        let consumer = rust(&field("n", kind));
+        for doc in [&pydantic, &zod] {
+            let writer = import(doc, View::Sender).expect("imports").schema;
+            let report = check(&writer, &consumer);
+            assert!(report.findings().is_empty(), "{kind}: {report}");
+        }
+    }
+    let zod_int = bounded(json!(-SAFE), json!(SAFE));
+    let reader = import(&zod_int, View::Receiver).expect("imports").schema;
+    for kind in ["u64", "i64"] {
+        let report = check(&rust(&field("n", kind)), &reader);
+        assert!(!report.is_compatible(), "{kind}: {report}");
+    }
+}
