@@ -232,14 +232,21 @@ pub trait Ledger {
     fn rollback(tx: Self::Tx<'_>) -> Result<(), Self::Error>;
 
     /// The committed entry with the highest `seq` of a context: the last handoff it
-    /// accepted, which a rollback returns to.
+    /// accepted, which a rollback returns to. It takes `&self`: a read, never inside an
+    /// acceptance's transaction (which borrows the ledger mutably while it lives).
+    ///
+    /// ```
+    /// use contract_core::inbox::{Ledger, MemoryLedger};
+    ///
+    /// let ledger = MemoryLedger::new();
+    /// let shared = &ledger;
+    /// assert_eq!(shared.last_accepted("ctx-1")?, None);
+    /// # Ok::<(), std::convert::Infallible>(())
+    /// ```
     ///
     /// # Errors
     ///
     /// When the store fails.
-    ///
-    /// It takes `&self`: a read, never inside an acceptance's transaction (which borrows the
-    /// ledger mutably while it lives).
     fn last_accepted(&self, context_id: &str) -> Result<Option<Entry>, Self::Error>;
 
     /// Deletes the entries accepted before `before`, except the last of each context (its
@@ -665,6 +672,13 @@ impl<'a> Migrations<'a> {
 
 /// Why the application's migrations ([`Migrations`]) were refused when a ledger opened; it
 /// names the versions, never the steps' text.
+///
+/// ```
+/// use contract_core::inbox::MigrationError;
+///
+/// let edited = MigrationError::Changed { version: 2 };
+/// assert!(edited.to_string().contains("migration 2 was applied with another text"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MigrationError {

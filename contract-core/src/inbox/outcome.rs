@@ -146,7 +146,37 @@ impl fmt::Display for Warning {
 }
 
 /// Why an envelope was not accepted. A refusal wrote nothing; no variant's message holds a
-/// value of the envelope (artifacts are named by their JSON pointer, `/artifacts/0`).
+/// value of the envelope (artifacts are named by their JSON pointer, `/artifacts/0`; a
+/// conflict by the ids of its key).
+///
+/// ```
+/// use contract_core::inbox::{AcceptError, Inbox, MemoryLedger, MemoryTx};
+/// use contract_core::{send_handoff, Delivery, Handoff, HandoffContract};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Debug, Serialize, Deserialize, HandoffContract)]
+/// #[handoff(name = "refund-order", version = 1)]
+/// #[serde(rename_all = "camelCase")]
+/// struct RefundOrder {
+///     order_ref: String,
+/// }
+///
+/// fn issue(_: &mut MemoryTx<'_>, _: &Delivery<RefundOrder>) -> Result<(), std::io::Error> {
+///     Ok(())
+/// }
+///
+/// let mut inbox = Inbox::new(MemoryLedger::new());
+/// let order = |order_ref: &str| RefundOrder { order_ref: order_ref.into() };
+/// let mut first = Handoff::new("ctx-1", "h-7", "billing", order("A-1")).ready();
+/// inbox.accept(&send_handoff(&mut first)?.into_bytes(), issue)?;
+/// // Another handoff given the same id: refused, naming the key reused.
+/// let mut reused = Handoff::new("ctx-1", "h-7", "billing", order("A-2")).ready();
+/// let error = inbox.accept(&send_handoff(&mut reused)?.into_bytes(), issue).unwrap_err();
+/// assert!(matches!(&error, AcceptError::Conflict { handoff_id, .. } if handoff_id == "h-7"));
+/// assert!(error.to_string().contains("(contextId `ctx-1`, handoffId `h-7`)"));
+/// assert!(!error.to_string().contains("A-2"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum AcceptError<E> {

@@ -209,6 +209,15 @@ impl PostgresLedger {
     /// opens the ledger in the schema `schema`, first on the connection's `search_path`: the
     /// handler's unqualified tables are the schema's.
     ///
+    /// ```no_run
+    /// use contract_core::inbox::PostgresLedger;
+    ///
+    /// let mut ledger = PostgresLedger::connect("host=/run/postgresql user=app dbname=app", "handoff")?;
+    /// let path: String = ledger.client().query_one("SHOW search_path", &[])?.get(0);
+    /// assert!(path.starts_with("handoff"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     ///
     /// As [`open`](Self::open), and when the connection fails.
