@@ -272,7 +272,7 @@ pub(super) fn consumer(f: &Finding, sides: &Sides<'_>, at: &At<'_>, peer: Peer) 
             };
             let (lead, remove) = if f.rule == Rule::RequiredFieldNotSent {
                 (
-                    format!("let {subject} be absent, or drop it, as the producer never writes it"),
+                    format!("let {subject} be absent, as the producer never writes it"),
                     ", or remove it",
                 )
             } else {

@@ -43,13 +43,34 @@ fn python_at(schema: &Schema, ty: &Type, depth: usize) -> String {
         Type::Map(k, v) => format!("dict[{}, {}]", inner(k), inner(v)),
         Type::Named(name) => match schema.def(name).map(|d| &d.body) {
             Some(Body::Newtype(t)) => python_at(schema, t, depth + 1),
-            _ => name.clone(),
+            Some(Body::Enum(e)) if e.is_string_enum() && !is_identifier(name) => {
+                format!("Literal[{}]", quoted(&string_values(e)))
+            }
+            _ => named(name),
         },
         Type::Constrained(c) => match &**c {
             Constraint::Int { .. } => "int".to_owned(),
             Constraint::String(s) => python_string(s.format).to_owned(),
         },
     }
+}
+
+/// A named type as a peer's code names it: its name when it is an identifier (a model's or
+/// a schema's name), else `…` (an import names a type written inline by where it sits,
+/// `Root.lines[]`, which no peer's code calls it).
+fn named(name: &str) -> String {
+    if is_identifier(name) {
+        name.to_owned()
+    } else {
+        "…".to_owned()
+    }
+}
+
+/// Whether `name` is an identifier in Python and JavaScript alike.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// The pydantic type of a string format, `str` when pydantic has none for it.
@@ -99,7 +120,7 @@ fn zod_at(schema: &Schema, ty: &Type, depth: usize) -> String {
                 let values = string_values(e);
                 format!("z.enum([{}])", quoted(&values))
             }
-            _ => name.clone(),
+            _ => named(name),
         },
         Type::Constrained(c) => match &**c {
             Constraint::Int { values, .. } => {
