@@ -904,6 +904,70 @@ fn integer_bounds_past_64_bits_are_read_from_their_annotation() {
 }
 
 #[test]
+fn flattened_enums_are_read_from_their_annotation() {
+    // `struct S { a: u8, #[serde(flatten)] e: E }`, `E` internally tagged under `t`.
+    let e = json!({"title": "E", "oneOf": [
+        {"type": "object", "title": "One", "properties": {"t": {"type": "string", "const": "one"}}, "required": ["t"]},
+        {"type": "object", "title": "Two", "properties": {"t": {"type": "string", "const": "two"}, "b": {"type": "boolean"}}, "required": ["t", "b"]}
+    ]});
+    let doc = |flattened: Value| {
+        json!({"$ref": "#/$defs/S", "$defs": {"E": e.clone(), "S": {
+            "title": "S", "type": "object",
+            "properties": {"a": {"type": "integer", "minimum": 0, "maximum": 255}},
+            "required": ["a"],
+            "allOf": [{"oneOf": e["oneOf"].clone(), "x-handoff-rust": "e"}],
+            "unevaluatedProperties": false,
+            "x-handoff-flattened": flattened,
+        }}})
+    };
+    for view in [View::Sender, View::Receiver] {
+        let imported = import(
+            &doc(json!([{"rust": "e", "type": {"$ref": "#/$defs/E"}}])),
+            view,
+        )
+        .unwrap_or_else(|e| panic!("{view:?}: {e}"));
+        assert_eq!(imported.warnings, vec![], "{view:?}");
+        let s = struct_of(&imported.schema, "S");
+        let flattened: Vec<String> = s
+            .flattened
+            .iter()
+            .map(|f| format!("{} {} {} {}", f.rust_name, f.ty, f.sent, f.read))
+            .collect();
+        assert_eq!(flattened, ["e E true true"], "{view:?}");
+        assert_eq!(s.fields.len(), 1);
+        assert_eq!(
+            enum_of(&imported.schema, "E").repr,
+            Repr::Internal { tag: "t".into() }
+        );
+    }
+    // An `Option` of the enum.
+    let optional = receiver(&doc(
+        json!([{"rust": "e", "type": {"anyOf": [{"$ref": "#/$defs/E"}, {"type": "null"}]}}]),
+    ));
+    assert_eq!(
+        struct_of(&optional.schema, "S").flattened[0].ty,
+        Type::option_of(Type::Named("E".into()))
+    );
+    // Malformed: an error where it is, in both views.
+    for (bad, pointer) in [
+        (json!({"rust": "e"}), "/$defs/S/x-handoff-flattened"),
+        (
+            json!([{"type": {"$ref": "#/$defs/E"}}]),
+            "/$defs/S/x-handoff-flattened/0",
+        ),
+        (
+            json!([{"rust": "e", "type": {"$ref": "#/$defs/Nothing"}}]),
+            "/$defs/S/x-handoff-flattened/0/type/$ref",
+        ),
+    ] {
+        for view in [View::Sender, View::Receiver] {
+            let err = import(&doc(bad.clone()), view).expect_err("refused");
+            assert_eq!(err.pointer, pointer, "{view:?}: {err}");
+        }
+    }
+}
+
+#[test]
 fn numbers_are_f64_and_their_bounds_are_refused() {
     assert_eq!(
         field_type(json!({"type": "number"}), View::Receiver),

@@ -17,6 +17,9 @@ pub(super) const ALIAS_OF: &str = "x-handoff-alias-of";
 pub(super) const CATCH_ALL: &str = "x-handoff-catch-all";
 /// The annotation at the root of a contract's export: its id (`refund-request/v2`).
 pub(super) const CONTRACT: &str = "x-handoff-contract";
+/// The annotation on a struct with flattened enums: each one's Rust field name (`rust`) and
+/// type (`type`, a `$ref` to the enum, or its `Option`), in declaration order.
+pub(super) const FLATTENED: &str = "x-handoff-flattened";
 /// The annotation on a string of a format JSON Schema has no standard name for.
 pub(super) const FORMAT: &str = "x-handoff-format";
 /// The annotation on an integer whose bounds a JSON number of the export cannot hold

@@ -17,6 +17,7 @@
 //!   (confirmed is the default and is not written), `x-handoff-renamed-from` (the names the field
 //!   had in earlier versions: an explanation, never a key the receiver reads), and on an alias
 //!   property of the receiver view, `x-handoff-alias-of` (the field's own key);
+//! - on a struct with flattened enums: `x-handoff-flattened` (see **Flattened** below);
 //! - on a constrained integer whose bounds a JSON number cannot hold (past `i64`/`u64`) and
 //!   whose keywords, which leave those bounds out, would then admit more:
 //!   `x-handoff-integers`, its values in the canonical text (`i128(..=-18446744073709551617)`).
@@ -110,7 +111,9 @@
 //! flattened enum and the struct captures no key itself; otherwise they are accepted
 //! whatever they hold (see the looser points below). Through an `Option`, the
 //! sender view also accepts none of the enum's keys, and the receiver view constrains
-//! nothing, as serde reads `None` whenever the enum does not read.
+//! nothing, as serde reads `None` whenever the enum does not read. The struct's
+//! `x-handoff-flattened` names each flattened enum of the view, its Rust field name and its
+//! type (`{"rust": "kind", "type": {"$ref": "#/$defs/Kind"}}`), which the keys do not say.
 //! **Untagged**: an `anyOf` of the variants' contents. In the receiver view a variant is read
 //! under its name and its aliases, and a `#[serde(other)]` catch-all makes any other string tag
 //! acceptable (for a string enum, any string: the known names are listed in `examples`).
@@ -250,8 +253,8 @@ use exporter::Exporter;
 pub use import::{import, ImportError, ImportWarning, Imported};
 use keywords::{
     at_most_one, constrained_schema, int_schema, keywords, nullable, obj, required_keys,
-    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FORMAT, INTEGERS, MODE, PROVENANCE,
-    RENAMED_FROM, RUST, VIEW,
+    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FLATTENED, FORMAT, INTEGERS, MODE,
+    PROVENANCE, RENAMED_FROM, RUST, VIEW,
 };
 
 /// Every annotation keyword an export may write, sorted: `x-handoff-*` keys that no validator
@@ -264,6 +267,7 @@ pub const ANNOTATIONS: &[&str] = &[
     ALIAS_OF,
     CATCH_ALL,
     CONTRACT,
+    FLATTENED,
     FORMAT,
     INTEGERS,
     MODE,
@@ -639,6 +643,25 @@ impl Exporter<'_> {
         if !constraints.is_empty() {
             out.insert("allOf".into(), constraints.into());
         }
+        // The flattened enums themselves, which their keys in `allOf` (opened for the
+        // struct's, or left out where they constrain nothing) do not say.
+        let flattened: Vec<Value> = def
+            .flattened
+            .iter()
+            .filter(|flat| match self.view {
+                View::Sender => flat.sent,
+                View::Receiver => flat.read,
+            })
+            .map(|flat| {
+                Value::Object(keywords([
+                    ("rust", flat.rust_name.clone().into()),
+                    ("type", Value::Object(self.ty(&flat.ty))),
+                ]))
+            })
+            .collect();
+        if !flattened.is_empty() {
+            out.insert(FLATTENED.into(), flattened.into());
+        }
         // A flattened enum's keys are properties of its subschema: only
         // `unevaluatedProperties` sees them as known.
         let closing = if def.flattened.is_empty() {
@@ -903,7 +926,7 @@ mod tests {
 
     #[test]
     fn annotations_are_sorted_and_each_an_x_handoff_key() {
-        assert_eq!(ANNOTATIONS.len(), 10);
+        assert_eq!(ANNOTATIONS.len(), 11);
         assert!(ANNOTATIONS.windows(2).all(|w| w[0] < w[1]));
         assert!(ANNOTATIONS.iter().all(|k| k.starts_with("x-handoff-")));
     }

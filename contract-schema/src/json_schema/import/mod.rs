@@ -72,7 +72,8 @@
 //!   `x-handoff-renamed-from`, `x-handoff-alias-of` (in a consumer's schema: another key of
 //!   the named field, with the export's "exactly one"/"at most one" `allOf` constraints), on
 //!   an alternative `x-handoff-catch-all` (a `#[serde(other)]` variant), on a string
-//!   `x-handoff-format`, on an integer `x-handoff-integers` (its values exactly, where a bound
+//!   `x-handoff-format`, on a struct `x-handoff-flattened` (its flattened enums, see below),
+//!   on an integer `x-handoff-integers` (its values exactly, where a bound
 //!   past `i64`/`u64` is left out of `minimum`/`maximum`: read together with the keywords).
 //!
 //! # Ignored, refused, warned
@@ -138,8 +139,13 @@
 //!   compares with an adjacently tagged reader of that tag as such (the field as the
 //!   content, no field as a unit variant);
 //! - a flattened enum (an `allOf` beside the properties, closed by `unevaluatedProperties`)
-//!   is not read back: a consumer's is an error at the `allOf` entry, a producer's is dropped
-//!   with a warning and its object read as open.
+//!   is read back from this crate's `x-handoff-flattened` (each flattened enum's Rust field
+//!   name and type, a `$ref` to the enum's own definition), which says of each `allOf` entry
+//!   that is not an alias constraint that it is a flattened enum's keys. Without it, its keys'
+//!   inlined alternatives (opened for the struct's own keys, so that a struct variant's
+//!   `deny_unknown_fields` is gone, or left out where they constrain nothing) are not read
+//!   back: a consumer's is an error at the `allOf` entry, a producer's is dropped with a
+//!   warning and its object read as open.
 //!
 //! The tests in `contract-schema/tests/json_schema_import.rs` and
 //! `tests/tests/json_schema_roundtrip.rs` pin each of these.

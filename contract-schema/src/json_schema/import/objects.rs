@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::constraint::{IntRange, IntValue};
 use crate::model::{
-    Body, Emit, EnumDef, FieldDef, IntKind, Provenance, ReceiverField, Repr, SenderField,
-    StructDef, Type, Unknown, VariantDef, VariantDefKind,
+    Body, Emit, EnumDef, FieldDef, FlatEnumDef, IntKind, Provenance, ReceiverField, Repr,
+    SenderField, StructDef, Type, Unknown, VariantDef, VariantDefKind,
 };
 
 use super::importer::{child, error, item, strings, Importer, Result, Shaped};
@@ -258,6 +258,9 @@ impl Importer<'_> {
                 }
             }
         }
+        // This crate's flattened enums: read from their annotation, their keys' `allOf`
+        // entries then said by it.
+        let flattened = self.flattened(map, pointer, hint)?;
         let mut opened = false;
         if let Some(all) = map.get("allOf") {
             let all_at = child(pointer, "allOf");
@@ -278,6 +281,7 @@ impl Importer<'_> {
                             }
                         }
                     }
+                    _ if flattened.is_some() => {}
                     _ => {
                         self.unsupported(&at, "an `allOf` beside an object's properties (the keys of a flattened enum, a constraint across keys) is not read")?;
                         opened = true;
@@ -350,9 +354,53 @@ impl Importer<'_> {
             fields,
             unknown,
             extra,
-            flattened: Vec::new(),
+            flattened: flattened.unwrap_or_default(),
         };
         Ok((def, groups))
+    }
+
+    /// The flattened enums of `x-handoff-flattened`, when given: each sent and read, as the
+    /// view the export was made for has it.
+    fn flattened(
+        &mut self,
+        map: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Option<Vec<FlatEnumDef>>> {
+        let Some(entries) = map.get("x-handoff-flattened") else {
+            return Ok(None);
+        };
+        let at = child(pointer, "x-handoff-flattened");
+        let malformed = |at: &str| {
+            error(
+                at,
+                "not an array of flattened enums, each `{\"rust\": NAME, \"type\": SCHEMA}`"
+                    .to_owned(),
+            )
+        };
+        let entries = entries.as_array().ok_or_else(|| malformed(&at))?;
+        let mut out = Vec::with_capacity(entries.len());
+        for (i, entry) in entries.iter().enumerate() {
+            let entry_at = item(&at, i);
+            let (Some(rust_name), Some(schema)) =
+                (entry.get("rust").and_then(Value::as_str), entry.get("type"))
+            else {
+                return Err(malformed(&entry_at));
+            };
+            let ty = self.ty(
+                schema,
+                &child(&entry_at, "type"),
+                &format!("{hint}.{rust_name}"),
+            )?;
+            out.push(FlatEnumDef {
+                rust_name: rust_name.to_owned(),
+                ty,
+                sent: true,
+                read: true,
+                doc: String::new(),
+            });
+        }
+        Ok(Some(out))
     }
 
     /// One field, both views: the sender writes it always when required, else when present;
