@@ -130,6 +130,21 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         &mut self.ledger
     }
 
+    /// The ledger, the inbox given up (to close it, or for what only the ledger gives:
+    /// `PostgresLedger::into_client`, say).
+    ///
+    /// ```
+    /// use contract_core::inbox::{Inbox, MemoryLedger};
+    ///
+    /// let inbox = Inbox::new(MemoryLedger::new());
+    /// let ledger: MemoryLedger = inbox.into_ledger();
+    /// # let _ = ledger;
+    /// ```
+    #[must_use]
+    pub fn into_ledger(self) -> L {
+        self.ledger
+    }
+
     /// The artifact store.
     #[must_use]
     pub fn artifacts(&self) -> &A {
@@ -287,11 +302,9 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             if seen.touched {
                 return;
             }
-            if !L::KEY_IN_TRANSACTION {
-                let now = to_micro_precision(SystemTime::now());
-                if let Ok(true) = self.ledger.touch(key, now) {
-                    return;
-                }
+            let now = to_micro_precision(SystemTime::now());
+            if let Ok(true) = self.ledger.touch(key, now) {
+                return;
             }
         }
         let now = to_micro_precision(SystemTime::now());

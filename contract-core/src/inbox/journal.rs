@@ -577,6 +577,72 @@ enum SenderFields {
     Listed(Vec<String>),
 }
 
+/// How long a redelivery's count waits in memory at most before it is written (looked at on
+/// each redelivery).
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+const PENDING_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+/// How many steps' counts wait in memory at most before they are written.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+const PENDING_STEPS: usize = 64;
+
+/// Redeliveries of recorded steps counted in memory by a ledger on a database, written
+/// together: by step key, how many more sightings and the last one (micros).
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+#[derive(Debug, Default)]
+pub(crate) struct PendingCounts {
+    counts: std::collections::HashMap<String, (i64, i64)>,
+    since: Option<std::time::Instant>,
+}
+
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+impl PendingCounts {
+    /// One more sighting at `at` (micros) of the step of `key`, if it waits here already:
+    /// whether it did.
+    pub(crate) fn count(&mut self, key: &str, at: i64) -> bool {
+        match self.counts.get_mut(key) {
+            Some(counted) => {
+                counted.0 += 1;
+                counted.1 = counted.1.max(at);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The first sighting waiting here of the step of `key`, a step the ledger holds.
+    pub(crate) fn start(&mut self, key: &str, at: i64) {
+        self.counts.insert(key.to_owned(), (1, at));
+        self.since.get_or_insert_with(std::time::Instant::now);
+    }
+
+    /// Whether the counts are to be written now: the first waited long enough, or too many
+    /// steps wait.
+    pub(crate) fn due(&self) -> bool {
+        self.counts.len() >= PENDING_STEPS || self.since.is_some_and(|t| t.elapsed() >= PENDING_FOR)
+    }
+
+    /// The counts waiting, taken out: (key, more sightings, last sighting).
+    pub(crate) fn take(&mut self) -> Vec<(String, i64, i64)> {
+        self.since = None;
+        self.counts
+            .drain()
+            .map(|(key, (more, last))| (key, more, last))
+            .collect()
+    }
+
+    /// Counts taken that could not be written, put back for the next attempt.
+    pub(crate) fn restore(&mut self, counts: Vec<(String, i64, i64)>) {
+        for (key, more, last) in counts {
+            let counted = self.counts.entry(key).or_insert((0, last));
+            counted.0 += more;
+            counted.1 = counted.1.max(last);
+        }
+        if !self.counts.is_empty() {
+            self.since.get_or_insert_with(std::time::Instant::now);
+        }
+    }
+}
+
 #[cfg(all(test, any(feature = "sqlite", feature = "postgres")))]
 mod stored_tests {
     use super::*;

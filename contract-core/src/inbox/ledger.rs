@@ -152,9 +152,12 @@ pub trait Ledger {
     /// owner and artifact versions ([`Opened`]), read after whatever serializes the
     /// acceptances of one context (PostgreSQL: an advisory lock). A store that reads the key
     /// here ([`KEY_IN_TRANSACTION`](Ledger::KEY_IN_TRANSACTION)) returns its committed entry
-    /// in [`Opened::entry`], and, when its digest is [`Open::digest`], counts one more
+    /// in [`Opened::entry`], and, when its digest is [`Open::digest`], may count one more
     /// sighting of the step [`Open::touch`] names ([`Opened::touched`], as
-    /// [`touch`](Ledger::touch) does), which then commits with the transaction.
+    /// [`touch`](Ledger::touch) does), which then commits with the transaction; a store
+    /// that does not (the PostgreSQL ledger counts in memory, writing nothing in a
+    /// duplicate's transaction) leaves `touched` false and the inbox calls
+    /// [`touch`](Ledger::touch) after the transaction.
     ///
     /// The default reads [`context`](Ledger::context) of [`Open::uris`] and no entry.
     ///

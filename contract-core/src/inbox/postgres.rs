@@ -9,7 +9,7 @@ use ::postgres::error::SqlState;
 use ::postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
 
 use crate::envelope::Digest;
-use crate::inbox::journal::{SessionFilter, SessionSummary, Step, StepColumns};
+use crate::inbox::journal::{PendingCounts, SessionFilter, SessionSummary, Step, StepColumns};
 use crate::inbox::ledger::{
     Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Open, Opened, Record,
     Settle,
@@ -122,8 +122,8 @@ const MAX_SCHEMA_NAME: usize = 63;
 ///
 /// Each acceptance is one `READ COMMITTED` transaction of five round trips, each statement
 /// prepared once per connection: `BEGIN`; `handoff_open`, a PL/pgSQL function of the
-/// schema that reads the key's entry (a committed key is a duplicate, counted on its step
-/// and committed without waiting for the WAL's flush, or a conflict) and otherwise takes an
+/// schema that reads the key's entry (a committed key is a duplicate or a conflict) and
+/// otherwise takes an
 /// advisory lock on the context, held until the transaction ends, and then reads the
 /// context's last owner and artifact versions (a statement of its own inside the function,
 /// so that its snapshot follows the lock: acceptances in one context are serialized and
@@ -134,7 +134,8 @@ const MAX_SCHEMA_NAME: usize = 63;
 /// the claim inserted); `COMMIT`. A second connection claiming the same key waits for the
 /// first transaction and then finds its committed entry: its handler's effects roll back
 /// and it answers with the first acknowledgement. A duplicate costs three round trips
-/// (`BEGIN`, `handoff_open`, `COMMIT`). The handler gets the transaction as a
+/// (`BEGIN`, `handoff_open`, `COMMIT`) and writes nothing: its step's count is kept in
+/// memory and written with others ([`Ledger::touch`]). The handler gets the transaction as a
 /// `postgres::Transaction` and writes its effects through it, so that they commit with the
 /// ledger's entry, or not at all.
 ///
@@ -165,6 +166,8 @@ pub struct PostgresLedger {
     statements: PostgresStatements,
     /// Opened by [`open_read_only`](PostgresLedger::open_read_only): no acceptance begins.
     read_only: bool,
+    /// Redeliveries counted and not yet written.
+    pending: PendingCounts,
 }
 
 impl fmt::Debug for PostgresLedger {
@@ -189,6 +192,7 @@ pub struct PostgresStatements {
     record_artifacts: Statement,
     prune: Statement,
     note: Statement,
+    recorded: Statement,
     touch: Statement,
     session: Statement,
     sessions: Statement,
@@ -308,6 +312,7 @@ impl PostgresLedger {
             client: RefCell::new(client),
             statements,
             read_only: false,
+            pending: PendingCounts::default(),
         })
     }
 
@@ -323,9 +328,11 @@ impl PostgresLedger {
         self.client.get_mut()
     }
 
-    /// The connection, the ledger closed.
+    /// The connection, the ledger closed (the redeliveries it counted in memory written
+    /// first, if they can be).
     #[must_use]
-    pub fn into_client(self) -> Client {
+    pub fn into_client(mut self) -> Client {
+        let _ = self.flush_pending();
         self.client.into_inner()
     }
 
@@ -368,6 +375,7 @@ impl PostgresLedger {
             client: RefCell::new(client),
             statements,
             read_only: true,
+            pending: PendingCounts::default(),
         })
     }
 }
@@ -645,9 +653,12 @@ impl PostgresStatements {
                  ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, \
                  last_seen = greatest(t.last_seen, excluded.last_seen)"
             ))?,
+            recorded: prepare(format!("SELECT 1 FROM {s}.handoff_step WHERE step_key = $1"))?,
             touch: prepare(format!(
-                "UPDATE {s}.handoff_step SET count = count + 1, \
-                 last_seen = greatest(last_seen, $2) WHERE step_key = $1"
+                "UPDATE {s}.handoff_step AS t SET count = t.count + u.more, \
+                 last_seen = greatest(t.last_seen, u.last) \
+                 FROM unnest($1::text[], $2::bigint[], $3::timestamptz[]) AS u(key, more, last) \
+                 WHERE t.step_key = u.key"
             ))?,
             session: prepare(format!(
                 "SELECT seq, step, count, first_seen, last_seen, session, workflow, outcome \
@@ -852,19 +863,18 @@ impl Ledger for PostgresLedger {
         Ok(())
     }
 
-    /// One round trip: `handoff_open` reads the key's entry (a duplicate's step counted),
-    /// else takes the context's advisory lock and then reads its last owner and every
-    /// artifact version it accepted.
+    /// One round trip: `handoff_open` reads the key's entry, else takes the context's
+    /// advisory lock and then reads its last owner and every artifact version it accepted.
+    /// A duplicate's step is not counted here (the function could, with a write): the
+    /// ledger counts it in memory ([`touch`](Ledger::touch)), so that the duplicate's
+    /// transaction writes nothing.
     fn open(
         statements: &PostgresStatements,
         tx: &mut Transaction<'_>,
         open: &Open<'_>,
     ) -> Result<Opened, PostgresError> {
         let lock = lock_key("context", &[&statements.schema, open.context_id]);
-        let (step, at) = match open.touch {
-            Some((key, at)) => (Some(key), Some(at)),
-            None => (None, None),
-        };
+        let (step, at): (Option<&str>, Option<SystemTime>) = (None, None);
         let row = tx.query_one(
             &statements.open,
             &[
@@ -991,6 +1001,7 @@ impl Ledger for PostgresLedger {
     }
 
     fn prune(&mut self, before: SystemTime) -> Result<u64, PostgresError> {
+        self.flush_pending()?;
         let mut tx = self.client.get_mut().transaction()?;
         let pruned = tx.execute(&self.statements.prune, &[&before])?;
         tx.execute(&self.statements.prune_steps, &[&before])?;
@@ -1011,6 +1022,7 @@ impl Ledger for PostgresLedger {
     }
 
     fn note(&mut self, step: &Step) -> Result<(), PostgresError> {
+        self.flush_pending()?;
         let mut tx = unsynced(self.client.get_mut())?;
         note_step(
             &self.statements.note,
@@ -1020,14 +1032,36 @@ impl Ledger for PostgresLedger {
         Ok(tx.commit()?)
     }
 
+    /// Counts a redelivery in memory: a read of the step's key the first time, the counts
+    /// written together in one statement once the first waited a second or 64 steps wait,
+    /// and before this ledger reads or prunes its steps, records another step or gives up
+    /// its client ([`PostgresLedger::into_client`]). A ledger dropped with counts waiting
+    /// loses them (a second's or 64 steps' redeliveries at most: counts, never a step or an
+    /// acceptance).
     fn touch(&mut self, key: &str, at: SystemTime) -> Result<bool, PostgresError> {
-        let mut tx = unsynced(self.client.get_mut())?;
-        let changed = tx.execute(&self.statements.touch, &[&key, &at])?;
-        tx.commit()?;
-        Ok(changed > 0)
+        if self.read_only {
+            return Err(PostgresError::ReadOnly);
+        }
+        let micros = crate::inbox::time::to_micros(at);
+        if !self.pending.count(key, micros) {
+            let recorded = self
+                .client
+                .get_mut()
+                .query_opt(&self.statements.recorded, &[&key])?
+                .is_some();
+            if !recorded {
+                return Ok(false);
+            }
+            self.pending.start(key, micros);
+        }
+        if self.pending.due() {
+            self.flush_pending()?;
+        }
+        Ok(true)
     }
 
     fn session(&mut self, session: &str) -> Result<Vec<Step>, PostgresError> {
+        self.flush_pending()?;
         // The key's index finds them: a key starts with its session (compared byte by byte,
         // the column's collation is "C").
         let (from, to) = Step::key_range(session);
@@ -1040,6 +1074,7 @@ impl Ledger for PostgresLedger {
     }
 
     fn sessions(&mut self, filter: &SessionFilter) -> Result<Vec<SessionSummary>, PostgresError> {
+        self.flush_pending()?;
         let rows = self.client.get_mut().query(
             &self.statements.sessions,
             &[&filter.since, &filter.workflow],
@@ -1066,6 +1101,33 @@ fn unsynced(client: &mut Client) -> Result<Transaction<'_>, PostgresError> {
     let mut tx = client.transaction()?;
     tx.batch_execute("SET LOCAL synchronous_commit TO OFF")?;
     Ok(tx)
+}
+
+impl PostgresLedger {
+    /// Writes the redeliveries counted in memory: one statement in a transaction that does
+    /// not wait for the WAL's flush ([`unsynced`]). When it fails, they stay counted for the
+    /// next attempt.
+    fn flush_pending(&mut self) -> Result<(), PostgresError> {
+        let counts = self.pending.take();
+        if counts.is_empty() {
+            return Ok(());
+        }
+        let keys: Vec<&str> = counts.iter().map(|(key, _, _)| key.as_str()).collect();
+        let more: Vec<i64> = counts.iter().map(|(_, more, _)| *more).collect();
+        let last: Vec<SystemTime> = counts
+            .iter()
+            .map(|(_, _, last)| crate::inbox::time::from_micros(*last))
+            .collect();
+        let statement = &self.statements.touch;
+        let written = unsynced(self.client.get_mut()).and_then(|mut tx| {
+            tx.execute(statement, &[&keys, &more, &last])?;
+            Ok(tx.commit()?)
+        });
+        if written.is_err() {
+            self.pending.restore(counts);
+        }
+        written
+    }
 }
 
 /// Records a step through `execute` (a transaction's or the client's).

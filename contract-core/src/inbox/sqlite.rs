@@ -2,16 +2,15 @@
 //! the same file and the same transaction (`rusqlite::Transaction`).
 
 use core::fmt;
-use std::collections::HashMap;
 use std::path::Path;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{
     params, Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior,
 };
 
 use crate::envelope::Digest;
-use crate::inbox::journal::{SessionFilter, SessionSummary, Step, StepColumns};
+use crate::inbox::journal::{PendingCounts, SessionFilter, SessionSummary, Step, StepColumns};
 use crate::inbox::ledger::{
     Claim, Claimed, ContextState, Entry, Ledger, MigrationError, Migrations, Record, Settle,
 };
@@ -102,20 +101,7 @@ pub struct SqliteLedger {
     /// Opened by [`open_read_only`](SqliteLedger::open_read_only): no acceptance begins.
     read_only: bool,
     /// Redeliveries counted and not yet written.
-    pending: Pending,
-}
-
-/// How long a redelivery's count waits in memory at most before it is written.
-const PENDING_FOR: Duration = Duration::from_secs(1);
-/// How many steps' counts wait in memory at most before they are written.
-const PENDING_STEPS: usize = 64;
-
-/// Redeliveries counted in memory: by step key, how many more and the last sighting
-/// (micros), and when the first of them waited.
-#[derive(Debug, Default)]
-struct Pending {
-    counts: HashMap<String, (i64, i64)>,
-    since: Option<Instant>,
+    pending: PendingCounts,
 }
 
 impl SqliteLedger {
@@ -209,7 +195,7 @@ impl SqliteLedger {
         Ok(SqliteLedger {
             connection,
             read_only: false,
-            pending: Pending::default(),
+            pending: PendingCounts::default(),
         })
     }
 
@@ -275,7 +261,7 @@ impl SqliteLedger {
         Ok(SqliteLedger {
             connection,
             read_only: true,
-            pending: Pending::default(),
+            pending: PendingCounts::default(),
         })
     }
 }
@@ -604,11 +590,10 @@ impl SqliteLedger {
     /// disk ([`unsynced`](Self::unsynced)). When it fails, they stay counted for the next
     /// attempt.
     fn flush_pending(&mut self) -> Result<(), SqliteError> {
-        if self.pending.counts.is_empty() {
+        let counts = self.pending.take();
+        if counts.is_empty() {
             return Ok(());
         }
-        let counts = std::mem::take(&mut self.pending.counts);
-        self.pending.since = None;
         let written = self.unsynced(|connection| {
             let tx = Transaction::new_unchecked(connection, TransactionBehavior::Immediate)?;
             {
@@ -616,19 +601,14 @@ impl SqliteLedger {
                     "UPDATE handoff_step SET count = count + ?2, \
                      last_seen = max(last_seen, ?3) WHERE step_key = ?1",
                 )?;
-                for (key, (more, last_seen)) in &counts {
+                for (key, more, last_seen) in &counts {
                     update.execute(params![key, more, last_seen])?;
                 }
             }
             Ok(tx.commit()?)
         });
         if written.is_err() {
-            for (key, (more, last_seen)) in counts {
-                let counted = self.pending.counts.entry(key).or_insert((0, last_seen));
-                counted.0 += more;
-                counted.1 = counted.1.max(last_seen);
-            }
-            self.pending.since.get_or_insert_with(Instant::now);
+            self.pending.restore(counts);
         }
         written
     }
@@ -906,10 +886,7 @@ impl Ledger for SqliteLedger {
             return Err(SqliteError::ReadOnly);
         }
         let at = to_micros(at);
-        if let Some(counted) = self.pending.counts.get_mut(key) {
-            counted.0 += 1;
-            counted.1 = counted.1.max(at);
-        } else {
+        if !self.pending.count(key, at) {
             let recorded = self
                 .connection
                 .prepare_cached("SELECT 1 FROM handoff_step WHERE step_key = ?1")?
@@ -917,10 +894,9 @@ impl Ledger for SqliteLedger {
             if !recorded {
                 return Ok(false);
             }
-            self.pending.counts.insert(key.to_owned(), (1, at));
+            self.pending.start(key, at);
         }
-        let since = *self.pending.since.get_or_insert_with(Instant::now);
-        if self.pending.counts.len() >= PENDING_STEPS || since.elapsed() >= PENDING_FOR {
+        if self.pending.due() {
             self.flush_pending()?;
         }
         Ok(true)

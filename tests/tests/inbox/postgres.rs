@@ -788,3 +788,57 @@ fn a_dropped_connection_is_a_transient_failure() {
         .expect_err("a unique violation");
     assert!(!PostgresError::from(duplicate).is_transient());
 }
+
+/// A redelivery of a recorded step is counted in memory: its transaction writes nothing (the
+/// server's count of the step's row updates does not move), its count is written before the
+/// ledger reads its steps, and when it gives up its client.
+#[test]
+fn redeliveries_are_counted_in_memory_and_written_before_a_read() {
+    use contract_core::inbox::{Inbox, Ledger as _, Outcome};
+
+    use super::fixture::{bytes, effect_of, order};
+
+    let Some(store) = fresh("pending") else {
+        return;
+    };
+    let mut writer = Inbox::new(store.connect());
+    let envelope = bytes(order("ctx-p", "h-1"));
+    let effect = effect_of("ctx-p", "h-1");
+    let accept = |writer: &mut Inbox<PostgresLedger>| {
+        super::fixture::accept::<Postgres, _>(writer, &envelope, &effect).expect("accepted")
+    };
+    accept(&mut writer);
+    // The first duplicate records its step; the next ones are counted on it.
+    accept(&mut writer);
+    let mut reader = store.connect();
+    let duplicates = |reader: &mut PostgresLedger| -> u64 {
+        let steps = reader.session("session-1").expect("read");
+        assert_eq!(steps.len(), 2, "{steps:?}");
+        assert_eq!(steps[0].outcome, Outcome::Applied);
+        assert_eq!(steps[1].outcome, Outcome::Duplicate);
+        steps[1].count
+    };
+    assert_eq!(duplicates(&mut reader), 1);
+    accept(&mut writer);
+    accept(&mut writer);
+    assert_eq!(duplicates(&mut reader), 1, "not written yet");
+    // The writer's own read writes them first.
+    assert_eq!(duplicates(writer.ledger_mut()), 3);
+    assert_eq!(duplicates(&mut reader), 3);
+    accept(&mut writer);
+    accept(&mut writer);
+    let client = writer.into_ledger().into_client();
+    drop(client);
+    assert_eq!(
+        duplicates(&mut reader),
+        5,
+        "written when the client was given up"
+    );
+    // Counts that waited a second are written with the next redelivery.
+    let mut writer = Inbox::new(store.connect());
+    accept(&mut writer);
+    std::thread::sleep(std::time::Duration::from_millis(1_100));
+    accept(&mut writer);
+    assert_eq!(duplicates(&mut reader), 7, "written after a second");
+    assert_eq!(store.effects(&effect), 1);
+}
