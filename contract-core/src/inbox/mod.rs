@@ -34,6 +34,11 @@ mod sqlite;
 mod steps;
 pub(crate) mod time;
 
+/// The postgres client this crate's [`PostgresLedger`] is built on: the handler's
+/// `postgres::Transaction` is this crate's, named without a `postgres` dependency of your
+/// own (`contract_core::inbox::postgres::Transaction`).
+#[cfg(feature = "postgres")]
+pub use ::postgres;
 pub use accept::Inbox;
 pub use artifacts::{ArtifactStore, MemoryArtifacts, NoArtifacts};
 #[cfg(feature = "tokio")]
@@ -50,11 +55,6 @@ pub use memory::{MemoryLedger, MemoryTx};
 #[allow(deprecated)]
 pub use outcome::Accepted;
 pub use outcome::{AcceptError, Acceptance, Ack, LastAcceptance, Warning};
-/// The postgres client this crate's [`PostgresLedger`] is built on: the handler's
-/// `postgres::Transaction` is this crate's, named without a `postgres` dependency of your
-/// own (`contract_core::inbox::postgres::Transaction`).
-#[cfg(feature = "postgres")]
-pub use ::postgres;
 #[cfg(feature = "postgres")]
 pub use postgres_ledger::{
     PostgresError, PostgresLedger, PostgresStatements, POSTGRES_SCHEMA_VERSION,
