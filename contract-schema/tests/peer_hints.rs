@@ -790,6 +790,41 @@ fn another_rule_names_the_other_sides_type() {
         &["`z.array(z.number().int().min(0).max(255))`"],
     );
     js.says("TYPE_CHANGED", "n", &["the contract's `list<u8>`"]);
+    // A consumer of a string, reading the Rust producer's `bool`.
+    let reads_string = object(json!({"n": {"type": "string"}}), &["n"]);
+    let [py, zod, js] = each_peer(|p| consumer(&rust(&field("n", "bool")), &reads_string, p));
+    py.says(
+        "TYPE_CHANGED",
+        "n",
+        &["read what the producer writes at `n`: `bool`"],
+    );
+    zod.says("TYPE_CHANGED", "n", &["`z.boolean()`"]);
+    js.says("TYPE_CHANGED", "n", &["the contract's `bool`"]);
+}
+
+#[test]
+fn an_integer_consumer_narrower_than_its_kind_gets_the_producers_bounds() {
+    // A consumer of 1 to 255 (`u8(1..)` read back) reading the Rust producer's `u8`.
+    let doc = object(
+        json!({"n": {"type": "integer", "minimum": 1, "maximum": 255}}),
+        &["n"],
+    );
+    let [py, zod, js] = each_peer(|p| consumer(&rust_u8_n(), &doc, p));
+    py.says("VALUE_OUTSIDE_CONSTRAINT", "n", &["`Field(ge=0, le=255)`"]);
+    zod.says(
+        "VALUE_OUTSIDE_CONSTRAINT",
+        "n",
+        &["`z.number().int().min(0).max(255)`"],
+    );
+    js.says(
+        "VALUE_OUTSIDE_CONSTRAINT",
+        "n",
+        &["`\"minimum\": 0, \"maximum\": 255`"],
+    );
+}
+
+fn rust_u8_n() -> Schema {
+    rust(&field("n", "u8"))
 }
 
 #[test]
