@@ -1525,6 +1525,56 @@ fn an_adjacently_tagged_enum_read_as_internally_tagged_is_judged_as_the_same_jso
 }
 
 #[test]
+fn an_adjacently_tagged_enum_with_untagged_variants_read_as_internally_tagged_reads_back() {
+    // The one tagged variant with content is read as internally tagged; the untagged
+    // variant beside it is compared with the reader's untagged variants.
+    let text = "root Pair\n\nenum Pair\n  rust \"my_app::Pair\"\n  repr adjacent tag \"type\" content \"c\"\n  variant Pending: newtype bool\n    send \"pending\"\n    receive \"pending\"\n  variant Ready: newtype u8\n    send never\n    receive \"ready\"\n    untagged\n";
+    for view in [View::Sender, View::Receiver] {
+        assert_eq!(
+            read_back_as_producer(text, view),
+            Vec::<&str>::new(),
+            "{view:?}"
+        );
+    }
+    // A receiver view (no `additionalProperties: false`) read as a producer captures other
+    // keys beside the content, which a reader that denies unknown fields refuses.
+    let reader = contract_schema::text::parse(
+        &text.replace("content \"c\"\n", "content \"c\"\n  unknown deny\n"),
+    )
+    .expect("parses");
+    let export = contract_schema::json_schema::to_json_schema(
+        &contract_schema::text::parse(text).expect("parses"),
+        View::Receiver,
+    );
+    let producer = sender(&export).schema;
+    let ids: Vec<_> = compat::check(&producer, &reader)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .collect();
+    assert_eq!(ids, vec![("TYPE_CHANGED", "(pending)".to_owned())]);
+    // A writer's untagged value the reader's untagged variants do not read still breaks.
+    let bool_too = contract_schema::text::parse(&text.replace(
+        "newtype u8\n    send never",
+        "newtype bool\n    send \"ready\"",
+    ))
+    .expect("parses");
+    let producer = sender(&contract_schema::json_schema::to_json_schema(
+        &bool_too,
+        View::Sender,
+    ))
+    .schema;
+    let reader = contract_schema::text::parse(text).expect("parses");
+    // (Reported at the reader's variant of the same name, what it most likely meant.)
+    let ids: Vec<_> = compat::check(&producer, &reader)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .collect();
+    assert_eq!(ids, vec![("TYPE_CHANGED", "(Ready)".to_owned())]);
+}
+
+#[test]
 fn a_tagged_enum_whose_view_holds_only_untagged_variants_reads_back() {
     let text = "root Handoff\n\nenum Handoff\n  rust \"my_app::Handoff\"\n  repr external\n  variant Failed: tuple(option<char>, list<option<char>>)\n    send \"failed\"\n    receive never\n  variant Transfer: unit\n    send never\n    receive \"transfer\"\n    untagged\n";
     assert_eq!(

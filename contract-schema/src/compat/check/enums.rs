@@ -48,7 +48,7 @@ impl<'a> Checker<'a> {
         if let (Repr::Internal { tag: wt }, Repr::Adjacent { tag: rt, content }) =
             (&w.repr, &r.repr)
         {
-            if wt == rt && !w.has_untagged_variants() && !r.has_untagged_variants() {
+            if wt == rt {
                 self.internal_as_adjacent(w, r, content);
                 return;
             }
@@ -400,14 +400,19 @@ impl<'a> Checker<'a> {
     /// key beside the tag reads as: the same JSON). A writer variant of no fields is the
     /// tag alone, a unit variant's form; one whose only field is the content key, always
     /// written, is the content; any other is written in a form the reader does not read.
+    /// (Other keys a writer variant may write are ignored unless the reader denies them.)
+    /// Untagged variants are compared as [`Checker::tagged`] does: a writer's tagged variant
+    /// of no reader tag may be read by a reader's untagged one, and the writer's untagged
+    /// variants by the reader's.
     fn internal_as_adjacent(&mut self, w: &'a EnumDef, r: &'a EnumDef, content: &'a str) {
         let mut index: HashMap<&'a str, &'a VariantDef> = HashMap::with_capacity(r.variants.len());
-        for rv in &r.variants {
+        for rv in r.tagged_variants() {
             for tag in &rv.receiver {
                 index.entry(tag.as_str()).or_insert(rv);
             }
         }
-        for wv in &w.variants {
+        let denies = r.deny_unknown_fields;
+        for wv in w.tagged_variants() {
             if self.stopped() {
                 return;
             }
@@ -415,13 +420,16 @@ impl<'a> Checker<'a> {
             self.at(Seg::Variant(tag), |c| {
                 let Some(rv) = index.get(tag.as_str()).copied() else {
                     let caught = r.catch_all().is_some()
-                        && written_content(c.writer, wv, content) == Some(None);
-                    if !caught {
+                        && written_content(c.writer, wv, content, denies) == Some(None);
+                    let untagged = r
+                        .untagged_variants()
+                        .any(|rv| c.tagged_form_fits(&w.repr, wv, rv));
+                    if !caught && !untagged {
                         c.variant_unknown(tag, false);
                     }
                     return;
                 };
-                match (written_content(c.writer, wv, content), &rv.kind) {
+                match (written_content(c.writer, wv, content, denies), &rv.kind) {
                     (Some(None), VariantDefKind::Unit) => {}
                     (Some(Some(ty)), VariantDefKind::Unit) => c.ty(ty, &UNIT),
                     (Some(Some(ty)), VariantDefKind::Newtype(b)) => c.ty(ty, b),
@@ -440,6 +448,9 @@ impl<'a> Checker<'a> {
                 }
             });
         }
+        let sent: Vec<&'a VariantDef> = w.untagged_variants().collect();
+        let read: Vec<&'a VariantDef> = r.untagged_variants().collect();
+        self.untagged_variants(&sent, &read);
     }
 
     /// Untagged enums: every variant the writer sends must fit some variant of the reader.
@@ -560,11 +571,13 @@ fn newtype_struct<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s StructDef> {
 /// What an internally tagged variant `wv` writes beside its tag, seen as an adjacently
 /// tagged variant's content under the key `content`: `Some(None)` for nothing (a unit
 /// variant, or fields none of which is written), `Some(Some(ty))` for one field, always
-/// written under `content`, of type `ty`; `None` for anything else.
+/// written under `content`, of type `ty`; `None` for anything else. Further keys the
+/// variant captures (a flattened map) count only for a reader that `denies` unknown keys.
 fn written_content<'s>(
     schema: &'s Schema,
     wv: &'s VariantDef,
     content: &str,
+    denies: bool,
 ) -> Option<Option<&'s Type>> {
     let fields = match &wv.kind {
         VariantDefKind::Unit => return Some(None),
@@ -572,7 +585,7 @@ fn written_content<'s>(
         VariantDefKind::Newtype(ty) => newtype_struct(schema, ty)?,
         VariantDefKind::Tuple(_) => return None,
     };
-    if fields.unknown == Unknown::Capture || !fields.flattened.is_empty() {
+    if (denies && fields.unknown == Unknown::Capture) || !fields.flattened.is_empty() {
         return None;
     }
     let mut sent = fields.fields.iter().filter(|f| f.sender.is_some());
