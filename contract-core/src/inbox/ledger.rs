@@ -667,6 +667,7 @@ impl<'a> Migrations<'a> {
     }
 
     /// The SHA-256 of the text of step `version` (from 1), as the ledger records it.
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
     pub(crate) fn digest(&self, version: usize) -> Option<Digest> {
         let step = self.steps.get(version.checked_sub(1)?)?;
         Some(Digest::of_bytes(step.as_bytes()))
@@ -703,6 +704,7 @@ pub enum MigrationError {
 impl MigrationError {
     /// Checks the steps applied (`(version, digest)`, in any order) against `migrations`:
     /// the first version to apply (from 1), or the refusal.
+    #[cfg(any(feature = "sqlite", feature = "postgres"))]
     pub(crate) fn check(
         migrations: &Migrations<'_>,
         applied: &[(u64, Digest)],
