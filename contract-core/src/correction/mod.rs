@@ -662,154 +662,126 @@ mod tests {
     use super::*;
     use crate::runtime::problem::JsonKind;
 
-    /// One problem of every kind; the match below fails to compile when a kind is added
-    /// without being listed here.
+    /// One problem of every kind, each named once: the list is also the pattern of an
+    /// exhaustive match, which fails to compile when a kind is added without being listed.
+    macro_rules! one_of_each {
+        ($($kind:ident $({ $($field:ident: $value:expr),* $(,)? })?),* $(,)?) => {{
+            let kinds = vec![$(ProblemKind::$kind $({ $($field: $value),* })?),*];
+            for kind in &kinds {
+                // `DuplicateKey` is listed twice (with a key and without).
+                #[allow(unreachable_patterns)]
+                match kind {
+                    $(ProblemKind::$kind { .. })|* => {}
+                }
+            }
+            kinds
+        }};
+    }
+
     fn every_kind() -> Vec<ProblemKind> {
         let c = |s: &'static str| Cow::Borrowed(s);
-        let kinds = vec![
-            ProblemKind::Malformed {
+        one_of_each![
+            Malformed {
                 offset: 3,
                 expected: "`,` or `}`",
             },
-            ProblemKind::Empty,
-            ProblemKind::ByteOrderMark,
-            ProblemKind::InvalidUtf8 { offset: 1 },
-            ProblemKind::LoneSurrogate { offset: 2 },
-            ProblemKind::TrailingData { offset: 4 },
-            ProblemKind::TooLarge { limit: 10 },
-            ProblemKind::TooDeep {
+            Empty,
+            ByteOrderMark,
+            InvalidUtf8 { offset: 1 },
+            LoneSurrogate { offset: 2 },
+            TrailingData { offset: 4 },
+            TooLarge { limit: 10 },
+            TooDeep {
                 offset: 5,
                 limit: 2,
             },
-            ProblemKind::StringTooLong {
+            StringTooLong {
                 offset: 6,
                 limit: 8,
             },
-            ProblemKind::TooManyKeys {
+            TooManyKeys {
                 offset: 7,
                 limit: 3,
             },
-            ProblemKind::MissingField {
+            MissingField {
                 field: c("orderRef"),
             },
-            ProblemKind::WrongType {
+            WrongType {
                 expected: c("string"),
                 found: JsonKind::Integer,
             },
-            ProblemKind::NullNotAllowed {
+            NullNotAllowed {
                 expected: c("string"),
             },
-            ProblemKind::OutOfRange { expected: c("u8") },
-            ProblemKind::NotOneCharacter,
-            ProblemKind::WrongStringLength {
+            OutOfRange { expected: c("u8") },
+            NotOneCharacter,
+            WrongStringLength {
                 expected: c("string(len 1..=4)"),
             },
-            ProblemKind::WrongLength {
+            WrongLength {
                 expected: 3,
                 found: 2,
             },
-            ProblemKind::DuplicateItem,
-            ProblemKind::UnknownField { field: c("colour") },
-            ProblemKind::DuplicateKey {
+            DuplicateItem,
+            UnknownField { field: c("colour") },
+            DuplicateKey {
                 key: Some(c("sku")),
             },
-            ProblemKind::DuplicateKey { key: None },
-            ProblemKind::DuplicateField {
+            DuplicateKey { key: None },
+            DuplicateField {
                 field: c("orderId"),
             },
-            ProblemKind::UnknownVariant {
+            UnknownVariant {
                 expected: c("Category"),
                 known: vec![c("damaged")],
                 known_count: 1,
             },
-            ProblemKind::InvalidKey { expected: c("u8") },
-            ProblemKind::NotOneKey {
+            InvalidKey { expected: c("u8") },
+            NotOneKey {
                 expected: c("Action"),
             },
-            ProblemKind::NoVariantMatches {
+            NoVariantMatches {
                 expected: c("Amount"),
             },
-            ProblemKind::Refused {
+            Refused {
                 offset: 9,
                 category: "data",
             },
-            ProblemKind::SerializeFailed,
-            ProblemKind::OtherContract {
+            SerializeFailed,
+            OtherContract {
                 expected: c("refund-request/v1"),
                 found: c("invoice/v1"),
             },
-            ProblemKind::OtherVersion {
+            OtherVersion {
                 expected: c("refund-request/v1"),
                 found: c("refund-request/v2"),
                 rule: None,
                 path: None,
             },
-            ProblemKind::UnreadableVersion {
+            UnreadableVersion {
                 expected: c("refund-request/v1"),
             },
-            ProblemKind::EmptyArray,
-            ProblemKind::NotOneDataPart { found: 0 },
-            ProblemKind::WrongMediaType {
+            EmptyArray,
+            NotOneDataPart { found: 0 },
+            WrongMediaType {
                 expected: "application/json",
             },
-            ProblemKind::NoContractExtension {
+            NoContractExtension {
                 expected: c("https://example.invalid/refund-request/v1"),
             },
-            ProblemKind::OtherMajor {
+            OtherMajor {
                 expected: c("refund-request/v1"),
                 found: c("refund-request/v2"),
             },
-            ProblemKind::EarlierProtocol {
+            EarlierProtocol {
                 found: "A2A 0.3",
                 expected: "ROLE_AGENT (A2A 1.0)",
             },
-            ProblemKind::MissingMember {
+            MissingMember {
                 member: "messageId",
                 protocol: "A2A 1.0",
             },
-        ];
-        for kind in &kinds {
-            match kind {
-                ProblemKind::Malformed { .. }
-                | ProblemKind::Empty
-                | ProblemKind::ByteOrderMark
-                | ProblemKind::InvalidUtf8 { .. }
-                | ProblemKind::LoneSurrogate { .. }
-                | ProblemKind::TrailingData { .. }
-                | ProblemKind::TooLarge { .. }
-                | ProblemKind::TooDeep { .. }
-                | ProblemKind::StringTooLong { .. }
-                | ProblemKind::TooManyKeys { .. }
-                | ProblemKind::MissingField { .. }
-                | ProblemKind::WrongType { .. }
-                | ProblemKind::NullNotAllowed { .. }
-                | ProblemKind::OutOfRange { .. }
-                | ProblemKind::NotOneCharacter
-                | ProblemKind::WrongStringLength { .. }
-                | ProblemKind::WrongLength { .. }
-                | ProblemKind::DuplicateItem
-                | ProblemKind::UnknownField { .. }
-                | ProblemKind::DuplicateKey { .. }
-                | ProblemKind::DuplicateField { .. }
-                | ProblemKind::UnknownVariant { .. }
-                | ProblemKind::InvalidKey { .. }
-                | ProblemKind::NotOneKey { .. }
-                | ProblemKind::NoVariantMatches { .. }
-                | ProblemKind::Refused { .. }
-                | ProblemKind::SerializeFailed
-                | ProblemKind::OtherContract { .. }
-                | ProblemKind::OtherVersion { .. }
-                | ProblemKind::UnreadableVersion { .. }
-                | ProblemKind::EmptyArray
-                | ProblemKind::NotOneDataPart { .. }
-                | ProblemKind::WrongMediaType { .. }
-                | ProblemKind::NoContractExtension { .. }
-                | ProblemKind::OtherMajor { .. }
-                | ProblemKind::EarlierProtocol { .. }
-                | ProblemKind::MissingMember { .. } => {}
-            }
-        }
-        kinds
+        ]
     }
 
     #[test]
