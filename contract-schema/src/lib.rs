@@ -51,6 +51,8 @@ mod build;
 pub mod compat;
 pub mod constraint;
 pub mod contract;
+#[doc(hidden)]
+pub mod escape;
 pub mod json_schema;
 mod locate;
 pub mod model;

@@ -83,21 +83,11 @@ pub fn mermaid(manifest: &Manifest, verdicts: Option<&[EdgeReport]>) -> String {
     out
 }
 
-/// Text for HTML and SVG: `&`, `<`, `>`, `"` and `'` as entities.
+/// Text for HTML and SVG: `&`, `<`, `>`, `"` and `'` as entities (the same escaping as the
+/// session page's).
 #[must_use]
 pub fn html_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    contract_schema::escape::html_text(text)
 }
 
 /// The column of each agent: the longest path to it from an agent no edge reaches, edges

@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use contract_schema::escape::html_text as escape;
+
 use super::{SessionView, Tone};
 
 /// The page's style.
@@ -359,22 +361,6 @@ impl Shape {
             ),
         }
     }
-}
-
-/// `text` for HTML text and attribute values: `&`, `<`, `>`, `"` and `'` as references.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// JSON for inside a `<script>` element: `<`, `>` and `&` (which only strings hold) as
