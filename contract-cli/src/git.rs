@@ -1,18 +1,14 @@
-//! The snapshot folders of another commit, read with the `git` command from the current
-//! directory: `git rev-parse` for the commit and for where the current directory sits in
-//! the repository, `git ls-tree` for a folder's files, `git cat-file` for a file's bytes.
+//! The snapshot folders of another commit, read through the workflow's git [`Repo`] of the
+//! current directory: the commit a ref names, where the current directory sits in the
+//! repository, a folder's files and a file's bytes.
 
 use std::collections::BTreeMap;
-use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 
 use contract_schema::snapshot;
 use contract_schema::ContractId;
-
-/// What a shallow clone lacks, said whenever a ref is not found.
-const SHALLOW_HINT: &str = "a shallow clone has no older commits: `actions/checkout` fetches \
-     depth 1 unless given `fetch-depth: 0`";
+use contract_workflow::git::Repo;
+use contract_workflow::Error;
 
 /// A commit of the repository the current directory is in.
 pub struct Commit {
@@ -22,6 +18,8 @@ pub struct Commit {
     id: String,
     /// The current directory's path from the repository's root (`crates/app/`, or empty).
     prefix: PathBuf,
+    /// The repository, read from the current directory.
+    repo: Repo,
 }
 
 /// The snapshot files of a folder at a commit.
@@ -34,26 +32,12 @@ pub struct Listing {
     pub misnamed: Vec<PathBuf>,
 }
 
-/// Runs `git ARGS` in the current directory: its stdout, or its stderr's first line.
-fn git<I, S>(args: I) -> Result<Vec<u8>, String>
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let output = Command::new("git")
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run `git`: {e}"))?;
-    if output.status.success() {
-        return Ok(output.stdout);
+/// The message of a git error: what `git` said, or why it could not be asked.
+fn said(error: Error) -> String {
+    match error {
+        Error::Git(message) => message,
+        other => other.to_string(),
     }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    Err(stderr
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("`git` failed")
-        .trim()
-        .to_owned())
 }
 
 impl Commit {
@@ -64,26 +48,19 @@ impl Commit {
     /// When the current directory is in no git repository, or `name` names no commit there
     /// (the message says what a shallow clone needs).
     pub fn resolve(name: &str) -> Result<Self, String> {
-        let prefix = git(["rev-parse", "--show-prefix"]).map_err(|e| {
-            format!("`--against` reads the git repository of the current directory: {e}")
+        let repo = Repo::local(Path::new(".")).map_err(|e| {
+            format!(
+                "`--against` reads the git repository of the current directory: {}",
+                said(e)
+            )
         })?;
-        let prefix = String::from_utf8(prefix).map_err(|_| {
-            "the current directory's path in the repository is not UTF-8".to_owned()
-        })?;
-        // `--verify` reads one argument as a revision, never as an option (a ref starting
-        // with `-` is refused by the argument parser anyway).
-        let id = git(["rev-parse", "--verify", "--quiet", &format!("{name}^{{commit}}")])
-            .ok()
-            .and_then(|out| String::from_utf8(out).ok())
-            .map(|id| id.trim().to_owned())
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| {
-                format!("unknown git ref `{name}`: no commit of this repository has that name; {SHALLOW_HINT}")
-            })?;
+        // The message names the ref and says what a shallow clone needs.
+        let id = repo.resolve(name).map_err(said)?;
         Ok(Commit {
             name: name.to_owned(),
             id,
-            prefix: PathBuf::from(prefix.trim_end_matches(['\n', '/'])),
+            prefix: PathBuf::from(repo.prefix().trim_end_matches('/')),
+            repo,
         })
     }
 
@@ -124,46 +101,24 @@ impl Commit {
     ///
     /// When `git ls-tree` fails or writes what it never writes.
     pub fn list(&self, dir: &Path) -> Result<Listing, String> {
-        let mut args = vec![
-            // A folder's name is a name, never a glob or pathspec magic.
-            OsStr::new("--literal-pathspecs").to_owned(),
-            "ls-tree".into(),
-            "-z".into(),
-            "--full-tree".into(),
-            self.id.clone().into(),
-        ];
-        if !dir.as_os_str().is_empty() {
-            args.push("--".into());
-            // The folder's entries, not the folder itself.
-            let mut spec = dir.as_os_str().to_owned();
-            spec.push("/");
-            args.push(spec);
-        }
-        let out = git(&args).map_err(|e| format!("{}: {e}", self.name))?;
+        let Some(folder) = dir.to_str() else {
+            return Err(format!(
+                "{}: a folder name that is not UTF-8",
+                dir.display()
+            ));
+        };
+        let entries = self
+            .repo
+            .folder_from_root(&self.id, folder)
+            .map_err(|e| format!("{}: {}", self.name, said(e)))?;
         let mut listing = Listing::default();
-        for entry in out.split(|&b| b == 0).filter(|e| !e.is_empty()) {
-            // `<mode> SP <type> SP <object> TAB <path>`
-            let text = std::str::from_utf8(entry).ok();
-            let Some((meta, path)) = text.and_then(|t| t.split_once('\t')) else {
-                continue;
-            };
-            let mut meta = meta.split(' ');
-            let (Some(_mode), Some(kind), Some(object)) = (meta.next(), meta.next(), meta.next())
-            else {
-                continue;
-            };
-            if kind != "blob" {
-                continue;
-            }
-            let path = PathBuf::from(path);
-            let Some(name) = path.file_name().and_then(OsStr::to_str) else {
-                continue;
-            };
-            match snapshot::parse_file_name(name) {
+        for entry in entries {
+            let path = dir.join(&entry.name);
+            match snapshot::parse_file_name(&entry.name) {
                 Some(id) => {
-                    listing.snapshots.insert(id, (path, object.to_owned()));
+                    listing.snapshots.insert(id, (path, entry.object));
                 }
-                None if snapshot::has_snapshot_form(name) => listing.misnamed.push(path),
+                None if snapshot::has_snapshot_form(&entry.name) => listing.misnamed.push(path),
                 None => {}
             }
         }
@@ -177,7 +132,9 @@ impl Commit {
     ///
     /// When `git cat-file` fails.
     pub fn read(&self, object: &str) -> Result<Vec<u8>, String> {
-        git(["cat-file", "blob", object]).map_err(|e| format!("{}: {e}", self.name))
+        self.repo
+            .read(object)
+            .map_err(|e| format!("{}: {}", self.name, said(e)))
     }
 }
 
@@ -190,6 +147,7 @@ mod tests {
             name: "main".to_owned(),
             id: "0".repeat(40),
             prefix: PathBuf::from(prefix),
+            repo: Repo::remote("https://example.invalid/app.git", Path::new("unused")),
         }
     }
 

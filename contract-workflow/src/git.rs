@@ -105,16 +105,16 @@ impl Repo {
     ///
     /// # Errors
     ///
-    /// [`Error::Git`] when `dir` is in no git repository.
+    /// [`Error::Git`] when `dir` is in no git repository (git's own message), or its path in
+    /// the repository is not UTF-8.
     pub fn local(dir: &Path) -> Result<Repo, Error> {
-        let prefix = git(dir, ["rev-parse", "--show-prefix"]).map_err(|e| {
+        let prefix = git(dir, ["rev-parse", "--show-prefix"]).map_err(Error::Git)?;
+        let prefix = String::from_utf8(prefix).map_err(|_| {
             Error::Git(format!(
-                "{}: the workflow reads its agents' contracts at git refs, from the repository the manifest is in: {e}",
+                "{}: its path in the repository is not UTF-8",
                 dir.display()
             ))
         })?;
-        let prefix = String::from_utf8(prefix)
-            .map_err(|_| Error::Git("the manifest's path in its repository is not UTF-8".into()))?;
         Ok(Repo::new(
             dir.to_owned(),
             prefix.trim_end().to_owned(),
@@ -145,6 +145,13 @@ impl Repo {
             folders: RefCell::default(),
             blobs: RefCell::new(None),
         }
+    }
+
+    /// The path of the folder the repository was opened in, from the repository's root:
+    /// `""`, or `crates/app/` (a fetched repository's is `""`).
+    #[must_use]
+    pub fn prefix(&self) -> &str {
+        &self.prefix
     }
 
     /// `this repository`, or the remote's URL.
@@ -254,7 +261,7 @@ impl Repo {
         if let Some(found) = self.folders.borrow().get(&key) {
             return Ok(found.clone());
         }
-        let entries = self.ls_tree(commit, &format!("{}/", self.full(dir)))?;
+        let entries = self.ls_tree(commit, Some(&format!("{}/", self.full(dir))))?;
         let found = (!entries.is_empty()).then_some(entries);
         self.folders.borrow_mut().insert(key, found.clone());
         Ok(found)
@@ -267,25 +274,40 @@ impl Repo {
     /// [`Error::Git`] when `git ls-tree` fails.
     pub fn file(&self, commit: &str, path: &str) -> Result<Option<String>, Error> {
         let full = self.full(path);
-        let entries = self.ls_tree(commit, &full)?;
+        let entries = self.ls_tree(commit, Some(&full))?;
         Ok(entries.into_iter().next().map(|e| e.object))
     }
 
-    /// The blobs under the pathspec `spec` at `commit`, named by their file name.
-    fn ls_tree(&self, commit: &str, spec: &str) -> Result<Vec<Entry>, Error> {
-        let out = git(
-            &self.dir,
-            [
-                "--literal-pathspecs",
-                "ls-tree",
-                "-z",
-                "--full-tree",
-                commit,
-                "--",
-                spec,
-            ],
-        )
-        .map_err(|e| Error::Git(format!("{}: {e}", self.name)))?;
+    /// The files of the folder `dir` at `commit`, `dir` a path from the repository's root
+    /// (`""`: the root) rather than from the folder it was opened in; none when the commit
+    /// has no such folder. Not remembered, unlike [`folder`](Self::folder).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Git`] when `git ls-tree` fails.
+    pub fn folder_from_root(&self, commit: &str, dir: &str) -> Result<Vec<Entry>, Error> {
+        if dir.is_empty() {
+            self.ls_tree(commit, None)
+        } else {
+            self.ls_tree(commit, Some(&format!("{dir}/")))
+        }
+    }
+
+    /// The blobs under the pathspec `spec` (without one, the root's) at `commit`, named by
+    /// their file name.
+    fn ls_tree(&self, commit: &str, spec: Option<&str>) -> Result<Vec<Entry>, Error> {
+        let mut args = vec![
+            "--literal-pathspecs",
+            "ls-tree",
+            "-z",
+            "--full-tree",
+            commit,
+        ];
+        if let Some(spec) = spec {
+            // A folder's name is a name, never a glob or pathspec magic.
+            args.extend(["--", spec]);
+        }
+        let out = git(&self.dir, args).map_err(|e| Error::Git(format!("{}: {e}", self.name)))?;
         let mut entries = Vec::new();
         for entry in out.split(|&b| b == 0).filter(|e| !e.is_empty()) {
             // `<mode> SP <type> SP <object> TAB <path>`

@@ -120,7 +120,14 @@ impl Project {
     /// As [`Project::open`].
     pub fn open_with_cache(path: &Path, cache: &Path) -> Result<Project, Error> {
         let manifest = Manifest::read(path)?;
-        let local = Repo::local(&folder_of(path))?;
+        let folder = folder_of(path);
+        let local = Repo::local(&folder).map_err(|e| match e {
+            Error::Git(e) => Error::Git(format!(
+                "{}: the workflow reads its agents' contracts at git refs, from the repository the manifest is in: {e}",
+                folder.display()
+            )),
+            e => e,
+        })?;
         Ok(Project {
             manifest,
             local,
