@@ -18,6 +18,7 @@ use std::process::{Command, Output};
 use contract_core::inbox::{
     AcceptError, Acceptance, Inbox, Ledger, PostgresLedger, SqliteLedger, SQLITE_SCHEMA_VERSION,
 };
+use contract_core::session::STEP_KEYS;
 use contract_core::{send_handoff, Delivery, Handoff, HandoffContract, Journey};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -110,6 +111,18 @@ where
     })
 }
 
+/// Accepts `bytes`, expecting them applied.
+fn applied<L: Ledger, T>(inbox: &mut Inbox<L>, bytes: &[u8])
+where
+    T: DeserializeOwned + HandoffContract + std::fmt::Debug + 'static,
+{
+    let accepted = accept::<_, T>(inbox, bytes);
+    assert!(
+        accepted.as_ref().is_ok_and(Acceptance::is_applied),
+        "{accepted:?}"
+    );
+}
+
 /// The journey, through the specialist's inbox and the escalation agent's (two ledgers, or
 /// one both share).
 fn record_journey<S: Ledger, E: Ledger>(
@@ -135,17 +148,13 @@ fn record_journey<S: Ledger, E: Ledger>(
         "p-1",
         Journey::new(TRIAGE, SPECIALIST).attempt(1),
     ));
-    assert!(accept::<_, RefundRequest>(at_specialist, &parallel)
-        .expect("applied")
-        .is_applied());
+    applied::<_, RefundRequest>(at_specialist, &parallel);
     let retry = sent(refund(
         SESSION,
         "h-2",
         Journey::new(TRIAGE, SPECIALIST).attempt(2).retry_of("h-1"),
     ));
-    assert!(accept::<_, RefundRequest>(at_specialist, &retry)
-        .expect("applied")
-        .is_applied());
+    applied::<_, RefundRequest>(at_specialist, &retry);
 
     let draft = sent(escalation(
         SESSION,
@@ -164,9 +173,7 @@ fn record_journey<S: Ledger, E: Ledger>(
         )
         .ready(),
     );
-    assert!(accept::<_, Escalation>(at_escalation, &to_markup)
-        .expect("applied")
-        .is_applied());
+    applied::<_, Escalation>(at_escalation, &to_markup);
     let related = sent(
         escalation(
             SESSION,
@@ -176,9 +183,7 @@ fn record_journey<S: Ledger, E: Ledger>(
         )
         .ready(),
     );
-    assert!(accept::<_, Escalation>(at_escalation, &related)
-        .expect("applied")
-        .is_applied());
+    applied::<_, Escalation>(at_escalation, &related);
 }
 
 /// A folder of its own for a test, removed when dropped.
@@ -325,26 +330,9 @@ fn check_journey_json(json_text: &str, specialist: &str, escalation: &str) {
             .keys()
             .map(String::as_str)
             .collect();
-        let mut expected = [
-            "from",
-            "to",
-            "contract",
-            "contextId",
-            "handoffId",
-            "attempt",
-            "retryOf",
-            "relation",
-            "outcome",
-            "receivedFields",
-            "missingFields",
-            "causes",
-            "problems",
-            "spent",
-            "ledger",
-            "count",
-        ];
         let mut keys = keys;
         keys.sort_unstable();
+        let mut expected = STEP_KEYS;
         expected.sort_unstable();
         assert_eq!(keys, expected);
     }

@@ -412,27 +412,7 @@ fn json_has_exactly_the_keys_scripts_rely_on() {
     assert_eq!(json["workflow"], "support-refund");
     let steps = json["steps"].as_array().expect("steps");
     assert_eq!(steps.len(), 5);
-    let step_keys = BTreeSet::from(
-        [
-            "from",
-            "to",
-            "contract",
-            "contextId",
-            "handoffId",
-            "attempt",
-            "retryOf",
-            "relation",
-            "outcome",
-            "receivedFields",
-            "missingFields",
-            "causes",
-            "problems",
-            "spent",
-            "ledger",
-            "count",
-        ]
-        .map(String::from),
-    );
+    let step_keys = BTreeSet::from(session::STEP_KEYS.map(String::from));
     for step in steps {
         assert_eq!(keys(step), step_keys);
         for problem in step["problems"].as_array().expect("problems") {

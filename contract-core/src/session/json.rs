@@ -8,6 +8,34 @@ use super::{SessionStep, SessionView};
 use crate::inbox::StepProblem;
 use crate::task::Spent;
 
+/// The keys of each step in [`json`]'s `steps`, in the order it writes them: every step has
+/// all of them (what it does not name is `null`), and no other. Scripts may rely on them.
+///
+/// ```
+/// use contract_core::session::STEP_KEYS;
+///
+/// assert_eq!(STEP_KEYS[0], "from");
+/// assert!(STEP_KEYS.contains(&"receivedFields"));
+/// ```
+pub const STEP_KEYS: [&str; 16] = [
+    "from",
+    "to",
+    "contract",
+    "contextId",
+    "handoffId",
+    "attempt",
+    "retryOf",
+    "relation",
+    "outcome",
+    "receivedFields",
+    "missingFields",
+    "causes",
+    "problems",
+    "spent",
+    "ledger",
+    "count",
+];
+
 /// The view as JSON (pretty-printed, with a final newline):
 ///
 /// ```text

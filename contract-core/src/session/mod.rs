@@ -83,7 +83,7 @@ use order::{name_edge, name_step, Diagnostics};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub use gather::{parse_since, GatherError, LedgerAddress, Ledgers, DEFAULT_SCHEMA};
 pub use html::html;
-pub use json::json;
+pub use json::{json, STEP_KEYS};
 pub use list::{sessions_json, sessions_text};
 pub use mermaid::mermaid;
 pub use text::text;
