@@ -696,6 +696,26 @@ fn step_of(row: &Row<'_>) -> rusqlite::Result<Result<Step, SqliteError>> {
 const SELECT_STEP: &str =
     "SELECT seq, step, count, first_seen, last_seen, session, workflow, outcome FROM handoff_step";
 
+/// The context's artifact versions an acceptance keeps (one upsert each), for `record` and
+/// `settle`.
+fn keep_artifacts(
+    tx: &Transaction<'_>,
+    context_id: &str,
+    artifacts: &[(&str, u64)],
+) -> Result<(), SqliteError> {
+    if artifacts.is_empty() {
+        return Ok(());
+    }
+    let mut statement = tx.prepare_cached(
+        "INSERT INTO handoff_artifact (context_id, uri, version) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version",
+    )?;
+    for (uri, version) in artifacts {
+        statement.execute(params![context_id, uri, version_to_sql(*version)])?;
+    }
+    Ok(())
+}
+
 /// Inserts a key's entry (with its receipt when the handler already ran): its new sequence
 /// number, or the entry another connection committed since `entry` read (`BEGIN IMMEDIATE`
 /// serialized the two, so the row read here is committed and whole).
@@ -801,16 +821,7 @@ impl Ledger for SqliteLedger {
     fn record(_: &(), tx: &mut Transaction<'_>, record: &Record<'_>) -> Result<(), SqliteError> {
         tx.prepare_cached("UPDATE handoff_ledger SET receipt = ?2 WHERE seq = ?1")?
             .execute(params![seq_to_sql(record.seq)?, record.receipt])?;
-        if !record.artifacts.is_empty() {
-            let mut statement = tx.prepare_cached(
-                "INSERT INTO handoff_artifact (context_id, uri, version) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version",
-            )?;
-            for (uri, version) in record.artifacts {
-                statement.execute(params![record.context_id, uri, version_to_sql(*version)])?;
-            }
-        }
-        Ok(())
+        keep_artifacts(tx, record.context_id, record.artifacts)
     }
 
     /// The claim with its receipt in one statement (no update of the row after), then the
@@ -825,15 +836,7 @@ impl Ledger for SqliteLedger {
             Claimed::New { seq } => seq,
             taken @ Claimed::Taken(_) => return Ok(taken),
         };
-        if !settle.artifacts.is_empty() {
-            let mut statement = tx.prepare_cached(
-                "INSERT INTO handoff_artifact (context_id, uri, version) VALUES (?1, ?2, ?3) \
-                 ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version",
-            )?;
-            for (uri, version) in settle.artifacts {
-                statement.execute(params![claim.context_id, uri, version_to_sql(*version)])?;
-            }
-        }
+        keep_artifacts(tx, claim.context_id, settle.artifacts)?;
         if let Some(step) = settle.step {
             note_step(tx, step)?;
         }
