@@ -386,16 +386,7 @@ fn field_tokens(field: &Field) -> TokenStream {
     // `Field::new` holds every member at its default (the Rust name on the wire, always sent,
     // required, confirmed, no doc): only the members that differ are written, so that a plain
     // field is one `const fn` call.
-    let mut members = TokenStream::new();
-    if ser_name != name {
-        members.extend(quote!(ser_name: #ser_name,));
-    }
-    if de_name != name {
-        members.extend(quote!(de_name: #de_name,));
-    }
-    if !aliases.is_empty() {
-        members.extend(quote!(aliases: &[#(#aliases),*],));
-    }
+    let mut members = name_members(name, ser_name, de_name, aliases);
     if send != "Always" {
         members.extend(quote!(send: #p::Send::#send,));
     }
@@ -414,15 +405,8 @@ fn field_tokens(field: &Field) -> TokenStream {
     if !renamed_from.is_empty() {
         members.extend(quote!(renamed_from: &[#(#renamed_from),*],));
     }
-    if !doc.is_empty() {
-        members.extend(quote!(doc: #doc,));
-    }
     let plain = quote!(#p::Field::new(#name, #ty));
-    if members.is_empty() {
-        plain
-    } else {
-        quote!(#p::Field { #members ..#plain })
-    }
+    with_members("Field", plain, members, doc)
 }
 
 fn variant_tokens(variant: &Variant) -> TokenStream {
@@ -467,16 +451,7 @@ fn variant_tokens(variant: &Variant) -> TokenStream {
         }
     };
     // As for a field: `Variant::new` and the members that differ from its defaults.
-    let mut members = TokenStream::new();
-    if ser_name != name {
-        members.extend(quote!(ser_name: #ser_name,));
-    }
-    if de_name != name {
-        members.extend(quote!(de_name: #de_name,));
-    }
-    if !aliases.is_empty() {
-        members.extend(quote!(aliases: &[#(#aliases),*],));
-    }
+    let mut members = name_members(name, ser_name, de_name, aliases);
     for (set, member) in [
         (*skip_serializing, "skip_serializing"),
         (*skip_deserializing, "skip_deserializing"),
@@ -488,14 +463,37 @@ fn variant_tokens(variant: &Variant) -> TokenStream {
             members.extend(quote!(#member: true,));
         }
     }
+    let plain = quote!(#p::Variant::new(#name, #kind));
+    with_members("Variant", plain, members, doc)
+}
+
+/// The members of a `Field` or a `Variant` for its names that differ from the defaults of
+/// its `new` (the Rust name on the wire both ways, no alias).
+fn name_members(name: &str, ser_name: &str, de_name: &str, aliases: &[String]) -> TokenStream {
+    let mut members = TokenStream::new();
+    if ser_name != name {
+        members.extend(quote!(ser_name: #ser_name,));
+    }
+    if de_name != name {
+        members.extend(quote!(de_name: #de_name,));
+    }
+    if !aliases.is_empty() {
+        members.extend(quote!(aliases: &[#(#aliases),*],));
+    }
+    members
+}
+
+/// `plain` (a `Field::new` or `Variant::new` call), or the struct `ty` of `__private` with
+/// `members` and a non-empty `doc` written and the rest taken from `plain`.
+fn with_members(ty: &str, plain: TokenStream, mut members: TokenStream, doc: &str) -> TokenStream {
     if !doc.is_empty() {
         members.extend(quote!(doc: #doc,));
     }
-    let plain = quote!(#p::Variant::new(#name, #kind));
     if members.is_empty() {
         plain
     } else {
-        quote!(#p::Variant { #members ..#plain })
+        let (p, ty) = (private(), format_ident!("{ty}"));
+        quote!(#p::#ty { #members ..#plain })
     }
 }
 
