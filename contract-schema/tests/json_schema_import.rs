@@ -1575,6 +1575,48 @@ fn an_adjacently_tagged_enum_with_untagged_variants_read_as_internally_tagged_re
 }
 
 #[test]
+fn a_variant_written_as_its_tag_or_name_with_null_reads_back() {
+    // An internally tagged struct variant none of whose fields is written is the tag alone,
+    // read back as a unit variant: the engine compares the two as the same fields.
+    let tag_only = "root C\n\nenum C\n  rust \"my_app::C\"\n  repr internal tag \"t\"\n  variant Ready: struct\n    send \"ready\"\n    receive \"ready\"\n    unknown ignore\n    field evidence: bool\n      send \"evidence\" always\n      receive never\n";
+    // An externally tagged newtype variant of `null` (`option<unit>`) is an object of one
+    // key holding `null`, read back as a newtype of `unit` (a unit variant is a string).
+    let null_content = "root H\n\nenum H\n  rust \"my_app::H\"\n  repr external\n  variant Done: unit\n    send \"done\"\n    receive \"done\"\n  variant Pending: newtype option<unit>\n    send \"pending\"\n    receive \"pending\"\n";
+    for text in [tag_only, null_content] {
+        for view in [View::Sender, View::Receiver] {
+            assert_eq!(
+                read_back_as_producer(text, view),
+                Vec::<&str>::new(),
+                "{view:?}: {text}"
+            );
+        }
+    }
+    let export = contract_schema::json_schema::to_json_schema(
+        &contract_schema::text::parse(null_content).expect("parses"),
+        View::Receiver,
+    );
+    let producer = sender(&export).schema;
+    let pending = &enum_of(&producer, "H").variants[1];
+    assert_eq!(pending.kind, VariantDefKind::Newtype(Type::Unit));
+    // A reader's struct variant that requires a field the tag alone does not hold.
+    let requires = contract_schema::text::parse(&tag_only.replace(
+        "      receive never\n",
+        "      receive \"evidence\" required\n",
+    ))
+    .expect("parses");
+    let unit_writer = contract_schema::text::parse("root C\n\nenum C\n  rust \"my_app::C\"\n  repr internal tag \"t\"\n  variant Ready: unit\n    send \"ready\"\n    receive \"ready\"\n").expect("parses");
+    let found: Vec<_> = compat::check(&unit_writer, &requires)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![("REQUIRED_FIELD_NOT_SENT", "(ready).evidence".to_owned())]
+    );
+}
+
+#[test]
 fn a_tagged_enum_whose_view_holds_only_untagged_variants_reads_back() {
     let text = "root Handoff\n\nenum Handoff\n  rust \"my_app::Handoff\"\n  repr external\n  variant Failed: tuple(option<char>, list<option<char>>)\n    send \"failed\"\n    receive never\n  variant Transfer: unit\n    send never\n    receive \"transfer\"\n    untagged\n";
     assert_eq!(

@@ -324,13 +324,15 @@ impl<'a> Checker<'a> {
     /// Two variants of one tag in enums of the same representation `repr`. Internally
     /// tagged, a newtype variant of a struct is written as the struct's fields beside the
     /// tag, which is what a struct variant is written as: the two forms are one wire form,
-    /// compared field by field.
+    /// compared field by field; so is a unit variant, the tag alone, which is what a struct
+    /// variant none of whose fields is written is.
     fn tagged_pair(&mut self, repr: &Repr, wv: &'a VariantDef, rv: &'a VariantDef) {
         if matches!(repr, Repr::Internal { .. }) {
-            let ws = match &wv.kind {
+            let ws: Option<&'a StructDef> = match &wv.kind {
                 VariantDefKind::Struct(ws) => Some(ws),
                 VariantDefKind::Newtype(ty) => newtype_struct(self.writer, ty),
-                _ => None,
+                VariantDefKind::Unit => Some(&NO_FIELDS),
+                VariantDefKind::Tuple(_) => None,
             };
             let rs = match &rv.kind {
                 VariantDefKind::Struct(rs) => Some(rs),
@@ -339,7 +341,8 @@ impl<'a> Checker<'a> {
             };
             let one_newtype = matches!(wv.kind, VariantDefKind::Newtype(_))
                 != matches!(rv.kind, VariantDefKind::Newtype(_));
-            if let (true, Some(ws), Some(rs)) = (one_newtype, ws, rs) {
+            let unit_written = matches!(wv.kind, VariantDefKind::Unit);
+            if let (true, Some(ws), Some(rs)) = (one_newtype || unit_written, ws, rs) {
                 self.structs(ws, rs);
                 return;
             }

@@ -288,7 +288,7 @@ impl Importer<'_> {
             let at = child(&child(&alternative.target, "properties"), first);
             let variant_hint = format!("{hint}.{name}");
             let kind = match schema.as_object() {
-                Some(m) if is_null(m) => VariantDefKind::Unit,
+                Some(m) if is_null(m) => VariantDefKind::Newtype(Type::Unit),
                 Some(m) if !m.contains_key("$ref") && m.contains_key("properties") => {
                     self.struct_content(m, &at, &variant_hint, &[])?
                 }
