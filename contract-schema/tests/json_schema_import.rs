@@ -1617,6 +1617,29 @@ fn a_variant_written_as_its_tag_or_name_with_null_reads_back() {
 }
 
 #[test]
+fn an_option_of_any_reads_back_as_any() {
+    // `option<any>` is exported as `{}`, read back as `any`: against a reader that refuses
+    // `null`, both are the one mismatch of their type (no `null` finding beside it).
+    let text = "root T\n\nviews T\n  rust \"my_app::T\"\n  send tuple(option<any>)\n  receive tuple(set<unit>)\n";
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let ids = |report: &compat::CompatReport| -> Vec<(&'static str, String)> {
+        report
+            .findings()
+            .iter()
+            .map(|f| (f.rule.id(), f.path.to_string()))
+            .collect()
+    };
+    let expected = vec![("TYPE_CHANGED", "0".to_owned())];
+    assert_eq!(ids(&compat::check(&schema, &schema)), expected);
+    let producer = sender(&contract_schema::json_schema::to_json_schema(
+        &schema,
+        View::Sender,
+    ))
+    .schema;
+    assert_eq!(ids(&compat::check(&producer, &schema)), expected);
+}
+
+#[test]
 fn a_tagged_enum_whose_view_holds_only_untagged_variants_reads_back() {
     let text = "root Handoff\n\nenum Handoff\n  rust \"my_app::Handoff\"\n  repr external\n  variant Failed: tuple(option<char>, list<option<char>>)\n    send \"failed\"\n    receive never\n  variant Transfer: unit\n    send never\n    receive \"transfer\"\n    untagged\n";
     assert_eq!(

@@ -100,7 +100,9 @@ impl<'a> Checker<'a> {
             | (Type::Char, Type::Char | Type::String(StringFormat::Plain)) => {}
             (Type::Option(wi), Type::Option(ri)) => self.ty(wi, ri),
             (Type::Option(wi), _) => {
-                if !r.is_nullable() {
+                // An `option` of what already holds `null` (`any`, `unit`) is that type on
+                // the wire: its own comparison says what the reader refuses.
+                if !r.is_nullable() && !self.writer.resolve(wi).is_nullable() {
                     self.null_not_accepted(r);
                 }
                 self.ty(wi, r);
