@@ -368,6 +368,27 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
         //    one pass, find the first acknowledgement before the payload is read again. The
         //    same digest is the same envelope (but `attempt` and `retryOf`), read and accepted
         //    when it was applied.
+        // A new key's acceptance in its open transaction, from step 0 or step 4: the handler,
+        // the step's record (when the inbox records steps) and the fail points go with it.
+        let (record_steps, fail) = (self.steps, &mut self.fail);
+        let accept_new = |tx: L::Tx<'_>,
+                          statements: &L::Statements,
+                          opened: Opened,
+                          delivery: Delivery<T>,
+                          applying: Applying<'_>,
+                          seen: &mut Seen<T>| {
+            apply::<L, T, R, E, F>(
+                tx,
+                statements,
+                opened,
+                delivery,
+                applying,
+                record_steps,
+                handler,
+                fail,
+                seen,
+            )
+        };
         let noted = noted_digest(bytes);
         let mut found = None;
         if let Ok((digest, noted)) = &noted {
@@ -437,17 +458,9 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
                                     bytes,
                                     accepted_at,
                                     warnings,
-                                    steps: self.steps,
                                 };
-                                return apply::<L, T, R, E, F>(
-                                    tx,
-                                    statements,
-                                    opened,
-                                    delivery,
-                                    applying,
-                                    handler,
-                                    &mut self.fail,
-                                    seen,
+                                return accept_new(
+                                    tx, statements, opened, delivery, applying, seen,
                                 );
                             }
                             // Not the key the digest's pass noted: read again below.
@@ -532,18 +545,8 @@ impl<L: Ledger, A: ArtifactStore> Inbox<L, A> {
             bytes,
             accepted_at,
             warnings,
-            steps: self.steps,
         };
-        apply::<L, T, R, E, F>(
-            tx,
-            statements,
-            opened,
-            delivery,
-            applying,
-            handler,
-            &mut self.fail,
-            seen,
-        )
+        accept_new(tx, statements, opened, delivery, applying, seen)
     }
 
     /// The last handoff a context accepted (the highest `seq`), with its acknowledgement and
@@ -688,7 +691,6 @@ struct Applying<'a> {
     bytes: &'a [u8],
     accepted_at: SystemTime,
     warnings: Vec<Warning>,
-    steps: bool,
 }
 
 /// The acceptance of a new key in its open transaction: the context's artifact versions and
@@ -702,6 +704,7 @@ fn apply<L, T, R, E, F>(
     opened: Opened,
     delivery: Delivery<T>,
     applying: Applying<'_>,
+    record_step: bool,
     handler: F,
     fail: &mut FailPoints,
     seen: &mut Seen<T>,
@@ -717,7 +720,6 @@ where
         bytes,
         accepted_at,
         mut warnings,
-        steps: record_step,
     } = applying;
     let envelope = delivery.envelope();
     // The version to keep for each uri: the highest of the context's and this envelope's.
