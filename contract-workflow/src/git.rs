@@ -109,12 +109,8 @@ impl Repo {
     /// the repository is not UTF-8.
     pub fn local(dir: &Path) -> Result<Repo, Error> {
         let prefix = git(dir, ["rev-parse", "--show-prefix"]).map_err(Error::Git)?;
-        let prefix = String::from_utf8(prefix).map_err(|_| {
-            Error::Git(format!(
-                "{}: its path in the repository is not UTF-8",
-                dir.display()
-            ))
-        })?;
+        let prefix = String::from_utf8(prefix)
+            .map_err(|_| Error::Git("its path in the repository is not UTF-8".to_owned()))?;
         Ok(Repo::new(
             dir.to_owned(),
             prefix.trim_end().to_owned(),
