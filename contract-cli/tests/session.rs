@@ -258,6 +258,19 @@ fn assert_no_marker(what: &str, text: &str) {
     }
 }
 
+/// `handoff session SESSION --ledger …` in `format`: its stdout, checked to show no payload
+/// value.
+fn session_as(session: &str, ledgers: &[&str], format: &str) -> String {
+    let mut args = vec!["session", session];
+    for ledger in ledgers {
+        args.extend(["--ledger", ledger]);
+    }
+    args.extend(["--format", format]);
+    let shown = ok(&args);
+    assert_no_marker(&format!("session --format {format}"), &shown);
+    shown
+}
+
 /// The journey's steps as `session --format json` writes them, the ledger labels given.
 fn check_journey_json(json_text: &str, specialist: &str, escalation: &str) {
     let view: Value = serde_json::from_str(json_text).expect("JSON");
@@ -361,9 +374,7 @@ fn session_shows_the_journey_across_two_sqlite_ledgers_in_every_format() {
     );
 
     // Either order of the ledgers gives the same journey.
-    let json_text = ok(&[
-        "session", SESSION, "--ledger", &sqlite_s, "--ledger", e, "--format", "json",
-    ]);
+    let json_text = session_as(SESSION, &[&sqlite_s, e], "json");
     check_journey_json(&json_text, s, e);
     let reversed = ok(&[
         "session",
@@ -403,15 +414,12 @@ fn session_shows_the_journey_across_two_sqlite_ledgers_in_every_format() {
     );
     assert_no_marker("session --format text", &text);
 
-    let mermaid = ok(&[
-        "session", SESSION, "--ledger", s, "--ledger", e, "--format", "mermaid",
-    ]);
+    let mermaid = session_as(SESSION, &[s, e], "mermaid");
     assert!(mermaid.starts_with("flowchart LR"), "{mermaid}");
     assert!(
         mermaid.contains("refund-specialist") && mermaid.contains("escalation-agent"),
         "{mermaid}"
     );
-    assert_no_marker("session --format mermaid", &mermaid);
 
     let page = folder.path("journey.html");
     let page_arg = page.to_str().expect("UTF-8");
@@ -429,10 +437,7 @@ fn session_shows_the_journey_across_two_sqlite_ledgers_in_every_format() {
     );
     assert!(html.contains("escalation-agent") && html.contains("dropped-on-the-way"));
     assert_no_marker("session --format html", &html);
-    assert_eq!(
-        ok(&["session", SESSION, "--ledger", s, "--ledger", e, "--format", "html"]),
-        html
-    );
+    assert_eq!(session_as(SESSION, &[s, e], "html"), html);
 
     // The readers wrote nothing.
     assert_eq!(
@@ -453,9 +458,7 @@ fn names_are_data_a_markup_agent_is_escaped_and_the_parallel_session_kept_apart(
         escalation.to_str().expect("UTF-8"),
     );
 
-    let json_text = ok(&[
-        "session", PARALLEL, "--ledger", s, "--ledger", e, "--format", "json",
-    ]);
+    let json_text = session_as(PARALLEL, &[s, e], "json");
     let view: Value = serde_json::from_str(&json_text).expect("JSON");
     let handoffs: Vec<&str> = view["steps"]
         .as_array()
@@ -470,18 +473,13 @@ fn names_are_data_a_markup_agent_is_escaped_and_the_parallel_session_kept_apart(
         "the same context as the other session"
     );
 
-    let html = ok(&[
-        "session", PARALLEL, "--ledger", s, "--ledger", e, "--format", "html",
-    ]);
+    let html = session_as(PARALLEL, &[s, e], "html");
     assert!(!html.contains(MARKUP_AGENT), "unescaped markup in the page");
     assert!(
         html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
         "the name, escaped"
     );
-    assert_no_marker("session --format html", &html);
-    let mermaid = ok(&[
-        "session", PARALLEL, "--ledger", s, "--ledger", e, "--format", "mermaid",
-    ]);
+    let mermaid = session_as(PARALLEL, &[s, e], "mermaid");
     assert!(!mermaid.contains(MARKUP_AGENT), "{mermaid}");
 }
 
