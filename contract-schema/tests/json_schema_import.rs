@@ -1617,6 +1617,18 @@ fn a_variant_written_as_its_tag_or_name_with_null_reads_back() {
 }
 
 #[test]
+fn an_internally_tagged_newtype_of_an_option_of_itself_is_exported() {
+    // `struct Grid(Option<Box<Grid>>)` as a newtype variant's content: it resolves to an
+    // `Option` again at every step; the export once recursed without end.
+    let text = "root Plan\n\nnewtype Grid: option<Grid>\n  rust \"my_app::Grid\"\n\nenum Plan\n  rust \"my_app::Plan\"\n  repr internal tag \"kind\"\n  variant Damaged: newtype Grid\n    send \"damaged\"\n    receive \"damaged\"\n";
+    let schema = contract_schema::text::parse(text).expect("parses");
+    for view in [View::Sender, View::Receiver] {
+        let doc = contract_schema::json_schema::to_json_schema(&schema, view);
+        assert!(doc["$defs"]["Plan"].is_object(), "{doc}");
+    }
+}
+
+#[test]
 fn an_option_of_any_reads_back_as_any() {
     // `option<any>` is exported as `{}`, read back as `any`: against a reader that refuses
     // `null`, both are the one mismatch of their type (no `null` finding beside it).

@@ -350,7 +350,8 @@ impl Exporter<'_> {
             }
             // serde reads the remaining map as `Some` of the inner type (and fails to write
             // either `Some` or `None` there, so only the receiver has a use for this).
-            Type::Option(inner) => self.beside(inner, tags, depth + 1),
+            // (Bounded: a newtype of an `Option` of itself resolves to an `Option` again.)
+            Type::Option(inner) if depth < MAX_INLINE_DEPTH => self.beside(inner, tags, depth + 1),
             _ => combined(),
         }
     }
