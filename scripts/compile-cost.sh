@@ -8,7 +8,8 @@
 #
 # Dependencies are built first; then each variant's crate is touched and rebuilt alone with
 # CARGO_INCREMENTAL=0, five times, round-robin across the variants; the median is reported
-# and the cost each derive adds over serde's own.
+# and the cost each derive adds over serde's own, by the wall clock and in CPU time (user and
+# system: on a machine other work shares, the steadier of the two).
 #
 # Usage: scripts/compile-cost.sh [RUNS]   (a scratch crate is made under target/compile-cost)
 set -euo pipefail
@@ -145,14 +146,17 @@ for v in "${variants[@]}"; do
 done
 publish_nested
 
-declare -A times
+declare -A times cpu
 for r in $(seq 1 "$runs"); do
     for v in "${variants[@]}"; do
         touch "$work/$v/src/lib.rs"
-        start=$(date +%s.%N)
-        (cd "$work/$v" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo build -q)
-        end=$(date +%s.%N)
-        times[$v]+="$(echo "$end - $start" | bc) "
+        # Bash's `time` of the build: the wall clock and the CPU time (user and system, the
+        # children's included: rustc's), which other work on a shared machine disturbs less.
+        cpu_wall=$( { TIMEFORMAT='%U %S %R'; time (cd "$work/$v" && CARGO_INCREMENTAL=0 \
+            CARGO_TARGET_DIR="$work/target" cargo build -q); } 2>&1 | tail -n 1)
+        read -r user sys wall <<<"$cpu_wall"
+        times[$v]+="$wall "
+        cpu[$v]+="$(echo "$user + $sys" | bc) "
     done
 done
 
@@ -169,4 +173,11 @@ echo "schemars adds $(echo "${med[schemars]} - ${med[serde]}" | bc) s over serde
 ratio() { echo "scale=2; $1 / $2" | bc; }
 echo "handoff's cost over serde's: $(ratio "(${med[handoff]} - ${med[serde]})" "(${med[serde]} - ${med[plain]})")x; schemars': $(ratio "(${med[schemars]} - ${med[serde]})" "(${med[serde]} - ${med[plain]})")x"
 echo "handoff adds $(ratio "(${med[handoff]} - ${med[serde]})" "(${med[schemars]} - ${med[serde]})")x what schemars adds over serde's derives"
+# The same figures in CPU time.
+declare -A cmed
+for v in "${variants[@]}"; do
+    cmed[$v]=$(echo "${cpu[$v]}" | median)
+    echo "$v: CPU ${cpu[$v]}-> median ${cmed[$v]} s"
+done
+echo "in CPU time: handoff adds $(echo "${cmed[handoff]} - ${cmed[serde]}" | bc) s, schemars $(echo "${cmed[schemars]} - ${cmed[serde]}" | bc) s over serde's derives: handoff adds $(ratio "(${cmed[handoff]} - ${cmed[serde]})" "(${cmed[schemars]} - ${cmed[serde]})")x what schemars adds"
 echo "every contract published (the nested check) against unpublished: $(echo "scale=1; (${med[nested]} - ${med[nested-unpublished]}) * 100 / ${med[nested-unpublished]}" | bc) % on the whole crate's build"
