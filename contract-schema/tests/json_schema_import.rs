@@ -1673,3 +1673,111 @@ fn a_tagged_enum_whose_view_holds_only_untagged_variants_reads_back() {
         .collect();
     assert_eq!(ids, vec!["UNTAGGED_VARIANT_UNMATCHED"]);
 }
+
+// ----- generated shapes that read back (found by `json_schema_readback_props`) --------------
+
+/// The rules `schema`'s export in `view` (annotations kept or not) finds read back as a
+/// producer's schema against `schema`, beside what the round trip must find: what
+/// `check(S, S)` finds for the sender view, nothing for the receiver view.
+fn round_trip(text: &str, view: View, annotations: bool) -> (Vec<&'static str>, Vec<&'static str>) {
+    let schema = contract_schema::text::parse(text).expect("the text parses");
+    let mut export = contract_schema::json_schema::to_json_schema(&schema, view);
+    if !annotations {
+        export = contract_schema::json_schema::without_annotations(export);
+    }
+    let producer = sender(&export).schema;
+    let rules = |report: compat::CompatReport| {
+        let mut ids: Vec<&'static str> = report.findings().iter().map(|f| f.rule.id()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    };
+    let expected = match view {
+        View::Sender => rules(compat::check(&schema, &schema)),
+        View::Receiver => Vec::new(),
+    };
+    (rules(compat::check(&producer, &schema)), expected)
+}
+
+/// Both views, with and without annotations, read back (see [`round_trip`]).
+fn reads_back(text: &str) {
+    for view in [View::Sender, View::Receiver] {
+        for annotations in [true, false] {
+            let (found, expected) = round_trip(text, view, annotations);
+            assert_eq!(found, expected, "{view:?} view, annotations {annotations}");
+        }
+    }
+}
+
+#[test]
+fn an_internally_tagged_struct_variant_that_only_captures_reads_back() {
+    // Exported as the tag and `additionalProperties`, read back as a newtype variant of a
+    // map: the same object, compared as a map read by a struct.
+    reads_back("root Event\n\nenum Event\n  rust \"my_app::Event\"\n  repr internal tag \"type\"\n  variant Failed: struct\n    send \"failed\"\n    receive \"failed\"\n    unknown capture\n    extra bool\n");
+}
+
+#[test]
+fn an_adjacently_tagged_struct_variant_read_under_aliases_reads_back() {
+    // The receiver view's content says "exactly one of `order-id`, `order-idOld1`", read
+    // back as the alternatives of the content (an untagged enum beside the tag): each
+    // alternative is compared with the struct variant.
+    reads_back("root Event\n\nenum Event\n  rust \"my_app::Event\"\n  repr adjacent tag \"t\" content \"c\"\n  variant Transfer: struct\n    send \"transfer\"\n    receive \"transfer\"\n    unknown deny\n    field order_id: bool\n      send never\n      receive \"order-id\" alias \"order-idOld1\" required\n");
+    // The same with a variant that also captures further keys.
+    reads_back("root Event\n\nenum Event\n  rust \"my_app::Event\"\n  repr adjacent tag \"type\" content \"data\"\n  variant Wrong: struct\n    send \"Wrong\"\n    receive \"Wrong\"\n    unknown capture\n    extra u8\n    field attempt: bool\n      send never\n      receive \"attempt\" alias \"attemptOld1\" required\n");
+}
+
+#[test]
+fn an_untagged_struct_variant_of_one_key_reads_back() {
+    // Objects of one key each are read back as an externally tagged enum (the forms a
+    // provider's dialect writes one in), whose values the untagged reader reads: each is
+    // compared as the object it is, its one key into the reader's field.
+    for text in [
+        "root Step\n\nenum Step\n  rust \"my_app::Step\"\n  repr untagged\n  variant Done: struct\n    send \"DONE\"\n    receive \"DONE\"\n    unknown ignore\n    field retry_of: bool\n      send \"RETRY_OF\" always\n      receive never\n",
+        "root Budget\n\nenum Budget\n  rust \"my_app::Budget\"\n  repr untagged\n  variant Wrong: struct\n    send never\n    receive \"WRONG\"\n    unknown deny\n    field steps: unit\n      send never\n      receive \"steps\" required\n",
+    ] {
+        reads_back(text);
+    }
+    // What the untagged reader does not read is still a finding: a key its struct denies,
+    // and content of another type.
+    let reader = contract_schema::text::parse("root Budget\n\nenum Budget\n  rust \"my_app::Budget\"\n  repr untagged\n  variant Wrong: struct\n    send never\n    receive \"WRONG\"\n    unknown deny\n    field steps: unit\n      send never\n      receive \"steps\" required\n").expect("parses");
+    for doc in [
+        json!({"oneOf": [{"type": "object", "properties": {"other": {"type": "null"}},
+                          "required": ["other"], "additionalProperties": false,
+                          "title": "Wrong"}],
+               "title": "Budget"}),
+        json!({"oneOf": [{"type": "object", "properties": {"steps": {"type": "boolean"}},
+                          "required": ["steps"], "additionalProperties": false,
+                          "title": "Wrong"}],
+               "title": "Budget"}),
+    ] {
+        let writer = sender(&doc).schema;
+        let ids: Vec<_> = compat::check(&writer, &reader)
+            .findings()
+            .iter()
+            .map(|f| f.rule.id())
+            .collect();
+        assert_eq!(ids, vec!["ENUM_REPR_CHANGED"], "{doc}");
+    }
+}
+
+#[test]
+fn an_untagged_newtype_of_unit_reads_back_as_the_unit_variant_it_is_written_as() {
+    // `null` is exported for both; the import reads a unit variant, which an untagged
+    // newtype of `unit` reads.
+    reads_back("root Page\n\nstruct Page\n  rust \"my_app::Page\"\n  unknown ignore\n  field budget: Plan\n    send never\n    receive \"Budget\" optional\n\nenum Plan\n  rust \"my_app::Plan\"\n  repr untagged\n  variant Transfer: newtype unit\n    send \"transfer\"\n    receive \"transfer\"\n");
+}
+
+#[test]
+fn an_untagged_value_of_nested_alternatives_reads_back() {
+    // A tagged variant that admits no value (a newtype of an enum without variants) beside
+    // an untagged one: read back as an untagged enum of two untagged enums, whose values
+    // are those of their variants (and none of the empty one's).
+    reads_back("root Holder\n\nenum Grid\n  rust \"my_app::Grid\"\n  repr internal tag \"t\"\n  variant Damaged: newtype Step\n    send \"Damaged\"\n    receive \"Damaged\"\n  variant Failed: newtype bool\n    send \"Failed\"\n    receive \"Failed\"\n    untagged\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown ignore\n  field status: Grid\n    send never\n    receive \"Status\" optional\n\nenum Step\n  rust \"my_app::Step\"\n  repr external\n");
+}
+
+#[test]
+fn a_struct_of_many_fields_read_under_aliases_reads_back() {
+    // 3 × 2 × 3 × 2 × 3 = 108 choices of a key per field (at most one of the optional
+    // field's): every one an alternative, none dropped.
+    reads_back("root Category\n\nstruct Category\n  rust \"my_app::Category\"\n  unknown ignore\n  field budget: u8\n    send never\n    receive \"budget\" alias \"budgetOld1\" alias \"budgetOld2\" required\n  field goal: unit\n    send never\n    receive \"goal\" alias \"goalOld1\" required\n  field steps: bool\n    send never\n    receive \"steps\" alias \"stepsOld1\" alias \"stepsOld2\" required\n  field context.task_id: bool\n    send never\n    receive \"task-id\" alias \"task-idOld1\" required\n  field retry_of: bool\n    send never\n    receive \"retry-ofIn\" alias \"retry-ofOld1\" alias \"retry-ofOld2\" optional\n");
+}

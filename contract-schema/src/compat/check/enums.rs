@@ -53,6 +53,11 @@ impl<'a> Checker<'a> {
                 return;
             }
         }
+        // An externally tagged writer variant is an object of one key (a unit variant its
+        // name, a string): an untagged reader may read it as one of its own variants.
+        if w.repr == Repr::External && r.repr == Repr::Untagged && self.external_as_untagged(w, r) {
+            return;
+        }
         if w.repr != r.repr {
             // The same representation with other keys, or another representation.
             let same_kind = core::mem::discriminant(&w.repr) == core::mem::discriminant(&r.repr);
@@ -143,7 +148,7 @@ impl<'a> Checker<'a> {
             let fits_one = r
                 .untagged_variants()
                 .filter(|rv| !rv.receiver.is_empty())
-                .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
+                .any(|rv| self.fits(|c| c.untagged_pair(wv, rv)));
             if fits_one {
                 continue;
             }
@@ -153,7 +158,7 @@ impl<'a> Checker<'a> {
             self.at(Seg::Variant(&wv.rust_name), |c| {
                 match (retagged(wv), same_name) {
                     (Some(_), _) => c.tagging_changed(wv, false),
-                    (None, Some(rv)) => c.variant_pair(wv, rv),
+                    (None, Some(rv)) => c.untagged_pair(wv, rv),
                     (None, None) => {
                         let (writer, reader) = c.sides();
                         let why = format!(
@@ -346,6 +351,24 @@ impl<'a> Checker<'a> {
                 self.structs(ws, rs);
                 return;
             }
+            // A newtype variant of a map is written as the map's entries beside the tag,
+            // and read from the keys beside it: a struct's fields (or none) on the other
+            // side are the same object, compared as a struct and a map are.
+            match (newtype_map(self.writer, wv), newtype_map(self.reader, rv)) {
+                (Some((wk, wval)), None) => {
+                    if let Some(rs) = rs {
+                        self.map_into_struct(wk, wval, rs);
+                        return;
+                    }
+                }
+                (None, Some((rk, rval))) => {
+                    if let Some(ws) = ws {
+                        self.struct_into_map(ws, rk, rval);
+                        return;
+                    }
+                }
+                _ => {}
+            }
         }
         self.variant_pair(wv, rv);
     }
@@ -374,15 +397,7 @@ impl<'a> Checker<'a> {
             (VariantDefKind::Newtype(a), VariantDefKind::Struct(b))
                 if untagged_enum(self.writer, a).is_some() =>
             {
-                if let Some(we) = untagged_enum(self.writer, a) {
-                    self.alternatives_into(we, |c, wv| match &wv.kind {
-                        VariantDefKind::Struct(ws) => {
-                            c.structs(ws, b);
-                            true
-                        }
-                        _ => false,
-                    });
-                }
+                self.content_into_struct(a, b);
             }
             (a, b) => {
                 let (writer, reader) = self.sides();
@@ -396,6 +411,153 @@ impl<'a> Checker<'a> {
                 self.report_revert(Rule::TypeChanged, why, &what);
             }
         }
+    }
+
+    /// Two untagged variants, each written as its content alone: a unit variant as `null`,
+    /// a newtype as its value, a struct as an object of its fields. So a unit variant is a
+    /// newtype of `unit`, and a struct variant a newtype of a struct (or a map, or an
+    /// untagged enum of them) on the other side.
+    fn untagged_pair(&mut self, wv: &'a VariantDef, rv: &'a VariantDef) {
+        match (&wv.kind, &rv.kind) {
+            (VariantDefKind::Unit, VariantDefKind::Newtype(b)) => self.ty(&UNIT, b),
+            (VariantDefKind::Newtype(a), VariantDefKind::Unit) => self.ty(a, &UNIT),
+            (VariantDefKind::Newtype(a), VariantDefKind::Struct(rs))
+                if object_content(self.writer, a) =>
+            {
+                self.content_into_struct(a, rs);
+            }
+            (VariantDefKind::Struct(ws), VariantDefKind::Newtype(b))
+                if newtype_struct(self.reader, b).is_some() =>
+            {
+                if let Some(rs) = newtype_struct(self.reader, b) {
+                    self.structs(ws, rs);
+                }
+            }
+            (VariantDefKind::Struct(ws), VariantDefKind::Newtype(b))
+                if matches!(self.reader.resolve(b), Type::Map(..)) =>
+            {
+                if let Type::Map(rk, rval) = self.reader.resolve(b) {
+                    self.struct_into_map(ws, rk, rval);
+                }
+            }
+            _ => self.variant_pair(wv, rv),
+        }
+    }
+
+    /// Whether every variant the writer's externally tagged enum `w` sends is read by some
+    /// variant of the untagged reader `r`, as the wire has it: a unit variant is its name, a
+    /// string, read by a newtype variant of a string; any other is an object of one key, its
+    /// name, holding its content, read by a struct variant (or a newtype of a struct) whose
+    /// other fields are all optional, that reads the key into a field (or captures or
+    /// ignores it) whose type reads the content; an untagged writer variant as its content
+    /// alone. Where one does not fit, nothing is reported here (the representations then
+    /// differ, as the caller reports).
+    fn external_as_untagged(&mut self, w: &'a EnumDef, r: &'a EnumDef) -> bool {
+        let read: Vec<&'a VariantDef> = r
+            .variants
+            .iter()
+            .filter(|rv| !rv.receiver.is_empty())
+            .collect();
+        for wv in w.variants.iter().filter(|v| v.sender.is_some()) {
+            let fits = read.iter().any(|&rv| {
+                if wv.untagged {
+                    return self.fits(|c| c.untagged_pair(wv, rv));
+                }
+                let Some(tag) = &wv.sender else { return false };
+                self.one_key_comparable(tag, wv, rv)
+                    && self.fits(|c| c.one_key_into_untagged(tag, wv, rv))
+            });
+            if !fits {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The reader's struct an untagged variant `rv` reads an object as: its own fields, or
+    /// its newtype's struct.
+    fn read_struct(&self, rv: &'a VariantDef) -> Option<&'a StructDef> {
+        match &rv.kind {
+            VariantDefKind::Struct(rs) => Some(rs),
+            VariantDefKind::Newtype(ty) => newtype_struct(self.reader, ty),
+            VariantDefKind::Unit | VariantDefKind::Tuple(_) => None,
+        }
+    }
+
+    /// Where an untagged reader's struct `rs` puts the one key `tag` of an externally
+    /// tagged value: `Some(Some(ty))` a field (or the captured keys) of type `ty`,
+    /// `Some(None)` nowhere (ignored), `None` refused (denied, or another field required).
+    fn one_key_target(&self, tag: &str, rs: &'a StructDef) -> Option<Option<&'a Type>> {
+        if !rs.flattened.is_empty() {
+            return None;
+        }
+        let others_required = rs.fields.iter().any(|f| {
+            f.receiver
+                .as_ref()
+                .is_some_and(|r| r.required && !r.accepts(tag))
+        });
+        if others_required {
+            return None;
+        }
+        let field = rs
+            .fields
+            .iter()
+            .find(|f| f.receiver.as_ref().is_some_and(|r| r.accepts(tag)));
+        match (field, rs.unknown, &rs.extra) {
+            (Some(f), _, _) => Some(Some(&f.ty)),
+            (None, Unknown::Deny, _) => None,
+            (None, Unknown::Capture, Some(extra)) => Some(Some(extra)),
+            (None, _, _) => Some(None),
+        }
+    }
+
+    /// Whether [`Checker::one_key_into_untagged`] can compare the externally tagged writer
+    /// variant `wv` (written under `tag`) with the untagged reader variant `rv`.
+    fn one_key_comparable(&self, tag: &str, wv: &'a VariantDef, rv: &'a VariantDef) -> bool {
+        if matches!(wv.kind, VariantDefKind::Unit) {
+            return matches!(rv.kind, VariantDefKind::Newtype(_));
+        }
+        let Some(rs) = self.read_struct(rv) else {
+            return false;
+        };
+        match (self.one_key_target(tag, rs), &wv.kind) {
+            (None, _) => false,
+            (Some(None), _) | (Some(Some(_)), VariantDefKind::Newtype(_)) => true,
+            (Some(Some(t)), VariantDefKind::Tuple(ts)) => {
+                matches!(self.reader.resolve(t), Type::Tuple(rt) if rt.len() == ts.len())
+            }
+            (Some(Some(t)), VariantDefKind::Struct(_)) => newtype_struct(self.reader, t).is_some(),
+            (Some(Some(_)), VariantDefKind::Unit) => false,
+        }
+    }
+
+    /// The externally tagged writer variant `wv`, written under `tag`, read by the untagged
+    /// reader variant `rv` (as [`Checker::one_key_comparable`] allows).
+    fn one_key_into_untagged(&mut self, tag: &'a str, wv: &'a VariantDef, rv: &'a VariantDef) {
+        if let (VariantDefKind::Unit, VariantDefKind::Newtype(b)) = (&wv.kind, &rv.kind) {
+            self.ty(&PLAIN_STRING, b);
+            return;
+        }
+        let Some(Some(target)) = self
+            .read_struct(rv)
+            .and_then(|rs| self.one_key_target(tag, rs))
+        else {
+            return;
+        };
+        self.at(Seg::Field(tag), |c| match &wv.kind {
+            VariantDefKind::Newtype(a) => c.ty(a, target),
+            VariantDefKind::Tuple(ts) => {
+                if let Type::Tuple(rt) = c.reader.resolve(target) {
+                    c.indexed(ts.iter().zip(rt));
+                }
+            }
+            VariantDefKind::Struct(ws) => {
+                if let Some(rs) = newtype_struct(c.reader, target) {
+                    c.structs(ws, rs);
+                }
+            }
+            VariantDefKind::Unit => {}
+        });
     }
 
     /// A writer's internally tagged enum read by an adjacently tagged reader under the same
@@ -437,11 +599,9 @@ impl<'a> Checker<'a> {
                     (Some(Some(ty)), VariantDefKind::Unit) => c.ty(ty, &UNIT),
                     (Some(Some(ty)), VariantDefKind::Newtype(b)) => c.ty(ty, b),
                     (Some(Some(ty)), VariantDefKind::Struct(rs))
-                        if newtype_struct(c.writer, ty).is_some() =>
+                        if object_content(c.writer, ty) =>
                     {
-                        if let Some(ws) = newtype_struct(c.writer, ty) {
-                            c.structs(ws, rs);
-                        }
+                        c.content_into_struct(ty, rs);
                     }
                     (Some(Some(ty)), VariantDefKind::Tuple(rt)) => match c.writer.resolve(ty) {
                         Type::Tuple(wt) if wt.len() == rt.len() => c.indexed(wt.iter().zip(rt)),
@@ -464,9 +624,11 @@ impl<'a> Checker<'a> {
     }
 
     /// Untagged values: every variant of `sent` the writer sends must fit some variant of
-    /// `read` the reader reads.
+    /// `read` the reader reads. A sent newtype of an untagged enum writes what that enum's
+    /// variants write, each of which must fit (see [`sent_untagged`]).
     fn untagged_variants(&mut self, sent: &[&'a VariantDef], read: &[&'a VariantDef]) {
-        for &wv in sent {
+        let sent = sent_untagged(self.writer, sent);
+        for wv in sent {
             if self.stopped() {
                 return;
             }
@@ -476,7 +638,7 @@ impl<'a> Checker<'a> {
             let fits_one = read
                 .iter()
                 .filter(|rv| !rv.receiver.is_empty())
-                .any(|rv| self.fits(|c| c.variant_pair(wv, rv)));
+                .any(|rv| self.fits(|c| c.untagged_pair(wv, rv)));
             if fits_one {
                 continue;
             }
@@ -487,7 +649,7 @@ impl<'a> Checker<'a> {
                 .copied()
                 .find(|rv| !rv.receiver.is_empty() && rv.rust_name == wv.rust_name);
             self.at(Seg::Variant(&wv.rust_name), |c| match same_name {
-                Some(rv) => c.variant_pair(wv, rv),
+                Some(rv) => c.untagged_pair(wv, rv),
                 None => {
                     let (writer, reader) = c.sides();
                     let why = format!(
@@ -518,6 +680,34 @@ impl<'a> Checker<'a> {
             }
             VariantDefKind::Unit | VariantDefKind::Tuple(_) => false,
         });
+    }
+
+    /// A writer's variant content `ty` (an [`object_content`]) read as the fields of the
+    /// reader's struct variant `rs`: a struct field by field, a map as a struct reads a map,
+    /// an untagged enum's alternatives each so (a struct alternative field by field, a
+    /// newtype alternative of a struct or a map as its content).
+    fn content_into_struct(&mut self, ty: &'a Type, rs: &'a StructDef) {
+        if let Some(ws) = newtype_struct(self.writer, ty) {
+            self.structs(ws, rs);
+        } else if let Type::Map(wk, wv) = self.writer.resolve(ty) {
+            self.map_into_struct(wk, wv, rs);
+        } else if let Some(we) = untagged_enum(self.writer, ty) {
+            self.alternatives_into(we, |c, wv| match &wv.kind {
+                VariantDefKind::Struct(ws) => {
+                    c.structs(ws, rs);
+                    true
+                }
+                // (Not an untagged enum again: one may hold itself.)
+                VariantDefKind::Newtype(inner)
+                    if object_content(c.writer, inner)
+                        && untagged_enum(c.writer, inner).is_none() =>
+                {
+                    c.content_into_struct(inner, rs);
+                    true
+                }
+                _ => false,
+            });
+        }
     }
 
     /// Each variant the writer's untagged enum `w` sends, compared at its own path by
@@ -559,12 +749,65 @@ fn untagged_enum<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s EnumDef> {
     }
 }
 
+/// The untagged variants of `variants` a writer of `schema` sends, a newtype of an
+/// untagged enum (through newtypes) replaced by that enum's variants (once each, so a
+/// cycle ends) and a newtype of an enum that sends no variant, which writes nothing, left
+/// out.
+fn sent_untagged<'s>(schema: &'s Schema, variants: &[&'s VariantDef]) -> Vec<&'s VariantDef> {
+    let mut out = Vec::with_capacity(variants.len());
+    let mut seen: Vec<&'s str> = Vec::new();
+    let mut stack: Vec<&'s VariantDef> = variants.iter().rev().copied().collect();
+    while let Some(wv) = stack.pop() {
+        if wv.sender.is_none() {
+            continue;
+        }
+        if let VariantDefKind::Newtype(ty) = &wv.kind {
+            if let Type::Named(name) = schema.resolve(ty) {
+                if let Some(Body::Enum(inner)) = schema.def(name).map(|d| &d.body) {
+                    if inner.variants.iter().all(|v| v.sender.is_none()) {
+                        continue;
+                    }
+                    if inner.repr == Repr::Untagged {
+                        if !seen.contains(&name.as_str()) {
+                            seen.push(name);
+                            stack.extend(inner.variants.iter().rev());
+                        }
+                        continue;
+                    }
+                }
+            }
+        }
+        out.push(wv);
+    }
+    out
+}
+
+/// Whether `ty` of `schema` is written as an object a struct variant's fields are read
+/// from: a struct, a map or an untagged enum (through newtypes).
+fn object_content(schema: &Schema, ty: &Type) -> bool {
+    newtype_struct(schema, ty).is_some()
+        || matches!(schema.resolve(ty), Type::Map(..))
+        || untagged_enum(schema, ty).is_some()
+}
+
 /// The struct a newtype variant of `schema` holds, through newtypes: `None` when it holds
 /// anything else.
 fn newtype_struct<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s StructDef> {
     match schema.resolve(ty) {
         Type::Named(name) => match schema.def(name).map(|d| &d.body) {
             Some(Body::Struct(def)) => Some(def),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The key and value types of the map a newtype variant `v` of `schema` holds, through
+/// newtypes: `None` when it is not a newtype variant of a map.
+fn newtype_map<'s>(schema: &'s Schema, v: &'s VariantDef) -> Option<(&'s Type, &'s Type)> {
+    match &v.kind {
+        VariantDefKind::Newtype(ty) => match schema.resolve(ty) {
+            Type::Map(k, val) => Some((k, val)),
             _ => None,
         },
         _ => None,

@@ -127,7 +127,7 @@
 //!   one" for an optional field), which a sender view cannot hold as one field (a field is
 //!   written under one key): in a producer's schema such an object, the export's or a
 //!   peer's, is read as an untagged enum of its alternatives, one struct per choice of a
-//!   key in each group (at most 64 alternatives; beyond, the further groups are dropped
+//!   key in each group (at most 1,024 alternatives; beyond, the further groups are dropped
 //!   with a warning and the object read as open), which the compatibility engine compares
 //!   with a reader's struct alternative by alternative: a reader of that field with those
 //!   aliases reads every one;

@@ -15,8 +15,10 @@ use crate::model::{
 use super::importer::{child, error, item, strings, Importer, Result, Shaped};
 
 /// The most alternatives a producer's object with groups of keys is read as (the product of
-/// the groups' sizes); an object with more keeps its further groups as an open object.
-const MAX_ALTERNATIVES: usize = 64;
+/// the groups' sizes); an object with more keeps its further groups as an open object. It
+/// holds every choice of a struct of six fields read under three keys each (3^6 = 729), as
+/// this crate's receiver view of such a struct says.
+const MAX_ALTERNATIVES: usize = 1024;
 
 /// Keys of one object a producer writes exactly one of (`exactly_one`), or at most one of:
 /// the export's alias constraint, in a producer's schema.
