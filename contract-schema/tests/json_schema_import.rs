@@ -1781,3 +1781,83 @@ fn a_struct_of_many_fields_read_under_aliases_reads_back() {
     // field's): every one an alternative, none dropped.
     reads_back("root Category\n\nstruct Category\n  rust \"my_app::Category\"\n  unknown ignore\n  field budget: u8\n    send never\n    receive \"budget\" alias \"budgetOld1\" alias \"budgetOld2\" required\n  field goal: unit\n    send never\n    receive \"goal\" alias \"goalOld1\" required\n  field steps: bool\n    send never\n    receive \"steps\" alias \"stepsOld1\" alias \"stepsOld2\" required\n  field context.task_id: bool\n    send never\n    receive \"task-id\" alias \"task-idOld1\" required\n  field retry_of: bool\n    send never\n    receive \"retry-ofIn\" alias \"retry-ofOld1\" alias \"retry-ofOld2\" optional\n");
 }
+
+#[test]
+fn an_internally_tagged_newtype_of_a_value_not_an_object_reads_back() {
+    // Exported as the tag beside an `allOf` of the content's type (which no value satisfies
+    // together, as serde writes and reads none): read back as that newtype variant, not as
+    // a unit variant of the tag alone.
+    let text = "root Holder\n\nenum Artifact\n  rust \"my_app::Artifact\"\n  repr internal tag \"kind\"\n  variant Other: newtype bool\n    send \"other\"\n    receive \"other\"\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown deny\n  field attempt: Artifact\n    send never\n    receive \"attempt\" required\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let export = contract_schema::json_schema::to_json_schema(&schema, View::Receiver);
+    let imported = sender(&export).schema;
+    assert_eq!(
+        enum_of(&imported, "Artifact").variants[0].kind,
+        VariantDefKind::Newtype(Type::Bool)
+    );
+}
+
+#[test]
+fn variants_that_admit_no_value_read_back() {
+    // An internally tagged enum whose only variant holds an enum without variants: `not: {}`
+    // beside its title, read back as an enum that sends no value.
+    reads_back("root Holder\n\nenum Empty\n  rust \"my_app::Empty\"\n  repr external\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown deny\n  field budget: Status\n    send never\n    receive \"budget\" required\n\nenum Status\n  rust \"my_app::Status\"\n  repr internal tag \"type\"\n  variant Ready: newtype Empty\n    send \"ready\"\n    receive \"ready\"\n");
+    // Beside a variant that admits a value: dropped, so that the others' tag is read.
+    let text = "root Category\n\nenum Empty\n  rust \"my_app::Empty\"\n  repr external\n\nenum Category\n  rust \"my_app::Category\"\n  repr internal tag \"kind\"\n  variant Damaged: newtype Empty\n    send \"damaged\"\n    receive \"damaged\"\n  variant Cash: unit\n    send never\n    receive \"cash\"\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let export = contract_schema::json_schema::to_json_schema(&schema, View::Receiver);
+    let imported = sender(&export).schema;
+    assert_eq!(
+        enum_of(&imported, "Category").repr,
+        Repr::Internal {
+            tag: "kind".to_owned()
+        }
+    );
+}
+
+#[test]
+fn an_adjacently_tagged_option_whose_content_may_be_absent_reads_back() {
+    // The receiver view reads a missing content of an `Option` as `None`: the content key is
+    // optional, read back as an internally tagged variant of one field written when present.
+    reads_back("root Status\n\nenum Status\n  rust \"my_app::Status\"\n  repr adjacent tag \"t\" content \"content\"\n  variant Late: newtype option<bool>\n    send \"late\"\n    receive \"late\"\n");
+}
+
+#[test]
+fn a_closed_object_of_one_required_key_among_others_is_a_struct() {
+    // An untagged struct variant with one required field and one read under two keys: not
+    // an externally tagged variant (which has one property, or at most one written).
+    let text = "root RefundRequest\n\nenum RefundRequest\n  rust \"my_app::RefundRequest\"\n  repr untagged\n  variant Cash: struct\n    send \"cash\"\n    receive \"cash\"\n    unknown deny\n    field attempt: u8\n      send never\n      receive \"attempt\" required\n    field context.session_id: u8\n      send never\n      receive \"session_id\" alias \"session_idOld1\" required\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let export = contract_schema::json_schema::to_json_schema(&schema, View::Receiver);
+    let imported = sender(&export).schema;
+    assert_eq!(enum_of(&imported, "RefundRequest").repr, Repr::Untagged);
+}
+
+#[test]
+fn a_newtype_of_itself_is_exported_as_no_value_and_reads_nothing() {
+    // `struct Grid(Box<Grid>)` has no value: exported as `not: {}` (a `$ref` to itself
+    // loops), and a reader of it reads nothing a writer sends.
+    let text = "root Holder\n\nnewtype Grid: Grid\n  rust \"my_app::Grid\"\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown deny\n  field task_id: set<option<Grid>>\n    send never\n    receive \"taskId\" required\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    for view in [View::Sender, View::Receiver] {
+        let export = contract_schema::json_schema::to_json_schema(&schema, view);
+        assert_eq!(export["$defs"]["Grid"]["not"], json!({}), "{export}");
+    }
+    let writer = contract_schema::text::parse(
+        "root Done\n\nenum Done\n  rust \"my_app::Done\"\n  repr external\n  variant Done: unit\n    send \"done\"\n    receive \"done\"\n",
+    )
+    .expect("parses");
+    let reader =
+        contract_schema::text::parse("root Grid\n\nnewtype Grid: Grid\n  rust \"my_app::Grid\"\n")
+            .expect("parses");
+    let ids: Vec<_> = compat::check(&writer, &reader)
+        .findings()
+        .iter()
+        .map(|f| f.rule.id())
+        .collect();
+    assert_eq!(ids, vec!["TYPE_CHANGED"]);
+}

@@ -456,6 +456,9 @@ impl Exporter<'_> {
         let body = match &def.body {
             Body::Struct(s) => self.struct_schema(s, &[]),
             Body::Enum(e) => self.enum_schema(e),
+            // A newtype of itself (through newtypes only: `struct Grid(Box<Grid>)`) has no
+            // value; its `$ref` to itself would admit any, and loop.
+            Body::Newtype(inner) if self.newtype_cycle(inner) => obj(json!({ "not": {} })),
             Body::Newtype(inner) => self.ty(inner),
             Body::Views { sender, receiver } => match self.view {
                 View::Sender => self.ty(sender),
@@ -464,6 +467,18 @@ impl Exporter<'_> {
         };
         out.extend(body);
         out
+    }
+
+    /// Whether `inner`, a newtype's content, leads through newtypes back to a newtype: a
+    /// cycle of newtypes that never reaches a type on the wire.
+    fn newtype_cycle(&self, inner: &Type) -> bool {
+        matches!(
+            self.schema.resolve(inner),
+            Type::Named(name) if matches!(
+                self.schema.def(name).map(|d| &d.body),
+                Some(Body::Newtype(_))
+            )
+        )
     }
 
     /// The schema of a type on the wire.

@@ -18,8 +18,9 @@ impl<'a> Checker<'a> {
     // ----- enums -----------------------------------------------------------------------
 
     pub(super) fn enums(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
-        // A writer that sends no variant (none is written in its view) sends nothing to read.
-        if w.variants.iter().all(|v| v.sender.is_none()) {
+        // A writer that sends no variant (none is written in its view, or each it writes is
+        // a newtype of such an enum) sends nothing to read.
+        if w.variants.iter().all(|v| writes_nothing(self.writer, v)) {
             return;
         }
         // A writer that sends only untagged values (an untagged enum, or a tagged one whose
@@ -585,7 +586,7 @@ impl<'a> Checker<'a> {
             self.at(Seg::Variant(tag), |c| {
                 let Some(rv) = index.get(tag.as_str()).copied() else {
                     let caught = r.catch_all().is_some()
-                        && written_content(c.writer, wv, content, denies) == Some(None);
+                        && written_content(c.writer, wv, content, denies, false) == Some(None);
                     let untagged = r
                         .untagged_variants()
                         .any(|rv| c.tagged_form_fits(&w.repr, wv, rv));
@@ -594,7 +595,13 @@ impl<'a> Checker<'a> {
                     }
                     return;
                 };
-                match (written_content(c.writer, wv, content, denies), &rv.kind) {
+                // serde reads a missing content of an `Option` as `None`: a content field
+                // the writer may leave out is then read.
+                let absent_read = matches!(&rv.kind, VariantDefKind::Newtype(Type::Option(_)));
+                match (
+                    written_content(c.writer, wv, content, denies, absent_read),
+                    &rv.kind,
+                ) {
                     (Some(None), VariantDefKind::Unit) => {}
                     (Some(Some(ty)), VariantDefKind::Unit) => c.ty(ty, &UNIT),
                     (Some(Some(ty)), VariantDefKind::Newtype(b)) => c.ty(ty, b),
@@ -749,6 +756,24 @@ fn untagged_enum<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s EnumDef> {
     }
 }
 
+/// Whether the variant `v` of `schema` is never written: it is not sent, or it is a newtype
+/// of an enum (through newtypes) none of whose variants is sent.
+fn writes_nothing(schema: &Schema, v: &VariantDef) -> bool {
+    if v.sender.is_none() {
+        return true;
+    }
+    let VariantDefKind::Newtype(ty) = &v.kind else {
+        return false;
+    };
+    match schema.resolve(ty) {
+        Type::Named(name) => matches!(
+            schema.def(name).map(|d| &d.body),
+            Some(Body::Enum(inner)) if inner.variants.iter().all(|v| v.sender.is_none())
+        ),
+        _ => false,
+    }
+}
+
 /// The untagged variants of `variants` a writer of `schema` sends, a newtype of an
 /// untagged enum (through newtypes) replaced by that enum's variants (once each, so a
 /// cycle ends) and a newtype of an enum that sends no variant, which writes nothing, left
@@ -819,11 +844,14 @@ fn newtype_map<'s>(schema: &'s Schema, v: &'s VariantDef) -> Option<(&'s Type, &
 /// variant, or fields none of which is written), `Some(Some(ty))` for one field, always
 /// written under `content`, of type `ty`; `None` for anything else. Further keys the
 /// variant captures (a flattened map) count only for a reader that `denies` unknown keys.
+/// The one field may also be written only when present where the reader reads an absent
+/// content (`absent_read`).
 fn written_content<'s>(
     schema: &'s Schema,
     wv: &'s VariantDef,
     content: &str,
     denies: bool,
+    absent_read: bool,
 ) -> Option<Option<&'s Type>> {
     let fields = match &wv.kind {
         VariantDefKind::Unit => return Some(None),
@@ -839,7 +867,8 @@ fn written_content<'s>(
         (None, _) => Some(None),
         (Some(f), None) => {
             let s = f.sender.as_ref()?;
-            (s.name == content && s.emit == crate::model::Emit::Always).then(|| Some(f.sent_type()))
+            (s.name == content && (s.emit == crate::model::Emit::Always || absent_read))
+                .then(|| Some(f.sent_type()))
         }
         _ => None,
     }

@@ -5,7 +5,9 @@
 use super::checker::{Checker, Pair, Side, MAX_DEPTH};
 use super::paths::{body_kind, Seg};
 use crate::compat::direction::Direction;
-use crate::model::{Body, Constraint, IntRange, IntSet, Length, StringConstraint, Type, View};
+use crate::model::{
+    Body, Constraint, IntRange, IntSet, Length, Schema, StringConstraint, Type, View,
+};
 use crate::rules::Rule;
 use crate::scalar::StringFormat;
 impl<'a> Checker<'a> {
@@ -372,6 +374,21 @@ impl<'a> Checker<'a> {
             );
             return;
         };
+        // A reader's newtype of itself (through newtypes only) reads no value: what the
+        // writer sends is not read, unless it sends none (a newtype of itself too, or an enum
+        // that sends no variant).
+        if newtype_loop(self.reader, b) && !sends_no_value(self.writer, a) {
+            let (writer, reader) = self.sides();
+            let why = format!(
+                "`{a}` sent by {writer} is not read by `{b}` of {reader}, a newtype of itself that reads no value"
+            );
+            self.report_revert(
+                Rule::TypeChanged,
+                why,
+                &format!("a reader type that holds `{a}`"),
+            );
+            return;
+        }
         match (&wd.body, &rd.body) {
             (Body::Struct(ws), Body::Struct(rs)) => self.structs(ws, rs),
             (Body::Enum(we), Body::Enum(re)) => self.enums(we, re),
@@ -401,6 +418,28 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// Whether the named type `name` of `schema` is a newtype that leads through newtypes back
+/// to a newtype: a cycle that never reaches a type on the wire, of no value.
+pub(super) fn newtype_loop(schema: &Schema, name: &str) -> bool {
+    let Some(Body::Newtype(inner)) = schema.def(name).map(|d| &d.body) else {
+        return false;
+    };
+    matches!(
+        schema.resolve(inner),
+        Type::Named(end) if matches!(schema.def(end).map(|d| &d.body), Some(Body::Newtype(_)))
+    )
+}
+
+/// Whether a writer of `schema` sends no value of the named type `name`: a newtype of
+/// itself, or an enum none of whose variants is sent.
+fn sends_no_value(schema: &Schema, name: &str) -> bool {
+    newtype_loop(schema, name)
+        || matches!(
+            schema.def(name).map(|d| &d.body),
+            Some(Body::Enum(e)) if e.variants.iter().all(|v| v.sender.is_none())
+        )
 }
 
 /// The integers a type holds: every value of an integer kind, or a constrained set.

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{Body, EnumDef, Repr, StringFormat, Type, VariantDef, VariantDefKind};
 
-use super::importer::{child, error, is_keyword, strings, Importer, Result, Shaped};
+use super::importer::{child, error, is_keyword, item, strings, Importer, Result, Shaped};
 
 /// One alternative, its `$ref`s followed: the object schema and its pointer.
 pub(super) struct Alternative<'v> {
@@ -164,7 +164,18 @@ impl Importer<'_> {
                 },
                 None => {
                     let others = props.map_or(0, |p| p.keys().filter(|k| *k != tag).count());
+                    let all_of = map.get("allOf").and_then(Value::as_array);
                     match map.get("additionalProperties") {
+                        // The tag beside one schema of `allOf`: a newtype variant of it (the
+                        // export's form of one whose content is not an object, which serde
+                        // neither writes nor reads, so that no value satisfies both).
+                        None if others == 0 && all_of.is_some_and(|a| a.len() == 1) => {
+                            let at = item(&child(&alternative.target, "allOf"), 0);
+                            match all_of.and_then(|a| a.first()) {
+                                Some(content) => self.content(content, &at, &variant_hint)?,
+                                None => VariantDefKind::Unit,
+                            }
+                        }
                         None if others == 0 => VariantDefKind::Unit,
                         // A producer's closed object of the tag alone (the provider dialects
                         // close every object) writes what a unit variant writes.
@@ -233,17 +244,18 @@ impl Importer<'_> {
         alternatives: &[Alternative<'_>],
         hint: &str,
     ) -> Result<Option<Body>> {
-        // The shape first, so that nothing is read from alternatives of another shape.
+        // The shape first, so that nothing is read from alternatives of another shape: one
+        // property, required, or several of which at most one is written (a closed object
+        // with other properties, optional, is a struct).
         let single_key = |map: &Map<String, Value>| {
+            let properties = map.get("properties").and_then(Value::as_object);
             map.get("additionalProperties") == Some(&Value::Bool(false))
-                && map
-                    .get("properties")
-                    .and_then(Value::as_object)
-                    .is_some_and(|p| !p.is_empty())
-                && (map
-                    .get("required")
-                    .and_then(strings)
-                    .is_some_and(|r| r.len() == 1)
+                && properties.is_some_and(|p| !p.is_empty())
+                && ((properties.is_some_and(|p| p.len() == 1)
+                    && map
+                        .get("required")
+                        .and_then(strings)
+                        .is_some_and(|r| r.len() == 1))
                     || map.get("maxProperties").and_then(Value::as_u64) == Some(1))
         };
         let fits = alternatives.iter().all(|a| {

@@ -48,6 +48,23 @@ impl<'a> Importer<'a> {
         }
         let mut alternatives = Vec::with_capacity(listed.len());
         let mut null = false;
+        // A variant the export says admits nothing (`not: {}` beside its title), dropped
+        // when another alternative admits something: a producer never writes it, and it has
+        // no tag to tell its enum's representation by.
+        let admits_nothing = |written: &Value| {
+            written.as_object().is_some_and(|m| {
+                m.get("not")
+                    .is_some_and(|n| n.as_object().is_some_and(Map::is_empty))
+                    && m.keys().all(|k| {
+                        k == "not"
+                            || k.starts_with("x-")
+                            || matches!(k.as_str(), "title" | "description")
+                    })
+            })
+        };
+        let some_admit = listed
+            .iter()
+            .any(|w| w != &Value::Bool(false) && !admits_nothing(w));
         for (i, written) in listed.iter().enumerate() {
             let alt_at = item(&at, i);
             // An alternative that admits nothing adds nothing.
@@ -56,7 +73,8 @@ impl<'a> Importer<'a> {
                     m.len() == 1
                         && m.get("not")
                             .is_some_and(|n| n.as_object().is_some_and(Map::is_empty))
-                });
+                })
+                || (some_admit && admits_nothing(written));
             if nothing {
                 continue;
             }
