@@ -96,7 +96,9 @@ impl Database {
                 "CREATE TABLE refunds (id INTEGER PRIMARY KEY, order_ref TEXT NOT NULL, \
                  amount_cents INTEGER NOT NULL);
                  CREATE TABLE plain_inbox (context_id TEXT NOT NULL, handoff_id TEXT NOT NULL, \
-                 envelope BLOB NOT NULL, PRIMARY KEY (context_id, handoff_id));",
+                 envelope BLOB NOT NULL, PRIMARY KEY (context_id, handoff_id));
+                 CREATE TABLE commit_probe (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+                 INSERT INTO commit_probe (id, n) VALUES (1, 0);",
             )
             .expect("the tables");
         database
@@ -183,6 +185,19 @@ impl Plain {
         };
         run().is_ok()
     }
+
+    /// The commit's own cost: a transaction of the same settings that changes one small row.
+    fn commit_alone(&mut self) -> bool {
+        let mut run = || -> rusqlite::Result<()> {
+            let tx = self
+                .0
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            tx.prepare_cached("UPDATE commit_probe SET n = n + 1 WHERE id = 1")?
+                .execute([])?;
+            tx.commit()
+        };
+        run().is_ok()
+    }
 }
 
 /// Envelopes with new keys, handed out in turn.
@@ -253,18 +268,23 @@ fn timed(batch: u32, mut f: impl FnMut() -> bool) -> Duration {
 }
 
 /// Interleaved rounds of the two methods: the median (and the middle half) of the per-round
-/// ratios of their accepts per second, and each one's median accepts per second.
+/// ratios of their accepts per second, and each one's median accepts per second; with
+/// `commit`, a transaction that changes one small row, timed in the same rounds, and its
+/// median time printed beside: the commit's own cost, which the ratio of new envelopes
+/// depends on (the more a commit costs, the less the rest shows).
 fn ratios_of(
     label: &str,
     rounds: usize,
     batch: u32,
     inbox: &mut dyn FnMut() -> bool,
     plain: &mut dyn FnMut() -> bool,
+    mut commit: Option<&mut dyn FnMut() -> bool>,
 ) {
     timed(batch, &mut *inbox);
     timed(batch, &mut *plain);
     let mut ratios = Vec::with_capacity(rounds);
     let (mut inbox_rates, mut plain_rates) = (Vec::new(), Vec::new());
+    let mut commits = Vec::new();
     for round in 0..rounds {
         // Every other round in reverse order: neither always runs right after the other.
         let (inbox_time, plain_time) = if round % 2 == 0 {
@@ -278,14 +298,27 @@ fn ratios_of(
         inbox_rates.push(rate(inbox_time));
         plain_rates.push(rate(plain_time));
         ratios.push(rate(inbox_time) / rate(plain_time));
+        if let Some(commit) = commit.as_mut() {
+            commits.push(timed(batch, &mut **commit).as_secs_f64() * 1e6 / f64::from(batch));
+        }
     }
     let quartile = |values: &mut Vec<f64>, q: usize| {
         values.sort_by(f64::total_cmp);
         values[(values.len() - 1) * q / 4]
     };
+    let commit = if commits.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; a commit alone {:.0} us (middle half {:.0}-{:.0})",
+            quartile(&mut commits, 2),
+            quartile(&mut commits, 1),
+            quartile(&mut commits, 3)
+        )
+    };
     println!(
         "ratio ledger {label} accepts per second = {:.2}x (median of {rounds} rounds of \
-         {batch}; middle half {:.2}-{:.2}); first {:.0}/s, second {:.0}/s",
+         {batch}; middle half {:.2}-{:.2}); first {:.0}/s, second {:.0}/s{commit}",
         quartile(&mut ratios, 2),
         quartile(&mut ratios, 1),
         quartile(&mut ratios, 3),
@@ -300,6 +333,7 @@ fn ratios(c: &mut Criterion) {
     let database = Database::new();
     let mut inbox = inbox(&database);
     let mut plain = Plain::new(&database);
+    let mut probe = Plain::new(&database);
     let seen = envelope("seen");
     println!("envelope: {} bytes", seen.len());
     assert!(accept(&mut inbox, &seen) && plain.accept(&seen));
@@ -315,6 +349,7 @@ fn ratios(c: &mut Criterion) {
         batch,
         &mut || accept(&mut inbox, fresh_inbox.next()),
         &mut || plain.accept(fresh_plain.next()),
+        Some(&mut || probe.commit_alone()),
     );
     // What recording the journey's steps costs: the inbox with its steps against the inbox
     // without them (what it did before it recorded them), new keys.
@@ -327,6 +362,7 @@ fn ratios(c: &mut Criterion) {
         batch,
         &mut || accept(&mut inbox, fresh_steps.next()),
         &mut || accept(&mut bare, fresh_bare.next()),
+        Some(&mut || probe.commit_alone()),
     );
     // Duplicates: nothing written.
     ratios_of(
@@ -335,6 +371,7 @@ fn ratios(c: &mut Criterion) {
         2_000,
         &mut || accept(&mut inbox, &seen),
         &mut || plain.accept(&seen),
+        None,
     );
     #[cfg(feature = "postgres")]
     on_postgres::ratios();
@@ -382,7 +419,9 @@ mod on_postgres {
                  order_ref text NOT NULL, amount_cents bigint NOT NULL);
                  CREATE TABLE {s}.plain_inbox (context_id text NOT NULL, \
                  handoff_id text NOT NULL, envelope bytea NOT NULL, \
-                 PRIMARY KEY (context_id, handoff_id));",
+                 PRIMARY KEY (context_id, handoff_id));
+                 CREATE TABLE {s}.commit_probe (id bigint PRIMARY KEY, n bigint NOT NULL);
+                 INSERT INTO {s}.commit_probe (id, n) VALUES (1, 0);",
                     s = database.schema
                 ))
                 .expect("the bench's tables");
@@ -452,6 +491,8 @@ mod on_postgres {
         client: Client,
         claim: Statement,
         insert: Statement,
+        /// [`Plain::commit_alone`]'s update.
+        probe: Statement,
     }
 
     impl Plain {
@@ -464,11 +505,30 @@ mod on_postgres {
                 )
                 .expect("prepared");
             let insert = client.prepare(INSERT_REFUND).expect("prepared");
+            let probe = client
+                .prepare("UPDATE commit_probe SET n = n + 1 WHERE id = 1")
+                .expect("prepared");
             Plain {
                 client,
                 claim,
                 insert,
+                probe,
             }
+        }
+
+        /// The commit's own cost: a transaction of the same settings that changes one
+        /// small row (three round trips: `BEGIN`, the update, `COMMIT`).
+        fn commit_alone(&mut self) -> bool {
+            let mut run = || -> Result<(), postgres::Error> {
+                let mut tx = self
+                    .client
+                    .build_transaction()
+                    .isolation_level(IsolationLevel::ReadCommitted)
+                    .start()?;
+                tx.execute(&self.probe, &[])?;
+                tx.commit()
+            };
+            run().is_ok()
         }
 
         fn accept(&mut self, bytes: &[u8]) -> bool {
@@ -536,6 +596,7 @@ mod on_postgres {
         };
         let mut inbox = Accepting::new(&database);
         let mut plain = Plain::new(&database);
+        let mut probe = Plain::new(&database);
         let seen = envelope("seen");
         assert!(inbox.accept(&seen) && plain.accept(&seen));
 
@@ -549,6 +610,7 @@ mod on_postgres {
             batch,
             &mut || inbox.accept(fresh_inbox.next()),
             &mut || plain.accept(fresh_plain.next()),
+            Some(&mut || probe.commit_alone()),
         );
         ratios_of(
             "postgres duplicate: inbox / plain",
@@ -556,6 +618,7 @@ mod on_postgres {
             200,
             &mut || inbox.accept(&seen),
             &mut || plain.accept(&seen),
+            None,
         );
     }
 }
