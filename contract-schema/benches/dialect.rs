@@ -19,6 +19,13 @@
 //! of runs taken by turns (1,000 fields, then 10,000, so that a busy machine slows both alike).
 //!
 //! Run: `cargo bench -p contract-schema --bench dialect` (or `-- ratios`).
+//!
+//! Where the clock grows with the memory a document takes (see `dialect-value-clone`), count
+//! instructions: `DIALECT_PROFILE=<fields>:<export>:<n>` (fields `1000` or `10000`, export one
+//! of the names above without `dialect-`, such as `openai-strict`) runs that export `n` times
+//! inside `profiled` and nothing else, after one run outside it, so that
+//! `valgrind --tool=callgrind --toggle-collect='*profiled*' target/release/deps/dialect-… --bench`
+//! counts the `n` runs alone.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -168,9 +175,54 @@ fn ratios() {
     }
 }
 
+/// `DIALECT_PROFILE`'s runs, the only code callgrind's `--toggle-collect='*profiled*'`
+/// counts.
+#[inline(never)]
+fn profiled(export: &Export, input: &Input, n: usize) {
+    for _ in 0..n {
+        (export.run)(input, export.dialect);
+    }
+}
+
+/// `DIALECT_PROFILE=<fields>:<export>:<n>`: one export at one width, `n` times inside
+/// [`profiled`]; `None` when the variable is unset.
+fn profile() -> Option<Result<(), String>> {
+    let spec = std::env::var("DIALECT_PROFILE").ok()?;
+    let mut parts = spec.split(':');
+    let (Some(fields), Some(name), Some(n), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Some(Err(format!(
+            "DIALECT_PROFILE is <fields>:<export>:<n>, not {spec:?}"
+        )));
+    };
+    let Some(fields) = fields.parse().ok().filter(|f| FIELDS.contains(f)) else {
+        return Some(Err(format!("fields are one of {FIELDS:?}, not {fields:?}")));
+    };
+    let Ok(n) = n.parse::<usize>() else {
+        return Some(Err(format!("n is a count, not {n:?}")));
+    };
+    let exports = exports();
+    let Some(export) = exports.iter().find(|e| e.name == name) else {
+        let names: Vec<&str> = exports.iter().map(|e| e.name.as_str()).collect();
+        return Some(Err(format!("the exports are {names:?}, not {name:?}")));
+    };
+    let input = input(fields);
+    (export.run)(&input, export.dialect);
+    profiled(export, &input, n);
+    Some(Ok(()))
+}
+
 criterion_group!(benches, bench);
 
 fn main() {
+    if let Some(done) = profile() {
+        if let Err(error) = done {
+            eprintln!("{error}");
+            std::process::exit(2);
+        }
+        return;
+    }
     if std::env::args().any(|a| a == "ratios") {
         ratios();
         return;
