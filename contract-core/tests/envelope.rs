@@ -1061,3 +1061,110 @@ fn an_artifact_version_without_content_is_accepted_without_a_digest() {
         .expect("applied")
         .is_applied());
 }
+
+/// An envelope read as `send_handoff` lays it out, and the same read with the top level
+/// walked member by member (a space after the opening brace: every offset one further on),
+/// give the same delivery or the same problems.
+fn same_as_walked(text: &str) {
+    let walked = format!("{{ {}", &text[1..]);
+    let by_layout = receive_handoff::<v1::Refund>(text.as_bytes(), &options());
+    let by_walk = receive_handoff::<v1::Refund>(walked.as_bytes(), &options());
+    match (by_layout, by_walk) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.envelope(), b.envelope(), "{text}");
+            assert_eq!(a.presence(), b.presence(), "{text}");
+            assert_eq!(a.envelope_presence(), b.envelope_presence(), "{text}");
+        }
+        (Err(a), Err(b)) => {
+            // Every offset in the walked one's problems, one back.
+            let walked = format!("{:?}", pointers_and_kinds(&b));
+            let mut shifted = String::new();
+            let mut rest = walked.as_str();
+            while let Some(at) = rest.find("offset: ") {
+                let (head, tail) = rest.split_at(at + "offset: ".len());
+                let digits =
+                    tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let offset: usize = tail[..digits].parse().expect("an offset");
+                shifted.push_str(head);
+                shifted.push_str(&(offset - 1).to_string());
+                rest = &tail[digits..];
+            }
+            shifted.push_str(rest);
+            assert_eq!(format!("{:?}", pointers_and_kinds(&a)), shifted, "{text}");
+            assert_eq!(a.presence(), b.presence(), "{text}");
+            assert_eq!(a.envelope_presence(), b.envelope_presence(), "{text}");
+        }
+        (a, b) => panic!("{text}: by the layout {}, walked {}", a.is_ok(), b.is_ok()),
+    }
+}
+
+#[test]
+fn the_layout_send_handoff_writes_is_read_as_any_other() {
+    // As `send_handoff` writes it (the ids first, the sender's presence then the payload
+    // last), the top level is found without walking the envelope's own fields; what that
+    // finds stands only where it reads, and reads as the walked top level does.
+    let mut sent = handoff(refund());
+    let text =
+        String::from_utf8(send_handoff(&mut sent).expect("sent").into_bytes()).expect("UTF-8");
+    assert!(text.starts_with(r#"{"schemaVersion":"#), "{text}");
+    assert!(text.contains(r#"},"payload":{"#), "{text}");
+    let delivery = receive_handoff::<v1::Refund>(text.as_bytes(), &options()).expect("read");
+    assert_eq!(delivery.payload(), &refund());
+    assert!(delivery.envelope().sender_presence.is_some());
+    let member = r#","contract":"env-refund/v1""#;
+    let last = format!(
+        "{}{member}}}",
+        text.replacen(member, "", 1)
+            .strip_suffix('}')
+            .expect("an object")
+    );
+    let value = envelope_json();
+    let payload = value["payload"].to_string();
+    let sender = value["senderPresence"].to_string();
+    let before = r#","senderPresence":"#;
+    for text in [text.as_str(), last.as_str()] {
+        same_as_walked(text);
+        // A member twice, the second among the envelope's own fields (escaped or not), or
+        // after the payload.
+        for again in [
+            format!(r#","payload":{payload}"#),
+            r#","pay\u006coad":1"#.to_owned(),
+            format!(r#","senderPresence":{sender}"#),
+            r#","senderPresence":null"#.to_owned(),
+            r#","contract":"env-refund/v1""#.to_owned(),
+            r#","schemaVersion":"handoff-envelope/v1""#.to_owned(),
+            r#","schemaVersion":"handoff-envelope/v2""#.to_owned(),
+            r#","goal":"again""#.to_owned(),
+            // A presence and a payload nested in another member, met first by the search.
+            r#","extra":{"senderPresence":{"a":1},"payload":{}}"#.to_owned(),
+            r#","extra":[{"x":",\"senderPresence\":{}"}]"#.to_owned(),
+        ] {
+            same_as_walked(&text.replacen(before, &format!("{again}{before}"), 1));
+            let end = text.strip_suffix('}').expect("an object");
+            same_as_walked(&format!("{end}{again}}}"));
+        }
+        // Another contract, a payload or a presence that does not read, the payload left
+        // open, whitespace where the layout has none.
+        for (from, to) in [
+            ("env-refund/v1", "env-invoice/v1"),
+            ("env-refund/v1", "env-refund/v2"),
+            ("\"amountCents\":", "\"amountCents\":\"x\",\"_\":"),
+            ("\"unknownFields\":[]", "\"unknownFields\":7"),
+            (
+                "\"unknownFields\":[]",
+                "\"unknownFields\":[],\"unknownFields\":[]",
+            ),
+            ("\"payload\":{", "\"payload\": {"),
+            ("\"payload\":{", "\"payload\":[{"),
+            ("},\"payload\"", "} ,\"payload\""),
+            (
+                "\"orderRef\":\"A-1\"",
+                "\"orderRef\":\"A-1\",\"orderRef\":\"A-2\"",
+            ),
+        ] {
+            same_as_walked(&text.replacen(from, to, 1));
+        }
+        let open = text.replacen(r#""payload":{"#, r#""payload":{"x":{"#, 1);
+        same_as_walked(&open);
+    }
+}

@@ -171,6 +171,41 @@ where
     // passing over its bytes first. Where it does not, the top level skips it and it is read
     // from its span, as before.
     let below = below(limits);
+    // As `send_handoff` lays it out, the top level is found without passing over the
+    // envelope's own fields (they are read once, as the envelope's contract): the ids at the
+    // start (or `contract` last), the sender's presence, read where it is found, and the
+    // payload after it, to the end. A guess, as the one below: it stands when what it found
+    // reads (see `top::written`), and where it does not, the whole top level is read and the
+    // envelope read again from it (the guess below would find the same spans).
+    let mut written_early = None;
+    let written = top::written(bytes, |start| {
+        let (received, len) = receive_first::<Option<SenderPresence>>(
+            bytes.get(start..)?,
+            &below,
+            MemoOf::SenderPresence,
+        )?;
+        written_early = Some((start..start + len, received));
+        Some(start + len)
+    });
+    if let Some(written) = written {
+        return match from_top::<T>(bytes, &written, limits, None, written_early) {
+            Ok(delivery) => {
+                let envelope = delivery.envelope();
+                crate::trace::envelope_read(
+                    span,
+                    &envelope.context_id,
+                    &envelope.handoff_id,
+                    given,
+                    &envelope.journey,
+                );
+                Ok(delivery)
+            }
+            Err(_) => match top::read(bytes, limits.max_depth) {
+                Ok(top) => from_top::<T>(bytes, &top, limits, Some((span, given)), None),
+                Err(at) => Err(whole::<T>(bytes, limits, at)),
+            },
+        };
+    }
     let mut early = None;
     let read_presence = |start: usize| {
         let (received, len) = receive_first::<Option<SenderPresence>>(

@@ -188,6 +188,91 @@ pub(crate) fn scan(
     }
 }
 
+/// The top level of an envelope laid out as `send_handoff` writes it, found without passing
+/// over the members between the ids and the sender's presence: `{"schemaVersion":"…"` first,
+/// then `,"contract":"…"` (or `contract` as the last member, after the payload), and further
+/// on `,"senderPresence":{…},"payload":` with the payload running to the document's end
+/// (all written without whitespace between them). The sender's presence is handed to
+/// `read_presence` (its start), which gives its end where it reads it.
+///
+/// `None` where the envelope is not laid out so. What it finds is a guess, as [`scan`]'s is:
+/// the search for `,"senderPresence":{` does not know at what depth it meets it. The guess
+/// holds only when the envelope's fields read without the two members (the places of their
+/// values taken by `null`), the presence reads and the payload reads as one JSON value: then
+/// the document is one JSON object whose last `}` ends the payload's member (or the
+/// `contract` member after it), so that the payload, and the presence just before it, are
+/// members of the top level, and a second `schemaVersion`, `contract`, `senderPresence` or
+/// `payload` would be a key twice in what the envelope's fields read. A caller must read the
+/// envelope from it, and on any failure read the top level with [`read`].
+pub(crate) fn written(
+    bytes: &[u8],
+    read_presence: impl FnOnce(usize) -> Option<usize>,
+) -> Option<Top> {
+    const OPEN: &[u8] = b"{\"schemaVersion\":\"";
+    const CONTRACT: &[u8] = b",\"contract\":\"";
+    const PRESENCE: &[u8] = b",\"senderPresence\":{";
+    const PAYLOAD: &[u8] = b",\"payload\":";
+    if !bytes.starts_with(OPEN) {
+        return None;
+    }
+    let mut top = Top::default();
+    let (close, _) = string(bytes, OPEN.len()).ok()?;
+    top.schema_version = Some(OPEN.len() - 1..close + 1);
+    let mut i = close + 1;
+    if bytes.get(i..)?.starts_with(CONTRACT) {
+        let (close, _) = string(bytes, i + CONTRACT.len()).ok()?;
+        top.contract = Some(i + CONTRACT.len() - 1..close + 1);
+        i = close + 1;
+    }
+    let start = find(bytes, i, PRESENCE)? + PRESENCE.len() - 1;
+    let end = read_presence(start)?;
+    top.presence = Some(start..end);
+    top.presences = 1;
+    if !bytes.get(end..)?.starts_with(PAYLOAD) {
+        return None;
+    }
+    let start = end + PAYLOAD.len();
+    // Whitespace before the value: the top level's read says where the value starts.
+    if matches!(bytes.get(start), None | Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        return None;
+    }
+    let end = if top.contract.is_some() {
+        last_value_end(bytes, start)?
+    } else {
+        let (end, contract) = contract_last(bytes, start)?;
+        top.contract = Some(contract);
+        end
+    };
+    top.payload = Some(start..end);
+    top.payloads = 1;
+    Some(top)
+}
+
+/// The first offset from `from` on where `pattern` (of at least 9 bytes) is, found eight
+/// bytes at a time by its byte at index 8 (`P` of `,"senderPresence"`, rare in an
+/// envelope's other members).
+fn find(bytes: &[u8], from: usize, pattern: &[u8]) -> Option<usize> {
+    const AT: usize = 8;
+    let key = pattern[AT];
+    let mut i = from + AT;
+    loop {
+        while let Some(word) = bytes.get(i..i + 8) {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(word);
+            let found = has_byte(u64::from_le_bytes(eight), key);
+            if found != 0 {
+                i += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        if *bytes.get(i)? == key && bytes.get(i - AT..i - AT + pattern.len()) == Some(pattern) {
+            return Some(i - AT);
+        }
+        i += 1;
+    }
+}
+
 /// Where a value starting at `start` ends if it is the last member of the top level: before
 /// the whitespace before the document's last `}` (`None` when there is no such `}` after it).
 fn last_value_end(bytes: &[u8], start: usize) -> Option<usize> {
