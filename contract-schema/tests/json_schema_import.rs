@@ -1861,3 +1861,44 @@ fn a_newtype_of_itself_is_exported_as_no_value_and_reads_nothing() {
         .collect();
     assert_eq!(ids, vec!["TYPE_CHANGED"]);
 }
+
+#[test]
+fn an_untagged_newtype_of_an_untagged_enum_reads_back() {
+    // Exported as the inner enum's alternatives, read back as them: the reader's newtype of
+    // an untagged enum tries that enum's variants, as serde does.
+    reads_back("root Evidence\n\nenum Evidence\n  rust \"my_app::Evidence\"\n  repr untagged\n  variant Late: newtype Status\n    send \"Late\"\n    receive \"Late\"\n\nenum Status\n  rust \"my_app::Status\"\n  repr untagged\n  variant Damaged: tuple(u8, bool)\n    send \"damaged\"\n    receive \"damaged\"\n");
+}
+
+#[test]
+fn an_adjacently_tagged_option_of_unit_reads_back() {
+    // The receiver view's content, `null` or absent, reads back as a unit variant (the tag
+    // alone), which the newtype of an `Option` reads as `None`.
+    reads_back("root Holder\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown ignore\n  field retry_of: Lookup\n    send never\n    receive \"RETRY_OF\" required\n\nenum Lookup\n  rust \"my_app::Lookup\"\n  repr adjacent tag \"t\" content \"data\"\n  variant Other: newtype option<unit>\n    send \"Other\"\n    receive \"Other\"\n");
+}
+
+#[test]
+fn an_internally_tagged_newtype_of_an_enum_reads_back() {
+    // Its variants are each written beside the tag (a unit variant as its name holding
+    // `null`, the catch-all as any other name): a `oneOf` nested in the variant's
+    // alternative, read back as a newtype of that enum.
+    for text in [
+        "root Holder\n\nenum Size\n  rust \"my_app::Size\"\n  repr external\n  variant Cash: unit\n    send \"cash\"\n    receive \"cash\"\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown deny\n  field budget: Status\n    send never\n    receive \"budget\" required\n\nenum Status\n  rust \"my_app::Status\"\n  repr internal tag \"type\"\n  variant Ready: newtype Size\n    send \"ready\"\n    receive \"ready\"\n",
+        "root Category\n\nenum Plan\n  rust \"my_app::Plan\"\n  repr external\n  variant Damaged: unit\n    send \"damaged\"\n    receive \"damaged\"\n    catch-all\n\nenum Category\n  rust \"my_app::Category\"\n  repr internal tag \"kind\"\n  variant Damaged: newtype Plan\n    send \"damaged\"\n    receive \"damaged\"\n",
+        // A unit variant read under an alias: either name holding `null`.
+        "root Holder\n\nenum Budget\n  rust \"my_app::Budget\"\n  repr external\n  variant Late: unit\n    send \"Late\"\n    receive \"Late\" alias \"Late_old\"\n\nenum Holder\n  rust \"my_app::Holder\"\n  repr internal tag \"type\"\n  variant Late: newtype Budget\n    send \"late\"\n    receive \"late\"\n",
+    ] {
+        reads_back(text);
+        let schema = contract_schema::text::parse(text).expect("parses");
+        let export = contract_schema::json_schema::to_json_schema(&schema, View::Receiver);
+        let imported = sender(&export).schema;
+        let tagged = imported
+            .types
+            .values()
+            .filter_map(|d| match &d.body {
+                Body::Enum(e) => Some(&e.repr),
+                _ => None,
+            })
+            .any(|r| matches!(r, Repr::Internal { .. }));
+        assert!(tagged, "{}", contract_schema::text::to_text(&imported));
+    }
+}

@@ -17,8 +17,9 @@
 //! round trip finds without them); and, without the annotations, the difference between a
 //! rename and a missing field ([`without_names`]).
 //!
-//! Not every generated schema reads back yet: [`NOT_YET_READ_BACK`] is the most that may not,
-//! each printed with what differs, so that a fix lowers it and a regression fails.
+//! Every one of the [`CASES`] schemas reads back ([`NOT_YET_READ_BACK`] is 0); one that does
+//! not is printed with what differs. (More cases find a tail that does not yet: see
+//! [`NOT_YET_READ_BACK`].)
 //!
 //! [`CASES`] schemas, from `PROPTEST_RNG_SEED` when it is set (a fixed seed otherwise).
 
@@ -38,11 +39,21 @@ const CASES: u32 = 384;
 /// The seed without `PROPTEST_RNG_SEED` (the one `.ci/run` sets).
 const SEED: u64 = 20_261_130;
 
-/// At most this many of the [`CASES`] schemas may not read back yet. Measured: 5 of 384 at
-/// [`SEED`] (3, 6, 12, 5 and 8 at seeds 1 to 5; 24 of 1,500 at seed 1 before the last
-/// fixes); among them adjacently tagged enums with untagged variants that deny unknown
-/// fields, and a tail not analysed.
-const NOT_YET_READ_BACK: usize = 5;
+/// At most this many of the [`CASES`] schemas may not read back: none. Measured: 0 of 384 at
+/// [`SEED`] and at seeds 1 to 5 (it was 5, and 3, 6, 12, 5 and 8). With 1,500 cases a tail
+/// remains: 2 at [`SEED`], 3, 3, 2, 1 and 2 at seeds 1 to 5 (it was 24 at seed 1), of three
+/// kinds as far as their shrunk forms show: an internally tagged newtype variant whose
+/// content is written beside the tag in a form the import reads as another shape (an
+/// untagged enum of tuples or of a list, a map
+/// of integer keys, an internally tagged enum in an internally tagged one: `TYPE_CHANGED`,
+/// `ENUM_TAG_CHANGED`); an untagged struct variant of one key the producer writes, read
+/// back as externally tagged, where the reader's variant does not read it (the engine says
+/// `ENUM_REPR_CHANGED` where the schema against itself finds the field's own rule); and a
+/// sender view whose producer's alternatives (fields read under aliases, captured keys
+/// beside denying structs) report a rule the schema against itself reports as another
+/// (`FIELD_LIKELY_RENAMED` against `REQUIRED_FIELD_NOT_SENT`, a further
+/// `UNKNOWN_FIELD_DENIED` or `TYPE_CHANGED`).
+const NOT_YET_READ_BACK: usize = 0;
 
 /// The annotations that say what JSON Schema has no keyword for, and why: an export that
 /// carries one is read back with its annotations only.
@@ -176,8 +187,11 @@ fn generated_exports_read_back_as_a_producer() {
         eprintln!("not read back yet:\n{failure}");
     }
     eprintln!("{} of {CASES} schemas do not read back", failing.len());
+    // `<=` stays for a bound above 0 (clippy sees that at 0 it means `==`).
+    #[allow(clippy::absurd_extreme_comparisons)]
+    let within = failing.len() <= NOT_YET_READ_BACK;
     assert!(
-        failing.len() <= NOT_YET_READ_BACK,
+        within,
         "{} of {CASES} schemas do not read back, more than {NOT_YET_READ_BACK}",
         failing.len()
     );

@@ -333,6 +333,14 @@ impl<'a> Checker<'a> {
     /// compared field by field; so is a unit variant, the tag alone, which is what a struct
     /// variant none of whose fields is written is.
     fn tagged_pair(&mut self, repr: &Repr, wv: &'a VariantDef, rv: &'a VariantDef) {
+        // Adjacently tagged, a unit variant is the tag alone, which a newtype variant of an
+        // `Option` reads as `None` (serde reads a missing content of an `Option` so).
+        if matches!(repr, Repr::Adjacent { .. })
+            && matches!(wv.kind, VariantDefKind::Unit)
+            && matches!(&rv.kind, VariantDefKind::Newtype(Type::Option(_)))
+        {
+            return;
+        }
         if matches!(repr, Repr::Internal { .. }) {
             let ws: Option<&'a StructDef> = match &wv.kind {
                 VariantDefKind::Struct(ws) => Some(ws),
@@ -635,6 +643,8 @@ impl<'a> Checker<'a> {
     /// variants write, each of which must fit (see [`sent_untagged`]).
     fn untagged_variants(&mut self, sent: &[&'a VariantDef], read: &[&'a VariantDef]) {
         let sent = sent_untagged(self.writer, sent);
+        let read = read_untagged(self.reader, read);
+        let read = read.as_slice();
         for wv in sent {
             if self.stopped() {
                 return;
@@ -803,6 +813,35 @@ fn sent_untagged<'s>(schema: &'s Schema, variants: &[&'s VariantDef]) -> Vec<&'s
             }
         }
         out.push(wv);
+    }
+    out
+}
+
+/// The untagged variants of `variants` a reader of `schema` tries, a newtype of an untagged
+/// enum (through newtypes) replaced by that enum's variants (once each, so a cycle ends):
+/// serde tries them in turn, as the enum itself does.
+fn read_untagged<'s>(schema: &'s Schema, variants: &[&'s VariantDef]) -> Vec<&'s VariantDef> {
+    let mut out = Vec::with_capacity(variants.len());
+    let mut seen: Vec<&'s str> = Vec::new();
+    let mut stack: Vec<&'s VariantDef> = variants.iter().rev().copied().collect();
+    while let Some(rv) = stack.pop() {
+        if rv.receiver.is_empty() {
+            continue;
+        }
+        if let VariantDefKind::Newtype(ty) = &rv.kind {
+            if let Type::Named(name) = schema.resolve(ty) {
+                if let Some(Body::Enum(inner)) = schema.def(name).map(|d| &d.body) {
+                    if inner.repr == Repr::Untagged {
+                        if !seen.contains(&name.as_str()) {
+                            seen.push(name);
+                            stack.extend(inner.variants.iter().rev());
+                        }
+                        continue;
+                    }
+                }
+            }
+        }
+        out.push(rv);
     }
     out
 }

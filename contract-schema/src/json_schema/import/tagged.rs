@@ -134,6 +134,39 @@ impl Importer<'_> {
         for alternative in alternatives {
             let Some(map) = alternative.map else { continue };
             let props = map.get("properties").and_then(Value::as_object);
+            // A newtype variant of an enum whose variants are each written beside the tag:
+            // that enum, read from them without the tag.
+            if let (None, None, Some(names)) = (props, &content, nested_tag(map, tag)) {
+                let key = if map.contains_key("oneOf") {
+                    "oneOf"
+                } else {
+                    "anyOf"
+                };
+                let inner = nested(map).map_or_else(Vec::new, |a| {
+                    a.iter()
+                        .map(|i| alone(without_tag(i, tag)))
+                        .collect::<Vec<_>>()
+                });
+                let name = map
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .or_else(|| names.first().copied())
+                    .unwrap_or("Other")
+                    .to_owned();
+                let at = child(&alternative.target, key);
+                let ty = self.ty(
+                    &serde_json::json!({ key: inner }),
+                    &at,
+                    &format!("{hint}.{name}"),
+                )?;
+                variants.push(variant(
+                    &name,
+                    &names,
+                    VariantDefKind::Newtype(ty),
+                    alternative.written,
+                ));
+                continue;
+            }
             let tag_schema = props.and_then(|p| p.get(tag));
             let names = tag_schema.and_then(tag_values).unwrap_or_default();
             let title = map
@@ -440,13 +473,22 @@ fn properties<'v>(a: &Alternative<'v>) -> Option<&'v Map<String, Value>> {
 /// `enum` of strings; this crate's catch-all, any other string).
 pub(super) fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
     let first = alternatives.first()?;
-    let candidates = properties(first)?;
+    let candidates = match properties(first) {
+        Some(p) => p,
+        None => nested(first.map?)?
+            .first()?
+            .get("properties")?
+            .as_object()?,
+    };
     'keys: for (key, schema) in candidates {
         if tag_values(schema).is_none() {
             continue;
         }
         for alternative in alternatives {
             let map = alternative.map?;
+            if properties(alternative).is_none() && nested_tag(map, key).is_some() {
+                continue;
+            }
             let Some(schema) = properties(alternative).and_then(|p| p.get(key)) else {
                 continue 'keys;
             };
@@ -459,6 +501,96 @@ pub(super) fn common_tag(alternatives: &[Alternative<'_>]) -> Option<String> {
         return Some(key.clone());
     }
     None
+}
+
+/// The alternatives of an alternative that is itself a union beside the tags, with no
+/// properties of its own: the export's internally tagged newtype variant of an enum, each
+/// of whose variants is written beside the tag.
+fn nested(map: &Map<String, Value>) -> Option<&Vec<Value>> {
+    if map.contains_key("properties") || map.contains_key("$ref") {
+        return None;
+    }
+    map.get("oneOf")
+        .or_else(|| map.get("anyOf"))?
+        .as_array()
+        .filter(|a| !a.is_empty())
+}
+
+/// The tag values under `key` of a [`nested`] alternative: each inner alternative holds the
+/// same ones.
+fn nested_tag<'v>(map: &'v Map<String, Value>, key: &str) -> Option<Vec<&'v str>> {
+    let mut names: Option<Vec<&str>> = None;
+    for inner in nested(map)? {
+        let values = inner.get("properties")?.get(key).and_then(tag_values)?;
+        match &names {
+            None => names = Some(values),
+            Some(n) if *n == values => {}
+            Some(_) => return None,
+        }
+    }
+    names
+}
+
+/// An inner alternative of a [`nested`] one without the tag `key`: what the enum it holds
+/// writes beside the tag (one property fewer).
+fn without_tag(inner: &Value, key: &str) -> Value {
+    let mut out = inner.clone();
+    if let Some(map) = out.as_object_mut() {
+        if let Some(Value::Object(p)) = map.get_mut("properties") {
+            p.remove(key);
+        }
+        if let Some(Value::Array(r)) = map.get_mut("required") {
+            r.retain(|k| k != key);
+        }
+        for bound in ["minProperties", "maxProperties"] {
+            if let Some(n) = map.get(bound).and_then(Value::as_u64) {
+                map.insert(bound.to_owned(), n.saturating_sub(1).into());
+            }
+        }
+    }
+    out
+}
+
+/// An externally tagged variant as written beside a tag (a unit variant as its name holding
+/// `null`, the catch-all as any other name holding `null`) in the form it has alone: its
+/// name, or any other string. Any other alternative as it is.
+fn alone(inner: Value) -> Value {
+    let Some(map) = inner.as_object() else {
+        return inner;
+    };
+    let annotations = || -> Map<String, Value> {
+        map.iter()
+            .filter(|(k, _)| !is_keyword(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    let props = map.get("properties").and_then(Value::as_object);
+    let one_key = map.get("maxProperties").and_then(Value::as_u64) == Some(1);
+    let null = |v: &Value| v.as_object().is_some_and(is_null);
+    if let (Some(p), true) = (props, one_key) {
+        // (Several names: a unit variant read under aliases.)
+        if !p.is_empty()
+            && p.values().all(null)
+            && map.get("additionalProperties") == Some(&Value::Bool(false))
+        {
+            let mut out = annotations();
+            out.insert("type".into(), "string".into());
+            let names: Vec<Value> = p.keys().map(|k| k.clone().into()).collect();
+            out.insert("enum".into(), names.into());
+            return Value::Object(out);
+        }
+        let not = map.get("propertyNames").and_then(|n| n.get("not"));
+        if let (true, Some(not), Some(extra)) = (p.is_empty(), not, map.get("additionalProperties"))
+        {
+            if null(extra) {
+                let mut out = annotations();
+                out.insert("type".into(), "string".into());
+                out.insert("not".into(), not.clone());
+                return Value::Object(out);
+            }
+        }
+    }
+    inner
 }
 
 /// The content key of an adjacently tagged union: every alternative holds the tag and at
