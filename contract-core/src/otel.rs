@@ -66,6 +66,7 @@ pub(crate) fn error_status(span: &tracing::Span, description: &str) {
 }
 
 /// What one `accept` did, for the metrics.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the inbox's, which needs `derive`
 pub(crate) struct Accepted<'a> {
     /// `applied`, `duplicate`, `conflict`, `refused` or `failed`.
     pub(crate) outcome: &'static str,
@@ -84,6 +85,7 @@ pub(crate) struct Accepted<'a> {
 }
 
 /// Records one `accept` on the global meter provider's `handoff-contract` meter.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the inbox's, which needs `derive`
 pub(crate) fn record_acceptance(accepted: &Accepted<'_>) {
     let meter = opentelemetry::global::meter("handoff-contract");
     let contract = accepted

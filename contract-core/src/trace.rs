@@ -295,6 +295,7 @@ pub(crate) fn finish(span: &CallSpan, result: Result<&Presence, &Rejection>) {
 /// [`start`] for the payload's contract `schema`, and the envelope's own, its id and context
 /// recorded once known ([`envelope_read`]).
 #[cfg(feature = "tracing")]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn start_envelope(
     side: Side,
     envelope: &'static str,
@@ -309,6 +310,7 @@ pub(crate) fn start_envelope(
 /// context as the conversation where neither names a session. Called once per span, with
 /// the read that decides the call's outcome.
 #[cfg(feature = "tracing")]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn envelope_read(
     span: &CallSpan,
     context_id: &str,
@@ -339,6 +341,7 @@ pub(crate) fn envelope_read(
 /// Records the outcome of an envelope's call: the payload's presence when it was read or
 /// written, and a refusal's problems in a `WARN` event.
 #[cfg(feature = "tracing")]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn finish_envelope(
     span: &CallSpan,
     presence: Option<&Presence>,
@@ -475,14 +478,17 @@ pub(crate) fn finish(_: &CallSpan, _: Result<&Presence, &Rejection>) {}
 
 #[cfg(not(feature = "tracing"))]
 #[inline]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn start_envelope(_: Side, _: &'static str, _: &Schema, _: &Journey) -> CallSpan {
     CallSpan
 }
 
 #[cfg(not(feature = "tracing"))]
 #[inline]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn envelope_read(_: &CallSpan, _: &str, _: &str, _: &Journey, _: &Journey) {}
 
 #[cfg(not(feature = "tracing"))]
 #[inline]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn finish_envelope(_: &CallSpan, _: Option<&Presence>, _: Option<(Side, &[Problem])>) {}

@@ -219,6 +219,7 @@ pub struct Sent {
 
 impl Sent {
     /// Bytes written and the presence of what they hold.
+    #[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
     pub(crate) fn new(bytes: Vec<u8>, presence: Presence) -> Self {
         Sent { bytes, presence }
     }
@@ -419,6 +420,7 @@ where
 /// [`receive_unspanned`]'s one-pass reader alone, on the value at the start of `bytes`
 /// (more may follow it): the value, its presence and where it ends, when that reader accepts
 /// it (so that [`receive_unspanned`] of those bytes alone gives the same); `None` otherwise.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn receive_first<T>(
     bytes: &[u8],
     limits: &Limits,
@@ -736,6 +738,7 @@ fn send_against<T: Serialize + ?Sized>(
 }
 
 /// [`send`]'s work without its span, for the envelope, whose call has a span of its own.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn send_payload<T>(value: &T, limits: &Limits) -> Result<Sent, Rejection>
 where
     T: Serialize + HandoffSchema + ?Sized + 'static,
@@ -745,6 +748,7 @@ where
 }
 
 /// [`send_to`]'s work without its span, for the envelope, whose call has a span of its own.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn send_payload_to<C, T>(value: &T, limits: &Limits) -> Result<Sent, Rejection>
 where
     C: HandoffSchema + ?Sized + 'static,
@@ -754,12 +758,14 @@ where
 }
 
 /// The schema of `T`, resolved once per type and kept for the life of the process.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn schema_for<T: HandoffSchema + ?Sized + 'static>() -> &'static Schema {
     schema_of::<T>()
 }
 
 /// The other published versions of contract `T` that its embedded snapshots hold (those that
 /// parse), once per type.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn other_versions<T: crate::HandoffContract + 'static>() -> &'static [Schema] {
     diagnose::published_of::<T>()
 }

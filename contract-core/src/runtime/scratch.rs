@@ -41,6 +41,7 @@ pub(crate) struct Scratch {
 
 /// Which memo `receive`'s one-pass reader works in.
 #[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's variants need `derive`
 pub(crate) enum MemoOf {
     /// `receive`'s own ([`Scratch::fast`]), a payload's.
     Payload,

@@ -71,6 +71,7 @@ pub(crate) fn receive<'b, T: serde::de::DeserializeOwned>(
 
 /// [`receive`] of the value at the start of `bytes`, whatever follows it: the value, its
 /// record and where it ends, or `None` wherever `receive` would not accept the value alone.
+#[cfg_attr(not(feature = "derive"), allow(dead_code))] // the envelope's, which needs `derive`
 pub(crate) fn receive_first<T: serde::de::DeserializeOwned>(
     schema: &'static Schema,
     plan: &'static Plan,
