@@ -11,7 +11,8 @@
 # and the cost each derive adds over serde's own, by the wall clock and in CPU time (user and
 # system: on a machine other work shares, the steadier of the two).
 #
-# Usage: scripts/compile-cost.sh [RUNS]   (a scratch crate is made under target/compile-cost)
+# Usage: scripts/compile-cost.sh [RUNS]   (a scratch crate is made under target/compile-cost;
+# COMPILE_COST_INSTRUCTIONS=1 counts instructions too, see the end)
 set -euo pipefail
 runs=${1:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -181,3 +182,37 @@ for v in "${variants[@]}"; do
 done
 echo "in CPU time: handoff adds $(echo "${cmed[handoff]} - ${cmed[serde]}" | bc) s, schemars $(echo "${cmed[schemars]} - ${cmed[serde]}" | bc) s over serde's derives: handoff adds $(ratio "(${cmed[handoff]} - ${cmed[serde]})" "(${cmed[schemars]} - ${cmed[serde]})")x what schemars adds"
 echo "every contract published (the nested check) against unpublished: $(echo "scale=1; (${med[nested]} - ${med[nested-unpublished]}) * 100 / ${med[nested-unpublished]}" | bc) % on the whole crate's build"
+
+# With COMPILE_COST_INSTRUCTIONS=1, the instructions rustc runs to build the serde, handoff and
+# schemars variants once each, counted by callgrind (a few minutes a variant): what rustc's own
+# performance tracking compares, and what the load of a shared machine does not move. Built
+# in a target folder of its own, through a RUSTC_WRAPPER that runs only the variant's crate
+# under valgrind.
+if [ "${COMPILE_COST_INSTRUCTIONS:-0}" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "COMPILE_COST_INSTRUCTIONS needs valgrind" >&2; exit 1; }
+    wrapper="$work/count-rustc.sh"
+    cat >"$wrapper" <<'SH'
+#!/usr/bin/env bash
+# rustc under callgrind for the variants' crates (cost_*), as it is for every other crate.
+rustc=$1
+shift
+case " $* " in
+    *" --crate-name cost_"*)
+        exec valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            --log-file="$COMPILE_COST_LOG" "$rustc" "$@" ;;
+    *) exec "$rustc" "$@" ;;
+esac
+SH
+    chmod +x "$wrapper"
+    declare -A instructions
+    for v in serde handoff schemars; do
+        log="$work/instructions-$v.log"
+        (cd "$work/$v" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target-instructions" cargo build -q)
+        touch "$work/$v/src/lib.rs"
+        (cd "$work/$v" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target-instructions" \
+            RUSTC_WRAPPER="$wrapper" COMPILE_COST_LOG="$log" cargo build -q)
+        instructions[$v]=$(grep -o 'Collected : [0-9]*' "$log" | awk '{s += $3} END {printf "%.0f", s}')
+        echo "$v: $(printf "%'d" "${instructions[$v]}") instructions"
+    done
+    echo "in instructions: handoff adds $(ratio "(${instructions[handoff]} - ${instructions[serde]})" "(${instructions[schemars]} - ${instructions[serde]})")x what schemars adds over serde's derives"
+fi

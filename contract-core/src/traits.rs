@@ -23,10 +23,21 @@ pub trait HandoffSchema {
     /// The static description of the type.
     const SHAPE: &'static Shape;
 
+    /// For a contract, its identity, which the [`schema`](HandoffSchema::schema) it
+    /// resolves carries: the derive of `HandoffContract` sets it to its
+    /// [`CONTRACT`](HandoffContract::CONTRACT). A constant rather than a `schema()` body in
+    /// each derived impl, so that a contract adds no function of its own to the user's crate.
+    /// Not public API.
+    #[doc(hidden)]
+    const __CONTRACT: Option<&'static ContractInfo> = None;
+
     /// The resolved schema of the type, with both views of every field.
     #[must_use]
     fn schema() -> Schema {
-        Schema::from_shape(Self::SHAPE)
+        match Self::__CONTRACT {
+            Some(info) => Schema::from_contract(Self::SHAPE, info),
+            None => Schema::from_shape(Self::SHAPE),
+        }
     }
 }
 

@@ -166,13 +166,11 @@ fn expand(
 
     let (schema_fn, contract_impl, snapshot_test, track) = match contract {
         Some((info, track, embedded)) => {
+            // A constant, not a `schema()` body: the trait's default method resolves it, so
+            // that a contract adds no function of its own for the user's crate to compile.
             let schema_fn = quote! {
-                fn schema() -> #krate::Schema {
-                    #krate::Schema::from_contract(
-                        <Self as #krate::HandoffSchema>::SHAPE,
-                        &<Self as #krate::HandoffContract>::CONTRACT,
-                    )
-                }
+                const __CONTRACT: ::core::option::Option<&'static #p::ContractInfo> =
+                    ::core::option::Option::Some(&<Self as #krate::HandoffContract>::CONTRACT);
             };
             let contract_impl = quote! {
                 #[automatically_derived]

@@ -111,7 +111,8 @@
 //! # What is emitted
 //!
 //! For a contract `T`, inside `const _: () = { … };`: `impl HandoffSchema for T` with
-//! `SHAPE` (the description) and `schema()`, and `impl HandoffContract for T` with
+//! `SHAPE` (the description) and a hidden constant naming its contract, which the trait's
+//! `schema()` reads (no function body per type), and `impl HandoffContract for T` with
 //! `CONTRACT` (name, version, mode, id `name/vN`, and the absolute snapshots folder resolved
 //! from `CARGO_MANIFEST_DIR` at expansion time, and the `allow`s), plus, for a published
 //! contract checked at compile time, the `include_bytes!` of its snapshot. Beside it, for a
