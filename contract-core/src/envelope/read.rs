@@ -188,22 +188,12 @@ where
         Some(start + len)
     });
     if let Some(written) = written {
-        return match from_top::<T>(bytes, &written, limits, None, written_early) {
-            Ok(delivery) => {
-                let envelope = delivery.envelope();
-                crate::trace::envelope_read(
-                    span,
-                    &envelope.context_id,
-                    &envelope.handoff_id,
-                    given,
-                    &envelope.journey,
-                );
-                Ok(delivery)
-            }
-            Err(_) => match top::read(bytes, limits.max_depth) {
-                Ok(top) => from_top::<T>(bytes, &top, limits, Some((span, given)), None),
-                Err(at) => Err(whole::<T>(bytes, limits, at)),
-            },
+        if let Some(delivery) = stood::<T>(bytes, &written, limits, (span, given), written_early) {
+            return Ok(delivery);
+        }
+        return match top::read(bytes, limits.max_depth) {
+            Ok(top) => from_top::<T>(bytes, &top, limits, Some((span, given)), None),
+            Err(at) => Err(whole::<T>(bytes, limits, at)),
         };
     }
     let mut early = None;
@@ -220,19 +210,9 @@ where
         Ok((top, false)) => (top, early),
         // The guess's read records nothing on the span: what it read is recorded when it
         // stands (its delivery), and a second read records its own.
-        Ok((guessed, true)) => match from_top::<T>(bytes, &guessed, limits, None, early) {
-            Ok(delivery) => {
-                let envelope = delivery.envelope();
-                crate::trace::envelope_read(
-                    span,
-                    &envelope.context_id,
-                    &envelope.handoff_id,
-                    given,
-                    &envelope.journey,
-                );
-                return Ok(delivery);
-            }
-            Err(_) => match top::read(bytes, limits.max_depth) {
+        Ok((guessed, true)) => match stood::<T>(bytes, &guessed, limits, (span, given), early) {
+            Some(delivery) => return Ok(delivery),
+            None => match top::read(bytes, limits.max_depth) {
                 Ok(top) => (top, None),
                 Err(at) => return Err(whole::<T>(bytes, limits, at)),
             },
@@ -255,6 +235,30 @@ type Early = Option<(Range<usize>, Received<Option<SenderPresence>>)>;
 
 /// Reads an envelope whose top level was read; with `span`, records on it what the
 /// envelope's own fields say (against the journey the call was given).
+/// The envelope read from a guessed top level, recorded on the span, when the guess stands;
+/// `None` (nothing recorded: a second read records its own) when it does not.
+fn stood<T>(
+    bytes: &[u8],
+    guessed: &top::Top,
+    limits: &Limits,
+    (span, given): (&CallSpan, &Journey),
+    early: Early,
+) -> Option<Delivery<T>>
+where
+    T: DeserializeOwned + HandoffContract + 'static,
+{
+    let delivery = from_top::<T>(bytes, guessed, limits, None, early).ok()?;
+    let envelope = delivery.envelope();
+    crate::trace::envelope_read(
+        span,
+        &envelope.context_id,
+        &envelope.handoff_id,
+        given,
+        &envelope.journey,
+    );
+    Some(delivery)
+}
+
 fn from_top<T>(
     bytes: &[u8],
     top: &top::Top,
