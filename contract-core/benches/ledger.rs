@@ -641,6 +641,9 @@ fn profiled(n: usize, accept: &mut dyn FnMut() -> bool) {
     }
 }
 
+/// One method's acceptance of an envelope, for [`profile`].
+type ProfiledMethod = Box<dyn FnMut(&[u8]) -> bool>;
+
 /// `LEDGER_PROFILE=<method>:<n>`: `n` new envelopes accepted by one method inside
 /// [`profiled`]; `None` when the variable is unset.
 fn profile() -> Option<Result<(), String>> {
@@ -653,7 +656,7 @@ fn profile() -> Option<Result<(), String>> {
     };
     let database = Database::new();
     let mut fresh = Fresh::new(method, n + 1);
-    let mut run: Box<dyn FnMut(&[u8]) -> bool> = match method {
+    let mut run: ProfiledMethod = match method {
         "inbox" => {
             let mut inbox = inbox(&database);
             Box::new(move |bytes| accept(&mut inbox, bytes))
