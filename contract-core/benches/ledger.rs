@@ -492,6 +492,14 @@ mod on_postgres {
         }
     }
 
+    /// A `READ COMMITTED` transaction, as the plain ones begin.
+    fn begin(client: &mut Client) -> Result<Transaction<'_>, postgres::Error> {
+        client
+            .build_transaction()
+            .isolation_level(IsolationLevel::ReadCommitted)
+            .start()
+    }
+
     /// What a user would write instead: one `READ COMMITTED` transaction of `INSERT … ON
     /// CONFLICT DO NOTHING` of the key and the bytes and, when it inserted, the row.
     struct Plain {
@@ -527,11 +535,7 @@ mod on_postgres {
         /// small row (three round trips: `BEGIN`, the update, `COMMIT`).
         fn commit_alone(&mut self) -> bool {
             let mut run = || -> Result<(), postgres::Error> {
-                let mut tx = self
-                    .client
-                    .build_transaction()
-                    .isolation_level(IsolationLevel::ReadCommitted)
-                    .start()?;
+                let mut tx = begin(&mut self.client)?;
                 tx.execute(&self.probe, &[])?;
                 tx.commit()
             };
@@ -543,11 +547,7 @@ mod on_postgres {
                 return false;
             };
             let mut run = || -> Result<(), postgres::Error> {
-                let mut tx = self
-                    .client
-                    .build_transaction()
-                    .isolation_level(IsolationLevel::ReadCommitted)
-                    .start()?;
+                let mut tx = begin(&mut self.client)?;
                 let inserted = tx.execute(
                     &self.claim,
                     &[&handoff.context_id, &handoff.handoff_id, &bytes],

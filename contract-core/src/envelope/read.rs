@@ -179,13 +179,7 @@ where
     // envelope read again from it (the guess below would find the same spans).
     let mut written_early = None;
     let written = top::written(bytes, |start| {
-        let (received, len) = receive_first::<Option<SenderPresence>>(
-            bytes.get(start..)?,
-            &below,
-            MemoOf::SenderPresence,
-        )?;
-        written_early = Some((start..start + len, received));
-        Some(start + len)
+        presence_at(bytes, start, &below, &mut written_early)
     });
     if let Some(written) = written {
         if let Some(delivery) = stood::<T>(bytes, &written, limits, (span, given), written_early) {
@@ -197,15 +191,7 @@ where
         };
     }
     let mut early = None;
-    let read_presence = |start: usize| {
-        let (received, len) = receive_first::<Option<SenderPresence>>(
-            bytes.get(start..)?,
-            &below,
-            MemoOf::SenderPresence,
-        )?;
-        early = Some((start..start + len, received));
-        Some(start + len)
-    };
+    let read_presence = |start: usize| presence_at(bytes, start, &below, &mut early);
     let top = match top::scan(bytes, limits.max_depth, true, read_presence) {
         Ok((top, false)) => (top, early),
         // The guess's read records nothing on the span: what it read is recorded when it
@@ -235,6 +221,18 @@ type Early = Option<(Range<usize>, Received<Option<SenderPresence>>)>;
 
 /// Reads an envelope whose top level was read; with `span`, records on it what the
 /// envelope's own fields say (against the journey the call was given).
+/// The sender's presence read by the one-pass reader from `start` on, kept in `early` with
+/// its span: its end, where that reader reads it.
+fn presence_at(bytes: &[u8], start: usize, below: &Limits, early: &mut Early) -> Option<usize> {
+    let (received, len) = receive_first::<Option<SenderPresence>>(
+        bytes.get(start..)?,
+        below,
+        MemoOf::SenderPresence,
+    )?;
+    *early = Some((start..start + len, received));
+    Some(start + len)
+}
+
 /// The envelope read from a guessed top level, recorded on the span, when the guess stands;
 /// `None` (nothing recorded: a second read records its own) when it does not.
 fn stood<T>(

@@ -786,62 +786,44 @@ fn writes_nothing(schema: &Schema, v: &VariantDef) -> bool {
 
 /// The untagged variants of `variants` a writer of `schema` sends, a newtype of an
 /// untagged enum (through newtypes) replaced by that enum's variants (once each, so a
-/// cycle ends) and a newtype of an enum that sends no variant, which writes nothing, left
-/// out.
+/// cycle ends) and a variant that writes nothing ([`writes_nothing`]: a newtype of an enum
+/// that sends no variant among them) left out.
 fn sent_untagged<'s>(schema: &'s Schema, variants: &[&'s VariantDef]) -> Vec<&'s VariantDef> {
-    let mut out = Vec::with_capacity(variants.len());
-    let mut seen: Vec<&'s str> = Vec::new();
-    let mut stack: Vec<&'s VariantDef> = variants.iter().rev().copied().collect();
-    while let Some(wv) = stack.pop() {
-        if wv.sender.is_none() {
-            continue;
-        }
-        if let VariantDefKind::Newtype(ty) = &wv.kind {
-            if let Type::Named(name) = schema.resolve(ty) {
-                if let Some(Body::Enum(inner)) = schema.def(name).map(|d| &d.body) {
-                    if inner.variants.iter().all(|v| v.sender.is_none()) {
-                        continue;
-                    }
-                    if inner.repr == Repr::Untagged {
-                        if !seen.contains(&name.as_str()) {
-                            seen.push(name);
-                            stack.extend(inner.variants.iter().rev());
-                        }
-                        continue;
-                    }
-                }
-            }
-        }
-        out.push(wv);
-    }
-    out
+    untagged_tried(schema, variants, writes_nothing)
 }
 
 /// The untagged variants of `variants` a reader of `schema` tries, a newtype of an untagged
 /// enum (through newtypes) replaced by that enum's variants (once each, so a cycle ends):
 /// serde tries them in turn, as the enum itself does.
 fn read_untagged<'s>(schema: &'s Schema, variants: &[&'s VariantDef]) -> Vec<&'s VariantDef> {
+    untagged_tried(schema, variants, |_, v| v.receiver.is_empty())
+}
+
+/// `variants` in order with those `absent` from the side at hand left out, and a newtype of
+/// an untagged enum (through newtypes) replaced by that enum's variants, the same way, once
+/// per enum (so that a cycle ends).
+fn untagged_tried<'s>(
+    schema: &'s Schema,
+    variants: &[&'s VariantDef],
+    absent: fn(&Schema, &VariantDef) -> bool,
+) -> Vec<&'s VariantDef> {
     let mut out = Vec::with_capacity(variants.len());
-    let mut seen: Vec<&'s str> = Vec::new();
+    let mut seen: Vec<&'s EnumDef> = Vec::new();
     let mut stack: Vec<&'s VariantDef> = variants.iter().rev().copied().collect();
-    while let Some(rv) = stack.pop() {
-        if rv.receiver.is_empty() {
+    while let Some(v) = stack.pop() {
+        if absent(schema, v) {
             continue;
         }
-        if let VariantDefKind::Newtype(ty) = &rv.kind {
-            if let Type::Named(name) = schema.resolve(ty) {
-                if let Some(Body::Enum(inner)) = schema.def(name).map(|d| &d.body) {
-                    if inner.repr == Repr::Untagged {
-                        if !seen.contains(&name.as_str()) {
-                            seen.push(name);
-                            stack.extend(inner.variants.iter().rev());
-                        }
-                        continue;
-                    }
+        if let VariantDefKind::Newtype(ty) = &v.kind {
+            if let Some(inner) = untagged_enum(schema, ty) {
+                if !seen.iter().any(|e| std::ptr::eq(*e, inner)) {
+                    seen.push(inner);
+                    stack.extend(inner.variants.iter().rev());
                 }
+                continue;
             }
         }
-        out.push(rv);
+        out.push(v);
     }
     out
 }
