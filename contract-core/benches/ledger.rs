@@ -31,6 +31,11 @@
 //! `HANDOFF_TEST_POSTGRES="host=/tmp/pg user=postgres dbname=postgres" cargo bench -p
 //! contract-core --features sqlite,postgres --bench ledger -- ratios`.
 //!
+//! On a machine of virtual processors, where the bench and the server run moves PostgreSQL's
+//! figures more than the work does (a round trip that wakes an idle processor costs more than
+//! the statement): to see the work alone, put both on one processor (`taskset -pc 0` on the
+//! server's processes, then the bench under `taskset -c 0`).
+//!
 //! Where the commit hides the rest, count instructions: `LEDGER_PROFILE=<method>:<n>` (method
 //! `inbox`, `bare`, the inbox without its steps, or `plain`) accepts `n` new envelopes on
 //! SQLite inside `profiled` and nothing else, after one outside it, so that `TMPDIR=/dev/shm
