@@ -1902,3 +1902,17 @@ fn an_internally_tagged_newtype_of_an_enum_reads_back() {
         assert!(tagged, "{}", contract_schema::text::to_text(&imported));
     }
 }
+
+#[test]
+fn an_internally_tagged_newtype_of_an_untagged_enum_of_values_not_objects_reads_back() {
+    // Each untagged variant is written beside the tag as an `allOf` of its content (a tuple,
+    // a list: serde writes and reads none there): read back as that content, not as an
+    // object of the tag alone that captures every other key.
+    for content in [
+        "tuple(bool, u8)",
+        "newtype list<bool>",
+        "newtype array<u8; 0>",
+    ] {
+        reads_back(&format!("root Holder\n\nenum Artifact\n  rust \"my_app::Artifact\"\n  repr untagged\n  variant Nested: {content}\n    send never\n    receive \"nested\"\n\nenum Holder\n  rust \"my_app::Holder\"\n  repr internal tag \"kind\"\n  variant Ready: newtype Artifact\n    send never\n    receive \"ready\"\n"));
+    }
+}

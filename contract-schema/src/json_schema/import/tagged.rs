@@ -532,8 +532,14 @@ fn nested_tag<'v>(map: &'v Map<String, Value>, key: &str) -> Option<Vec<&'v str>
 }
 
 /// An inner alternative of a [`nested`] one without the tag `key`: what the enum it holds
-/// writes beside the tag (one property fewer).
+/// writes beside the tag (one property fewer). The tag beside one schema of `allOf` and
+/// nothing else is the export's form of content that is not an object (an untagged
+/// variant's tuple, list or scalar, which serde neither writes nor reads there): that
+/// schema, as the variant is alone, with the alternative's annotations (its `title`).
 fn without_tag(inner: &Value, key: &str) -> Value {
+    if let Some(content) = content_of_all_of(inner, key) {
+        return content;
+    }
     let mut out = inner.clone();
     if let Some(map) = out.as_object_mut() {
         if let Some(Value::Object(p)) = map.get_mut("properties") {
@@ -549,6 +555,35 @@ fn without_tag(inner: &Value, key: &str) -> Value {
         }
     }
     out
+}
+
+/// The one schema of `allOf` an inner alternative holds beside the tag `key` alone (an
+/// object of that one property, required, and no other keyword), the alternative's
+/// annotations added to it; `None` for any other alternative.
+fn content_of_all_of(inner: &Value, key: &str) -> Option<Value> {
+    let map = inner.as_object()?;
+    let [content] = map.get("allOf")?.as_array()?.as_slice() else {
+        return None;
+    };
+    let props = map.get("properties")?.as_object()?;
+    let tag_alone = props.len() == 1 && props.contains_key(key);
+    let required_tag = map
+        .get("required")
+        .and_then(strings)
+        .is_none_or(|r| r.iter().all(|k| *k == key));
+    let nothing_else = map.iter().all(|(k, v)| {
+        matches!(k.as_str(), "allOf" | "properties" | "required")
+            || (k == "type" && v == "object")
+            || !is_keyword(k)
+    });
+    if !(tag_alone && required_tag && nothing_else) {
+        return None;
+    }
+    let mut out = content.as_object()?.clone();
+    for (k, v) in map.iter().filter(|(k, _)| !is_keyword(k)) {
+        out.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    Some(Value::Object(out))
 }
 
 /// An externally tagged variant as written beside a tag (a unit variant as its name holding
