@@ -28,7 +28,7 @@
 //! | `contract-cli` | the `handoff` binary: snapshot diffs and folder checks for CI, JSON Schema export, `record-deployment`, `can-i-deploy`, `graph`, `sessions`, `session`, shell completions |
 //! | `tests` | integration, ui and snapshot tests (`contract-tests`, not published; `tests/README.md` says where each kind of case goes) |
 //! | `examples` | runnable examples of the workflows on these pages |
-//! | `fuzz` | the cargo-fuzz target of `receive` (its own workspace, outside the test run) |
+//! | `fuzz` | the cargo-fuzz targets of `receive`, of snapshot files and of a peer's JSON Schema import (its own workspace, outside the test run) |
 //! | `interop` | the peers in other languages, pinned: ajv, zod, pydantic, Python's `jsonschema`, the A2A Python SDK |
 
 #[doc = include_str!("contract.md")]
