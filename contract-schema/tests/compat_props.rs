@@ -667,14 +667,29 @@ fn single_step_enum_mutations_are_classified_by_the_catalogue() {
                     "ENUM_REPR_CHANGED"
                 }
             };
-            // Unless no tagged variant is sent: then no tag is on the wire (see above).
-            let expected: &[&str] = if e.tagged_variants().all(|v| v.sender.is_none()) {
-                &[]
-            } else {
-                &[expected]
+            // Unless the writer sends no tagged variant: then no tag is on the wire (see
+            // above). An internally tagged newtype variant of an `Option` sends none: serde
+            // writes no `Option` beside a tag.
+            let sends_tagged = |writer: &Schema| {
+                let Some(Body::Enum(w)) = writer.def(name).map(|d| &d.body) else {
+                    return false;
+                };
+                w.tagged_variants().any(|v| {
+                    v.sender.is_some()
+                        && !(matches!(w.repr, Repr::Internal { .. })
+                            && matches!(&v.kind, VariantDefKind::Newtype(t)
+                                if matches!(writer.resolve(t), Type::Option(_))))
+                })
             };
-            prop_assert_eq!(backward(&base, &new), expected);
-            prop_assert_eq!(forward(&base, &new), expected);
+            let expected_from = |writer: &Schema| -> Vec<&str> {
+                if sends_tagged(writer) {
+                    vec![expected]
+                } else {
+                    Vec::new()
+                }
+            };
+            prop_assert_eq!(backward(&base, &new), expected_from(&base));
+            prop_assert_eq!(forward(&base, &new), expected_from(&new));
             applied.hit("repr");
 
             // The enum's `deny_unknown_fields` toggled (its struct variants' own policy

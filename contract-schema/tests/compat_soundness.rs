@@ -329,6 +329,15 @@ impl Gen<'_> {
         let tag = v.sender.clone()?;
         let content = match &v.kind {
             VariantDefKind::Unit => None,
+            // serde writes no `Option` beside an internal tag (`None` is no object to set it
+            // in, and it refuses `Some` as well): such a variant has no instance.
+            VariantDefKind::Newtype(t)
+                if matches!(e.repr, Repr::Internal { .. })
+                    && !v.untagged
+                    && matches!(self.schema.resolve(t), Type::Option(_)) =>
+            {
+                return None;
+            }
             VariantDefKind::Newtype(t) => Some(self.value(t, depth)?),
             VariantDefKind::Tuple(ts) => {
                 let mut out = Vec::new();

@@ -1916,3 +1916,31 @@ fn an_internally_tagged_newtype_of_an_untagged_enum_of_values_not_objects_reads_
         reads_back(&format!("root Holder\n\nenum Artifact\n  rust \"my_app::Artifact\"\n  repr untagged\n  variant Nested: {content}\n    send never\n    receive \"nested\"\n\nenum Holder\n  rust \"my_app::Holder\"\n  repr internal tag \"kind\"\n  variant Ready: newtype Artifact\n    send never\n    receive \"ready\"\n"));
     }
 }
+
+#[test]
+fn an_internally_tagged_newtype_of_an_option_writes_nothing() {
+    // Beside a tag serde writes no `Option` (`None` is no object to set the tag in, and it
+    // refuses `Some` as well): the variant writes nothing, so a reader that does not read
+    // its tag misses nothing, and the sender view's export says no value for it. The
+    // content here is an enum tagged under another key, with a struct variant.
+    let text = "root Row\n\nenum Inner\n  rust \"my_app::Inner\"\n  repr internal tag \"kind\"\n  variant Late: struct\n    send \"late\"\n    receive never\n    unknown deny\n\nnewtype Plan: option<Inner>\n  rust \"my_app::Plan\"\n\nenum Row\n  rust \"my_app::Row\"\n  repr internal tag \"type\"\n  variant Late: newtype Plan\n    send \"late\"\n    receive never\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    assert!(compat::check(&schema, &schema).is_compatible());
+    let export = contract_schema::json_schema::to_json_schema(&schema, View::Sender);
+    assert_eq!(
+        export["$defs"]["Row"]["oneOf"][0]["not"],
+        json!({}),
+        "{export}"
+    );
+    // Externally tagged, the same variant writes `{"late": null}`, which that reader misses.
+    let external =
+        contract_schema::text::parse(&text.replace("repr internal tag \"type\"", "repr external"))
+            .expect("parses");
+    let ids: Vec<_> = compat::check(&external, &external)
+        .findings()
+        .iter()
+        .map(|f| f.rule.id())
+        .collect();
+    assert_eq!(ids, vec!["ENUM_VARIANT_UNKNOWN"]);
+}

@@ -139,12 +139,14 @@
 //!
 //! # Forms that are the same JSON
 //!
-//! A writer's enum that sends no variant sends nothing, whatever the reader. An internally
-//! tagged writer read by an adjacently tagged reader under the same tag is compared variant
-//! by variant: a writer variant with no field written is the tag alone (a unit variant's
-//! form), one whose only field is the content key, always written, is that content; any
-//! other is `TYPE_CHANGED` at its variant. A tuple variant and a newtype variant of a tuple
-//! of its length are the same array.
+//! A writer's enum that sends no variant sends nothing, whatever the reader, and a variant
+//! with no value to write is left out: a newtype of an enum that sends no variant, and an
+//! internally tagged newtype of an `Option` (serde writes no `Option` beside a tag). An
+//! internally tagged writer read by an adjacently tagged reader under the same tag is
+//! compared variant by variant: a writer variant with no field written is the tag alone (a
+//! unit variant's form), one whose only field is the content key, always written, is that
+//! content; any other is `TYPE_CHANGED` at its variant. A tuple variant and a newtype
+//! variant of a tuple of its length are the same array.
 //!
 //! # A peer's JSON Schema
 //!

@@ -297,6 +297,13 @@ impl Exporter<'_> {
             {
                 obj(json!({ "not": {} }))
             }
+            // serde writes no `Option` beside the tags (`None` is no object to set them in,
+            // and it refuses `Some` as well): a writer's variant of one has no value.
+            VariantDefKind::Newtype(ty)
+                if !self.receiver() && matches!(self.schema.resolve(ty), Type::Option(_)) =>
+            {
+                obj(json!({ "not": {} }))
+            }
             VariantDefKind::Newtype(ty) => self.beside(ty, tags, depth),
             // serde cannot write tuple variants internally: the tags and an array, which no
             // object satisfies.

@@ -20,7 +20,12 @@ impl<'a> Checker<'a> {
     pub(super) fn enums(&mut self, w: &'a EnumDef, r: &'a EnumDef) {
         // A writer that sends no variant (none is written in its view, or each it writes is
         // a newtype of such an enum) sends nothing to read.
-        if w.variants.iter().all(|v| writes_nothing(self.writer, v)) {
+        // (Beside an internal tag a newtype of an `Option` writes nothing either.)
+        let beside_tag = matches!(w.repr, Repr::Internal { .. });
+        if w.variants
+            .iter()
+            .all(|v| writes_nothing(self.writer, v, beside_tag && !v.untagged))
+        {
             return;
         }
         // A writer that sends only untagged values (an untagged enum, or a tagged one whose
@@ -111,11 +116,16 @@ impl<'a> Checker<'a> {
                     && !rv.receiver.is_empty()
             })
         };
+        let beside_tag = matches!(w.repr, Repr::Internal { .. });
         for wv in w.tagged_variants() {
             if self.stopped() {
                 return;
             }
             let Some(tag) = &wv.sender else { continue };
+            // A variant with no value to write (see `writes_nothing`) sends nothing to read.
+            if writes_nothing(self.writer, wv, beside_tag) {
+                continue;
+            }
             self.at(Seg::Variant(tag), |c| match index.get(tag.as_str()) {
                 Some(rv) => match taken_tag(c.reader, &r.repr, rv) {
                     Some(key) => c.variant_unreadable(rv, key),
@@ -591,6 +601,9 @@ impl<'a> Checker<'a> {
                 return;
             }
             let Some(tag) = &wv.sender else { continue };
+            if writes_nothing(self.writer, wv, true) {
+                continue;
+            }
             self.at(Seg::Variant(tag), |c| {
                 let Some(rv) = index.get(tag.as_str()).copied() else {
                     let caught = r.catch_all().is_some()
@@ -767,8 +780,11 @@ fn untagged_enum<'s>(schema: &'s Schema, ty: &Type) -> Option<&'s EnumDef> {
 }
 
 /// Whether the variant `v` of `schema` is never written: it is not sent, or it is a newtype
-/// of an enum (through newtypes) none of whose variants is sent.
-fn writes_nothing(schema: &Schema, v: &VariantDef) -> bool {
+/// of an enum (through newtypes) none of whose variants is sent. `beside_tag`: the variant
+/// is internally tagged, where serde writes no `Option` at all (its `None` is no object to
+/// set the tag in, and it refuses `Some` as well), so that a newtype of an `Option`
+/// (through newtypes) writes nothing either.
+fn writes_nothing(schema: &Schema, v: &VariantDef, beside_tag: bool) -> bool {
     if v.sender.is_none() {
         return true;
     }
@@ -776,6 +792,7 @@ fn writes_nothing(schema: &Schema, v: &VariantDef) -> bool {
         return false;
     };
     match schema.resolve(ty) {
+        Type::Option(_) => beside_tag,
         Type::Named(name) => matches!(
             schema.def(name).map(|d| &d.body),
             Some(Body::Enum(inner)) if inner.variants.iter().all(|v| v.sender.is_none())
@@ -789,7 +806,9 @@ fn writes_nothing(schema: &Schema, v: &VariantDef) -> bool {
 /// cycle ends) and a variant that writes nothing ([`writes_nothing`]: a newtype of an enum
 /// that sends no variant among them) left out.
 fn sent_untagged<'s>(schema: &'s Schema, variants: &[&'s VariantDef]) -> Vec<&'s VariantDef> {
-    untagged_tried(schema, variants, writes_nothing)
+    untagged_tried(schema, variants, |schema, v| {
+        writes_nothing(schema, v, false)
+    })
 }
 
 /// The untagged variants of `variants` a reader of `schema` tries, a newtype of an untagged
