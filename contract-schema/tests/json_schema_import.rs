@@ -1944,3 +1944,49 @@ fn an_internally_tagged_newtype_of_an_option_writes_nothing() {
         .collect();
     assert_eq!(ids, vec!["ENUM_VARIANT_UNKNOWN"]);
 }
+
+#[test]
+fn an_option_of_unit_read_by_an_option_of_another_type_reads_back() {
+    // `option<unit>` writes `null` either way, which an `Option` of any type reads as `None`:
+    // here a key the reader captures into its map of `option<bool>` values.
+    let text = "root T\n\nstruct T\n  rust \"my_app::T\"\n  unknown capture\n  extra option<bool>\n  field category: option<unit>\n    send \"CATEGORY\" always\n    receive \"CATEGORYIn\" optional\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    assert!(compat::check(&schema, &schema).is_compatible());
+    // An `option<bool>` written there is still a mismatch with `option<string>` values.
+    let bools = contract_schema::text::parse(&text.replace("option<unit>", "option<bool>"))
+        .expect("parses");
+    let strings =
+        contract_schema::text::parse(&text.replace("extra option<bool>", "extra option<string>"))
+            .expect("parses");
+    let ids: Vec<_> = compat::check(&bools, &strings)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .filter(|(_, path)| path == "CATEGORY")
+        .collect();
+    assert_eq!(ids, vec![("TYPE_CHANGED", "CATEGORY".to_owned())]);
+}
+
+#[test]
+fn an_internally_tagged_enum_whose_tagged_variants_write_nothing_writes_its_untagged_ones() {
+    // Its one tagged variant, a newtype of an `Option`, writes nothing: only the untagged
+    // variant's content is on the wire, which a reader of another representation with that
+    // untagged variant reads, as the export says.
+    let text = "root E\n\nenum E\n  rust \"my_app::E\"\n  repr internal tag \"t\"\n  variant Cash: newtype option<bool>\n    send \"cash\"\n    receive \"cash\"\n  variant Failed: newtype u8\n    send \"failed\"\n    receive \"failed\"\n    untagged\n";
+    reads_back(text);
+    let writer = contract_schema::text::parse(text).expect("parses");
+    let reader =
+        contract_schema::text::parse(&text.replace("repr internal tag \"t\"", "repr external"))
+            .expect("parses");
+    let report = compat::check(&writer, &reader);
+    assert!(report.is_compatible(), "{report}");
+    // The reader's untagged variant of another type is still a finding at it.
+    let other = contract_schema::text::parse(
+        &text
+            .replace("newtype u8", "newtype bool")
+            .replace("repr internal tag \"t\"", "repr external"),
+    )
+    .expect("parses");
+    assert!(!compat::check(&writer, &other).is_compatible());
+}

@@ -29,11 +29,12 @@ impl<'a> Checker<'a> {
             return;
         }
         // A writer that sends only untagged values (an untagged enum, or a tagged one whose
-        // tagged variants are never sent) read by a reader that reads them as untagged
+        // tagged variants are never written) read by a reader that reads them as untagged
         // variants (its own, or all of them): no tag is on the wire, so the representation
         // does not matter, only whether each value fits a variant the reader tries.
-        let writes_untagged_only =
-            w.repr == Repr::Untagged || w.tagged_variants().all(|v| v.sender.is_none());
+        let writes_untagged_only = w.repr == Repr::Untagged
+            || w.tagged_variants()
+                .all(|v| writes_nothing(self.writer, v, beside_tag));
         if w.repr != r.repr
             && writes_untagged_only
             && (r.repr == Repr::Untagged || r.has_untagged_variants())

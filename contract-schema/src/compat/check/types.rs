@@ -100,7 +100,12 @@ impl<'a> Checker<'a> {
             | (Type::Bool, Type::Bool)
             | (Type::Int(_) | Type::Float(_), Type::Float(_))
             | (Type::Char, Type::Char | Type::String(StringFormat::Plain)) => {}
-            (Type::Option(wi), Type::Option(ri)) => self.ty(wi, ri),
+            // An inner value that is `null` itself (`unit`) is read as `None`.
+            (Type::Option(wi), Type::Option(ri)) => {
+                if !matches!(self.writer.resolve(wi), Type::Unit) {
+                    self.ty(wi, ri);
+                }
+            }
             (Type::Option(wi), _) => {
                 // An `option` of what already holds `null` (`any`, `unit`) is that type on
                 // the wire: its own comparison says what the reader refuses.
