@@ -61,12 +61,18 @@ impl Importer<'_> {
                 "the root schema constrains nothing: every JSON value is valid (zod-to-json-schema returns only `$schema` for a zod 4 schema; use zod 4's own `z.toJSONSchema`)".to_owned(),
             );
         }
+        let mut types = std::mem::take(&mut self.types);
+        for def in types.values_mut() {
+            if let Body::Enum(e) = &mut def.body {
+                super::tagged::distinct_variants(&mut e.variants);
+            }
+        }
         Ok(Schema {
             contract,
             mode,
             allowances: crate::allowance::Allowances::default(),
             root,
-            types: std::mem::take(&mut self.types),
+            types,
         })
     }
 

@@ -464,6 +464,49 @@ pub(super) fn variant(
     }
 }
 
+/// An enum's variants named apart, as a Rust enum's are: a catch-all titled as a unit variant
+/// beside it (this crate's export of a `#[serde(other)]` variant: the variant's own name, then
+/// the catch-all) is that one variant, reading its own names and any other; then a name
+/// given twice (a peer's titles are free text) is suffixed, `X`, `X-2`, … in the order the
+/// alternatives come.
+pub(super) fn distinct_variants(variants: &mut Vec<VariantDef>) {
+    let unit = |v: &VariantDef| matches!(v.kind, VariantDefKind::Unit);
+    let mut i = 0;
+    while i < variants.len() {
+        if variants[i].other && unit(&variants[i]) {
+            let name = &variants[i].rust_name;
+            let own = variants
+                .iter()
+                .position(|v| !v.other && !v.untagged && unit(v) && v.rust_name == *name);
+            if let Some(j) = own {
+                // The variant where its own name stands, now reading any other string too.
+                let catch_all = variants.remove(i);
+                let own = &mut variants[if j > i { j - 1 } else { j }];
+                own.other = true;
+                if own.doc.is_empty() {
+                    own.doc = catch_all.doc;
+                }
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for v in variants.iter_mut() {
+        if !seen.insert(v.rust_name.clone()) {
+            let base = v.rust_name.clone();
+            let mut n = 2_u32;
+            let mut name = format!("{base}-{n}");
+            while seen.contains(&name) {
+                n = n.saturating_add(1);
+                name = format!("{base}-{n}");
+            }
+            seen.insert(name.clone());
+            v.rust_name = name;
+        }
+    }
+}
+
 /// An alternative's `properties`.
 fn properties<'v>(a: &Alternative<'v>) -> Option<&'v Map<String, Value>> {
     a.map?.get("properties")?.as_object()
