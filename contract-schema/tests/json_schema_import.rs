@@ -1990,3 +1990,27 @@ fn an_internally_tagged_enum_whose_tagged_variants_write_nothing_writes_its_unta
     .expect("parses");
     assert!(!compat::check(&writer, &other).is_compatible());
 }
+
+#[test]
+fn an_untagged_unit_variant_beside_an_internal_tag_is_not_read_back_by_serde() {
+    // serde writes `Nested(Status::Ready)` as the tag alone and cannot read it back: the
+    // untagged unit variant reads only `null`, and finds an empty object. The engine says so
+    // of the schema against itself, as the producer read back from its export does.
+    let text = "root Grid\n\nenum Grid\n  rust \"my_app::Grid\"\n  repr internal tag \"type\"\n  variant Nested: newtype Status\n    send \"Nested\"\n    receive \"Nested\"\n\nenum Status\n  rust \"my_app::Status\"\n  repr untagged\n  variant Ready: unit\n    send \"ready\"\n    receive \"ready\"\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let found: Vec<_> = compat::check(&schema, &schema)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .collect();
+    assert_eq!(found, vec![("TYPE_CHANGED", "(Nested)(Ready)".to_owned())]);
+    // A reader's untagged struct variant with no required field reads the empty remainder.
+    let reader = contract_schema::text::parse(&text.replace(
+        "    receive \"ready\"\n",
+        "    receive \"ready\"\n  variant Empty: struct\n    send never\n    receive \"empty\"\n    unknown ignore\n",
+    ))
+    .expect("parses");
+    let report = compat::check(&schema, &reader);
+    assert!(report.is_compatible(), "{report}");
+}

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use contract_schema::model::{
-    Body, Emit, FieldDef, ReceiverField, Schema, StructDef, Type, VariantDefKind,
+    Body, Emit, FieldDef, ReceiverField, Repr, Schema, StructDef, Type, VariantDefKind,
 };
 use contract_schema::shape::{FloatKind, IntKind, StringFormat};
 
@@ -33,7 +33,59 @@ pub fn consistent(mut schema: Schema) -> Schema {
             Body::Views { sender, .. } => def.body = Body::Newtype(sender.clone()),
         }
     }
+    without_units_beside_tags(&mut schema);
     schema
+}
+
+/// The untagged enums an internally tagged newtype variant holds (through newtypes, and
+/// through their own newtype variants of untagged enums) lose their unit variants: serde
+/// writes one there as the tag alone and cannot read that back (an untagged unit variant
+/// reads only `null`), so no serde type round-trips with one.
+fn without_units_beside_tags(schema: &mut Schema) {
+    let untagged = |schema: &Schema, ty: &Type| match schema.resolve(ty) {
+        Type::Named(name) => match schema.def(name).map(|d| &d.body) {
+            Some(Body::Enum(e)) if e.repr == Repr::Untagged => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut pending: Vec<String> = schema
+        .types
+        .values()
+        .filter_map(|d| match &d.body {
+            Body::Enum(e) if matches!(e.repr, Repr::Internal { .. }) => Some(e),
+            _ => None,
+        })
+        .flat_map(|e| e.variants.iter().filter(|v| !v.untagged))
+        .filter_map(|v| match &v.kind {
+            VariantDefKind::Newtype(ty) => untagged(schema, ty),
+            _ => None,
+        })
+        .collect();
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(name) = pending.pop() {
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name.clone());
+        if let Some(Body::Enum(e)) = schema.def(&name).map(|d| &d.body) {
+            for v in &e.variants {
+                if let VariantDefKind::Newtype(ty) = &v.kind {
+                    pending.extend(untagged(schema, ty));
+                }
+            }
+        }
+    }
+    for name in seen {
+        if let Some(Body::Enum(e)) = schema.types.get_mut(&name).map(|d| &mut d.body) {
+            for v in &mut e.variants {
+                if matches!(v.kind, VariantDefKind::Unit) {
+                    v.sender = None;
+                    v.receiver.clear();
+                }
+            }
+        }
+    }
 }
 
 fn consistent_struct(s: &mut StructDef) {

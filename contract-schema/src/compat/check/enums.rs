@@ -389,8 +389,48 @@ impl<'a> Checker<'a> {
                 }
                 _ => {}
             }
+            if let (VariantDefKind::Newtype(wt), VariantDefKind::Newtype(rt)) = (&wv.kind, &rv.kind)
+            {
+                self.units_beside_tag(wt, rt);
+            }
         }
         self.variant_pair(wv, rv);
+    }
+
+    /// An internally tagged newtype variant's content `wt`, an untagged enum, read as `rt`,
+    /// an untagged enum: serde writes the content's unit variants as the tag alone (nothing
+    /// beside it), which an untagged unit variant does not read (it reads only `null`, and
+    /// finds an empty object); so each unit variant the writer sends is a `TYPE_CHANGED`
+    /// at it unless some variant the reader tries reads an object with no key (see
+    /// [`reads_empty_remainder`]). Everything else is compared as the types are.
+    fn units_beside_tag(&mut self, wt: &'a Type, rt: &'a Type) {
+        let (Some(we), Some(_)) = (
+            untagged_enum(self.writer, wt),
+            untagged_enum(self.reader, rt),
+        ) else {
+            return;
+        };
+        if reads_empty_remainder(self.reader, rt, 0) {
+            return;
+        }
+        let variants: Vec<&'a VariantDef> = we.variants.iter().collect();
+        for wv in sent_untagged(self.writer, &variants) {
+            if self.stopped() {
+                return;
+            }
+            if !matches!(wv.kind, VariantDefKind::Unit) {
+                continue;
+            }
+            self.at(Seg::Variant(&wv.rust_name), |c| {
+                let (writer, reader) = c.sides();
+                let why = format!(
+                    "{writer} send the untagged unit variant `{}` beside the tag as the tag alone, which {reader} read as no variant (an untagged unit variant reads only `null`)",
+                    wv.rust_name
+                );
+                let what = format!("a reader variant that reads `{}` beside the tag", wv.rust_name);
+                c.report_revert(Rule::TypeChanged, why, &what);
+            });
+        }
     }
 
     fn variant_pair(&mut self, wv: &'a VariantDef, rv: &'a VariantDef) {
@@ -847,6 +887,45 @@ fn untagged_tried<'s>(
     }
     out
 }
+
+/// Whether `ty` of `schema`, the content of an internally tagged newtype variant, reads the
+/// tag alone (no key beside it), as serde reads it there: a struct none of whose fields is
+/// required (nothing flattened), a map, `any`, `()` (read only from an empty remainder), an
+/// `Option` of such (read as `Some`), or an untagged enum one of whose variants a reader
+/// tries does (a struct variant so, or a newtype of such; a unit variant reads only `null`).
+fn reads_empty_remainder(schema: &Schema, ty: &Type, depth: usize) -> bool {
+    if depth >= MAX_EMPTY_REMAINDER_DEPTH {
+        return false;
+    }
+    let no_required = |s: &StructDef| {
+        s.flattened.is_empty()
+            && s.fields
+                .iter()
+                .all(|f| f.receiver.as_ref().is_none_or(|r| !r.required))
+    };
+    match schema.resolve(ty) {
+        Type::Any | Type::Unit | Type::Map(..) => true,
+        Type::Option(inner) => reads_empty_remainder(schema, inner, depth + 1),
+        Type::Named(name) => match schema.def(name).map(|d| &d.body) {
+            Some(Body::Struct(s)) => no_required(s),
+            Some(Body::Enum(e)) if e.repr == Repr::Untagged => {
+                let variants: Vec<&VariantDef> = e.variants.iter().collect();
+                read_untagged(schema, &variants)
+                    .into_iter()
+                    .any(|v| match &v.kind {
+                        VariantDefKind::Struct(s) => no_required(s),
+                        VariantDefKind::Newtype(t) => reads_empty_remainder(schema, t, depth + 1),
+                        VariantDefKind::Unit | VariantDefKind::Tuple(_) => false,
+                    })
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// How deep [`reads_empty_remainder`] follows `Option`s and newtype variants.
+const MAX_EMPTY_REMAINDER_DEPTH: usize = 64;
 
 /// Whether `ty` of `schema` is written as an object a struct variant's fields are read
 /// from: a struct, a map or an untagged enum (through newtypes).
