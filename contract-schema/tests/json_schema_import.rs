@@ -2014,3 +2014,31 @@ fn an_untagged_unit_variant_beside_an_internal_tag_is_not_read_back_by_serde() {
     let report = compat::check(&schema, &reader);
     assert!(report.is_compatible(), "{report}");
 }
+
+#[test]
+fn an_internally_tagged_newtype_of_a_map_of_integer_keys_reads_only_the_tag() {
+    // serde writes `{"kind": "wrong", "5": true}` and reads the keys beside the tag from what
+    // it buffered, as strings, which a `u8` does not read: the reader reads the tag alone,
+    // as the receiver view's export says (nothing beside the tag), and the engine says the
+    // keys sent are not read.
+    let text = "root Holder\n\nenum Holder\n  rust \"my_app::Holder\"\n  repr internal tag \"kind\"\n  variant Wrong: newtype map<u8, bool>\n    send \"wrong\"\n    receive \"wrong\"\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let found: Vec<_> = compat::check(&schema, &schema)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .collect();
+    assert_eq!(found, vec![("TYPE_CHANGED", "(wrong)".to_owned())]);
+    let export = contract_schema::json_schema::to_json_schema(&schema, View::Receiver);
+    assert_eq!(
+        export["$defs"]["Holder"]["oneOf"][0]["additionalProperties"],
+        json!(false),
+        "{export}"
+    );
+    // String keys are read there.
+    let strings = contract_schema::text::parse(&text.replace("map<u8, bool>", "map<string, bool>"))
+        .expect("parses");
+    reads_back(&text.replace("map<u8, bool>", "map<string, bool>"));
+    assert!(compat::check(&strings, &strings).is_compatible());
+}

@@ -337,6 +337,13 @@ impl Exporter<'_> {
                     _ => combined(),
                 }
             }
+            // serde reads the keys beside the tags from what it buffered, as strings, which
+            // an integer (or `bool`) key does not read: the receiver reads the tags alone.
+            Type::Map(key, _) if self.receiver() && !self.reads_a_string(key) => {
+                let mut out = tag_only(tags);
+                out.insert("additionalProperties".into(), false.into());
+                out
+            }
             Type::Map(_, value) => {
                 let mut out = tag_only(tags);
                 out.insert("additionalProperties".into(), Value::Object(self.ty(value)));

@@ -133,7 +133,7 @@ impl Exporter<'_> {
 
     /// Whether a value of `ty` reads from a string serde buffered: strings, `char`, string
     /// enums (and newtypes of them); not integers, `bool` or compound values.
-    fn reads_a_string(&self, ty: &Type) -> bool {
+    pub(super) fn reads_a_string(&self, ty: &Type) -> bool {
         match self.schema.resolve(ty) {
             Type::String(_) | Type::Char | Type::Any => true,
             Type::Constrained(c) => matches!(&**c, Constraint::String(_)),

@@ -86,6 +86,52 @@ fn without_units_beside_tags(schema: &mut Schema) {
             }
         }
     }
+    // Likewise an internally tagged newtype variant of a map whose keys do not read a string:
+    // serde reads the keys beside the tag only as strings.
+    let unread: Vec<(String, usize)> = schema
+        .types
+        .iter()
+        .filter_map(|(name, d)| match &d.body {
+            Body::Enum(e) if matches!(e.repr, Repr::Internal { .. }) => Some((name, e)),
+            _ => None,
+        })
+        .flat_map(|(name, e)| {
+            e.variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !v.untagged && map_of_unread_keys(schema, &v.kind))
+                .map(move |(i, _)| (name.clone(), i))
+        })
+        .collect();
+    for (name, i) in unread {
+        if let Some(Body::Enum(e)) = schema.types.get_mut(&name).map(|d| &mut d.body) {
+            if let Some(v) = e.variants.get_mut(i) {
+                v.sender = None;
+                v.receiver.clear();
+            }
+        }
+    }
+}
+
+/// Whether `kind` is a newtype of a map (through newtypes) whose key type reads no string
+/// serde buffered (an integer, a `bool`, a float, anything but a string, `char`, `any` or a
+/// string enum).
+fn map_of_unread_keys(schema: &Schema, kind: &VariantDefKind) -> bool {
+    let VariantDefKind::Newtype(ty) = kind else {
+        return false;
+    };
+    let Type::Map(key, _) = schema.resolve(ty) else {
+        return false;
+    };
+    match schema.resolve(key) {
+        Type::String(_) | Type::Char | Type::Any => false,
+        Type::Constrained(c) => !matches!(&**c, contract_schema::model::Constraint::String(_)),
+        Type::Named(name) => !matches!(
+            schema.def(name).map(|d| &d.body),
+            Some(Body::Enum(def)) if def.is_string_enum()
+        ),
+        _ => true,
+    }
 }
 
 fn consistent_struct(s: &mut StructDef) {

@@ -371,6 +371,21 @@ impl<'a> Checker<'a> {
                 self.structs(ws, rs);
                 return;
             }
+            // serde reads the keys beside the tag from what it buffered, as strings, which
+            // a map of integer (or `bool`) keys does not read: such a reader reads only the
+            // tag alone.
+            if let Some((rk, _)) = newtype_map(self.reader, rv) {
+                if !reads_buffered_string(self.reader, rk) && writes_beside_tag(self.writer, wv) {
+                    let (writer, reader) = self.sides();
+                    let why = format!(
+                        "{writer} send keys beside the tag of `{}`, which {reader} read into a map of `{rk}` keys, and serde reads keys there only as strings, which `{rk}` does not read",
+                        wv.rust_name
+                    );
+                    let what = format!("a map key type that reads a string in `{}`", rv.rust_name);
+                    self.report_revert(Rule::TypeChanged, why, &what);
+                    return;
+                }
+            }
             // A newtype variant of a map is written as the map's entries beside the tag,
             // and read from the keys beside it: a struct's fields (or none) on the other
             // side are the same object, compared as a struct and a map are.
@@ -922,6 +937,38 @@ fn reads_empty_remainder(schema: &Schema, ty: &Type, depth: usize) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether a value of `ty` of `schema` reads from a string serde buffered (a map key beside
+/// an internal tag): strings, `char`, `any`, string enums (and newtypes of them); not
+/// integers, `bool`, floats or compound values. (The JSON Schema export's keys say the same.)
+fn reads_buffered_string(schema: &Schema, ty: &Type) -> bool {
+    match schema.resolve(ty) {
+        Type::String(_) | Type::Char | Type::Any => true,
+        Type::Constrained(c) => matches!(&**c, crate::constraint::Constraint::String(_)),
+        Type::Named(name) => matches!(
+            schema.def(name).map(|d| &d.body),
+            Some(Body::Enum(def)) if def.is_string_enum()
+        ),
+        _ => false,
+    }
+}
+
+/// Whether the internally tagged variant `wv` of `schema` may write a key beside its tag: a
+/// newtype of a map, or fields (a struct variant, a newtype of a struct) of which one is
+/// sent or which capture or flatten other keys.
+fn writes_beside_tag(schema: &Schema, wv: &VariantDef) -> bool {
+    let fields = match &wv.kind {
+        VariantDefKind::Struct(ws) => ws,
+        VariantDefKind::Newtype(ty) => match newtype_struct(schema, ty) {
+            Some(ws) => ws,
+            None => return matches!(schema.resolve(ty), Type::Map(..)),
+        },
+        VariantDefKind::Unit | VariantDefKind::Tuple(_) => return false,
+    };
+    fields.fields.iter().any(|f| f.sender.is_some())
+        || fields.unknown == Unknown::Capture
+        || !fields.flattened.is_empty()
 }
 
 /// How deep [`reads_empty_remainder`] follows `Option`s and newtype variants.
