@@ -148,6 +148,12 @@
 //! content; any other is `TYPE_CHANGED` at its variant. A tuple variant and a newtype
 //! variant of a tuple of its length are the same array.
 //!
+//! Beside an internal tag serde reads what it buffered: the keys there only as strings (a
+//! reader's newtype variant of a map of integer or `bool` keys reads the tag alone, and keys
+//! a writer sends there are `TYPE_CHANGED`), and an untagged enum's unit variant, which it
+//! writes there as the tag alone, not at all (`TYPE_CHANGED` at that variant, unless a
+//! variant the reader tries reads an object with no key).
+//!
 //! # A peer's JSON Schema
 //!
 //! When a side is a peer's JSON Schema (pydantic, zod, another generator; read with
