@@ -2042,3 +2042,23 @@ fn an_internally_tagged_newtype_of_a_map_of_integer_keys_reads_only_the_tag() {
     reads_back(&text.replace("map<u8, bool>", "map<string, bool>"));
     assert!(compat::check(&strings, &strings).is_compatible());
 }
+
+#[test]
+fn an_internally_tagged_struct_variant_that_only_captures_reads_back_as_one() {
+    // The tag beside `additionalProperties` is read back as a struct variant capturing those
+    // values (what a newtype of a map writes too): compared with the reader's struct as the
+    // struct it is, not as a map whose keys may be the reader's own fields.
+    let text = "root Pair\n\nenum Pair\n  rust \"my_app::Pair\"\n  repr internal tag \"type\"\n  variant Done: struct\n    send \"done\"\n    receive \"done\"\n    unknown capture\n    extra bool\n    field category: u8\n      send never\n      receive \"CATEGORY\" optional\n";
+    reads_back(text);
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let export = contract_schema::json_schema::to_json_schema(&schema, View::Sender);
+    let imported = sender(&export).schema;
+    let VariantDefKind::Struct(done) = &enum_of(&imported, "Pair").variants[0].kind else {
+        panic!(
+            "a struct variant: {}",
+            contract_schema::text::to_text(&imported)
+        );
+    };
+    assert_eq!(done.unknown, Unknown::Capture);
+    assert_eq!(done.extra, Some(Type::Bool));
+}

@@ -215,14 +215,6 @@ impl Importer<'_> {
                         Some(Value::Bool(false)) if others == 0 && self.sender() => {
                             VariantDefKind::Unit
                         }
-                        Some(values @ Value::Object(_)) if others == 0 => {
-                            let at = child(&alternative.target, "additionalProperties");
-                            let value = self.ty(values, &at, &variant_hint)?;
-                            VariantDefKind::Newtype(Type::Map(
-                                Box::new(Type::String(crate::model::StringFormat::Plain)),
-                                Box::new(value),
-                            ))
-                        }
                         Some(Value::Bool(true)) if others == 0 => {
                             VariantDefKind::Newtype(Type::Any)
                         }
