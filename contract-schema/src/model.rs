@@ -695,6 +695,55 @@ impl Schema {
         self.types.get(name)
     }
 
+    /// The newtypes whose content leads through newtypes into a cycle of newtypes, never
+    /// reaching a type on the wire: those whose [`resolve`](Schema::resolve) ends at a
+    /// newtype. Found in one pass over the newtypes (each followed once, however long the
+    /// chains), where asking `resolve` of each would follow a chain once per link.
+    pub(crate) fn looping_newtypes(&self) -> std::collections::HashSet<&str> {
+        use std::collections::HashMap;
+        // The next newtype each newtype's content names, when it names one.
+        let next = |name: &str| match self.types.get(name).map(|d| &d.body) {
+            Some(Body::Newtype(Type::Named(to)))
+                if matches!(self.types.get(to).map(|d| &d.body), Some(Body::Newtype(_))) =>
+            {
+                Some(to.as_str())
+            }
+            _ => None,
+        };
+        // Per newtype: whether it loops, once known.
+        let mut known: HashMap<&str, bool> = HashMap::new();
+        let mut path: Vec<&str> = Vec::new();
+        for (start, def) in &self.types {
+            if !matches!(def.body, Body::Newtype(_)) || known.contains_key(start.as_str()) {
+                continue;
+            }
+            path.clear();
+            let mut on_path: HashMap<&str, usize> = HashMap::new();
+            let mut at = start.as_str();
+            let loops = loop {
+                if let Some(&answer) = known.get(at) {
+                    break answer;
+                }
+                if on_path.contains_key(at) {
+                    break true;
+                }
+                on_path.insert(at, path.len());
+                path.push(at);
+                match next(at) {
+                    Some(to) => at = to,
+                    None => break false,
+                }
+            };
+            for name in &path {
+                known.insert(name, loops);
+            }
+        }
+        known
+            .into_iter()
+            .filter_map(|(name, loops)| loops.then_some(name))
+            .collect()
+    }
+
     /// Follows newtypes from `ty` to the type on the wire (stops at cycles).
     #[must_use]
     pub fn resolve<'a>(&'a self, mut ty: &'a Type) -> &'a Type {
@@ -869,6 +918,90 @@ mod tests {
         assert_eq!(field.provenance, Provenance::Confirmed);
         assert!(field.renamed_from.is_empty());
         assert!(field.doc.is_empty());
+    }
+
+    /// A schema of the newtypes `(name, content)` with a `u8` root.
+    fn newtypes(pairs: &[(&str, Type)]) -> super::Schema {
+        super::Schema {
+            contract: None,
+            mode: crate::contract::Mode::Full,
+            allowances: crate::allowance::Allowances::default(),
+            root: Type::Int(IntKind::U8),
+            types: pairs
+                .iter()
+                .map(|(name, content)| {
+                    let def = super::TypeDef {
+                        rust_path: String::new(),
+                        doc: String::new(),
+                        body: super::Body::Newtype(content.clone()),
+                    };
+                    ((*name).to_owned(), def)
+                })
+                .collect(),
+        }
+    }
+
+    fn named(name: &str) -> Type {
+        Type::Named(name.to_owned())
+    }
+
+    #[test]
+    fn looping_newtypes_are_those_whose_resolve_ends_at_a_newtype() {
+        // A chain to a type on the wire; a loop of one and of two; a chain into the loop of
+        // two; a newtype of a missing name.
+        let schema = newtypes(&[
+            ("A", named("B")),
+            ("B", Type::Int(IntKind::U8)),
+            ("Self", named("Self")),
+            ("P", named("Q")),
+            ("Q", named("P")),
+            ("Into", named("P")),
+            ("Gone", named("Missing")),
+        ]);
+        let looping = schema.looping_newtypes();
+        let mut names: Vec<&str> = looping.iter().copied().collect();
+        names.sort_unstable();
+        assert_eq!(names, ["Into", "P", "Q", "Self"]);
+        // The same answer as `resolve`, asked of each newtype's content.
+        for (name, def) in &schema.types {
+            let super::Body::Newtype(inner) = &def.body else {
+                continue;
+            };
+            let by_resolve = matches!(
+                schema.resolve(inner),
+                Type::Named(end) if matches!(
+                    schema.def(end).map(|d| &d.body),
+                    Some(super::Body::Newtype(_))
+                )
+            );
+            assert_eq!(looping.contains(name.as_str()), by_resolve, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_long_chain_of_newtypes_and_the_same_chain_closed_into_a_loop() {
+        // 20,000 links, in one pass (the JSON Schema export asked `resolve` of each link,
+        // following the chain once per link: 42 s for the loop's export in release, 81 ms
+        // with this pass).
+        let n = 20_000;
+        let pairs: Vec<(String, Type)> = (0..n)
+            .map(|i| {
+                let to = if i + 1 == n {
+                    Type::Int(IntKind::U8)
+                } else {
+                    named(&format!("T{}", i + 1))
+                };
+                (format!("T{i}"), to)
+            })
+            .collect();
+        let borrowed: Vec<(&str, Type)> =
+            pairs.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
+        let mut schema = newtypes(&borrowed);
+        assert!(schema.looping_newtypes().is_empty());
+        // Close the chain into a loop: every link loops.
+        schema.types.get_mut(&format!("T{}", n - 1)).unwrap().body =
+            super::Body::Newtype(named("T0"));
+        assert_eq!(schema.looping_newtypes().len(), n);
     }
 
     #[test]

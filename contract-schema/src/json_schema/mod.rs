@@ -352,10 +352,12 @@ pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 #[must_use]
 pub fn to_json_schema(schema: &Schema, view: View) -> Value {
     let keys = def_keys(schema.types.keys());
+    let looping = schema.looping_newtypes();
     let exporter = Exporter {
         schema,
         view,
         keys: &keys,
+        looping: &looping,
         flat_depth: core::cell::Cell::new(0),
     };
     let mut doc = Map::new();
@@ -458,7 +460,7 @@ impl Exporter<'_> {
             Body::Enum(e) => self.enum_schema(e),
             // A newtype of itself (through newtypes only: `struct Grid(Box<Grid>)`) has no
             // value; its `$ref` to itself would admit any, and loop.
-            Body::Newtype(inner) if self.newtype_cycle(inner) => obj(json!({ "not": {} })),
+            Body::Newtype(_) if self.looping.contains(name) => obj(json!({ "not": {} })),
             Body::Newtype(inner) => self.ty(inner),
             Body::Views { sender, receiver } => match self.view {
                 View::Sender => self.ty(sender),
@@ -467,18 +469,6 @@ impl Exporter<'_> {
         };
         out.extend(body);
         out
-    }
-
-    /// Whether `inner`, a newtype's content, leads through newtypes back to a newtype: a
-    /// cycle of newtypes that never reaches a type on the wire.
-    fn newtype_cycle(&self, inner: &Type) -> bool {
-        matches!(
-            self.schema.resolve(inner),
-            Type::Named(name) if matches!(
-                self.schema.def(name).map(|d| &d.body),
-                Some(Body::Newtype(_))
-            )
-        )
     }
 
     /// The schema of a type on the wire.
