@@ -43,7 +43,8 @@ const SEED: u64 = 20_261_130;
 /// [`SEED`] and at seeds 1 to 5 (it was 5, and 3, 6, 12, 5 and 8). With 1,500 cases a tail
 /// remains: 0 at [`SEED`], 0, 1, 2, 1 and 1 at seeds 1 to 5 (it was 2, and 3, 3, 2, 1 and 2;
 /// the first failing case is the 462nd, at seed 5, so [`CASES`] stays at 384; 1,500 cases
-/// take about 7 s in a debug build, 384 about 1.5 s). What the tail's shrunk forms show:
+/// take 4 to 7 s in a debug build on two cores, 384 about 1.5 s). What the tail's shrunk
+/// forms show:
 ///
 /// - an untagged struct variant of one key the producer writes, read back as externally
 ///   tagged, where the reader's variant does not read it (the engine says
