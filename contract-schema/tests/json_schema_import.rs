@@ -95,6 +95,15 @@ fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
     )
 }
 
+/// The findings of `writer` read by `reader`: each rule's id and path.
+fn found(writer: &Schema, reader: &Schema) -> Vec<(&'static str, String)> {
+    compat::check(writer, reader)
+        .findings()
+        .iter()
+        .map(|f| (f.rule.id(), f.path.to_string()))
+        .collect()
+}
+
 fn string() -> Type {
     Type::String(StringFormat::Plain)
 }
@@ -1547,11 +1556,7 @@ fn an_adjacently_tagged_enum_with_untagged_variants_read_as_internally_tagged_re
         View::Receiver,
     );
     let producer = sender(&export).schema;
-    let ids: Vec<_> = compat::check(&producer, &reader)
-        .findings()
-        .iter()
-        .map(|f| (f.rule.id(), f.path.to_string()))
-        .collect();
+    let ids = found(&producer, &reader);
     assert_eq!(ids, vec![("TYPE_CHANGED", "(pending)".to_owned())]);
     // A writer's untagged value the reader's untagged variants do not read still breaks.
     let bool_too = contract_schema::text::parse(&text.replace(
@@ -1566,11 +1571,7 @@ fn an_adjacently_tagged_enum_with_untagged_variants_read_as_internally_tagged_re
     .schema;
     let reader = contract_schema::text::parse(text).expect("parses");
     // (Reported at the reader's variant of the same name, what it most likely meant.)
-    let ids: Vec<_> = compat::check(&producer, &reader)
-        .findings()
-        .iter()
-        .map(|f| (f.rule.id(), f.path.to_string()))
-        .collect();
+    let ids = found(&producer, &reader);
     assert_eq!(ids, vec![("TYPE_CHANGED", "(Ready)".to_owned())]);
 }
 
@@ -1605,11 +1606,7 @@ fn a_variant_written_as_its_tag_or_name_with_null_reads_back() {
     ))
     .expect("parses");
     let unit_writer = contract_schema::text::parse("root C\n\nenum C\n  rust \"my_app::C\"\n  repr internal tag \"t\"\n  variant Ready: unit\n    send \"ready\"\n    receive \"ready\"\n").expect("parses");
-    let found: Vec<_> = compat::check(&unit_writer, &requires)
-        .findings()
-        .iter()
-        .map(|f| (f.rule.id(), f.path.to_string()))
-        .collect();
+    let found = found(&unit_writer, &requires);
     assert_eq!(
         found,
         vec![("REQUIRED_FIELD_NOT_SENT", "(ready).evidence".to_owned())]
@@ -1999,11 +1996,7 @@ fn an_untagged_unit_variant_beside_an_internal_tag_is_not_read_back_by_serde() {
     let text = "root Grid\n\nenum Grid\n  rust \"my_app::Grid\"\n  repr internal tag \"type\"\n  variant Nested: newtype Status\n    send \"Nested\"\n    receive \"Nested\"\n\nenum Status\n  rust \"my_app::Status\"\n  repr untagged\n  variant Ready: unit\n    send \"ready\"\n    receive \"ready\"\n";
     reads_back(text);
     let schema = contract_schema::text::parse(text).expect("parses");
-    let found: Vec<_> = compat::check(&schema, &schema)
-        .findings()
-        .iter()
-        .map(|f| (f.rule.id(), f.path.to_string()))
-        .collect();
+    let found = found(&schema, &schema);
     assert_eq!(found, vec![("TYPE_CHANGED", "(Nested)(Ready)".to_owned())]);
     // A reader's untagged struct variant with no required field reads the empty remainder.
     let reader = contract_schema::text::parse(&text.replace(
@@ -2024,11 +2017,7 @@ fn an_internally_tagged_newtype_of_a_map_of_integer_keys_reads_only_the_tag() {
     let text = "root Holder\n\nenum Holder\n  rust \"my_app::Holder\"\n  repr internal tag \"kind\"\n  variant Wrong: newtype map<u8, bool>\n    send \"wrong\"\n    receive \"wrong\"\n";
     reads_back(text);
     let schema = contract_schema::text::parse(text).expect("parses");
-    let found: Vec<_> = compat::check(&schema, &schema)
-        .findings()
-        .iter()
-        .map(|f| (f.rule.id(), f.path.to_string()))
-        .collect();
+    let found = found(&schema, &schema);
     assert_eq!(found, vec![("TYPE_CHANGED", "(wrong)".to_owned())]);
     let export = contract_schema::json_schema::to_json_schema(&schema, View::Receiver);
     assert_eq!(
