@@ -222,7 +222,7 @@ fn in_a_key(data: &[u8], word: &[u8]) -> bool {
 /// one input, as `handoff` and the published check read a committed `.snap` file: no panic on
 /// any bytes; bytes that are not UTF-8 are refused as a file's bytes are; text is read the
 /// same with and without the lines of its elements; a refusal is located; and a schema that
-/// reads has a canonical text that reads back as it ([`check_text_roundtrip`]) and keeps the
+/// reads has a canonical text that reads back as it (`check_text_roundtrip`) and keeps the
 /// laws of [`check_schema`], with the line of each of its findings. Panics when one fails.
 pub fn check_snapshot(data: &[u8]) {
     let as_file = snapshot::read_bytes(Path::new("fuzz.snap"), data.to_vec());
