@@ -2,6 +2,7 @@
 //! walked so far, the pairs of types compared, and the findings. Comparing types is in
 //! `types`, structs in `structs`, enums in `enums`, a struct against a map in `struct_map`.
 
+use std::cell::OnceCell;
 use std::collections::HashSet;
 
 use super::paths::{render, Seg};
@@ -46,6 +47,10 @@ pub(crate) struct Checker<'a> {
     /// Pairs with one named side being compared now (on the current path).
     pub(super) in_progress: HashSet<Pair<'a>>,
     pub(super) depth: usize,
+    /// The writer's and the reader's newtypes that loop (`Schema::looping_newtypes`),
+    /// found the first time a newtype is compared.
+    pub(super) writer_loops: OnceCell<HashSet<&'a str>>,
+    pub(super) reader_loops: OnceCell<HashSet<&'a str>>,
 }
 
 impl<'a> Checker<'a> {
@@ -99,6 +104,8 @@ impl<'a> Checker<'a> {
             trial_log: Vec::new(),
             in_progress: HashSet::new(),
             depth: 0,
+            writer_loops: OnceCell::new(),
+            reader_loops: OnceCell::new(),
         }
     }
 

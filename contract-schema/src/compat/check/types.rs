@@ -5,9 +5,7 @@
 use super::checker::{Checker, Pair, Side, MAX_DEPTH};
 use super::paths::{body_kind, Seg};
 use crate::compat::direction::Direction;
-use crate::model::{
-    Body, Constraint, IntRange, IntSet, Length, Schema, StringConstraint, Type, View,
-};
+use crate::model::{Body, Constraint, IntRange, IntSet, Length, StringConstraint, Type, View};
 use crate::rules::Rule;
 use crate::scalar::StringFormat;
 impl<'a> Checker<'a> {
@@ -382,7 +380,9 @@ impl<'a> Checker<'a> {
         // A reader's newtype of itself (through newtypes only) reads no value: what the
         // writer sends is not read, unless it sends none (a newtype of itself too, or an enum
         // that sends no variant).
-        if newtype_loop(self.reader, b) && !sends_no_value(self.writer, a) {
+        let reader = self.reader;
+        let reader_loops = self.reader_loops.get_or_init(|| reader.looping_newtypes());
+        if reader_loops.contains(b) && !self.sends_no_value(a) {
             let (writer, reader) = self.sides();
             let why = format!(
                 "`{a}` sent by {writer} is not read by `{b}` of {reader}, a newtype of itself that reads no value"
@@ -425,26 +425,19 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// Whether the named type `name` of `schema` is a newtype that leads through newtypes back
-/// to a newtype: a cycle that never reaches a type on the wire, of no value.
-pub(super) fn newtype_loop(schema: &Schema, name: &str) -> bool {
-    let Some(Body::Newtype(inner)) = schema.def(name).map(|d| &d.body) else {
-        return false;
-    };
-    matches!(
-        schema.resolve(inner),
-        Type::Named(end) if matches!(schema.def(end).map(|d| &d.body), Some(Body::Newtype(_)))
-    )
-}
-
-/// Whether a writer of `schema` sends no value of the named type `name`: a newtype of
-/// itself, or an enum none of whose variants is sent.
-fn sends_no_value(schema: &Schema, name: &str) -> bool {
-    newtype_loop(schema, name)
-        || matches!(
-            schema.def(name).map(|d| &d.body),
-            Some(Body::Enum(e)) if e.variants.iter().all(|v| v.sender.is_none())
-        )
+impl Checker<'_> {
+    /// Whether the writer sends no value of its named type `name`: a newtype of itself
+    /// (through newtypes only), or an enum none of whose variants is sent.
+    fn sends_no_value(&self, name: &str) -> bool {
+        let writer = self.writer;
+        self.writer_loops
+            .get_or_init(|| writer.looping_newtypes())
+            .contains(name)
+            || matches!(
+                writer.def(name).map(|d| &d.body),
+                Some(Body::Enum(e)) if e.variants.iter().all(|v| v.sender.is_none())
+            )
+    }
 }
 
 /// The integers a type holds: every value of an integer kind, or a constrained set.
