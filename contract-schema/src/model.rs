@@ -744,6 +744,22 @@ impl Schema {
             .collect()
     }
 
+    /// Whether a value of `ty` reads from a string serde buffered (a map key beside an
+    /// internal tag): strings, `char`, `any`, string enums (and newtypes of them); not
+    /// integers, `bool`, floats or compound values. The engine and the JSON Schema export
+    /// both ask it.
+    pub(crate) fn reads_buffered_string(&self, ty: &Type) -> bool {
+        match self.resolve(ty) {
+            Type::String(_) | Type::Char | Type::Any => true,
+            Type::Constrained(c) => matches!(&**c, Constraint::String(_)),
+            Type::Named(name) => matches!(
+                self.def(name).map(|d| &d.body),
+                Some(Body::Enum(def)) if def.is_string_enum()
+            ),
+            _ => false,
+        }
+    }
+
     /// Follows newtypes from `ty` to the type on the wire (stops at cycles).
     #[must_use]
     pub fn resolve<'a>(&'a self, mut ty: &'a Type) -> &'a Type {

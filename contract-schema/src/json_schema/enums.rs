@@ -339,7 +339,7 @@ impl Exporter<'_> {
             }
             // serde reads the keys beside the tags from what it buffered, as strings, which
             // an integer (or `bool`) key does not read: the receiver reads the tags alone.
-            Type::Map(key, _) if self.receiver() && !self.reads_a_string(key) => {
+            Type::Map(key, _) if self.receiver() && !self.schema.reads_buffered_string(key) => {
                 let mut out = tag_only(tags);
                 out.insert("additionalProperties".into(), false.into());
                 out

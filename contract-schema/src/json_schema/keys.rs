@@ -109,7 +109,7 @@ impl Exporter<'_> {
                         continue;
                     };
                     if self.tags(variant).is_empty()
-                        || (self.receiver() && !self.reads_a_string(content))
+                        || (self.receiver() && !self.schema.reads_buffered_string(content))
                     {
                         continue;
                     }
@@ -128,20 +128,6 @@ impl Exporter<'_> {
                 }
             }
             Repr::Internal { .. } | Repr::Adjacent { .. } => none(),
-        }
-    }
-
-    /// Whether a value of `ty` reads from a string serde buffered: strings, `char`, string
-    /// enums (and newtypes of them); not integers, `bool` or compound values.
-    pub(super) fn reads_a_string(&self, ty: &Type) -> bool {
-        match self.schema.resolve(ty) {
-            Type::String(_) | Type::Char | Type::Any => true,
-            Type::Constrained(c) => matches!(&**c, Constraint::String(_)),
-            Type::Named(name) => matches!(
-                self.schema.def(name).map(|d| &d.body),
-                Some(Body::Enum(def)) if def.is_string_enum()
-            ),
-            _ => false,
         }
     }
 }

@@ -375,7 +375,7 @@ impl<'a> Checker<'a> {
             // a map of integer (or `bool`) keys does not read: such a reader reads only the
             // tag alone.
             if let Some((rk, _)) = newtype_map(self.reader, rv) {
-                if !reads_buffered_string(self.reader, rk) && writes_beside_tag(self.writer, wv) {
+                if !self.reader.reads_buffered_string(rk) && writes_beside_tag(self.writer, wv) {
                     let (writer, reader) = self.sides();
                     let why = format!(
                         "{writer} send keys beside the tag of `{}`, which {reader} read into a map of `{rk}` keys, and serde reads keys there only as strings, which `{rk}` does not read",
@@ -935,21 +935,6 @@ fn reads_empty_remainder(schema: &Schema, ty: &Type, depth: usize) -> bool {
             }
             _ => false,
         },
-        _ => false,
-    }
-}
-
-/// Whether a value of `ty` of `schema` reads from a string serde buffered (a map key beside
-/// an internal tag): strings, `char`, `any`, string enums (and newtypes of them); not
-/// integers, `bool`, floats or compound values. (The JSON Schema export's keys say the same.)
-fn reads_buffered_string(schema: &Schema, ty: &Type) -> bool {
-    match schema.resolve(ty) {
-        Type::String(_) | Type::Char | Type::Any => true,
-        Type::Constrained(c) => matches!(&**c, crate::constraint::Constraint::String(_)),
-        Type::Named(name) => matches!(
-            schema.def(name).map(|d| &d.body),
-            Some(Body::Enum(def)) if def.is_string_enum()
-        ),
         _ => false,
     }
 }
