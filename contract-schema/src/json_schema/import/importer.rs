@@ -129,6 +129,8 @@ pub(super) struct Importer<'a> {
     pub(super) refs: HashMap<String, String>,
     /// Every name given, for fresh ones.
     pub(super) names: HashSet<String>,
+    /// The next suffix [`Importer::fresh_name`] tries for each name given more than once.
+    suffixes: HashMap<String, u32>,
     /// What was dropped or doubted.
     pub(super) warnings: Vec<ImportWarning>,
     /// How deep the schema being read is.
@@ -151,6 +153,7 @@ impl<'a> Importer<'a> {
             types: BTreeMap::new(),
             refs: HashMap::new(),
             names: HashSet::new(),
+            suffixes: HashMap::new(),
             warnings: Vec::new(),
             depth: 0,
             root_referenced: false,
@@ -233,17 +236,31 @@ impl<'a> Importer<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    /// A display name not given yet, from `base` (a word of the canonical text is suffixed).
+    /// A display name not given yet, from `base` (a title, a `$defs` key, or where an
+    /// inline type sits: `Order.lines[]`), spelt as the canonical text writes a named type
+    /// and reads it back (see [`display_name`]). A name given already, or a built-in type's
+    /// word (`string`), is suffixed `_2`, `_3`, … (before its generic arguments), so that
+    /// names stay distinct.
     pub(super) fn fresh_name(&mut self, base: &str) -> String {
-        let base = if base.is_empty() { "Type" } else { base };
-        let mut name = base.to_owned();
-        let mut n = 2_u32;
-        while self.names.contains(&name) || RESERVED.contains(&name.as_str()) {
-            name = format!("{base}-{n}");
-            n = n.saturating_add(1);
+        let base = display_name(base);
+        if !self.names.contains(&base) && !RESERVED.contains(&base.as_str()) {
+            self.names.insert(base.clone());
+            return base;
         }
-        self.names.insert(name.clone());
-        name
+        // The bare name before any generic arguments takes the suffix: `Page_2<Order>`.
+        let split = base.find('<').unwrap_or(base.len());
+        let (head, args) = base.split_at(split);
+        // Where the search for a free suffix resumes: a document with many types of one
+        // title names each in one step, not in as many steps as there are before it.
+        let next = self.suffixes.entry(base.clone()).or_insert(2);
+        loop {
+            let name = format!("{head}_{next}{args}");
+            *next = next.saturating_add(1);
+            if !self.names.contains(&name) {
+                self.names.insert(name.clone());
+                return name;
+            }
+        }
     }
 
     /// Registers a named type under a fresh name from `hint`.
@@ -271,7 +288,12 @@ impl<'a> Importer<'a> {
         match shaped {
             Shaped::Type(ty) => ty,
             Shaped::Body(body) => {
-                let title = map.and_then(|m| m.get("title")).and_then(Value::as_str);
+                // A title without a letter or digit (`""`, `"→"`) names nothing: where the
+                // type sits does.
+                let title = map
+                    .and_then(|m| m.get("title"))
+                    .and_then(Value::as_str)
+                    .filter(|t| t.chars().any(char::is_alphanumeric));
                 let rust = map
                     .and_then(|m| m.get("x-handoff-rust"))
                     .and_then(Value::as_str)
@@ -281,6 +303,74 @@ impl<'a> Importer<'a> {
             }
         }
     }
+}
+
+/// `base` as the canonical text writes a named type's display name and reads it back:
+///
+/// - a name the text reads as a named type is kept, in the text's spelling (surrounding
+///   spaces dropped, generic arguments spaced as the text spaces them): `RefundRequest`,
+///   `refund_request`, `Zählung`, `billing::Order`, `Page<Order>` (this crate's export
+///   titles its types so);
+/// - any other is made one word: its runs of letters and digits, each starting with a
+///   capital where the letter has one, `refund request` → `RefundRequest`,
+///   `order-status` → `OrderStatus`, and for where an inline type sits, `Order.payment` →
+///   `OrderPayment`, a list's items `Order.lines[]` → `OrderLinesItem`, a map's values
+///   `Order.*` → `OrderValue`, a tuple's items `Order.pair.0` → `OrderPair_0` (a run of
+///   digits after another run is set apart by `_`);
+/// - nothing left (`""`, `"→"`) is `Type`.
+///
+/// A built-in type's word (`string`) is returned as it is, for the caller to suffix.
+pub(super) fn display_name(base: &str) -> String {
+    if let Ok(Type::Named(name)) = crate::text::parse_type(base) {
+        // The text's spelling, when the text reads it back as itself.
+        if matches!(crate::text::parse_type(&name), Ok(Type::Named(ref again)) if *again == name) {
+            return name;
+        }
+    }
+    let mut out = String::with_capacity(base.len());
+    let mut word = String::new();
+    let mut chars = base.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_alphanumeric() {
+            word.push(c);
+            continue;
+        }
+        push_word(&mut out, &word);
+        word.clear();
+        match c {
+            '[' if chars.peek() == Some(&']') => {
+                chars.next();
+                push_word(&mut out, "Item");
+            }
+            '*' => push_word(&mut out, "Value"),
+            _ => {}
+        }
+    }
+    push_word(&mut out, &word);
+    if out.is_empty() {
+        out.push_str("Type");
+    }
+    out
+}
+
+/// Appends one run of letters and digits to a name being made one word: its first letter
+/// a capital (where the capital is letters too), a run of digits after another run set
+/// apart by `_`.
+fn push_word(out: &mut String, word: &str) {
+    let mut chars = word.chars();
+    let Some(first) = chars.next() else {
+        return;
+    };
+    if first.is_numeric() && !out.is_empty() {
+        out.push('_');
+    }
+    let upper: String = first.to_uppercase().collect();
+    if upper.chars().all(char::is_alphanumeric) {
+        out.push_str(&upper);
+    } else {
+        out.push(first);
+    }
+    out.push_str(chars.as_str());
 }
 
 /// An error at `pointer`.
