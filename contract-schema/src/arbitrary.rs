@@ -1024,12 +1024,16 @@ fn named_in_body(body: &Body, out: &mut Vec<String>) {
 mod tests {
     use super::*;
     use proptest::strategy::ValueTree;
-    use proptest::test_runner::{Config, TestRunner};
+    use proptest::test_runner::{Config, RngSeed, TestRunner};
     use std::collections::HashSet;
 
+    /// `count` schemas drawn from a fixed seed (the one `.ci/run` sets), whatever
+    /// `PROPTEST_RNG_SEED` says: what they cover is then the same on every run.
     fn sample(count: u32) -> Vec<Schema> {
         let mut runner = TestRunner::new(Config {
             cases: count,
+            rng_seed: RngSeed::Fixed(20_261_130),
+            failure_persistence: None,
             ..Config::default()
         });
         let strategy = arb_schema();
@@ -1123,6 +1127,11 @@ mod tests {
 
     /// The generator reaches every kind of fact the model has, so properties over it
     /// exercise them all.
+    ///
+    /// The rarest kinds (an untagged variant of each tagged representation, an adjacent enum
+    /// that denies unknown keys) occur in about 1 schema of 90: 400 schemas from a random seed
+    /// missed one in about 1 run of 20, 800 hold each about 9 times (at least 3 in 30 random
+    /// seeds), and the fixed seed of [`sample`] makes the run the same every time.
     #[test]
     fn generated_schemas_cover_the_model() {
         let mut seen: BTreeSet<&'static str> = BTreeSet::new();
@@ -1194,7 +1203,7 @@ mod tests {
                 }
             }
         }
-        for schema in sample(400) {
+        for schema in sample(800) {
             if schema.contract.is_some() {
                 seen.insert("contract");
             }
