@@ -8,6 +8,7 @@ use std::path::Path;
 
 use contract_core::schema::compat::{self, CompatReport};
 use contract_core::schema::json_schema::{self, dialect, View};
+use contract_core::schema::model::{Body, StructDef, Type, VariantDefKind};
 use contract_core::schema::snapshot::{self, SnapshotErrorKind};
 use contract_core::schema::{text, Schema};
 use contract_core::{receive, send, Dialect, HandoffContract, HandoffSchema};
@@ -266,8 +267,9 @@ pub fn check_snapshot(data: &[u8]) {
 /// The properties of the fuzz target of a peer's JSON Schema (`fuzz/fuzz_targets/import.rs`)
 /// on one input, as `handoff diff peer.json SNAP` reads it: bytes that are JSON are imported
 /// as a producer's and as a consumer's schema without panic; a refusal points at a keyword
-/// of the document, and so does every warning; an imported schema is written as canonical
-/// text and keeps the laws of [`check_schema`]. Panics when one fails.
+/// of the document, and so does every warning; an imported schema reads back from its
+/// canonical text as itself, is imported the same the second time, and keeps the laws of
+/// [`check_schema`]. Panics when one fails.
 pub fn check_import(data: &[u8]) {
     let Ok(doc) = serde_json::from_slice::<Value>(data) else {
         return;
@@ -278,10 +280,18 @@ pub fn check_import(data: &[u8]) {
                 for warning in &imported.warnings {
                     assert!(pointer_in(&doc, &warning.pointer), "{warning}");
                 }
-                // Written as text without panic. An import's type names are display names
-                // (a peer's titles, `Parent.property`, `Name-2`), which the text need not
-                // read back as they are.
-                let _ = text::to_text(&imported.schema);
+                // The import's type names (from a peer's titles, `$defs` keys and places)
+                // are display names the text reads back: `handoff diff` shows them, and a
+                // user may keep the imported schema as a snapshot.
+                if !flattens_a_non_enum(&imported.schema) {
+                    check_text_roundtrip(&imported.schema);
+                }
+                let again = json_schema::import(&doc, view).map(|i| i.schema).ok();
+                assert_eq!(
+                    again.as_ref(),
+                    Some(&imported.schema),
+                    "the document imports differently the second time"
+                );
                 check_schema(&imported.schema);
             }
             Err(error) => {
@@ -290,6 +300,31 @@ pub fn check_import(data: &[u8]) {
             }
         }
     }
+}
+
+/// Whether a struct of `schema` flattens what is not an enum, which the text refuses ("a
+/// `flatten` line holds an enum"): a known gap of the import, not of its names, which
+/// [`check_import`] leaves out of the text's round trip until it is closed, so that the
+/// fuzzer finds what else there is. A producer's schema reads a string enum with a
+/// catch-all as any string, also when a struct flattens it (`x-handoff-flattened`), and the
+/// flattened enum becomes a newtype of `string`.
+fn flattens_a_non_enum(schema: &Schema) -> bool {
+    let is_enum = |ty: &Type| {
+        let ty = match ty {
+            Type::Option(inner) => inner.as_ref(),
+            ty => ty,
+        };
+        matches!(ty, Type::Named(name) if matches!(schema.def(name).map(|d| &d.body), Some(Body::Enum(_))))
+    };
+    let flattens = |s: &StructDef| s.flattened.iter().any(|flat| !is_enum(&flat.ty));
+    schema.types.values().any(|def| match &def.body {
+        Body::Struct(s) => flattens(s),
+        Body::Enum(e) => e.variants.iter().any(|v| match &v.kind {
+            VariantDefKind::Struct(s) => flattens(s),
+            _ => false,
+        }),
+        _ => false,
+    })
 }
 
 /// The law of the canonical text (`contract-schema/tests/text_roundtrip.rs`): it reads back
