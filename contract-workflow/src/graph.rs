@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use contract_schema::escape::mermaid_label;
+
 use crate::deploy::{EdgeReport, Verdict};
 use crate::Manifest;
 
@@ -26,24 +28,6 @@ fn verdict_of(verdicts: Option<&[EdgeReport]>, i: usize) -> Option<Verdict> {
     verdicts.and_then(|v| v.get(i)).map(|e| e.verdict)
 }
 
-/// Text inside a mermaid quoted label: its entity codes for the characters that would end
-/// the label or be read as markup.
-fn mermaid_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '#' => out.push_str("#35;"),
-            '"' => out.push_str("#quot;"),
-            '<' => out.push_str("#lt;"),
-            '>' => out.push_str("#gt;"),
-            '&' => out.push_str("#amp;"),
-            '\n' | '\r' | '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The manifest as a mermaid `flowchart LR`: one node per agent (`a0`, `a1`, … with its
 /// name as the label), one arrow per edge labelled with its contract and, with `verdicts`
 /// (one per edge, in the manifest's order), its verdict, styled by it.
@@ -57,7 +41,7 @@ pub fn mermaid(manifest: &Manifest, verdicts: Option<&[EdgeReport]>) -> String {
         .collect();
     let mut out = String::from("flowchart LR\n");
     for (i, agent) in manifest.agents.iter().enumerate() {
-        let _ = writeln!(out, "  a{i}[\"{}\"]", mermaid_text(&agent.name));
+        let _ = writeln!(out, "  a{i}[\"{}\"]", mermaid_label(&agent.name));
     }
     for (i, edge) in manifest.edges.iter().enumerate() {
         let (Some(from), Some(to)) = (ids.get(edge.from.as_str()), ids.get(edge.to.as_str()))
@@ -68,7 +52,7 @@ pub fn mermaid(manifest: &Manifest, verdicts: Option<&[EdgeReport]>) -> String {
             Some(v) => format!("{}: {}", edge.contract, v.as_str()),
             None => edge.contract.clone(),
         };
-        let _ = writeln!(out, "  a{from} -->|\"{}\"| a{to}", mermaid_text(&label));
+        let _ = writeln!(out, "  a{from} -->|\"{}\"| a{to}", mermaid_label(&label));
     }
     if verdicts.is_some() {
         for i in 0..manifest.edges.len() {

@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use contract_schema::escape::mermaid_label as label;
+
 use super::text::clean;
 use super::{SessionView, Tone};
 
@@ -105,26 +107,4 @@ fn node_id(place: usize, agent: Option<&str>) -> String {
         );
     }
     id
-}
-
-/// A label for inside Mermaid's quotes: each character that means something to Mermaid or to
-/// HTML, and each control character, as Mermaid's entity code (`#quot;`, `#35;`).
-fn label(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("#quot;"),
-            '&' => out.push_str("#amp;"),
-            '<' => out.push_str("#lt;"),
-            '>' => out.push_str("#gt;"),
-            '#' | '`' | '|' | '%' | '\\' => {
-                let _ = write!(out, "#{};", u32::from(c));
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "#{};", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
