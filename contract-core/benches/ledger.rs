@@ -31,6 +31,17 @@
 //! `HANDOFF_TEST_POSTGRES="host=/tmp/pg user=postgres dbname=postgres" cargo bench -p
 //! contract-core --features sqlite,postgres --bench ledger -- ratios`.
 //!
+//! Beside PostgreSQL's ratios, `-- ratios` prints three calibrations of the client, each
+//! the median over interleaved rounds as above: the inbox's own statements for a new
+//! envelope (`handoff_open`, the handler's row, the settling claim with a step like the one
+//! the inbox records, and the same `receive_handoff` and digest), sent through
+//! `tokio-postgres` with `BEGIN` and `handoff_open` in one flight and the claim and `COMMIT`
+//! in another (three waits) over the same statements awaited one by one (five waits, as the
+//! synchronous client sends them); the pipelined statements over the plain transaction
+//! through the same client; and the plain transaction through `tokio-postgres` over the
+//! synchronous `postgres` client. They measure what an acceptance over a pipelining client
+//! would gain, before the library is changed to one.
+//!
 //! On a machine of virtual processors, where the bench and the server run moves PostgreSQL's
 //! figures more than the work does (a round trip that wakes an idle processor costs more than
 //! the statement): to see the work alone, put both on one processor (`taskset -pc 0` on the
@@ -567,6 +578,320 @@ mod on_postgres {
         }
     }
 
+    /// A calibration, not the library: the statements a `PostgresLedger` sends for a new
+    /// envelope (`handoff_open`, the handler's row, the settling claim with its step), with
+    /// the same client work (`receive_handoff` and the digest), sent through
+    /// `tokio-postgres` two ways on one connection:
+    ///
+    /// - **awaited**: each statement waits for its answer before the next is sent, as the
+    ///   synchronous `postgres` client does: `BEGIN`, `handoff_open`, the row, the claim,
+    ///   `COMMIT` (five waits);
+    /// - **pipelined**: `BEGIN` with `handoff_open` in one flight, the row, then the claim
+    ///   with `COMMIT` in one flight (three waits). The claim then has to fail when the key
+    ///   is taken, so that the `COMMIT` sent behind it rolls back: here a function that
+    ///   raises, called only then (`coalesce`).
+    ///
+    /// Their ratio says what an acceptance over a pipelining client would gain, measured
+    /// rather than guessed; the plain transaction through the same client calibrates it
+    /// against the synchronous plain one.
+    mod pipelined {
+        use std::time::SystemTime;
+
+        use contract_core::envelope::Digest;
+        use contract_core::{receive_handoff, ReceiveOptions};
+        use futures_util::future::join;
+        use tokio::runtime::{Builder, Runtime};
+        use tokio_postgres::{Client, NoTls, Statement};
+
+        use super::super::Refund;
+        use super::{Database, INSERT_REFUND};
+
+        /// A step as the inbox records it for an applied envelope, read back from its
+        /// ledger: each acceptance writes one like it under a key of its own.
+        pub(crate) struct StepRow {
+            pub key: String,
+            pub session: Option<String>,
+            pub workflow: Option<String>,
+            pub outcome: String,
+            pub body: String,
+        }
+
+        /// How the statements are sent.
+        #[derive(Clone, Copy)]
+        pub(crate) enum Flights {
+            Awaited,
+            Pipelined,
+            /// The plain transaction: `BEGIN`, the insert of the key, the row, `COMMIT`.
+            Plain,
+        }
+
+        pub(crate) struct Connection {
+            runtime: Runtime,
+            client: Client,
+            open: Statement,
+            settle: Statement,
+            claim: Statement,
+            insert: Statement,
+            step: StepRow,
+            next: u64,
+        }
+
+        impl Connection {
+            pub(crate) fn new(database: &Database, step: StepRow) -> Connection {
+                let runtime = Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime");
+                let (client, connection) = runtime
+                    .block_on(tokio_postgres::connect(&database.params, NoTls))
+                    .expect("connects");
+                runtime.spawn(connection);
+                let s = &database.schema;
+                let (open, settle, claim, insert) = runtime.block_on(async {
+                    client
+                        .batch_execute(&format!(
+                            "SET search_path TO {s};
+                             CREATE OR REPLACE FUNCTION {s}.bench_taken() RETURNS bigint
+                             LANGUAGE plpgsql AS $f$ BEGIN
+                             RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = 'taken';
+                             END $f$;"
+                        ))
+                        .await
+                        .expect("the bench's function");
+                    let open = client
+                        .prepare(&format!(
+                            "SELECT e_seq, e_digest, e_owner, e_accepted_at, e_receipt, \
+                             e_envelope, last_owner, uris, versions, touched \
+                             FROM {s}.handoff_open($1, $2, $3, $4, $5, $6)"
+                        ))
+                        .await
+                        .expect("prepared");
+                    // The ledger's settling statement, its last line made to fail when
+                    // nothing was inserted.
+                    let settle = client
+                        .prepare(&format!(
+                            "WITH claim AS (\
+                             INSERT INTO {s}.handoff_ledger \
+                             (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                             ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq), \
+                             artifacts AS (\
+                             INSERT INTO {s}.handoff_artifact (context_id, uri, version) \
+                             SELECT $1, u.uri, u.version \
+                             FROM unnest($8::text[], $9::bigint[]) AS u(uri, version) \
+                             WHERE EXISTS (SELECT 1 FROM claim) \
+                             ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version), \
+                             step AS (\
+                             INSERT INTO {s}.handoff_step AS t \
+                             (step_key, session, workflow, outcome, step, count, first_seen, last_seen) \
+                             SELECT $10::text, $11::text, $12::text, $13::text, $14::text, $15::bigint, \
+                             $16::timestamptz, $17::timestamptz \
+                             WHERE $10::text IS NOT NULL AND EXISTS (SELECT 1 FROM claim) \
+                             ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, \
+                             last_seen = greatest(t.last_seen, excluded.last_seen)) \
+                             SELECT coalesce((SELECT seq FROM claim), {s}.bench_taken())"
+                        ))
+                        .await
+                        .expect("prepared");
+                    let claim = client
+                        .prepare(
+                            "INSERT INTO plain_inbox (context_id, handoff_id, envelope) \
+                             VALUES ($1, $2, $3) ON CONFLICT (context_id, handoff_id) DO NOTHING",
+                        )
+                        .await
+                        .expect("prepared");
+                    let insert = client.prepare(INSERT_REFUND).await.expect("prepared");
+                    (open, settle, claim, insert)
+                });
+                Connection {
+                    runtime,
+                    client,
+                    open,
+                    settle,
+                    claim,
+                    insert,
+                    step,
+                    next: 0,
+                }
+            }
+
+            /// One new envelope accepted, its statements sent as `flights` says.
+            pub(crate) fn accept(&mut self, bytes: &[u8], flights: Flights) -> bool {
+                let Ok(delivery) = receive_handoff::<Refund>(bytes, &ReceiveOptions::default())
+                else {
+                    return false;
+                };
+                let handoff = delivery.envelope();
+                let refund = &handoff.payload;
+                let client = &self.client;
+                let insert = &self.insert;
+                if let Flights::Plain = flights {
+                    let claim = &self.claim;
+                    return self
+                        .runtime
+                        .block_on(async {
+                            client
+                                .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                                .await?;
+                            let inserted = client
+                                .execute(claim, &[&handoff.context_id, &handoff.handoff_id, &bytes])
+                                .await?;
+                            if inserted == 1 {
+                                client
+                                    .execute(insert, &[&refund.order_ref, &refund.amount_cents])
+                                    .await?;
+                            }
+                            client.batch_execute("COMMIT").await
+                        })
+                        .is_ok();
+                }
+                let Ok(digest) = Digest::of_envelope(bytes) else {
+                    return false;
+                };
+                self.next += 1;
+                let key = format!("{}-{}", self.step.key, self.next);
+                let lock = i64::try_from(self.next).unwrap_or(i64::MAX);
+                let (none_text, none_at): (Option<&str>, Option<SystemTime>) = (None, None);
+                let digest = &digest.as_bytes()[..];
+                let open_params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
+                    &lock,
+                    &handoff.context_id,
+                    &handoff.handoff_id,
+                    &digest,
+                    &none_text,
+                    &none_at,
+                ];
+                let now = SystemTime::now();
+                let receipt: Vec<u8> = b"null".to_vec();
+                let (uris, versions): (Vec<&str>, Vec<i64>) = (Vec::new(), Vec::new());
+                let count = 1_i64;
+                let step = &self.step;
+                let settle_params: [&(dyn tokio_postgres::types::ToSql + Sync); 17] = [
+                    &handoff.context_id,
+                    &handoff.handoff_id,
+                    &digest,
+                    &handoff.owner,
+                    &now,
+                    &receipt,
+                    &bytes,
+                    &uris,
+                    &versions,
+                    &key,
+                    &step.session,
+                    &step.workflow,
+                    &step.outcome,
+                    &step.body,
+                    &count,
+                    &now,
+                    &now,
+                ];
+                let (open, settle) = (&self.open, &self.settle);
+                self.runtime
+                    .block_on(async {
+                        let opened = match flights {
+                            Flights::Pipelined => {
+                                let (begun, opened) = join(
+                                    client.batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED"),
+                                    client.query_one(open, &open_params),
+                                )
+                                .await;
+                                begun?;
+                                opened?
+                            }
+                            _ => {
+                                client
+                                    .batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                                    .await?;
+                                client.query_one(open, &open_params).await?
+                            }
+                        };
+                        assert!(opened.get::<_, Option<i64>>(0).is_none(), "a new key");
+                        client
+                            .execute(insert, &[&refund.order_ref, &refund.amount_cents])
+                            .await?;
+                        match flights {
+                            Flights::Pipelined => {
+                                let (settled, committed) = join(
+                                    client.query_one(settle, &settle_params),
+                                    client.batch_execute("COMMIT"),
+                                )
+                                .await;
+                                settled?;
+                                committed
+                            }
+                            _ => {
+                                client.query_one(settle, &settle_params).await?;
+                                client.batch_execute("COMMIT").await
+                            }
+                        }
+                    })
+                    .is_ok()
+            }
+        }
+    }
+
+    /// [`pipelined`]'s three ways of sending, by turns: what pipelining the inbox's
+    /// statements would gain, and the plain transaction through the same client against
+    /// the synchronous one.
+    fn calibrate_pipelining(database: &Database) {
+        use pipelined::{Connection, Flights, StepRow};
+
+        let mut client = database.client();
+        let row = client
+            .query_one(
+                &format!(
+                    "SELECT step_key, session, workflow, outcome, step FROM {}.handoff_step \
+                     WHERE outcome = 'applied' ORDER BY seq DESC LIMIT 1",
+                    database.schema
+                ),
+                &[],
+            )
+            .expect("the inbox recorded an applied step");
+        let step = || StepRow {
+            key: row.get(0),
+            session: row.get(1),
+            workflow: row.get(2),
+            outcome: row.get(3),
+            body: row.get(4),
+        };
+        let (rounds, batch) = (41, 10);
+        let count = (rounds + 1) * batch as usize;
+        let mut awaited = Connection::new(database, step());
+        let mut pipelined = Connection::new(database, step());
+        let mut fresh_awaited = Fresh::new("awaited", count);
+        let mut fresh_pipelined = Fresh::new("pipelined", count);
+        ratios_of(
+            "postgres calibration: the inbox's statements pipelined / awaited (tokio-postgres)",
+            rounds,
+            batch,
+            &mut || pipelined.accept(fresh_pipelined.next(), Flights::Pipelined),
+            &mut || awaited.accept(fresh_awaited.next(), Flights::Awaited),
+            None,
+        );
+        let mut fresh_pipelined = Fresh::new("pipelined-again", count);
+        let mut plain = Connection::new(database, step());
+        let mut fresh_plain = Fresh::new("plain-tokio", count);
+        ratios_of(
+            "postgres calibration: the inbox's statements pipelined / plain (tokio-postgres)",
+            rounds,
+            batch,
+            &mut || pipelined.accept(fresh_pipelined.next(), Flights::Pipelined),
+            &mut || plain.accept(fresh_plain.next(), Flights::Plain),
+            None,
+        );
+        let mut sync_plain = Plain::new(database);
+        let mut fresh_sync = Fresh::new("plain-sync", count);
+        let mut fresh_plain = Fresh::new("plain-tokio-again", count);
+        ratios_of(
+            "postgres calibration: the plain transaction, tokio-postgres / postgres",
+            rounds,
+            batch,
+            &mut || plain.accept(fresh_plain.next(), Flights::Plain),
+            &mut || sync_plain.accept(fresh_sync.next()),
+            None,
+        );
+    }
+
     pub(super) fn benches(c: &mut Criterion) {
         let Some(database) = Database::new() else {
             return;
@@ -624,6 +949,7 @@ mod on_postgres {
             &mut || plain.accept(fresh_plain.next()),
             Some(&mut || probe.commit_alone()),
         );
+        calibrate_pipelining(&database);
         ratios_of(
             "postgres duplicate: inbox / plain",
             101,
