@@ -78,17 +78,22 @@ fn titles_become_names_the_text_reads_back() {
         (" t", "t"),
         ("Order ", "Order"),
         ("Page<Order,Line>", "Page<Order, Line>"),
-        // Any other is one word of its letters and digits, each run a capital.
+        // Any other is a path of words, apart at `.` or `::`: each part kept when it is a
+        // word, else one word of its letters and digits, each run a capital.
         ("refund request", "RefundRequest"),
         ("Order Status", "OrderStatus"),
         ("order-status", "OrderStatus"),
         ("Name-2", "Name_2"),
         ("退款 请求", "退款请求"),
         ("Response[Order]", "ResponseOrder"),
-        ("app.models.Order", "AppModelsOrder"),
-        ("Order.lines[]", "OrderLinesItem"),
-        ("Order.*", "OrderValue"),
-        ("Pair.0", "Pair_0"),
+        ("app.models.Order", "app::models::Order"),
+        ("Order.lines[]", "Order::lines::Item"),
+        ("Order.*", "Order::Value"),
+        ("Pair.0", "Pair::0"),
+        ("Order.lines[].sku", "Order::lines::Item::sku"),
+        ("billing::order status", "billing::OrderStatus"),
+        ("a::", "a"),
+        ("Order.", "Order"),
         ("2 step", "2Step"),
         ("Page<", "Page"),
         // A built-in type's word is not a name: its capital is.
@@ -133,12 +138,12 @@ fn inline_types_are_named_by_where_they_sit() {
         let names: BTreeSet<&str> = schema.types.keys().map(String::as_str).collect();
         let expected = BTreeSet::from([
             "RefundRequest",
-            "RefundRequestPayment",
-            "RefundRequestLinesItem",
-            "RefundRequestTotalsValue",
-            "RefundRequestPair_0",
-            "RefundRequestPair_1",
-            "RefundRequestOrderStatus",
+            "RefundRequest::payment",
+            "RefundRequest::lines::Item",
+            "RefundRequest::totals::Value",
+            "RefundRequest::pair::0",
+            "RefundRequest::pair::1",
+            "RefundRequest::OrderStatus",
             "OrderStatus",
         ]);
         assert_eq!(names, expected, "{view:?}");
@@ -376,7 +381,11 @@ fn flattens_a_non_enum(schema: &Schema) -> bool {
             Type::Option(inner) => inner.as_ref(),
             ty => ty,
         };
-        matches!(ty, Type::Named(name) if matches!(schema.def(name).map(|d| &d.body), Some(Body::Enum(_))))
+        let body = match ty {
+            Type::Named(name) => schema.def(name).map(|d| &d.body),
+            _ => None,
+        };
+        matches!(body, Some(Body::Enum(_)))
     };
     let flattens = |s: &StructDef| s.flattened.iter().any(|flat| !is_enum(&flat.ty));
     schema.types.values().any(|def| match &def.body {

@@ -641,7 +641,7 @@ fn inline_objects_get_stable_names_from_their_title_or_place() {
     let names: Vec<&String> = schema.types.keys().collect();
     assert_eq!(
         names,
-        ["Address", "Order", "OrderLinesItem", "OrderPayment"]
+        ["Address", "Order", "Order::lines::Item", "Order::payment"]
     );
     // Read twice: the same names.
     assert_eq!(receiver(&doc).schema, schema);
@@ -665,7 +665,7 @@ fn nullable_forms_are_options() {
         assert_eq!(field_type(json!({"type": "null"}), view), Type::Unit);
         assert_eq!(
             field_type(json!({"enum": ["a", null]}), view).to_string(),
-            "option<TV>"
+            "option<T::v>"
         );
     }
 }

@@ -314,7 +314,11 @@ fn flattens_a_non_enum(schema: &Schema) -> bool {
             Type::Option(inner) => inner.as_ref(),
             ty => ty,
         };
-        matches!(ty, Type::Named(name) if matches!(schema.def(name).map(|d| &d.body), Some(Body::Enum(_))))
+        let body = match ty {
+            Type::Named(name) => schema.def(name).map(|d| &d.body),
+            _ => None,
+        };
+        matches!(body, Some(Body::Enum(_)))
     };
     let flattens = |s: &StructDef| s.flattened.iter().any(|flat| !is_enum(&flat.ty));
     schema.types.values().any(|def| match &def.body {

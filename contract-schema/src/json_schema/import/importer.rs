@@ -311,15 +311,16 @@ impl<'a> Importer<'a> {
 ///   spaces dropped, generic arguments spaced as the text spaces them): `RefundRequest`,
 ///   `refund_request`, `Zählung`, `billing::Order`, `Page<Order>` (this crate's export
 ///   titles its types so);
-/// - any other is made one word: its runs of letters and digits, each starting with a
-///   capital where the letter has one, `refund request` → `RefundRequest`,
-///   `order-status` → `OrderStatus`, and for where an inline type sits, `Order.payment` →
-///   `OrderPayment`, a list's items `Order.lines[]` → `OrderLinesItem`, a map's values
-///   `Order.*` → `OrderValue`, a tuple's items `Order.pair.0` → `OrderPair_0` (a run of
-///   digits after another run is set apart by `_`);
-/// - nothing left (`""`, `"→"`) is `Type`.
-///
-/// A built-in type's word (`string`) is returned as it is, for the caller to suffix.
+/// - any other is read as a path, its parts apart at `.` (as the import writes where an
+///   inline type sits) or `::`, and written with `::`, as the text writes a path: each
+///   part kept when it is a word of letters, digits and `_`, else made one of its runs of
+///   letters and digits, each a capital (a run of digits after another set apart by `_`):
+///   `refund request` → `RefundRequest`, `order-status` → `OrderStatus`, `Name-2` →
+///   `Name_2`, `Order.payment` → `Order::payment`, `app.models.Order` →
+///   `app::models::Order`; a list's items `Order.lines[]` are `Order::lines::Item` and a
+///   map's values `Order.*` are `Order::Value` (as Rust names an iterator's and a map's);
+/// - a built-in type's word alone (`string`) is its capital (`String`); nothing left (`""`,
+///   `"→"`) is `Type`.
 pub(super) fn display_name(base: &str) -> String {
     if let Ok(Type::Named(name)) = crate::text::parse_type(base) {
         // The text's spelling, when the text reads it back as itself.
@@ -327,50 +328,77 @@ pub(super) fn display_name(base: &str) -> String {
             return name;
         }
     }
-    let mut out = String::with_capacity(base.len());
-    let mut word = String::new();
+    let mut parts: Vec<String> = Vec::new();
+    let mut part = String::new();
     let mut chars = base.chars().peekable();
     while let Some(c) = chars.next() {
-        if c.is_alphanumeric() {
-            word.push(c);
-            continue;
-        }
-        push_word(&mut out, &word);
-        word.clear();
-        match c {
+        let marker = match c {
+            '.' => None,
+            ':' if chars.peek() == Some(&':') => {
+                chars.next();
+                None
+            }
             '[' if chars.peek() == Some(&']') => {
                 chars.next();
-                push_word(&mut out, "Item");
+                Some("Item")
             }
-            '*' => push_word(&mut out, "Value"),
-            _ => {}
-        }
+            '*' => Some("Value"),
+            c => {
+                part.push(c);
+                continue;
+            }
+        };
+        parts.extend(one_word(&part));
+        part.clear();
+        parts.extend(marker.map(str::to_owned));
     }
-    push_word(&mut out, &word);
-    if out.is_empty() {
-        out.push_str("Type");
+    parts.extend(one_word(&part));
+    match parts.as_slice() {
+        [] => "Type".to_owned(),
+        [one] if RESERVED.contains(&one.as_str()) => capitalised(one),
+        _ => parts.join("::"),
     }
-    out
 }
 
-/// Appends one run of letters and digits to a name being made one word: its first letter
-/// a capital (where the capital is letters too), a run of digits after another run set
-/// apart by `_`.
-fn push_word(out: &mut String, word: &str) {
+/// One part of a path as a word of the text: itself when it is one already (letters,
+/// digits and `_`), else its runs of letters and digits, each a capital, a run of digits
+/// after another set apart by `_`; `None` when it has no letter or digit.
+fn one_word(part: &str) -> Option<String> {
+    let part = part.trim();
+    if part.is_empty() {
+        return None;
+    }
+    if part.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Some(part.to_owned());
+    }
+    let mut out = String::with_capacity(part.len());
+    for run in part.split(|c: char| !c.is_alphanumeric()) {
+        if run.is_empty() {
+            continue;
+        }
+        if !out.is_empty() && run.starts_with(char::is_numeric) {
+            out.push('_');
+        }
+        out.push_str(&capitalised(run));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `word` with a capital first letter, where the capital is letters too (`ß` → `SS`; a
+/// letter without a capital, or a digit, stays).
+fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     let Some(first) = chars.next() else {
-        return;
+        return String::new();
     };
-    if first.is_numeric() && !out.is_empty() {
-        out.push('_');
-    }
     let upper: String = first.to_uppercase().collect();
-    if upper.chars().all(char::is_alphanumeric) {
-        out.push_str(&upper);
+    let mut out = if upper.chars().all(char::is_alphanumeric) {
+        upper
     } else {
-        out.push(first);
-    }
+        first.to_string()
+    };
     out.push_str(chars.as_str());
+    out
 }
 
 /// An error at `pointer`.
