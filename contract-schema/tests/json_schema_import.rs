@@ -2051,3 +2051,124 @@ fn an_internally_tagged_struct_variant_that_only_captures_reads_back_as_one() {
     assert_eq!(done.unknown, Unknown::Capture);
     assert_eq!(done.extra, Some(Type::Bool));
 }
+
+#[test]
+fn an_internally_tagged_newtype_of_unit_reads_the_tag_alone() {
+    // serde reads `{"kind": "PENDING"}` as `Pending(Plan(()))`: the content `()` (and a
+    // newtype of it) is read from the empty map beside the tag. The receiver view exports
+    // the tag alone, read back as a unit variant, which the newtype variant reads.
+    let text = "root Grid\n\nenum Grid\n  rust \"my_app::Grid\"\n  repr internal tag \"kind\"\n  variant Pending: newtype Plan\n    send never\n    receive \"PENDING\"\n  variant Ready: unit\n    send \"READY\"\n    receive \"READY\"\n\nnewtype Plan: unit\n  rust \"my_app::Plan\"\n";
+    reads_back(text);
+    let reader = contract_schema::text::parse(text).expect("parses");
+    let unit = |content: &str| {
+        contract_schema::text::parse(&text.replace(
+            "variant Pending: newtype Plan\n    send never",
+            &format!("variant Pending: {content}\n    send \"PENDING\""),
+        ))
+        .expect("parses")
+    };
+    assert_eq!(found(&unit("unit"), &reader), vec![]);
+    // A content that needs a value beside the tag still does not read the tag alone.
+    let needs_value =
+        contract_schema::text::parse(&text.replace("newtype Plan: unit", "newtype Plan: u8"))
+            .expect("parses");
+    assert_eq!(
+        found(&unit("unit"), &needs_value),
+        vec![("TYPE_CHANGED", "(PENDING)".to_owned())]
+    );
+}
+
+#[test]
+fn a_rename_trial_does_not_take_a_pair_that_was_found_not_to_fit_as_fitting() {
+    // `evidence` is read: its `Step`s are compared first, and `Step` denies the `budget`
+    // it sends. `notes` is sent under a key the reader does not read, of the same `Step`:
+    // no likely rename of `notesIn`, since a `Step` does not fit a `Step`, whichever of the
+    // two was compared first.
+    let text = "root Holder\n\nstruct Holder\n  rust \"my_app::Holder\"\n  unknown deny\n  field notes: Step\n    send \"notes\" always\n    receive \"notesIn\" required\n  field evidence: Step\n    send \"evidence\" always\n    receive \"evidence\" optional\n\nstruct Step\n  rust \"my_app::Step\"\n  unknown deny\n  field budget: bool\n    send \"budget\" always\n    receive \"budgetIn\" optional\n";
+    let schema = contract_schema::text::parse(text).expect("parses");
+    let expected = vec![
+        ("UNKNOWN_FIELD_DENIED", "evidence.budget".to_owned()),
+        ("REQUIRED_FIELD_NOT_SENT", "notesIn".to_owned()),
+        ("UNKNOWN_FIELD_DENIED", "notes".to_owned()),
+    ];
+    assert_eq!(found(&schema, &schema), expected);
+    // The same behind a list, compared after the pair it holds.
+    let nested = contract_schema::text::parse(
+        &text
+            .replace("field notes: Step", "field notes: list<Step>")
+            .replace("field evidence: Step", "field evidence: list<Step>"),
+    )
+    .expect("parses");
+    let rules: Vec<&str> = found(&nested, &nested)
+        .iter()
+        .map(|(rule, _)| *rule)
+        .collect();
+    assert_eq!(
+        rules,
+        vec![
+            "UNKNOWN_FIELD_DENIED",
+            "REQUIRED_FIELD_NOT_SENT",
+            "UNKNOWN_FIELD_DENIED"
+        ]
+    );
+    reads_back(text);
+}
+
+#[test]
+fn a_likely_rename_does_not_depend_on_the_order_of_the_writers_fields() {
+    // A `tuple(u8, u8)` fits a `list<u8>` reader one way only: of the two candidates for
+    // `idsIn`, the `list<u8>` (which the reader's type fits too) is the rename, and the
+    // tuple is left for `pairIn`, whichever the writer declares first.
+    let struct_of = |fields: &[&str]| {
+        contract_schema::text::parse(&format!(
+            "root H\n\nstruct H\n  rust \"my_app::H\"\n  unknown deny\n{}",
+            fields.concat()
+        ))
+        .expect("parses")
+    };
+    let list = "  field a: list<u8>\n    send \"ids\" always\n    receive never\n";
+    let tuple = "  field b: tuple(u8, u8)\n    send \"pair\" always\n    receive never\n";
+    let reader = struct_of(&[
+        "  field c: list<u8>\n    send never\n    receive \"idsIn\" required\n",
+        "  field d: tuple(u8, u8)\n    send never\n    receive \"pairIn\" required\n",
+    ]);
+    let expected = vec![
+        ("FIELD_LIKELY_RENAMED", "idsIn".to_owned()),
+        ("FIELD_LIKELY_RENAMED", "pairIn".to_owned()),
+    ];
+    assert_eq!(found(&struct_of(&[list, tuple]), &reader), expected);
+    assert_eq!(found(&struct_of(&[tuple, list]), &reader), expected);
+    // Of candidates that fit alike, the one of the reader's Rust name: a key renamed, the
+    // field kept.
+    let x = "  field x: u8\n    send \"x\" always\n    receive never\n";
+    let y = "  field y: u8\n    send \"y\" always\n    receive never\n";
+    let reader = struct_of(&[
+        "  field y: u8\n    send never\n    receive \"yIn\" required\n",
+        "  field x: u8\n    send never\n    receive \"xIn\" required\n",
+    ]);
+    for writer in [struct_of(&[x, y]), struct_of(&[y, x])] {
+        let whys: Vec<String> = compat::check(&writer, &reader)
+            .findings()
+            .iter()
+            .map(|f| format!("{} {} {}", f.rule.id(), f.path, f.why))
+            .collect();
+        assert_eq!(whys.len(), 2, "{whys:?}");
+        assert!(
+            whys[0].starts_with("FIELD_LIKELY_RENAMED yIn ") && whys[0].contains("which send `y`"),
+            "{whys:?}"
+        );
+        assert!(
+            whys[1].starts_with("FIELD_LIKELY_RENAMED xIn ") && whys[1].contains("which send `x`"),
+            "{whys:?}"
+        );
+    }
+    // A type that holds itself: a candidate's type compared on its own (both ways) ends,
+    // and both renames are found.
+    let recursive = contract_schema::text::parse("root H\n\nstruct H\n  rust \"my_app::H\"\n  unknown deny\n  field order_id: list<H>\n    send \"order_id\" always\n    receive \"order_idIn\" required\n  field evidence: tuple(H, H)\n    send \"evidence\" always\n    receive \"evidenceIn\" required\n").expect("parses");
+    let rules: Vec<&str> = found(&recursive, &recursive)
+        .iter()
+        .map(|(rule, _)| *rule)
+        .collect();
+    assert_eq!(rules, vec!["FIELD_LIKELY_RENAMED", "FIELD_LIKELY_RENAMED"]);
+    reads_back(&contract_schema::text::to_text(&recursive));
+}

@@ -40,6 +40,15 @@ pub(crate) struct Checker<'a> {
     /// compared.
     pub(super) visited: HashSet<Pair<'a>>,
     pub(super) findings: Vec<Finding>,
+    /// The pairs whose comparison (not a trial's) found something, or met such a pair
+    /// again: a trial that meets one again does not fit, whatever order the pairs were
+    /// first met in.
+    pub(super) broken: HashSet<Pair<'a>>,
+    /// How many findings outside a trial, and meetings of a broken pair again, there were:
+    /// a pair is broken when this grew while it was compared.
+    pub(super) broken_count: usize,
+    /// A trial met a broken pair again: it does not fit.
+    pub(super) trial_broken: bool,
     /// A trial stops at its first finding and only answers "does it fit".
     pub(super) trial: bool,
     /// The pairs a trial added to `visited`, removed when the trial ends.
@@ -100,6 +109,9 @@ impl<'a> Checker<'a> {
             path: Vec::new(),
             visited: HashSet::new(),
             findings: Vec::new(),
+            broken: HashSet::new(),
+            broken_count: 0,
+            trial_broken: false,
             trial: false,
             trial_log: Vec::new(),
             in_progress: HashSet::new(),
@@ -144,7 +156,29 @@ impl<'a> Checker<'a> {
     // ----- reporting -------------------------------------------------------------------
 
     pub(super) fn stopped(&self) -> bool {
-        self.trial && !self.findings.is_empty()
+        self.trial && (self.trial_broken || !self.findings.is_empty())
+    }
+
+    /// A pair compared before (or being compared) met again: not compared again, but
+    /// when its comparison found something a trial does not fit, and the pairs being
+    /// compared for real are broken too.
+    pub(super) fn met_again(&mut self, pair: Pair<'a>) {
+        if !self.broken.contains(&pair) {
+            return;
+        }
+        if self.trial {
+            self.trial_broken = true;
+        } else {
+            self.broken_count += 1;
+        }
+    }
+
+    /// The end of the comparison of `pair` (outside a trial), begun when
+    /// [`Checker::broken_count`] was `before`.
+    pub(super) fn compared(&mut self, pair: Pair<'a>, before: usize) {
+        if !self.trial && self.broken_count != before {
+            self.broken.insert(pair);
+        }
     }
 
     /// Reports a finding whose fix is in its hint only ([`Fix::Described`]).
@@ -154,6 +188,9 @@ impl<'a> Checker<'a> {
 
     /// Reports a finding with its hint and the structured fix the hint describes.
     pub(super) fn report_fix(&mut self, rule: Rule, why: String, hint: String, fix: Fix) {
+        if !self.trial {
+            self.broken_count += 1;
+        }
         let (path, field) = render(&self.path);
         self.findings.push(Finding {
             rule,
@@ -212,18 +249,22 @@ impl<'a> Checker<'a> {
     }
 
     /// Runs `f` as a trial that stops at its first finding and keeps none; true when
-    /// nothing was found. A trial sees the pairs of named types the checker has compared
-    /// or is comparing as fitting (they are reported, or being checked, on their own), and
-    /// forgets the pairs it compared itself, so that a failed trial leaves no trace.
+    /// nothing was found. A trial sees the pairs of named types the checker is comparing
+    /// as fitting (they are being checked on their own), and those it has compared as they
+    /// were found (a pair whose comparison found something does not fit: the answer does
+    /// not depend on whether the trial or the comparison met the pair first); it forgets
+    /// the pairs it compared itself, so that a failed trial leaves no trace.
     pub(super) fn fits(&mut self, f: impl FnOnce(&mut Checker<'a>)) -> bool {
         let findings = core::mem::take(&mut self.findings);
         let trial = core::mem::replace(&mut self.trial, true);
+        let trial_broken = core::mem::replace(&mut self.trial_broken, false);
         let path_len = self.path.len();
         let log_start = self.trial_log.len();
         f(self);
-        let fits = self.findings.is_empty();
+        let fits = self.findings.is_empty() && !self.trial_broken;
         self.findings = findings;
         self.trial = trial;
+        self.trial_broken = trial_broken;
         self.path.truncate(path_len);
         // Nested trials drain only what they logged, so the log is at least as long as it
         // was; `min` keeps the range valid whatever happens.

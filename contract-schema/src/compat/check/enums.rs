@@ -353,6 +353,14 @@ impl<'a> Checker<'a> {
             return;
         }
         if matches!(repr, Repr::Internal { .. }) {
+            // A unit variant is the tag alone, which a newtype variant reads when its
+            // content reads an empty remainder (serde reads `()`, and a newtype of it, from
+            // the empty map left beside the tag).
+            if let (VariantDefKind::Unit, VariantDefKind::Newtype(rt)) = (&wv.kind, &rv.kind) {
+                if reads_empty_remainder(self.reader, rt, 0) {
+                    return;
+                }
+            }
             let ws: Option<&'a StructDef> = match &wv.kind {
                 VariantDefKind::Struct(ws) => Some(ws),
                 VariantDefKind::Newtype(ty) => newtype_struct(self.writer, ty),

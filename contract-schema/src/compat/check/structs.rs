@@ -594,24 +594,49 @@ impl<'a> Checker<'a> {
             return;
         }
         // Undeclared: a field of the same type is sent under a key the reader does not read.
-        let mut likely = None;
+        // Of the candidates whose type fits: the first of the reader's Rust name (a key
+        // renamed, the field kept), else the first whose type the reader's also fits (a
+        // `tuple(T, T)` fits a `list<T>` reader, but a `list<T>` sent beside it is the
+        // likelier rename), else the first; so that the pairing does not depend on the
+        // order the writer's fields come in where they tell one rename from another.
+        // A trial only asks whether anything is found, which a required field not sent is,
+        // renamed or not: it looks for no candidate (whose search compares types on their
+        // own, which for a type that holds itself would search again without end).
+        let searched = if self.trial { 0 } else { MAX_RENAME_CANDIDATES };
+        // Under a full mode the rename's fix keeps one key for both sides, so the types
+        // must fit both ways: a `u64` that fits an `f32` reader is no rename of it when old
+        // `f32` data would then be read as a `u64`.
+        let (read_by, written_by) = (self.reader, self.writer);
+        let both = |wf: &'a FieldDef| Checker::fits_alone(read_by, written_by, &rf.ty, &wf.ty);
+        let mut likely = unsent
+            .first_named(&rf.rust_name)
+            .filter(|_| searched > 0)
+            .and_then(|j| Some((j, *unsent.unknown.get(j)?)))
+            .filter(|&(_, (wf, _))| {
+                self.fits(|c| c.ty(wf.sent_type(), &rf.ty)) && (!self.both || both(wf))
+            })
+            .map(|(j, (wf, sent))| (j, wf, sent));
+        let mut one_way = None;
         let mut next = unsent.candidate_from(0);
-        for _ in 0..MAX_RENAME_CANDIDATES {
+        for _ in 0..searched {
+            if likely.is_some() {
+                break;
+            }
             let Some((j, &(wf, sent))) = next.and_then(|j| Some((j, unsent.unknown.get(j)?)))
             else {
                 break;
             };
-            // Under a full mode the rename's fix keeps one key for both sides, so the
-            // types must fit both ways: a `u64` that fits an `f32` reader is no rename of
-            // it when old `f32` data would then be read as a `u64`.
-            if self.fits(|c| c.ty(wf.sent_type(), &rf.ty))
-                && (!self.both || Checker::fits_alone(self.reader, self.writer, &rf.ty, &wf.ty))
-            {
-                likely = Some((j, wf, sent));
-                break;
-            }
             next = unsent.candidate_from(j + 1);
+            if !self.fits(|c| c.ty(wf.sent_type(), &rf.ty)) {
+                continue;
+            }
+            if both(wf) {
+                likely = Some((j, wf, sent));
+            } else if !self.both && one_way.is_none() {
+                one_way = Some((j, wf, sent));
+            }
         }
+        let likely = likely.or(one_way);
         if let Some((j, wf, sent)) = likely {
             unsent.consume(j);
             let (old, new) = self.forward_or(
@@ -755,6 +780,8 @@ struct Unsent<'a> {
     by_name: HashMap<&'a str, Vec<usize>>,
     /// A writer's `renamed_from` name to the positions that declare it, ascending.
     by_old_name: HashMap<&'a str, Vec<usize>>,
+    /// A Rust field name to the positions always sent under it, ascending.
+    by_rust_name: HashMap<&'a str, Vec<usize>>,
     /// The next position at or after each one that may be an undeclared rename (always
     /// sent, not taken), or `unknown.len()`: a chain that skips what was taken, shortened as
     /// it is followed.
@@ -765,9 +792,16 @@ impl<'a> Unsent<'a> {
     fn new(unknown: Vec<(&'a FieldDef, &'a SenderField)>) -> Self {
         let mut by_name: HashMap<&'a str, Vec<usize>> = HashMap::new();
         let mut by_old_name: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        let mut by_rust_name: HashMap<&'a str, Vec<usize>> = HashMap::new();
         let mut next = Vec::with_capacity(unknown.len() + 1);
         for (j, (wf, sent)) in unknown.iter().enumerate() {
             by_name.entry(sent.name.as_str()).or_default().push(j);
+            if sent.emit == Emit::Always {
+                by_rust_name
+                    .entry(wf.rust_name.as_str())
+                    .or_default()
+                    .push(j);
+            }
             for old in &wf.renamed_from {
                 by_old_name.entry(old.as_str()).or_default().push(j);
             }
@@ -779,6 +813,7 @@ impl<'a> Unsent<'a> {
             unknown,
             by_name,
             by_old_name,
+            by_rust_name,
             next,
         }
     }
@@ -804,6 +839,11 @@ impl<'a> Unsent<'a> {
     /// The first free writer field sent under `name`.
     fn first_sent_as(&self, name: &str) -> Option<usize> {
         self.first_free(self.by_name.get(name))
+    }
+
+    /// The first free, always sent writer field of the Rust name `name`.
+    fn first_named(&self, name: &str) -> Option<usize> {
+        self.first_free(self.by_rust_name.get(name))
     }
 
     /// The first free writer field that declares it was renamed from a key `recv` reads.

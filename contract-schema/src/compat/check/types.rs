@@ -71,12 +71,15 @@ impl<'a> Checker<'a> {
             return;
         }
         if self.visited.contains(&pair) {
+            self.met_again(pair);
             return;
         }
+        let before = self.broken_count;
         self.in_progress.insert(pair);
         self.ty_resolved(self.writer.resolve(w), self.reader.resolve(r));
         self.in_progress.remove(&pair);
         self.first_visit(pair);
+        self.compared(pair, before);
     }
 
     /// Marks a pair as compared; false when it already was (or is being) compared. A trial
@@ -361,9 +364,18 @@ impl<'a> Checker<'a> {
 
     /// Two named types, compared by structure. Each pair is compared once.
     pub(super) fn named(&mut self, w: &'a Type, r: &'a Type, a: &'a str, b: &'a str) {
-        if !self.first_visit((Side::Named(a), Side::Named(b))) {
+        let pair = (Side::Named(a), Side::Named(b));
+        if !self.first_visit(pair) {
+            self.met_again(pair);
             return;
         }
+        let before = self.broken_count;
+        self.named_pair(w, r, a, b);
+        self.compared(pair, before);
+    }
+
+    /// [`Checker::named`]'s comparison of a pair met for the first time.
+    fn named_pair(&mut self, w: &'a Type, r: &'a Type, a: &'a str, b: &'a str) {
         let (Some(wd), Some(rd)) = (self.writer.def(a), self.reader.def(b)) else {
             let (side, name) = if self.writer.def(a).is_none() {
                 (self.direction.writer(), a)
