@@ -8,7 +8,6 @@ use std::path::Path;
 
 use contract_core::schema::compat::{self, CompatReport};
 use contract_core::schema::json_schema::{self, dialect, View};
-use contract_core::schema::model::{Body, StructDef, Type, VariantDefKind};
 use contract_core::schema::snapshot::{self, SnapshotErrorKind};
 use contract_core::schema::{text, Schema};
 use contract_core::{receive, send, Dialect, HandoffContract, HandoffSchema};
@@ -283,9 +282,7 @@ pub fn check_import(data: &[u8]) {
                 // The import's type names (from a peer's titles, `$defs` keys and places)
                 // are display names the text reads back: `handoff diff` shows them, and a
                 // user may keep the imported schema as a snapshot.
-                if !flattens_a_non_enum(&imported.schema) {
-                    check_text_roundtrip(&imported.schema);
-                }
+                check_text_roundtrip(&imported.schema);
                 let again = json_schema::import(&doc, view).map(|i| i.schema).ok();
                 assert_eq!(
                     again.as_ref(),
@@ -300,35 +297,6 @@ pub fn check_import(data: &[u8]) {
             }
         }
     }
-}
-
-/// Whether a struct of `schema` flattens what is not an enum, which the text refuses ("a
-/// `flatten` line holds an enum"): a known gap of the import, not of its names, which
-/// [`check_import`] leaves out of the text's round trip until it is closed, so that the
-/// fuzzer finds what else there is. A producer's schema reads a string enum with a
-/// catch-all as any string, also when a struct flattens it (`x-handoff-flattened`), and the
-/// flattened enum becomes a newtype of `string`.
-fn flattens_a_non_enum(schema: &Schema) -> bool {
-    let is_enum = |ty: &Type| {
-        let ty = match ty {
-            Type::Option(inner) => inner.as_ref(),
-            ty => ty,
-        };
-        let body = match ty {
-            Type::Named(name) => schema.def(name).map(|d| &d.body),
-            _ => None,
-        };
-        matches!(body, Some(Body::Enum(_)))
-    };
-    let flattens = |s: &StructDef| s.flattened.iter().any(|flat| !is_enum(&flat.ty));
-    schema.types.values().any(|def| match &def.body {
-        Body::Struct(s) => flattens(s),
-        Body::Enum(e) => e.variants.iter().any(|v| match &v.kind {
-            VariantDefKind::Struct(s) => flattens(s),
-            _ => false,
-        }),
-        _ => false,
-    })
 }
 
 /// The law of the canonical text (`contract-schema/tests/text_roundtrip.rs`): it reads back

@@ -6,9 +6,12 @@
 use serde_json::{Map, Value};
 
 use crate::contract::{is_contract_name, ContractId, Mode};
-use crate::model::{Body, EnumDef, Repr, Schema, Type, TypeDef};
+use crate::model::{
+    Body, EnumDef, Repr, Schema, StructDef, Type, TypeDef, Unknown, VariantDefKind,
+};
 
 use super::importer::{child, error, is_keyword, Dialect, Importer, Result, Shaped};
+use super::objects::{named_through_option, NOT_AN_ENUM};
 
 /// The error of a `type` the import does not know.
 const UNKNOWN_TYPE: &str =
@@ -67,13 +70,56 @@ impl Importer<'_> {
                 super::tagged::distinct_variants(&mut e.variants);
             }
         }
-        Ok(Schema {
+        let mut schema = Schema {
             contract,
             mode,
             allowances: crate::allowance::Allowances::default(),
             root,
             types,
-        })
+        };
+        self.settle_flats(&mut schema)?;
+        Ok(schema)
+    }
+
+    /// The flattened members whose type was still being read when their struct was: each
+    /// that is no enum, now that every type is read, is not read (what the model cannot
+    /// hold: the text flattens enums only), and a producer's struct that flattened it may
+    /// write any other key. Then the types only such members reached are dropped.
+    fn settle_flats(&mut self, schema: &mut Schema) -> Result<()> {
+        let pending = std::mem::take(&mut self.pending_flats);
+        let mut not_enums: Vec<Type> = Vec::new();
+        for (pointer, ty) in pending {
+            if schema.flat_enum(&ty).is_none() {
+                self.unsupported(&pointer, NOT_AN_ENUM)?;
+                not_enums.push(ty);
+            }
+        }
+        self.unflattened
+            .extend(not_enums.iter().filter_map(named_through_option));
+        let sender = self.sender();
+        let settle = |s: &mut StructDef| {
+            let before = s.flattened.len();
+            s.flattened.retain(|f| !not_enums.contains(&f.ty));
+            if sender && s.flattened.len() < before {
+                s.unknown = Unknown::Capture;
+                s.extra = Some(Type::Any);
+            }
+        };
+        for def in schema.types.values_mut() {
+            match &mut def.body {
+                Body::Struct(s) => settle(s),
+                Body::Enum(e) => {
+                    for v in &mut e.variants {
+                        if let VariantDefKind::Struct(s) = &mut v.kind {
+                            settle(s);
+                        }
+                    }
+                }
+                Body::Newtype(_) | Body::Views { .. } => {}
+            }
+        }
+        self.drop_unreached(schema);
+        Ok(())
     }
 
     /// The root's named type when the root is a struct or an enum (or `#` is referenced),
@@ -357,6 +403,37 @@ impl Importer<'_> {
         self.reference_to(&target_pointer, if last.is_empty() { "Root" } else { last })
     }
 
+    /// The types in [`Importer::unflattened`], and those they reach, that nothing reaches
+    /// from the root once their flattened members are read otherwise, dropped: the schema
+    /// holds the types its root reaches.
+    fn drop_unreached(&mut self, schema: &mut Schema) {
+        let candidates = std::mem::take(&mut self.unflattened);
+        if candidates.is_empty() {
+            return;
+        }
+        let reach = |mut stack: Vec<String>| {
+            let mut reached = std::collections::BTreeSet::new();
+            while let Some(name) = stack.pop() {
+                if let (Some(def), false) = (schema.types.get(&name), reached.contains(&name)) {
+                    named_in_body(&def.body, &mut stack);
+                }
+                reached.insert(name);
+            }
+            reached
+        };
+        let mut from_root = Vec::new();
+        named_in(&schema.root, &mut from_root);
+        let kept = reach(from_root);
+        // The candidates and what they reach, unless the root reaches it too.
+        let dropped: Vec<String> = reach(candidates)
+            .into_iter()
+            .filter(|name| !kept.contains(name))
+            .collect();
+        for name in dropped {
+            schema.types.remove(&name);
+        }
+    }
+
     /// The named type of the schema at `target` (a JSON pointer into the document), read
     /// once: its `title` names it when it has one, else `key`.
     fn reference_to(&mut self, target: &str, key: &str) -> Result<Type> {
@@ -399,6 +476,60 @@ impl Importer<'_> {
             },
         );
         Ok(Type::Named(name))
+    }
+}
+
+/// The named types `ty` refers to, onto `out`.
+fn named_in(ty: &Type, out: &mut Vec<String>) {
+    match ty {
+        Type::Unit
+        | Type::Bool
+        | Type::Int(_)
+        | Type::Float(_)
+        | Type::Char
+        | Type::String(_)
+        | Type::Constrained(_)
+        | Type::Any => {}
+        Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
+            named_in(inner, out);
+        }
+        Type::Map(key, value) => {
+            named_in(key, out);
+            named_in(value, out);
+        }
+        Type::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
+        Type::Named(name) => out.push(name.clone()),
+    }
+}
+
+/// The named types a struct refers to, onto `out`.
+fn named_in_struct(def: &StructDef, out: &mut Vec<String>) {
+    def.fields.iter().for_each(|f| named_in(&f.ty, out));
+    def.flattened.iter().for_each(|f| named_in(&f.ty, out));
+    if let Some(extra) = &def.extra {
+        named_in(extra, out);
+    }
+}
+
+/// The named types a body refers to, onto `out`.
+fn named_in_body(body: &Body, out: &mut Vec<String>) {
+    match body {
+        Body::Struct(s) => named_in_struct(s, out),
+        Body::Newtype(ty) => named_in(ty, out),
+        Body::Views { sender, receiver } => {
+            named_in(sender, out);
+            named_in(receiver, out);
+        }
+        Body::Enum(e) => {
+            for v in &e.variants {
+                match &v.kind {
+                    VariantDefKind::Unit => {}
+                    VariantDefKind::Newtype(ty) => named_in(ty, out),
+                    VariantDefKind::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
+                    VariantDefKind::Struct(s) => named_in_struct(s, out),
+                }
+            }
+        }
     }
 }
 

@@ -140,6 +140,15 @@ pub(super) struct Importer<'a> {
     /// Whether the document is this crate's export (it has `x-handoff-view`), whose fields
     /// say their provenance; a peer's say nothing of it.
     pub(super) own: bool,
+    /// The flattened members whose type was still being read when their struct was (a
+    /// `$ref` back into a type that holds the struct), each with the pointer of its
+    /// `x-handoff-flattened` entry: whether each is an enum is known once the document is
+    /// read.
+    pub(super) pending_flats: Vec<(String, Type)>,
+    /// The named types a flattened member's type named that are no enum (the member read
+    /// otherwise, or not at all): dropped once the document is read when nothing else
+    /// reaches them.
+    pub(super) unflattened: Vec<String>,
 }
 
 pub(super) type Result<T> = core::result::Result<T, ImportError>;
@@ -158,6 +167,8 @@ impl<'a> Importer<'a> {
             depth: 0,
             root_referenced: false,
             own: doc.get("x-handoff-view").is_some(),
+            pending_flats: Vec::new(),
+            unflattened: Vec::new(),
         }
     }
 

@@ -147,7 +147,13 @@
 //!   inlined alternatives (opened for the struct's own keys, so that a struct variant's
 //!   `deny_unknown_fields` is gone, or left out where they constrain nothing) are not read
 //!   back: a consumer's is an error at the `allOf` entry, a producer's is dropped with a
-//!   warning and its object read as open.
+//!   warning and its object read as open. A flattened enum's own definition that is no enum
+//!   (a consumer's string enum with a catch-all is any string, as serde reads it alone) is
+//!   read from its `allOf` entry, the keys serde reads it under when flattened (a unit
+//!   variant's name holding `null`; no other key goes to the catch-all), or, for an
+//!   optional one, from the names listed beside it; a member that is no enum even so is not
+//!   read (an error for a consumer, dropped with a warning and its object opened for a
+//!   producer, at its `x-handoff-flattened` entry).
 //!
 //! The tests in `contract-schema/tests/json_schema_import.rs` and
 //! `tests/tests/json_schema_roundtrip.rs` pin each of these.

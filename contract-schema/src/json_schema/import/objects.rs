@@ -261,9 +261,9 @@ impl Importer<'_> {
             }
         }
         // This crate's flattened enums: read from their annotation, their keys' `allOf`
-        // entries then said by it.
+        // entries then said by it. A member dropped (not an enum) opens a producer's object.
         let flattened = self.flattened(map, pointer, hint)?;
-        let mut opened = false;
+        let mut opened = flattened.as_ref().is_some_and(|(_, dropped)| *dropped);
         if let Some(all) = map.get("allOf") {
             let all_at = child(pointer, "allOf");
             let Some(all) = all.as_array() else {
@@ -356,19 +356,27 @@ impl Importer<'_> {
             fields,
             unknown,
             extra,
-            flattened: flattened.unwrap_or_default(),
+            flattened: flattened.map(|(members, _)| members).unwrap_or_default(),
         };
         Ok((def, groups))
     }
 
     /// The flattened enums of `x-handoff-flattened`, when given: each sent and read, as the
-    /// view the export was made for has it.
+    /// view the export was made for has it; with whether one was dropped.
+    ///
+    /// A member is flattened as the enum its type is. Where the type is no enum, the keys the
+    /// object's `allOf` entry for the member takes say the enum as serde flattens it: this
+    /// crate's consumer view writes a string enum with a catch-all as any string (serde
+    /// reads any other string as the catch-all), but flattened, serde writes and reads a
+    /// unit variant as its name, a key holding `null`, and no other key goes to the
+    /// catch-all. Where the entry is not such an enum either, the member is not read (what
+    /// the model cannot hold: the text flattens enums only).
     fn flattened(
         &mut self,
         map: &Map<String, Value>,
         pointer: &str,
         hint: &str,
-    ) -> Result<Option<Vec<FlatEnumDef>>> {
+    ) -> Result<Option<(Vec<FlatEnumDef>, bool)>> {
         let Some(entries) = map.get("x-handoff-flattened") else {
             return Ok(None);
         };
@@ -382,6 +390,7 @@ impl Importer<'_> {
         };
         let entries = entries.as_array().ok_or_else(|| malformed(&at))?;
         let mut out = Vec::with_capacity(entries.len());
+        let mut dropped = false;
         for (i, entry) in entries.iter().enumerate() {
             let entry_at = item(&at, i);
             let (Some(rust_name), Some(schema)) =
@@ -389,11 +398,42 @@ impl Importer<'_> {
             else {
                 return Err(malformed(&entry_at));
             };
-            let ty = self.ty(
-                schema,
-                &child(&entry_at, "type"),
-                &format!("{hint}.{rust_name}"),
-            )?;
+            let member_hint = format!("{hint}.{rust_name}");
+            let ty = self.ty(schema, &child(&entry_at, "type"), &member_hint)?;
+            let kind = self.flat_kind(&ty);
+            if matches!(kind, FlatKind::NotEnum) {
+                self.unflattened.extend(named_through_option(&ty));
+            }
+            let ty = match kind {
+                FlatKind::Enum => ty,
+                FlatKind::Pending => {
+                    self.pending_flats.push((entry_at, ty.clone()));
+                    ty
+                }
+                FlatKind::NotEnum => {
+                    match flat_string_enum(map, rust_name).or_else(|| self.flat_names(map, &ty)) {
+                        Some((variants, optional)) => {
+                            let rust_path = self.rust_path_of(&ty);
+                            let body = Body::Enum(EnumDef {
+                                repr: Repr::External,
+                                variants,
+                                deny_unknown_fields: false,
+                            });
+                            let named = self.named(&member_hint, rust_path, body);
+                            if optional {
+                                Type::option_of(named)
+                            } else {
+                                named
+                            }
+                        }
+                        None => {
+                            self.unsupported(&entry_at, NOT_AN_ENUM)?;
+                            dropped = true;
+                            continue;
+                        }
+                    }
+                }
+            };
             out.push(FlatEnumDef {
                 rust_name: rust_name.to_owned(),
                 ty,
@@ -402,7 +442,109 @@ impl Importer<'_> {
                 doc: String::new(),
             });
         }
-        Ok(Some(out))
+        Ok(Some((out, dropped)))
+    }
+
+    /// Whether `ty` is an enum a struct can flatten (through `option` and newtypes, as the
+    /// model resolves one), as far as the types read so far say.
+    fn flat_kind(&self, ty: &Type) -> FlatKind {
+        let mut ty = ty;
+        // Every step passes a newtype or an `option`: more steps than types is a loop.
+        for _ in 0..=self.types.len().saturating_mul(2) {
+            match ty {
+                Type::Option(inner) => ty = inner,
+                Type::Named(name) => match self.types.get(name).map(|d| &d.body) {
+                    Some(Body::Enum(_)) => return FlatKind::Enum,
+                    Some(Body::Newtype(inner)) => ty = inner,
+                    Some(_) => return FlatKind::NotEnum,
+                    None => return FlatKind::Pending,
+                },
+                _ => return FlatKind::NotEnum,
+            }
+        }
+        FlatKind::NotEnum
+    }
+
+    /// The optional string enum a consumer's struct flattens as `ty`, an `option` of a
+    /// string schema of `examples`, or of a `oneOf` of the variants' names beside a
+    /// catch-all (this crate's consumer view of a string enum with a catch-all, without and
+    /// with docs, whichever role the document is read in): the export writes its names
+    /// alone as the `properties` of one `allOf` entry, each `true`, without the member's
+    /// name (serde reads `None` whatever the keys hold), so the entry whose keys are those
+    /// names is the member's. The variants (one per name of `examples`, one per
+    /// alternative of `oneOf`), and that the member is an `option`; `None` when there is no
+    /// such entry.
+    fn flat_names(&self, map: &Map<String, Value>, ty: &Type) -> Option<(Vec<VariantDef>, bool)> {
+        if !matches!(ty, Type::Option(_)) {
+            return None;
+        }
+        let name = named_through_option(ty)?;
+        let target = self
+            .refs
+            .iter()
+            .find(|(_, given)| **given == name)
+            .map(|(pointer, _)| pointer.as_str())?;
+        let target = self.doc.pointer(if target == "#" { "" } else { target })?;
+        if target.get("type").and_then(Value::as_str) != Some("string") {
+            return None;
+        }
+        // Each variant's Rust name, names and alternative: one per name of `examples`, or,
+        // where the variants have docs, one per alternative of `oneOf` that lists names
+        // (`const` or `enum`), the catch-all's (any other string) left out.
+        let mut listed: Vec<(&str, Vec<&str>, &Value)> = Vec::new();
+        if let Some(names) = target.get("examples").and_then(strings) {
+            listed.extend(names.into_iter().map(|n| (n, vec![n], &Value::Null)));
+        } else {
+            for alternative in target.get("oneOf")?.as_array()? {
+                if alternative.get("x-handoff-catch-all") == Some(&Value::Bool(true)) {
+                    continue;
+                }
+                let names = match (alternative.get("const"), alternative.get("enum")) {
+                    (Some(Value::String(one)), None) => vec![one.as_str()],
+                    (None, Some(many)) => strings(many)?,
+                    _ => return None,
+                };
+                let first = names.first().copied()?;
+                let title = alternative.get("title").and_then(Value::as_str);
+                listed.push((title.unwrap_or(first), names, alternative));
+            }
+        }
+        let mut sorted: Vec<&str> = listed.iter().flat_map(|(_, n, _)| n.clone()).collect();
+        sorted.sort_unstable();
+        let entry = map.get("allOf")?.as_array()?.iter().find(|entry| {
+            let Some(entry) = entry.as_object() else {
+                return false;
+            };
+            let Some(Value::Object(properties)) = entry.get("properties") else {
+                return false;
+            };
+            let mut keys: Vec<&str> = properties.keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            entry.len() == 1
+                && keys == sorted
+                && properties.values().all(|v| *v == Value::Bool(true))
+        });
+        entry?;
+        let variants = listed
+            .iter()
+            .map(|(rust, names, written)| {
+                super::tagged::variant(rust, names, VariantDefKind::Unit, written)
+            })
+            .collect();
+        Some((variants, true))
+    }
+
+    /// The Rust path of the first named type `ty` is or holds (through `option`).
+    fn rust_path_of(&self, ty: &Type) -> String {
+        match ty {
+            Type::Option(inner) => self.rust_path_of(inner),
+            Type::Named(name) => self
+                .types
+                .get(name)
+                .map(|d| d.rust_path.clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
     }
 
     /// One field, both views: the sender writes it always when required, else when present;
@@ -527,6 +669,112 @@ impl Importer<'_> {
         }
         self.ty(names, pointer, hint)
     }
+}
+
+/// What a flattened member's type is, as far as the types read so far say.
+enum FlatKind {
+    /// An enum, or an `option` of one.
+    Enum,
+    /// Anything else.
+    NotEnum,
+    /// A named type still being read.
+    Pending,
+}
+
+/// The name `ty` is, through `option`s.
+pub(super) fn named_through_option(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Option(inner) => named_through_option(inner),
+        Type::Named(name) => Some(name.clone()),
+        _ => None,
+    }
+}
+
+/// Why a flattened member is not read.
+pub(super) const NOT_AN_ENUM: &str = "a flattened member that is not an enum is not read: a struct flattens enums only (the keys of its `allOf` entry say no enum of unit variants either)";
+
+/// The string enum a struct flattens as `rust_name`, from the object's `allOf` entry for it
+/// (`x-handoff-rust` is `rust_name`), as this crate's export writes an externally tagged
+/// enum of unit variants beside a struct's fields: a `oneOf` of objects each of one
+/// variant's names (`required`, or an `anyOf` of them, its aliases) holding `null`, titled
+/// by the variant; `anyOf` of that and `{}` when optional; `not: {}` when no variant is in
+/// the view. (A consumer's optional one is its names alone: see `Importer::flat_names`.)
+/// The variants, and whether the member is an `option`; `None` when the entry is not so.
+fn flat_string_enum(map: &Map<String, Value>, rust_name: &str) -> Option<(Vec<VariantDef>, bool)> {
+    let entry = map
+        .get("allOf")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_object)
+        .find(|e| e.get("x-handoff-rust").and_then(Value::as_str) == Some(rust_name))?;
+    let annotation = |k: &str| matches!(k, "x-handoff-rust" | "description" | "title");
+    let (body, optional) = match entry
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+    {
+        Some([inner, Value::Object(any)]) if any.is_empty() => (inner.as_object()?, true),
+        _ => (entry, false),
+    };
+    if optional && !entry.keys().all(|k| k == "anyOf" || annotation(k)) {
+        return None;
+    }
+    let unit = |v: &Value| {
+        v.as_object()
+            .is_some_and(|m| m.len() == 1 && m.get("type") == Some(&Value::String("null".into())))
+    };
+    if body
+        .get("not")
+        .and_then(Value::as_object)
+        .is_some_and(Map::is_empty)
+        && body.keys().all(|k| k == "not" || annotation(k))
+    {
+        return Some((Vec::new(), optional));
+    }
+    if !body
+        .keys()
+        .all(|k| matches!(k.as_str(), "oneOf" | "allOf") || annotation(k))
+    {
+        return None;
+    }
+    let mut variants = Vec::new();
+    for alternative in body.get("oneOf")?.as_array()? {
+        let alt = alternative.as_object()?;
+        let properties = alt.get("properties")?.as_object()?;
+        // One name required, or any one of several (a variant's aliases), in that order:
+        // each a property holding `null`, and no other property.
+        let names: Vec<&str> = match (alt.get("required").and_then(strings), alt.get("anyOf")) {
+            (Some(one), None) if one.len() == 1 => one,
+            (None, Some(Value::Array(any))) => any
+                .iter()
+                .map(|a| match required_only(a)?.as_slice() {
+                    [one] => Some(*one),
+                    _ => None,
+                })
+                .collect::<Option<Vec<&str>>>()?,
+            _ => return None,
+        };
+        let listed = names.len() == properties.len()
+            && names.iter().all(|n| properties.get(*n).is_some_and(unit));
+        let other_keys = alt.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "properties" | "required" | "anyOf" | "title" | "description"
+            ) || k.starts_with("x-")
+        });
+        if !listed || !other_keys {
+            return None;
+        }
+        let first = names.first().copied()?;
+        let name = alt.get("title").and_then(Value::as_str).unwrap_or(first);
+        variants.push(super::tagged::variant(
+            name,
+            &names,
+            VariantDefKind::Unit,
+            alternative,
+        ));
+    }
+    Some((variants, optional))
 }
 
 /// The names of an alias constraint the export writes: `oneOf` of `required` of one name
