@@ -100,9 +100,9 @@ fn titles_become_names_the_text_reads_back() {
         ("string", "String"),
         ("option", "Option"),
         ("u8", "U8"),
-        // Nothing left to name it by.
-        ("→", "Type"),
-        ("", "Type"),
+        // Nothing left to name it by: the root's place does, as an untitled root's.
+        ("→", "Root"),
+        ("", "Root"),
     ];
     let mut failures = Vec::new();
     for (title, expected) in cases {
@@ -217,6 +217,48 @@ fn a_defs_key_names_a_type_without_a_title() {
         names,
         BTreeSet::from(["OrderStatus", "Response_Order_", "Root", "String", "blank"])
     );
+    reads_back(&schema);
+}
+
+/// A root whose title names nothing (empty, or without a letter or digit) is `Root`, as
+/// an untitled root is; a `$defs` entry so titled is named by its key.
+#[test]
+fn a_title_that_names_nothing_leaves_the_name_to_the_place() {
+    for title in ["", " ", "→"] {
+        assert_eq!(root_name(title), "Root", "{title:?}");
+    }
+    let doc = json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/Status"}},
+        "$defs": {"Status": {"title": "→", "enum": ["x"]}},
+    });
+    let schema = imported(&doc, View::Receiver);
+    let names: BTreeSet<&str> = schema.types.keys().map(String::as_str).collect();
+    assert_eq!(names, BTreeSet::from(["Root", "Status"]));
+    reads_back(&schema);
+}
+
+/// A `$defs` key with `/` or `~` names its type as the key was written, not as the JSON
+/// pointer escapes it (`a~1b` is the key `a/b`, `x~0y` the key `x~y`).
+#[test]
+fn a_defs_key_is_read_unescaped() {
+    let doc = json!({
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "#/$defs/order~1status"},
+            "b": {"$ref": "#/$defs/x~0y"},
+            "c": {"$ref": "#/$defs/~01"},
+        },
+        "$defs": {
+            "order/status": {"enum": ["x"]},
+            "x~y": {"enum": ["y"]},
+            "~1": {"enum": ["z"]},
+        },
+    });
+    let schema = imported(&doc, View::Receiver);
+    let names: BTreeSet<&str> = schema.types.keys().map(String::as_str).collect();
+    // `~01` is the key `~1` (`~0` first read as `~`, the `1` after it then a digit).
+    assert_eq!(names, BTreeSet::from(["1", "OrderStatus", "Root", "XY"]));
     reads_back(&schema);
 }
 

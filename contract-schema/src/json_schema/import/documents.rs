@@ -51,8 +51,7 @@ impl Importer<'_> {
                 if map.contains_key("$ref") {
                     self.ty(doc, "", "Root")?
                 } else {
-                    let hint = map.get("title").and_then(Value::as_str).unwrap_or("Root");
-                    let root = self.reference_to("", hint)?;
+                    let root = self.reference_to("", "Root")?;
                     self.unwrap_root(root)
                 }
             }
@@ -399,8 +398,10 @@ impl Importer<'_> {
         if target_pointer.is_empty() {
             self.root_referenced = true;
         }
+        // The last token names the type as its key was written: `~1` is `/`, `~0` is `~`.
         let last = target_pointer.rsplit('/').next().unwrap_or_default();
-        self.reference_to(&target_pointer, if last.is_empty() { "Root" } else { last })
+        let key = last.replace("~1", "/").replace("~0", "~");
+        self.reference_to(&target_pointer, if key.is_empty() { "Root" } else { &key })
     }
 
     /// The types in [`Importer::unflattened`], and those they reach, that nothing reaches
@@ -435,7 +436,8 @@ impl Importer<'_> {
     }
 
     /// The named type of the schema at `target` (a JSON pointer into the document), read
-    /// once: its `title` names it when it has one, else `key`.
+    /// once: its `title` names it when it has a letter or a digit, else `key` (`Root` for
+    /// the document).
     fn reference_to(&mut self, target: &str, key: &str) -> Result<Type> {
         let ref_key = if target.is_empty() { "#" } else { target };
         if let Some(name) = self.refs.get(ref_key) {
@@ -447,10 +449,12 @@ impl Importer<'_> {
                 "`$ref` points at nothing in the document".to_owned(),
             ));
         };
+        // A title without a letter or digit (`""`, `"→"`) names nothing, as an inline
+        // type's does not.
         let title = schema
             .get("title")
             .and_then(Value::as_str)
-            .filter(|t| !t.is_empty());
+            .filter(|t| t.chars().any(char::is_alphanumeric));
         let name = self.fresh_name(title.unwrap_or(key));
         self.refs.insert(ref_key.to_owned(), name.clone());
         let rust_path = schema

@@ -20,13 +20,19 @@
 //!   as the draft says; in 2020-12 they must be annotations.
 //! - **Named types**: a `$ref` to any local pointer (`#/$defs/…`, `#/definitions/…`, `#` for a
 //!   recursive root) is a named type, read once (recursion and `$ref` cycles end there),
-//!   named by its `title` when it has one, else by the last token of the pointer (a clash
-//!   gets `-2`, `-3`, …); `x-handoff-rust` is its Rust path. A struct or an enum written
-//!   inline is a named type too, named by its `title`, else by where it sits
-//!   (`Order.lines[]`, `Order.payment`). The root is a named type when it is a struct or an
-//!   enum (named by its `title`, else `Root`). A `$ref` outside the document is not
-//!   followed (what the model cannot hold). Schemas nest at most 64 deep: deeper is an
-//!   error.
+//!   named by its `title` when it has one, else by the last token of the pointer (`~1` read
+//!   as `/` and `~0` as `~`); `x-handoff-rust` is its Rust path. A struct or an enum written
+//!   inline is a named type too, named by its `title`, else by where it sits, as a path:
+//!   `Order::payment` (a property), `Order::lines::Item` (a list's items), `Order::Value` (a
+//!   map's values), `Pair::0` (a tuple's item). The root is a named type when it is a
+//!   struct or an enum (named by its `title`, else `Root`). Every name is one the canonical
+//!   text reads back: a name in the text's syntax is kept (`RefundRequest`,
+//!   `billing::Order`, `Page<Order>`), any other is made one from its letters and digits (a
+//!   title `refund request` is `RefundRequest`, `order-status` is `OrderStatus`), a
+//!   built-in type's word alone is its capital (`string` is `String`), and a name given
+//!   already gets `_2`, `_3`, … (before its generic arguments: `Page_2<Order>`). A `$ref`
+//!   outside the document is not followed (what the model cannot hold). Schemas nest at
+//!   most 64 deep: deeper is an error.
 //! - **Objects**: `properties` and `required` are a struct's fields (a producer writes a
 //!   required field always, another only when present; a consumer requires the required
 //!   ones). `additionalProperties` absent or `true`: a producer may write other keys of any
