@@ -253,3 +253,54 @@ fn a_flattened_member_that_is_no_enum_is_not_read() {
         assert_eq!(error.pointer, "/$defs/S/x-handoff-flattened/0");
     }
 }
+
+/// A struct that flattens an optional enum still being read when the struct is: the root
+/// enum holds the struct, which flattens the root (the shrunk case of a read-back property
+/// at 1,500 cases). The member is that enum once the document is read, not a member that
+/// is no enum: kept, and the producer's struct stays as closed as it is.
+const FLATTENS_THE_ROOT: &str = r#"root Kind
+
+enum Kind
+  rust "app::Kind"
+  repr external
+  variant Done: struct
+    send "Done"
+    receive "Done"
+    unknown ignore
+    field status: option<Status>
+      send "status" always
+      receive "status" optional
+
+struct Status
+  rust "app::Status"
+  unknown deny
+  field note: string
+    send "note" always
+    receive "note" required
+  flatten kind: option<Kind>
+"#;
+
+#[test]
+fn a_flattened_enum_still_being_read_is_kept() {
+    let schema = snapshot::parse(FLATTENS_THE_ROOT).expect("parses");
+    // With the annotations: without them a flattened enum is only keys beside the struct's
+    // own (`allOf`), read back as a flattened map, which a struct denying unknown keys
+    // refuses (an annotation-only shape, as the read-back property has it).
+    for view in [View::Sender, View::Receiver] {
+        let export = to_json_schema(&schema, view);
+        let imported = import(&export, View::Sender).expect("imports");
+        assert!(
+            imported
+                .warnings
+                .iter()
+                .all(|w| !w.pointer.contains("x-handoff-flattened")),
+            "{:?}",
+            imported.warnings
+        );
+        if view == View::Receiver {
+            let found = contract_schema::compat::check(&imported.schema, &schema);
+            assert!(found.findings().is_empty(), "{:?}", found.findings());
+        }
+        assert_reads_back(&imported.schema);
+    }
+}

@@ -449,20 +449,24 @@ impl Importer<'_> {
     /// model resolves one), as far as the types read so far say.
     fn flat_kind(&self, ty: &Type) -> FlatKind {
         let mut ty = ty;
-        // Every step passes a newtype or an `option`: more steps than types is a loop.
-        for _ in 0..=self.types.len().saturating_mul(2) {
+        // An `option` is a step into a smaller type, so those steps end; a newtype may lead
+        // back to itself, so more newtypes passed than types read is a loop.
+        let mut newtypes = 0_usize;
+        loop {
             match ty {
                 Type::Option(inner) => ty = inner,
                 Type::Named(name) => match self.types.get(name).map(|d| &d.body) {
                     Some(Body::Enum(_)) => return FlatKind::Enum,
-                    Some(Body::Newtype(inner)) => ty = inner,
+                    Some(Body::Newtype(inner)) if newtypes < self.types.len() => {
+                        newtypes += 1;
+                        ty = inner;
+                    }
                     Some(_) => return FlatKind::NotEnum,
                     None => return FlatKind::Pending,
                 },
                 _ => return FlatKind::NotEnum,
             }
         }
-        FlatKind::NotEnum
     }
 
     /// The optional string enum a consumer's struct flattens as `ty`, an `option` of a
