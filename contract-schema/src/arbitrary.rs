@@ -956,68 +956,16 @@ fn unit_for_unreadable_variants(schema: &mut Schema) {
 fn retain_reachable(schema: &mut Schema) {
     let mut reached = BTreeSet::new();
     let mut stack = Vec::new();
-    named_in(&schema.root, &mut stack);
+    schema.root.push_names(&mut stack);
     while let Some(name) = stack.pop() {
         if !reached.insert(name.clone()) {
             continue;
         }
         if let Some(def) = schema.types.get(&name) {
-            named_in_body(&def.body, &mut stack);
+            def.body.push_names(&mut stack);
         }
     }
     schema.types.retain(|name, _| reached.contains(name));
-}
-
-/// The named types a type refers to (not the generic arguments inside a name).
-fn named_in(ty: &Type, out: &mut Vec<String>) {
-    match ty {
-        Type::Unit
-        | Type::Bool
-        | Type::Int(_)
-        | Type::Float(_)
-        | Type::Char
-        | Type::String(_)
-        | Type::Constrained(_)
-        | Type::Any => {}
-        Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
-            named_in(inner, out);
-        }
-        Type::Map(k, v) => {
-            named_in(k, out);
-            named_in(v, out);
-        }
-        Type::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
-        Type::Named(name) => out.push(name.clone()),
-    }
-}
-
-fn named_in_struct(def: &StructDef, out: &mut Vec<String>) {
-    def.fields.iter().for_each(|f| named_in(&f.ty, out));
-    def.flattened.iter().for_each(|f| named_in(&f.ty, out));
-    if let Some(extra) = &def.extra {
-        named_in(extra, out);
-    }
-}
-
-fn named_in_body(body: &Body, out: &mut Vec<String>) {
-    match body {
-        Body::Struct(s) => named_in_struct(s, out),
-        Body::Newtype(t) => named_in(t, out),
-        Body::Views { sender, receiver } => {
-            named_in(sender, out);
-            named_in(receiver, out);
-        }
-        Body::Enum(e) => {
-            for v in &e.variants {
-                match &v.kind {
-                    VariantDefKind::Unit => {}
-                    VariantDefKind::Newtype(t) => named_in(t, out),
-                    VariantDefKind::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
-                    VariantDefKind::Struct(s) => named_in_struct(s, out),
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -1056,9 +1004,9 @@ mod tests {
         #[test]
         fn referenced_types_are_defined_and_defined_types_reached(schema in arb_schema()) {
             let mut refs = Vec::new();
-            named_in(&schema.root, &mut refs);
+            schema.root.push_names(&mut refs);
             for def in schema.types.values() {
-                named_in_body(&def.body, &mut refs);
+                def.body.push_names(&mut refs);
             }
             for name in &refs {
                 prop_assert!(schema.types.contains_key(name), "{name} is not defined");
@@ -1273,7 +1221,7 @@ mod tests {
             // Recursion: a type that reaches itself.
             for (name, def) in &schema.types {
                 let mut refs = Vec::new();
-                named_in_body(&def.body, &mut refs);
+                def.body.push_names(&mut refs);
                 if refs.contains(name) {
                     seen.insert("recursion");
                 }

@@ -138,6 +138,30 @@ pub enum Type {
 }
 
 impl Type {
+    /// The names of the named types this type refers to, onto `out`, in the order they come
+    /// (not the generic arguments inside a name).
+    pub(crate) fn push_names(&self, out: &mut Vec<String>) {
+        match self {
+            Type::Unit
+            | Type::Bool
+            | Type::Int(_)
+            | Type::Float(_)
+            | Type::Char
+            | Type::String(_)
+            | Type::Constrained(_)
+            | Type::Any => {}
+            Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
+                inner.push_names(out);
+            }
+            Type::Map(key, value) => {
+                key.push_names(out);
+                value.push_names(out);
+            }
+            Type::Tuple(items) => items.iter().for_each(|t| t.push_names(out)),
+            Type::Named(name) => out.push(name.clone()),
+        }
+    }
+
     /// `option<inner>` as serde puts it on the wire: serde cannot tell `Some(None)` from
     /// `None`, so an `Option` of an `Option` is one `option`.
     ///
@@ -246,6 +270,39 @@ pub enum Body {
 }
 
 impl Body {
+    /// The names of the named types this body refers to, onto `out`, in the order they
+    /// come (not the generic arguments inside a name): its fields', flattened members' and
+    /// extra keys' types, its variants', its wire types.
+    pub(crate) fn push_names(&self, out: &mut Vec<String>) {
+        fn of_struct(def: &StructDef, out: &mut Vec<String>) {
+            def.fields.iter().for_each(|f| f.ty.push_names(out));
+            def.flattened.iter().for_each(|f| f.ty.push_names(out));
+            if let Some(extra) = &def.extra {
+                extra.push_names(out);
+            }
+        }
+        match self {
+            Body::Struct(s) => of_struct(s, out),
+            Body::Newtype(ty) => ty.push_names(out),
+            Body::Views { sender, receiver } => {
+                sender.push_names(out);
+                receiver.push_names(out);
+            }
+            Body::Enum(e) => {
+                for v in &e.variants {
+                    match &v.kind {
+                        VariantDefKind::Unit => {}
+                        VariantDefKind::Newtype(ty) => ty.push_names(out),
+                        VariantDefKind::Tuple(items) => {
+                            items.iter().for_each(|t| t.push_names(out))
+                        }
+                        VariantDefKind::Struct(s) => of_struct(s, out),
+                    }
+                }
+            }
+        }
+    }
+
     /// The type on the wire in `view` of a body that is a type on the wire (a newtype, or a
     /// type with two views); `None` for a struct or an enum.
     #[must_use]

@@ -416,14 +416,14 @@ impl Importer<'_> {
             let mut reached = std::collections::BTreeSet::new();
             while let Some(name) = stack.pop() {
                 if let (Some(def), false) = (schema.types.get(&name), reached.contains(&name)) {
-                    named_in_body(&def.body, &mut stack);
+                    def.body.push_names(&mut stack);
                 }
                 reached.insert(name);
             }
             reached
         };
         let mut from_root = Vec::new();
-        named_in(&schema.root, &mut from_root);
+        schema.root.push_names(&mut from_root);
         let kept = reach(from_root);
         // The candidates and what they reach, unless the root reaches it too.
         let dropped: Vec<String> = reach(candidates)
@@ -480,60 +480,6 @@ impl Importer<'_> {
             },
         );
         Ok(Type::Named(name))
-    }
-}
-
-/// The named types `ty` refers to, onto `out`.
-fn named_in(ty: &Type, out: &mut Vec<String>) {
-    match ty {
-        Type::Unit
-        | Type::Bool
-        | Type::Int(_)
-        | Type::Float(_)
-        | Type::Char
-        | Type::String(_)
-        | Type::Constrained(_)
-        | Type::Any => {}
-        Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
-            named_in(inner, out);
-        }
-        Type::Map(key, value) => {
-            named_in(key, out);
-            named_in(value, out);
-        }
-        Type::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
-        Type::Named(name) => out.push(name.clone()),
-    }
-}
-
-/// The named types a struct refers to, onto `out`.
-fn named_in_struct(def: &StructDef, out: &mut Vec<String>) {
-    def.fields.iter().for_each(|f| named_in(&f.ty, out));
-    def.flattened.iter().for_each(|f| named_in(&f.ty, out));
-    if let Some(extra) = &def.extra {
-        named_in(extra, out);
-    }
-}
-
-/// The named types a body refers to, onto `out`.
-fn named_in_body(body: &Body, out: &mut Vec<String>) {
-    match body {
-        Body::Struct(s) => named_in_struct(s, out),
-        Body::Newtype(ty) => named_in(ty, out),
-        Body::Views { sender, receiver } => {
-            named_in(sender, out);
-            named_in(receiver, out);
-        }
-        Body::Enum(e) => {
-            for v in &e.variants {
-                match &v.kind {
-                    VariantDefKind::Unit => {}
-                    VariantDefKind::Newtype(ty) => named_in(ty, out),
-                    VariantDefKind::Tuple(items) => items.iter().for_each(|t| named_in(t, out)),
-                    VariantDefKind::Struct(s) => named_in_struct(s, out),
-                }
-            }
-        }
     }
 }
 
