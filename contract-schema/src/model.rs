@@ -580,6 +580,12 @@ pub struct EnumDef {
 }
 
 impl EnumDef {
+    /// Whether no variant is ever sent: a writer of this enum writes no value of it.
+    #[must_use]
+    pub(crate) fn sends_no_variant(&self) -> bool {
+        self.variants.iter().all(|v| v.sender.is_none())
+    }
+
     /// The keys this enum may write or read when flattened beside a struct's fields: an
     /// externally tagged one's variant names, the tag and content keys of a tagged one, and
     /// the fields of the struct variants of an internally tagged or untagged one (which reads

@@ -859,7 +859,7 @@ fn writes_nothing(schema: &Schema, v: &VariantDef, beside_tag: bool) -> bool {
         Type::Option(_) => beside_tag,
         Type::Named(name) => matches!(
             schema.def(name).map(|d| &d.body),
-            Some(Body::Enum(inner)) if inner.variants.iter().all(|v| v.sender.is_none())
+            Some(Body::Enum(inner)) if inner.sends_no_variant()
         ),
         _ => false,
     }

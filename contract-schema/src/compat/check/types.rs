@@ -447,7 +447,7 @@ impl Checker<'_> {
             .contains(name)
             || matches!(
                 writer.def(name).map(|d| &d.body),
-                Some(Body::Enum(e)) if e.variants.iter().all(|v| v.sender.is_none())
+                Some(Body::Enum(e)) if e.sends_no_variant()
             )
     }
 }
