@@ -141,6 +141,12 @@ impl Type {
     /// The names of the named types this type refers to, onto `out`, in the order they come
     /// (not the generic arguments inside a name).
     pub(crate) fn push_names(&self, out: &mut Vec<String>) {
+        self.for_each_name(&mut |name| out.push(name.to_owned()));
+    }
+
+    /// Calls `f` with the name of each named type this type refers to, in the order they
+    /// come (not the generic arguments inside a name).
+    pub(crate) fn for_each_name(&self, f: &mut dyn FnMut(&str)) {
         match self {
             Type::Unit
             | Type::Bool
@@ -151,14 +157,14 @@ impl Type {
             | Type::Constrained(_)
             | Type::Any => {}
             Type::Option(inner) | Type::List(inner) | Type::Set(inner) | Type::Array(inner, _) => {
-                inner.push_names(out);
+                inner.for_each_name(f);
             }
             Type::Map(key, value) => {
-                key.push_names(out);
-                value.push_names(out);
+                key.for_each_name(f);
+                value.for_each_name(f);
             }
-            Type::Tuple(items) => items.iter().for_each(|t| t.push_names(out)),
-            Type::Named(name) => out.push(name.clone()),
+            Type::Tuple(items) => items.iter().for_each(|t| t.for_each_name(f)),
+            Type::Named(name) => f(name),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::model::{Body, Schema, StructDef, Type, VariantDefKind};
+use crate::model::{Body, Schema, StructDef, VariantDefKind};
 
 /// The named types on a cycle, each with the id of its strongly connected component (two
 /// types with one id reach each other).
@@ -52,48 +52,27 @@ fn body_refs(body: &Body, f: &mut dyn FnMut(&str)) {
             for v in &e.variants {
                 match &v.kind {
                     VariantDefKind::Unit => {}
-                    VariantDefKind::Newtype(t) => type_refs(t, f),
-                    VariantDefKind::Tuple(ts) => ts.iter().for_each(|t| type_refs(t, f)),
+                    VariantDefKind::Newtype(t) => t.for_each_name(f),
+                    VariantDefKind::Tuple(ts) => ts.iter().for_each(|t| t.for_each_name(f)),
                     VariantDefKind::Struct(s) => struct_refs(s, f),
                 }
             }
         }
-        Body::Newtype(t) => type_refs(t, f),
-        Body::Views { receiver, .. } => type_refs(receiver, f),
+        Body::Newtype(t) => t.for_each_name(f),
+        Body::Views { receiver, .. } => receiver.for_each_name(f),
     }
 }
 
 /// Every named type a struct's fields refer to, in the receiver view.
 fn struct_refs(s: &StructDef, f: &mut dyn FnMut(&str)) {
     for field in s.fields.iter().filter(|f| f.receiver.is_some()) {
-        type_refs(&field.ty, f);
+        field.ty.for_each_name(f);
     }
     if let Some(extra) = &s.extra {
-        type_refs(extra, f);
+        extra.for_each_name(f);
     }
     for flat in &s.flattened {
-        type_refs(&flat.ty, f);
-    }
-}
-
-/// Every named type a type refers to.
-fn type_refs(ty: &Type, f: &mut dyn FnMut(&str)) {
-    match ty {
-        Type::Named(name) => f(name),
-        Type::Option(t) | Type::List(t) | Type::Set(t) | Type::Array(t, _) => type_refs(t, f),
-        Type::Map(k, v) => {
-            type_refs(k, f);
-            type_refs(v, f);
-        }
-        Type::Tuple(ts) => ts.iter().for_each(|t| type_refs(t, f)),
-        Type::Unit
-        | Type::Bool
-        | Type::Int(_)
-        | Type::Float(_)
-        | Type::Char
-        | Type::String(_)
-        | Type::Any
-        | Type::Constrained(_) => {}
+        flat.ty.for_each_name(f);
     }
 }
 
