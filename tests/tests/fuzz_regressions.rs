@@ -50,10 +50,41 @@ fn every_snapshot_seed_keeps_its_properties() {
 #[test]
 fn every_json_schema_seed_keeps_its_properties() {
     let replayed = replay(
-        &["../fuzz/corpus/import"],
+        &["tests/fixtures/fuzz-import", "../fuzz/corpus/import"],
         contract_tests::fuzz::check_import,
     );
-    assert!(replayed >= 17, "only {replayed} inputs replayed");
+    assert!(replayed >= 18, "only {replayed} inputs replayed");
+}
+
+/// Two properties annotated with one Rust name (an alias whose `allOf` group is gone, as
+/// the import fuzz target found) are two fields of distinct names, each warned at: a
+/// struct's fields are named apart, as a Rust struct's are, and the text reads back.
+#[test]
+fn properties_annotated_with_one_rust_name_are_fields_of_distinct_names() {
+    let doc = json!({"title": "R", "type": "object", "properties": {
+        "orderId": {"type": "string", "x-handoff-rust": "order_id"},
+        "orderRef": {"type": "string", "x-handoff-rust": "order_id"},
+        "order_id_2": {"type": "string"},
+    }});
+    for view in [View::Sender, View::Receiver] {
+        let imported = json_schema::import(&doc, view).expect("imports");
+        let Some(Body::Struct(def)) = imported.schema.def("R").map(|d| &d.body) else {
+            panic!("R is a struct: {:?}", imported.schema);
+        };
+        let names: BTreeSet<_> = def.fields.iter().map(|f| f.rust_name.as_str()).collect();
+        assert_eq!(
+            names,
+            BTreeSet::from(["order_id", "order_id_2", "order_id_3"]),
+            "{view:?}"
+        );
+        let warned: Vec<_> = imported
+            .warnings
+            .iter()
+            .map(|w| w.pointer.as_str())
+            .collect();
+        assert_eq!(warned, ["/properties/orderRef"], "{view:?}");
+        contract_tests::fuzz::check_import(doc.to_string().as_bytes());
+    }
 }
 
 /// The names of the variants of the enum `name` that `doc` imports to as a consumer's schema.

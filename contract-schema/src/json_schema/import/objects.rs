@@ -352,13 +352,82 @@ impl Importer<'_> {
                 "patternProperties",
             ],
         )?;
+        let mut flattened = flattened.map(|(members, _)| members).unwrap_or_default();
+        self.distinct_rust_names(&mut fields, &mut flattened, &groups, pointer);
         let def = StructDef {
             fields,
             unknown,
             extra,
-            flattened: flattened.map(|(members, _)| members).unwrap_or_default(),
+            flattened,
         };
         Ok((def, groups))
+    }
+
+    /// Gives each of a struct's fields and flattened members a Rust name of its own, as a
+    /// Rust struct has: one that an earlier one has (two properties annotated with one
+    /// `x-handoff-rust`, a key that is another property's annotated name) becomes
+    /// `name_2`, `name_3`, …, with a warning at the property (or the flattened member).
+    /// The keys of one of `groups` share their name: a producer writes one of them, each
+    /// in an alternative of its own (see [`alternatives`]), as this crate's export writes
+    /// a field's aliases.
+    fn distinct_rust_names(
+        &mut self,
+        fields: &mut [FieldDef],
+        flattened: &mut [FlatEnumDef],
+        groups: &[KeyGroup],
+        pointer: &str,
+    ) {
+        // A fresh name is none of the members' own, so that no later member loses its own.
+        let own: HashSet<String> = fields
+            .iter()
+            .map(|f| f.rust_name.clone())
+            .chain(flattened.iter().map(|m| m.rust_name.clone()))
+            .collect();
+        // Each name taken, with the group of the key that took it.
+        let mut taken: HashMap<String, Option<usize>> = HashMap::with_capacity(own.len());
+        let mut clashes: Vec<(String, String, String)> = Vec::new();
+        let properties_at = child(pointer, "properties");
+        let flattened_at = child(pointer, "x-handoff-flattened");
+        let members = fields
+            .iter_mut()
+            .map(|f| {
+                let key = f
+                    .sender
+                    .as_ref()
+                    .map(|s| s.name.clone())
+                    .or_else(|| f.receiver.as_ref().map(|r| r.name.clone()))
+                    .unwrap_or_default();
+                let group = groups.iter().position(|g| g.keys.contains(&key));
+                (&mut f.rust_name, child(&properties_at, &key), group)
+            })
+            .chain(
+                flattened
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, m)| (&mut m.rust_name, item(&flattened_at, i), None)),
+            );
+        for (name, at, group) in members {
+            match taken.get(name.as_str()) {
+                None => {
+                    taken.insert(name.clone(), group);
+                    continue;
+                }
+                Some(Some(earlier)) if group == Some(*earlier) => continue,
+                Some(_) => {}
+            }
+            let fresh = (2_usize..)
+                .map(|n| format!("{name}_{n}"))
+                .find(|candidate| !taken.contains_key(candidate) && !own.contains(candidate))
+                .unwrap_or_default();
+            taken.insert(fresh.clone(), group);
+            clashes.push((at, std::mem::replace(name, fresh.clone()), fresh));
+        }
+        for (at, name, fresh) in clashes {
+            self.warn(
+                &at,
+                format!("a second member of the Rust name `{name}` (its `x-handoff-rust`, or its key): read as `{fresh}`"),
+            );
+        }
     }
 
     /// The flattened enums of `x-handoff-flattened`, when given: each sent and read, as the
