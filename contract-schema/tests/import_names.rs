@@ -130,8 +130,12 @@ fn inline_types_are_named_by_where_they_sit() {
             "pair": {"type": "array", "prefixItems": [object, object], "minItems": 2, "maxItems": 2},
             "order-status": {"enum": ["open", "closed"]},
             "kind": {"title": "Order Status", "enum": ["refund"]},
+            // pydantic titles each field after its name, a `Literal[…]`'s too: no type name.
+            "reason_code": {"title": "Reason Code", "enum": ["damaged", "late"]},
+            // An inline object's title is a type's, whatever its key.
+            "carrier": {"title": "Carrier", "type": "object", "properties": {}},
         },
-        "required": ["payment", "lines", "totals", "pair", "order-status", "kind"],
+        "required": ["payment", "lines", "totals", "pair", "order-status", "kind", "reason_code", "carrier"],
     });
     for view in [View::Sender, View::Receiver] {
         let schema = imported(&doc, view);
@@ -145,6 +149,8 @@ fn inline_types_are_named_by_where_they_sit() {
             "RefundRequest::pair::1",
             "RefundRequest::OrderStatus",
             "OrderStatus",
+            "RefundRequest::reason_code",
+            "Carrier",
         ]);
         assert_eq!(names, expected, "{view:?}");
         reads_back(&schema);

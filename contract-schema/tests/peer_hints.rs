@@ -525,6 +525,46 @@ fn a_field_never_sent_either_way() {
 }
 
 #[test]
+fn a_literal_field_is_told_as_a_literal_whatever_its_title() {
+    // pydantic titles a `Literal[…]` field after its name (`reason_code` → `Reason Code`),
+    // which is no class of the peer's code: the hint spells the `Literal` out.
+    for title in ["Reason Code", "Reasoncode", "reason_code"] {
+        let wants_reason = object(
+            json!({
+                "amount": {"type": "integer", "minimum": 0, "maximum": 255},
+                "reason_code": {"title": title, "type": "string", "enum": ["damaged", "late"]},
+            }),
+            &["amount", "reason_code"],
+        );
+        let [py, zod, _] = each_peer(|p| consumer(&rust_u8(), &wants_reason, p));
+        py.says(
+            "REQUIRED_FIELD_NOT_SENT",
+            "reason_code",
+            &["`reason_code: Optional[Literal[\"damaged\", \"late\"]] = None`"],
+        );
+        zod.says(
+            "REQUIRED_FIELD_NOT_SENT",
+            "reason_code",
+            &["z.enum([\"damaged\", \"late\"])"],
+        );
+    }
+    // A title that is not the field's name is a type's, as a generator writes a class's.
+    let wants_reason = object(
+        json!({
+            "amount": {"type": "integer", "minimum": 0, "maximum": 255},
+            "reason_code": {"title": "Reason", "type": "string", "enum": ["damaged", "late"]},
+        }),
+        &["amount", "reason_code"],
+    );
+    let [py, _, _] = each_peer(|p| consumer(&rust_u8(), &wants_reason, p));
+    py.says(
+        "REQUIRED_FIELD_NOT_SENT",
+        "reason_code",
+        &["`reason_code: Optional[Reason] = None`"],
+    );
+}
+
+#[test]
 fn a_likely_rename_either_way() {
     let doc = object(
         json!({"orderId": {"title": "Orderid", "type": "string"}}),

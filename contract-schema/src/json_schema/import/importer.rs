@@ -300,11 +300,16 @@ impl<'a> Importer<'a> {
             Shaped::Type(ty) => ty,
             Shaped::Body(body) => {
                 // A title without a letter or digit (`""`, `"→"`) names nothing: where the
-                // type sits does.
+                // type sits does. Nor does an enum's that only restates the member's name:
+                // pydantic titles every field (`order_status` → `Order Status`), a
+                // `Literal[…]` too, which has no name in the peer's code (pydantic writes
+                // its models and `Enum`s under `$defs`, so an inline object's title is a
+                // type's, as a code generator names a class after it).
                 let title = map
                     .and_then(|m| m.get("title"))
                     .and_then(Value::as_str)
-                    .filter(|t| t.chars().any(char::is_alphanumeric));
+                    .filter(|t| t.chars().any(char::is_alphanumeric))
+                    .filter(|t| !(matches!(body, Body::Enum(_)) && restates_member(t, hint)));
                 let rust = map
                     .and_then(|m| m.get("x-handoff-rust"))
                     .and_then(Value::as_str)
@@ -314,6 +319,20 @@ impl<'a> Importer<'a> {
             }
         }
     }
+}
+
+/// Whether `title` spells the name of the member a schema sits under (the last part of its
+/// `hint`, `Refund.order_status`), letters and digits alike whatever their case:
+/// `Order Status`, `order-status` and `OrderStatus` all restate `order_status`.
+fn restates_member(title: &str, hint: &str) -> bool {
+    let member = hint.rsplit('.').next().unwrap_or(hint);
+    let folded = |s: &'_ str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    folded(title) == folded(member)
 }
 
 /// `base` as the canonical text writes a named type's display name and reads it back:
