@@ -116,7 +116,7 @@ fn a_catch_all_beside_its_own_name_is_imported_as_one_variant() {
 }
 
 /// A peer's alternatives titled alike (the titles are the peer's, free text) name variants
-/// apart (`X`, `X-2`), as a Rust enum's are: they were two variants of one name.
+/// apart (`X`, `X_2`), as a Rust enum's are: they were two variants of one name.
 #[test]
 fn alternatives_titled_alike_are_imported_as_variants_of_distinct_names() {
     let doc = json!({"title": "S", "oneOf": [

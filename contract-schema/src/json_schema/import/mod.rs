@@ -56,7 +56,7 @@
 //!   `$ref`ed object is read as the variant's fields. `type: [A, B]` is an untagged enum of
 //!   the two. Variants are named apart as a Rust enum's are: a catch-all titled as the unit
 //!   variant beside it (this crate's export of `#[serde(other)]`) is that variant, and a
-//!   title given twice is suffixed (`X`, `X-2`).
+//!   title given twice is suffixed (`X`, `X_2`, as type and field names are).
 //! - **Scalars**: string `enum`/`const` (a string enum), `boolean`, `null`, `integer`
 //!   (`minimum`, `maximum`, their exclusive forms, `enum`/`const` of integers, `not` of
 //!   listed integers, an `anyOf` of ranges: a set of integers over the smallest kind that

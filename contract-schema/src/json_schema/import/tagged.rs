@@ -459,7 +459,7 @@ pub(super) fn variant(
 /// An enum's variants named apart, as a Rust enum's are: a catch-all titled as a unit variant
 /// beside it (this crate's export of a `#[serde(other)]` variant: the variant's own name, then
 /// the catch-all) is that one variant, reading its own names and any other; then a name
-/// given twice (a peer's titles are free text) is suffixed, `X`, `X-2`, … in the order the
+/// given twice (a peer's titles are free text) is suffixed, `X`, `X_2`, … in the order the
 /// alternatives come.
 pub(super) fn distinct_variants(variants: &mut Vec<VariantDef>) {
     let unit = |v: &VariantDef| matches!(v.kind, VariantDefKind::Unit);
@@ -488,10 +488,10 @@ pub(super) fn distinct_variants(variants: &mut Vec<VariantDef>) {
         if !seen.insert(v.rust_name.clone()) {
             let base = v.rust_name.clone();
             let mut n = 2_u32;
-            let mut name = format!("{base}-{n}");
+            let mut name = format!("{base}_{n}");
             while seen.contains(&name) {
                 n = n.saturating_add(1);
-                name = format!("{base}-{n}");
+                name = format!("{base}_{n}");
             }
             seen.insert(name.clone());
             v.rust_name = name;
