@@ -24,7 +24,9 @@
 //!   as `/` and `~0` as `~`); `x-handoff-rust` is its Rust path. A struct or an enum written
 //!   inline is a named type too, named by its `title`, else by where it sits, as a path:
 //!   `Order::payment` (a property), `Order::lines::Item` (a list's items), `Order::Value` (a
-//!   map's values), `Pair::0` (a tuple's item). The root is a named type when it is a
+//!   map's values), `Pair::0` (a tuple's item). An inline enum's title that spells its
+//!   property's name (pydantic titles every field, a `Literal[…]`'s too: `reason_code` is
+//!   `Reason Code`) names no type, so it is named by where it sits. The root is a named type when it is a
 //!   struct or an enum (named by its `title`, else `Root`). Every name is one the canonical
 //!   text reads back: a name in the text's syntax is kept (`RefundRequest`,
 //!   `billing::Order`, `Page<Order>`), any other is made one from its letters and digits (a
@@ -35,7 +37,9 @@
 //!   most 64 deep: deeper is an error.
 //! - **Objects**: `properties` and `required` are a struct's fields (a producer writes a
 //!   required field always, another only when present; a consumer requires the required
-//!   ones). `additionalProperties` absent or `true`: a producer may write other keys of any
+//!   ones), each named by its `x-handoff-rust`, else its key; a name a field before it has
+//!   (two properties annotated alike, outside an alias's group) gets `_2`, `_3`, …, with a
+//!   warning. `additionalProperties` absent or `true`: a producer may write other keys of any
 //!   value (the struct captures them), a consumer ignores them; `false`: none (a consumer
 //!   denies them); a schema: other keys of that value, both views. An object with neither
 //!   `properties` nor `required`, not closed, is a **map**: `additionalProperties` its values,
