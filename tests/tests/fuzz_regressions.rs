@@ -85,6 +85,26 @@ fn properties_annotated_with_one_rust_name_are_fields_of_distinct_names() {
         assert_eq!(warned, ["/properties/orderRef"], "{view:?}");
         contract_tests::fuzz::check_import(doc.to_string().as_bytes());
     }
+    // A name `required` lists twice, without a property, is one field; one that a
+    // property's annotation takes too is warned at `required`.
+    let doc = json!({"title": "R", "type": "object",
+        "properties": {"contextId": {"type": "string", "x-handoff-rust": "context_id"}},
+        "required": ["context_id", "context_id"]});
+    for view in [View::Sender, View::Receiver] {
+        let imported = json_schema::import(&doc, view).expect("imports");
+        let Some(Body::Struct(def)) = imported.schema.def("R").map(|d| &d.body) else {
+            panic!("R is a struct: {:?}", imported.schema);
+        };
+        let names: Vec<_> = def.fields.iter().map(|f| f.rust_name.as_str()).collect();
+        assert_eq!(names, ["context_id", "context_id_2"], "{view:?}");
+        let warned: Vec<_> = imported
+            .warnings
+            .iter()
+            .map(|w| w.pointer.as_str())
+            .collect();
+        assert_eq!(warned, ["/required"], "{view:?}");
+        contract_tests::fuzz::check_import(doc.to_string().as_bytes());
+    }
 }
 
 /// The names of the variants of the enum `name` that `doc` imports to as a consumer's schema.

@@ -308,9 +308,11 @@ impl Importer<'_> {
             }
             fields.push(self.field(key, schema, ty, is_required, aliases.remove(key.as_str())));
         }
-        // A required name without a property: any value under it.
+        // A required name without a property: any value under it (once, however often
+        // `required` lists it).
+        let mut listed: HashSet<&str> = HashSet::with_capacity(required_list.len());
         for name in &required_list {
-            if !properties.contains_key(*name) && !skip.contains(name) {
+            if !properties.contains_key(*name) && !skip.contains(name) && listed.insert(name) {
                 fields.push(self.field(name, &Value::Bool(true), Type::Any, true, None));
             }
         }
@@ -353,7 +355,7 @@ impl Importer<'_> {
             ],
         )?;
         let mut flattened = flattened.map(|(members, _)| members).unwrap_or_default();
-        self.distinct_rust_names(&mut fields, &mut flattened, &groups, pointer);
+        self.distinct_rust_names(&mut fields, &mut flattened, &groups, properties, pointer);
         let def = StructDef {
             fields,
             unknown,
@@ -366,7 +368,8 @@ impl Importer<'_> {
     /// Gives each of a struct's fields and flattened members a Rust name of its own, as a
     /// Rust struct has: one that an earlier one has (two properties annotated with one
     /// `x-handoff-rust`, a key that is another property's annotated name) becomes
-    /// `name_2`, `name_3`, …, with a warning at the property (or the flattened member).
+    /// `name_2`, `name_3`, …, with a warning at the property (or the flattened member, or
+    /// `required` for a field it alone names).
     /// The keys of one of `groups` share their name: a producer writes one of them, each
     /// in an alternative of its own (see [`alternatives`]), as this crate's export writes
     /// a field's aliases.
@@ -375,6 +378,7 @@ impl Importer<'_> {
         fields: &mut [FieldDef],
         flattened: &mut [FlatEnumDef],
         groups: &[KeyGroup],
+        properties: &Map<String, Value>,
         pointer: &str,
     ) {
         // A fresh name is none of the members' own, so that no later member loses its own.
@@ -398,7 +402,13 @@ impl Importer<'_> {
                     .or_else(|| f.receiver.as_ref().map(|r| r.name.clone()))
                     .unwrap_or_default();
                 let group = groups.iter().position(|g| g.keys.contains(&key));
-                (&mut f.rust_name, child(&properties_at, &key), group)
+                // A field only `required` names is warned at that list.
+                let at = if properties.contains_key(&key) {
+                    child(&properties_at, &key)
+                } else {
+                    child(pointer, "required")
+                };
+                (&mut f.rust_name, at, group)
             })
             .chain(
                 flattened
