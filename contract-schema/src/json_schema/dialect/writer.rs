@@ -456,11 +456,18 @@ impl Writer<'_> {
         self.depth += 1;
         let deepest = self.levels.entry(self.current.clone()).or_default();
         deepest.0 = deepest.0.max(self.depth);
-        let mut properties = Map::new();
+        // The properties in a list, their keys borrowed from the contract, made a map once at
+        // the end (a map collected from a list is sorted once and filled in one pass, where
+        // inserting each key would search a growing tree: 10,000 fields cost more than ten
+        // times 1,000), its keys then allocated side by side.
+        let mut properties: Vec<(&str, Value)> = Vec::with_capacity(tags.len() + def.fields.len());
+        let mut taken: HashSet<&str> = HashSet::with_capacity(tags.len() + def.fields.len());
         let mut required = Vec::new();
         for (tag, name) in tags {
             let schema = self.at("properties", |w| w.at(tag, |w| w.constant(name)));
-            properties.insert(tag.clone(), Value::Object(schema));
+            // One tag at most (an internally tagged variant's): never repeated.
+            taken.insert(tag);
+            properties.push((tag, Value::Object(schema)));
             required.push(tag.clone());
         }
         let outer_optional = self.under_optional;
@@ -468,16 +475,16 @@ impl Writer<'_> {
             let Some(receiver) = &field.receiver else {
                 continue;
             };
-            let key = receiver.name.clone();
-            if tags.iter().any(|(tag, _)| *tag == key) || properties.contains_key(&key) {
+            let key = receiver.name.as_str();
+            if !taken.insert(key) {
                 // serde takes the tag first: the field is never read under it.
                 if receiver.required {
-                    self.at("properties", |w| w.at(&key, |w| w.problem(Rule::NoValue)));
+                    self.at("properties", |w| w.at(key, |w| w.problem(Rule::NoValue)));
                 }
                 continue;
             }
             let schema = self.at("properties", |w| {
-                w.at(&key, |w| {
+                w.at(key, |w| {
                     if !receiver.aliases.is_empty() {
                         w.narrow(NarrowingKind::AliasesDropped);
                     }
@@ -495,11 +502,11 @@ impl Writer<'_> {
                         if optional && !option {
                             w.narrow(NarrowingKind::AbsenceDropped);
                         }
-                        required.push(key.clone());
+                        required.push(key.to_owned());
                         w.ty(&field.ty)
                     } else {
                         if !optional {
-                            required.push(key.clone());
+                            required.push(key.to_owned());
                         }
                         w.under_optional = outer_optional || optional;
                         // Absence reads as `None`: the model leaves the field out instead
@@ -519,8 +526,12 @@ impl Writer<'_> {
                     schema
                 })
             });
-            properties.insert(key, Value::Object(schema));
+            properties.push((key, Value::Object(schema)));
         }
+        let properties: Map<String, Value> = properties
+            .into_iter()
+            .map(|(key, schema)| (key.to_owned(), schema))
+            .collect();
         let extra = match (&def.unknown, &def.extra) {
             (Unknown::Capture, Some(extra)) if self.rules.free_keys => Some(Value::Object(
                 self.at("additionalProperties", |w| w.ty(extra)),
