@@ -57,6 +57,23 @@ pub(super) fn keywords<const N: usize>(entries: [(&str, Value); N]) -> Map<Strin
     out
 }
 
+/// A struct's properties, listed in the order they were written, as one map: a key listed
+/// again keeps its last value, as a map's `insert` would. A map collected from a sorted list
+/// is filled in one pass, where inserting each key searches a growing tree: a struct of
+/// 10,000 fields would cost more than ten times one of 1,000.
+pub(super) fn properties_map(mut entries: Vec<(String, Value)>) -> Map<String, Value> {
+    // Stable: a key's values keep the order they were written in.
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut unique: Vec<(String, Value)> = Vec::with_capacity(entries.len());
+    for (key, value) in entries {
+        match unique.last_mut() {
+            Some(last) if last.0 == key => last.1 = value,
+            _ => unique.push((key, value)),
+        }
+    }
+    unique.into_iter().collect()
+}
+
 /// The names without repeats, first occurrence kept. A key can be required twice when an
 /// enclosing internally tagged enum uses the same tag as an inner one, or a field's name (serde
 /// then writes the key twice); `required` must not repeat an item. One pass with a set, so a

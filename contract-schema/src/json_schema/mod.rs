@@ -252,9 +252,9 @@ use enums::Tag;
 use exporter::Exporter;
 pub use import::{import, ImportError, ImportWarning, Imported};
 use keywords::{
-    at_most_one, constrained_schema, int_schema, keywords, nullable, obj, required_keys,
-    string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FLATTENED, FORMAT, INTEGERS, MODE,
-    PROVENANCE, RENAMED_FROM, RUST, VIEW,
+    at_most_one, constrained_schema, int_schema, keywords, nullable, obj, properties_map,
+    required_keys, string_schema, unique, ALIAS_OF, CATCH_ALL, CONTRACT, FLATTENED, FORMAT,
+    INTEGERS, MODE, PROVENANCE, RENAMED_FROM, RUST, VIEW,
 };
 
 /// Every annotation keyword an export may write, sorted: `x-handoff-*` keys that no validator
@@ -550,11 +550,13 @@ impl Exporter<'_> {
     /// An object schema of a struct's fields, beside the required tags of the internally
     /// tagged enums it is a variant of.
     fn struct_schema(&self, def: &StructDef, tags: &[Tag]) -> Map<String, Value> {
-        let mut properties = Map::new();
+        // In the order written, made a map once at the end (`properties_map`).
+        let mut properties: Vec<(String, Value)> =
+            Vec::with_capacity(tags.len() + def.fields.len());
         let mut required: Vec<String> = Vec::new();
         let mut constraints: Vec<Value> = Vec::new();
         for (name, schema) in tags {
-            properties.insert(name.clone(), Value::Object(schema.clone()));
+            properties.push((name.clone(), Value::Object(schema.clone())));
             required.push(name.clone());
         }
         for field in &def.fields {
@@ -571,7 +573,7 @@ impl Exporter<'_> {
                         continue;
                     }
                     let schema = self.field_schema(field, &sender.name);
-                    properties.insert(sender.name.clone(), Value::Object(schema));
+                    properties.push((sender.name.clone(), Value::Object(schema)));
                     if sender.emit == Emit::Always {
                         required.push(sender.name.clone());
                     }
@@ -604,9 +606,9 @@ impl Exporter<'_> {
                             ((*alias).clone(), alias_schema)
                         })
                         .collect();
-                    properties.insert(primary.clone(), Value::Object(schema));
+                    properties.push((primary.clone(), Value::Object(schema)));
                     for (alias, alias_schema) in aliases {
-                        properties.insert(alias, Value::Object(alias_schema));
+                        properties.push((alias, Value::Object(alias_schema)));
                     }
                     if names.len() == 1 {
                         if receiver.required {
@@ -624,6 +626,7 @@ impl Exporter<'_> {
                 }
             }
         }
+        let properties = properties_map(properties);
         // A flattened enum's variant that takes every key left leaves the struct's own.
         let rest = enums::Rest {
             own: if def.flattened.is_empty() {
@@ -692,6 +695,21 @@ impl Exporter<'_> {
 mod tests {
     use super::*;
     use crate::model::{EnumDef, FlatEnumDef, IntKind, Repr, VariantDefKind};
+
+    #[test]
+    fn properties_written_twice_keep_the_last_value_as_insert_would() {
+        let written = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)];
+        let mut inserted = Map::new();
+        for (key, value) in written {
+            inserted.insert(key.to_owned(), value.into());
+        }
+        let listed = written
+            .iter()
+            .map(|(key, value)| ((*key).to_owned(), Value::from(*value)))
+            .collect();
+        assert_eq!(keywords::properties_map(listed), inserted);
+        assert_eq!(inserted["a"], 5);
+    }
 
     #[test]
     fn def_keys_are_pointer_and_fragment_safe_and_unique() {
