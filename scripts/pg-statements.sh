@@ -7,7 +7,16 @@
 #   artifacts and applied step in one statement; COMMIT. The two ledger statements are copies
 #   of those `PostgresLedger` prepares (contract-core/src/inbox/postgres.rs), with values like
 #   the bench's (an envelope of 1,100 bytes, a step body of 200);
-# - plain: BEGIN; INSERT ... ON CONFLICT DO NOTHING of the key and the bytes; the row; COMMIT.
+# - plain: BEGIN; INSERT ... ON CONFLICT DO NOTHING of the key and the bytes; the row; COMMIT;
+# - context-row (with `--designs`): a design not built, measured here to size it. No
+#   `handoff_open` and no advisory lock: a row per context, upserted with `ON CONFLICT
+#   (context_id) DO UPDATE SET prev_owner = t.owner, ...`, which under READ COMMITTED waits for
+#   an acceptance of the same context and then reads its committed row (the context's
+#   acceptances serialized, its last owner returned), the key's entry read in the same
+#   statement; the `(context_id, seq)` index gone (the row holds the last seq, which the claim
+#   sets); the handler's row, the claim and the step as in `inbox`; COMMIT. In a schema of its
+#   own, so that `inbox` keeps its index;
+# - context-row-no-step (with `--designs`): the same without the step's row.
 #
 # The ledger's tables and function are made from the migrations in postgres.rs, in a schema
 # of their own (dropped when done). Each script runs SECONDS seconds, by turns, ROUNDS times;
@@ -16,21 +25,27 @@
 # server and this script on one processor (`taskset -pc 0` on the server's processes, then
 # `taskset -c 0 scripts/pg-statements.sh`).
 #
-# Usage: scripts/pg-statements.sh CONNINFO [ROUNDS] [SECONDS]
+# Usage: scripts/pg-statements.sh [--designs] CONNINFO [ROUNDS] [SECONDS]
 #   e.g. scripts/pg-statements.sh "host=/tmp/pg user=postgres dbname=postgres" 2 8
 # (psql and pgbench from PATH, or from PGBIN).
 set -euo pipefail
-conninfo=${1:?usage: scripts/pg-statements.sh CONNINFO [ROUNDS] [SECONDS]}
+designs=false
+if [[ ${1:-} == --designs ]]; then
+    designs=true
+    shift
+fi
+conninfo=${1:?usage: scripts/pg-statements.sh [--designs] CONNINFO [ROUNDS] [SECONDS]}
 rounds=${2:-2}
 seconds=${3:-8}
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${PGBIN:+$PGBIN/}
 schema="handoff_pgbench_$$"
 work=$(mktemp -d)
-trap 'rm -rf "$work"; "${bin}psql" -q -d "$conninfo" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true' EXIT
+trap 'rm -rf "$work"; "${bin}psql" -q -d "$conninfo" -c "DROP SCHEMA IF EXISTS $schema CASCADE; DROP SCHEMA IF EXISTS ${schema}_ctx CASCADE" >/dev/null 2>&1 || true' EXIT
 
-# The ledger's migrations, as postgres.rs writes them, for this schema.
-python3 - "$root/contract-core/src/inbox/postgres.rs" "$schema" >"$work/ledger.sql" <<'EOF'
+# The ledger's migrations, as postgres.rs writes them, for the schema $1.
+ledger_sql() {
+python3 - "$root/contract-core/src/inbox/postgres.rs" "$1" <<'EOF'
 import re, sys
 source, schema = open(sys.argv[1]).read(), sys.argv[2]
 start = source.find("const MIGRATIONS")
@@ -48,7 +63,21 @@ print(f"""CREATE TABLE {schema}.plain_inbox (context_id text NOT NULL, handoff_i
 CREATE TABLE {schema}.refunds (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     order_ref text NOT NULL, amount_cents bigint NOT NULL);""")
 EOF
+}
+ledger_sql "$schema" >"$work/ledger.sql"
 "${bin}psql" -q -v ON_ERROR_STOP=1 -d "$conninfo" -f "$work/ledger.sql" >/dev/null
+scripts=(inbox plain)
+if $designs; then
+    c="${schema}_ctx"
+    {
+        ledger_sql "$c"
+        echo "DROP INDEX $c.handoff_ledger_context;"
+        echo "CREATE TABLE $c.handoff_context (context_id text PRIMARY KEY, owner text NOT NULL,"
+        echo "    prev_owner text, last_seq bigint);"
+    } >"$work/designs.sql"
+    "${bin}psql" -q -v ON_ERROR_STOP=1 -d "$conninfo" -f "$work/designs.sql" >/dev/null
+    scripts+=(context-row context-row-no-step)
+fi
 
 s=$schema
 key="'h-' || :n"
@@ -62,6 +91,25 @@ INSERT INTO $s.refunds (order_ref, amount_cents) VALUES ('A-' || :n, 4250);
 WITH claim AS (INSERT INTO $s.handoff_ledger (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) VALUES ('ctx-7f3a9c', $key, $digest, 'refund-specialist', now(), 'null'::bytea, $envelope) ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq), artifacts AS (INSERT INTO $s.handoff_artifact (context_id, uri, version) SELECT 'ctx-7f3a9c', u.uri, u.version FROM unnest('{}'::text[], '{}'::bigint[]) AS u(uri, version) WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version), step AS (INSERT INTO $s.handoff_step AS t (step_key, session, workflow, outcome, step, count, first_seen, last_seen) SELECT 'sess-1' || chr(31) || 'ctx-7f3a9c' || chr(31) || $key || chr(31) || '1' || chr(31) || 'applied', 'sess-1', 'refunds', 'applied', repeat('s', 200), 1, now(), now() WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, last_seen = greatest(t.last_seen, excluded.last_seen)) SELECT seq FROM claim;
 COMMIT;
 EOF
+if $designs; then
+    open="WITH ctx AS (INSERT INTO $c.handoff_context AS t (context_id, owner) VALUES ('ctx-7f3a9c', 'refund-specialist') ON CONFLICT (context_id) DO UPDATE SET prev_owner = t.owner, owner = excluded.owner RETURNING prev_owner) SELECT ctx.prev_owner, e.seq, e.digest FROM ctx LEFT JOIN $c.handoff_ledger e ON e.context_id = 'ctx-7f3a9c' AND e.handoff_id = $key;"
+    claim="claim AS (INSERT INTO $c.handoff_ledger (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) VALUES ('ctx-7f3a9c', $key, $digest, 'refund-specialist', now(), 'null'::bytea, $envelope) ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq), last AS (UPDATE $c.handoff_context SET last_seq = (SELECT seq FROM claim) WHERE context_id = 'ctx-7f3a9c' AND EXISTS (SELECT 1 FROM claim))"
+    step="step AS (INSERT INTO $c.handoff_step AS t (step_key, session, workflow, outcome, step, count, first_seen, last_seen) SELECT 'sess-1' || chr(31) || 'ctx-7f3a9c' || chr(31) || $key || chr(31) || '1' || chr(31) || 'applied', 'sess-1', 'refunds', 'applied', repeat('s', 200), 1, now(), now() WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, last_seen = greatest(t.last_seen, excluded.last_seen))"
+    for variant in context-row context-row-no-step; do
+        with="$claim"
+        if [[ $variant == context-row ]]; then
+            with="$claim, $step"
+        fi
+        cat >"$work/$variant.pgb" <<EOF
+\set n random(1, 2000000000)
+BEGIN ISOLATION LEVEL READ COMMITTED;
+$open
+INSERT INTO $c.refunds (order_ref, amount_cents) VALUES ('A-' || :n, 4250);
+WITH $with SELECT seq FROM claim;
+COMMIT;
+EOF
+    done
+fi
 cat >"$work/plain.pgb" <<EOF
 \set n random(1, 2000000000)
 BEGIN ISOLATION LEVEL READ COMMITTED;
@@ -72,7 +120,7 @@ EOF
 
 declare -A rates
 for round in $(seq 1 "$rounds"); do
-    for script in inbox plain; do
+    for script in "${scripts[@]}"; do
         out=$("${bin}pgbench" -n -M prepared -T "$seconds" -r -f "$work/$script.pgb" "$conninfo" 2>&1)
         tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
         [[ -n $tps ]] || { echo "pgbench failed:"; echo "$out"; exit 1; }
@@ -81,11 +129,23 @@ for round in $(seq 1 "$rounds"); do
         grep -E '^ +[0-9.]+ +[0-9]+ +[A-Z]' <<<"$out" | awk '{printf "  %s  %s %s %s\n", $1, $3, $4, $5}'
     done
 done
-python3 - ${rates[inbox]} -- ${rates[plain]} <<'EOF'
+args=()
+for script in "${scripts[@]}"; do
+    args+=("$script" ${rates[$script]} --)
+done
+python3 - "${args[@]}" <<'EOF'
 import statistics, sys
-args = sys.argv[1:]
-cut = args.index("--")
-inbox, plain = [float(a) for a in args[:cut]], [float(a) for a in args[cut + 1:]]
-print(f"inbox / plain: {statistics.median(inbox) / statistics.median(plain):.2f}x "
-      f"(medians {statistics.median(inbox):.0f}/s and {statistics.median(plain):.0f}/s)")
+runs, name = {}, None
+for arg in sys.argv[1:]:
+    if arg == "--":
+        name = None
+    elif name is None:
+        name = arg
+        runs[name] = []
+    else:
+        runs[name].append(float(arg))
+plain = statistics.median(runs.pop("plain"))
+for name, rates in runs.items():
+    print(f"{name} / plain: {statistics.median(rates) / plain:.2f}x "
+          f"(medians {statistics.median(rates):.0f}/s and {plain:.0f}/s)")
 EOF
