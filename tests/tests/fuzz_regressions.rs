@@ -147,3 +147,31 @@ fn alternatives_titled_alike_are_imported_as_variants_of_distinct_names() {
     let names: BTreeSet<_> = variants.iter().map(|v| v.rust_name.as_str()).collect();
     assert_eq!(names.len(), variants.len(), "{variants:?}");
 }
+
+/// A schema of several types (`type: ["object", "string"]`) is read as one alternative per
+/// type, each the schema itself with one type: what its `properties` hold is located at
+/// `/properties/…`, where it is in the document. A warning inside it pointed under `type`
+/// (`/type/properties/orderRef`), a place the document does not have. Found by the `import`
+/// target (the input is replayed above).
+#[test]
+fn a_schema_of_several_types_is_located_at_its_own_keywords() {
+    let doc = json!({"title": "R", "type": ["object", "string"], "properties": {
+        "orderId": {"type": "string", "x-handoff-rust": "order_id"},
+        "orderRef": {"type": "string", "x-handoff-rust": "order_id"},
+    }});
+    for view in [View::Sender, View::Receiver] {
+        let imported = json_schema::import(&doc, view).expect("imports");
+        let pointers: Vec<&str> = imported
+            .warnings
+            .iter()
+            .map(|w| w.pointer.as_str())
+            .collect();
+        assert!(
+            pointers.contains(&"/properties/orderRef"),
+            "{view:?}: {pointers:?}"
+        );
+        for pointer in pointers {
+            assert!(doc.pointer(pointer).is_some(), "{view:?}: {pointer}");
+        }
+    }
+}

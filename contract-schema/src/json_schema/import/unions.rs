@@ -249,17 +249,16 @@ impl<'a> Importer<'a> {
         Ok(Some(Body::Enum(tagged)))
     }
 
-    /// `type: [A, B]`: an untagged enum of one schema per type.
+    /// `type: [A, B]`: an untagged enum of one schema per type. Each alternative is the
+    /// schema itself with one of its types, so that what is found in it is located at the
+    /// schema's own keywords (its `properties`, say), not under `type`.
     pub(super) fn untagged(
         &mut self,
         alternatives: &[Value],
         pointer: &str,
         hint: &str,
     ) -> Result<Body> {
-        let pointers = alternatives
-            .iter()
-            .map(|_| child(pointer, "type"))
-            .collect();
+        let pointers = alternatives.iter().map(|_| pointer.to_owned()).collect();
         let alternatives: Vec<&Value> = alternatives.iter().collect();
         self.untagged_at(&alternatives, pointers, hint)
     }
