@@ -14,7 +14,8 @@
 #   an acceptance of the same context and then reads its committed row (the context's
 #   acceptances serialized, its last owner returned), the key's entry read in the same
 #   statement; the `(context_id, seq)` index gone (the row holds the last seq, which the claim
-#   sets); the handler's row, the claim and the step as in `inbox`; COMMIT. In a schema of its
+#   sets); the handler's row, the claim and the step as in `inbox` (the artifacts' versions,
+#   none in these scripts, left to a statement of their own); COMMIT. In a schema of its
 #   own, so that `inbox` keeps its index;
 # - context-row-no-step (with `--designs`): the same without the step's row.
 #
@@ -83,18 +84,23 @@ s=$schema
 key="'h-' || :n"
 digest="decode(md5(:n::text) || md5(:n::text), 'hex')"
 envelope="convert_to(repeat('x', 1100), 'UTF8')"
+# The claim with its receipt, the artifacts' versions and the applied step, as the ledger's
+# settling statement writes them, in schema $1 (each a CTE of one `WITH`).
+claim_cte() { echo "claim AS (INSERT INTO $1.handoff_ledger (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) VALUES ('ctx-7f3a9c', $key, $digest, 'refund-specialist', now(), 'null'::bytea, $envelope) ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq)"; }
+artifacts_cte() { echo "artifacts AS (INSERT INTO $1.handoff_artifact (context_id, uri, version) SELECT 'ctx-7f3a9c', u.uri, u.version FROM unnest('{}'::text[], '{}'::bigint[]) AS u(uri, version) WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version)"; }
+step_cte() { echo "step AS (INSERT INTO $1.handoff_step AS t (step_key, session, workflow, outcome, step, count, first_seen, last_seen) SELECT 'sess-1' || chr(31) || 'ctx-7f3a9c' || chr(31) || $key || chr(31) || '1' || chr(31) || 'applied', 'sess-1', 'refunds', 'applied', repeat('s', 200), 1, now(), now() WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, last_seen = greatest(t.last_seen, excluded.last_seen))"; }
 cat >"$work/inbox.pgb" <<EOF
 \set n random(1, 2000000000)
 BEGIN ISOLATION LEVEL READ COMMITTED;
 SELECT e_seq, e_digest, e_owner, e_accepted_at, e_receipt, e_envelope, last_owner, uris, versions, touched FROM $s.handoff_open(:n, 'ctx-7f3a9c', $key, $digest, NULL, NULL);
 INSERT INTO $s.refunds (order_ref, amount_cents) VALUES ('A-' || :n, 4250);
-WITH claim AS (INSERT INTO $s.handoff_ledger (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) VALUES ('ctx-7f3a9c', $key, $digest, 'refund-specialist', now(), 'null'::bytea, $envelope) ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq), artifacts AS (INSERT INTO $s.handoff_artifact (context_id, uri, version) SELECT 'ctx-7f3a9c', u.uri, u.version FROM unnest('{}'::text[], '{}'::bigint[]) AS u(uri, version) WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (context_id, uri) DO UPDATE SET version = excluded.version), step AS (INSERT INTO $s.handoff_step AS t (step_key, session, workflow, outcome, step, count, first_seen, last_seen) SELECT 'sess-1' || chr(31) || 'ctx-7f3a9c' || chr(31) || $key || chr(31) || '1' || chr(31) || 'applied', 'sess-1', 'refunds', 'applied', repeat('s', 200), 1, now(), now() WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, last_seen = greatest(t.last_seen, excluded.last_seen)) SELECT seq FROM claim;
+WITH $(claim_cte "$s"), $(artifacts_cte "$s"), $(step_cte "$s") SELECT seq FROM claim;
 COMMIT;
 EOF
 if $designs; then
     open="WITH ctx AS (INSERT INTO $c.handoff_context AS t (context_id, owner) VALUES ('ctx-7f3a9c', 'refund-specialist') ON CONFLICT (context_id) DO UPDATE SET prev_owner = t.owner, owner = excluded.owner RETURNING prev_owner) SELECT ctx.prev_owner, e.seq, e.digest FROM ctx LEFT JOIN $c.handoff_ledger e ON e.context_id = 'ctx-7f3a9c' AND e.handoff_id = $key;"
-    claim="claim AS (INSERT INTO $c.handoff_ledger (context_id, handoff_id, digest, owner, accepted_at, receipt, envelope) VALUES ('ctx-7f3a9c', $key, $digest, 'refund-specialist', now(), 'null'::bytea, $envelope) ON CONFLICT (context_id, handoff_id) DO NOTHING RETURNING seq), last AS (UPDATE $c.handoff_context SET last_seq = (SELECT seq FROM claim) WHERE context_id = 'ctx-7f3a9c' AND EXISTS (SELECT 1 FROM claim))"
-    step="step AS (INSERT INTO $c.handoff_step AS t (step_key, session, workflow, outcome, step, count, first_seen, last_seen) SELECT 'sess-1' || chr(31) || 'ctx-7f3a9c' || chr(31) || $key || chr(31) || '1' || chr(31) || 'applied', 'sess-1', 'refunds', 'applied', repeat('s', 200), 1, now(), now() WHERE EXISTS (SELECT 1 FROM claim) ON CONFLICT (step_key) DO UPDATE SET count = t.count + excluded.count, last_seen = greatest(t.last_seen, excluded.last_seen))"
+    claim="$(claim_cte "$c"), last AS (UPDATE $c.handoff_context SET last_seq = (SELECT seq FROM claim) WHERE context_id = 'ctx-7f3a9c' AND EXISTS (SELECT 1 FROM claim))"
+    step=$(step_cte "$c")
     for variant in context-row context-row-no-step; do
         with="$claim"
         if [[ $variant == context-row ]]; then
